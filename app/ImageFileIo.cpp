@@ -1,0 +1,121 @@
+// Image file reading/writing for the Qt builds of filter-bench and filter-workbench.
+#include "ImageFileIo.h"
+
+#include <QFileInfo>
+#include <QImageReader>
+#include <QImageWriter>
+#include <QSaveFile>
+
+#include <cstring>
+
+namespace fwb {
+
+Image imageFromQImage(const QImage &qimage)
+{
+    if (qimage.format() == QImage::Format_Grayscale8) {
+        Image image(qimage.width(), qimage.height(), PixelFormat::Gray8);
+        for (int y = 0; y < qimage.height(); ++y)
+            std::memcpy(image.row(y), qimage.constScanLine(y), std::size_t(qimage.width()));
+        return image;
+    }
+    const QImage rgba = qimage.convertToFormat(QImage::Format_RGBA8888);
+    Image image(rgba.width(), rgba.height(), PixelFormat::Rgba8888);
+    for (int y = 0; y < rgba.height(); ++y)
+        std::memcpy(image.row(y), rgba.constScanLine(y), std::size_t(rgba.width()) * 4);
+    return image;
+}
+
+QImage qimageFromImage(const Image &image)
+{
+    if (image.isNull())
+        return {};
+    QImage::Format format = image.format() == PixelFormat::Gray8    ? QImage::Format_Grayscale8
+                            : image.format() == PixelFormat::Rgb888 ? QImage::Format_RGB888
+                                                                    : QImage::Format_RGBA8888;
+    QImage out(image.width(), image.height(), format);
+    const std::size_t rowBytes = std::size_t(image.width()) * std::size_t(image.channels());
+    for (int y = 0; y < image.height(); ++y)
+        std::memcpy(out.scanLine(y), image.row(y), rowBytes);
+    return out;
+}
+
+bool readImageFile(const QString &path, QImage &out, QString &error)
+{
+    if (!QFileInfo::exists(path)) {
+        error = QStringLiteral("file does not exist");
+        return false;
+    }
+    QImageReader reader(path);
+    reader.setAutoTransform(true);
+    reader.setAllocationLimit(int((kMaxImagePixels * 4) >> 20)); // MiB
+    const QSize size = reader.size();
+    if (size.isValid()) {
+        if (std::string problem = imageSizeProblem(size.width(), size.height()); !problem.empty()) {
+            error = QString::fromStdString(problem);
+            return false;
+        }
+    }
+    QImage image = reader.read();
+    if (image.isNull()) {
+        error = reader.errorString();
+        if (error.isEmpty() || error == QLatin1String("Unknown error"))
+            error = QStringLiteral("not a readable image (corrupt or unsupported format)");
+        return false;
+    }
+    if (std::string problem = imageSizeProblem(image.width(), image.height()); !problem.empty()) {
+        error = QString::fromStdString(problem);
+        return false;
+    }
+    out = image;
+    return true;
+}
+
+bool writeImageFile(const QString &path, const QImage &image, QString &error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = file.errorString();
+        return false;
+    }
+    QImageWriter writer(&file, QFileInfo(path).suffix().toLatin1());
+    if (!writer.write(image)) {
+        error = writer.errorString();
+        file.cancelWriting();
+        return false;
+    }
+    if (!file.commit()) {
+        error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+bool QtImageIo::load(const std::string &path, Image &image, std::string &error)
+{
+    QImage qimage;
+    QString qerror;
+    if (!readImageFile(QString::fromStdString(path), qimage, qerror)) {
+        error = qerror.toStdString();
+        return false;
+    }
+    image = imageFromQImage(qimage);
+    return true;
+}
+
+bool QtImageIo::save(const std::string &path, const Image &image, std::string &error)
+{
+    QString qerror;
+    const QString qpath = QString::fromStdString(path);
+    const QByteArray suffix = QFileInfo(qpath).suffix().toLower().toLatin1();
+    if (suffix.isEmpty() || !QImageWriter::supportedImageFormats().contains(suffix)) {
+        error = "unsupported output format '." + suffix.toStdString() + "' (use .png, .bmp, .jpg, .tiff, ...)";
+        return false;
+    }
+    if (!writeImageFile(qpath, qimageFromImage(image), qerror)) {
+        error = qerror.toStdString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace fwb

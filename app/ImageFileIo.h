@@ -1,0 +1,27 @@
+// QtImageIo: image files through QImageReader (auto-transform, size limits) and QSaveFile (atomic).
+#pragma once
+
+#include "BenchCli.h"
+
+#include <QImage>
+#include <QString>
+
+namespace fwb {
+
+class QtImageIo : public ImageIo
+{
+public:
+    bool load(const std::string &path, Image &image, std::string &error) override;
+    bool save(const std::string &path, const Image &image, std::string &error) override;
+};
+
+// Conversions between QImage and fwb::Image (gray8 stays gray8, everything else becomes rgba8888).
+Image imageFromQImage(const QImage &qimage);
+QImage qimageFromImage(const Image &image);
+
+// Reads a file into a QImage with auto-transform and our size limits; false + reason on failure.
+bool readImageFile(const QString &path, QImage &out, QString &error);
+// Writes atomically; false + reason, leaving any existing file untouched.
+bool writeImageFile(const QString &path, const QImage &image, QString &error);
+
+} // namespace fwb

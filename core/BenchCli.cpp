@@ -1,0 +1,393 @@
+// filter-bench: device listing, catalogue listing and timed, checked runs with a table or JSON out.
+#include "BenchCli.h"
+
+#include "Catalogue.h"
+#include "Devices.h"
+#include "Error.h"
+#include "Json.h"
+#include "Session.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <vector>
+
+namespace fwb {
+
+namespace {
+
+const char *kUsage =
+    "usage: filter-bench <command> [options]\n"
+    "commands:\n"
+    "  devices [--json]              list every OpenCL device (the default is marked *)\n"
+    "  list [--json]                 list filters, variants, parameters and descriptions\n"
+    "  run --filter NAME [options]   run variants, time them and check them against the CPU\n"
+    "run options:\n"
+    "  --variant NAME|all            variant to run (default: all)\n"
+    "  --device SPEC                 P:D, gpu, cpu or a name substring (default: best GPU, else CPU)\n"
+    "  --local WxH|auto              work-group shape (default: auto = NULL local size)\n"
+    "  --input FILE | --synthetic WxH   image file (Qt builds) or the built-in test card (default 1920x1080)\n"
+    "  --format gray8|rgb888|rgba8888   pixel layout the kernels see (default gray8)\n"
+    "  --param NAME=VALUE            filter parameter, e.g. sigma=1.5 (repeatable)\n"
+    "  --border reflect101|replicate|constant   border rule (default reflect101)\n"
+    "  --fast-math                   build with -cl-fast-relaxed-math where the variant uses such math\n"
+    "  --repeat N  --warmup N        timed repeats (default 10) and untimed warm-up runs (default 2)\n"
+    "  --output FILE [--overwrite]   save the result of a single variant (never over the input)\n"
+    "  --check                       fail (exit 1) unless every result matches the CPU reference\n"
+    "  --no-cpu-single               skip timing the single-threaded CPU reference (the check still runs)\n"
+    "  --cache-dir DIR|-  --kernel-dir DIR   program-binary cache folder; folder of edited .cl files\n"
+    "  --json                        one JSON object instead of the table\n";
+
+struct Args
+{
+    std::vector<std::string> items;
+    std::size_t pos = 0;
+    bool more() const { return pos < items.size(); }
+};
+
+int usageError(const std::string &message)
+{
+    std::fprintf(stderr, "filter-bench: %s\n", message.c_str());
+    return 2;
+}
+
+int cmdDevices(bool json)
+{
+    const std::vector<DeviceInfo> devices = listDevices();
+    const int def = defaultDeviceIndex(devices);
+    if (json) {
+        JsonWriter j;
+        j.beginObject().key("default");
+        def >= 0 ? j.value(devices[std::size_t(def)].spec()) : j.null();
+        j.key("devices").beginArray();
+        for (const DeviceInfo &d : devices)
+            writeDeviceJson(j, d);
+        j.endArray().endObject();
+        std::printf("%s\n", j.str().c_str());
+        return 0;
+    }
+    if (devices.empty()) {
+        std::printf("No OpenCL platform or device found. Install a driver (e.g. pocl-opencl-icd for the CPU).\n");
+        return 0;
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const DeviceInfo &d = devices[i];
+        std::printf("%s %s  %s\n", int(i) == def ? "*" : " ", d.spec().c_str(), d.summary().c_str());
+        std::printf("      platform %s | %s | %s\n", d.platformName.c_str(), d.openclVersion.c_str(), d.openclCVersion.c_str());
+        std::string items;
+        for (std::size_t s : d.maxWorkItemSizes)
+            items += (items.empty() ? "" : "x") + std::to_string(s);
+        std::printf("      %u compute units @ %u MHz | max work-group %zu (items %s) | local mem %llu KiB (%s)\n",
+                    d.computeUnits, d.maxClockMHz, d.maxWorkGroupSize, items.c_str(),
+                    static_cast<unsigned long long>(d.localMemSize >> 10), d.localMemDedicated ? "dedicated" : "emulated in global");
+        std::printf("      global mem %llu MiB | max alloc %llu MiB | images %s | non-uniform work-groups %s | timer %zu ns\n",
+                    static_cast<unsigned long long>(d.globalMemSize >> 20), static_cast<unsigned long long>(d.maxAllocSize >> 20),
+                    d.imageSupport ? "yes" : "no", d.nonUniformWorkGroups ? "yes" : "no", d.timerResolutionNs);
+        std::printf("      preferred vector width char/short/int/float/double: %u/%u/%u/%u/%u%s\n",
+                    d.preferredVectorWidthChar, d.preferredVectorWidthShort, d.preferredVectorWidthInt,
+                    d.preferredVectorWidthFloat, d.preferredVectorWidthDouble, d.isEmulator ? " | emulator" : "");
+    }
+    return 0;
+}
+
+int cmdList(bool json)
+{
+    if (json) {
+        JsonWriter j;
+        j.beginObject().key("filters").beginArray();
+        for (const FilterSpec &f : catalogue())
+            writeFilterJson(j, f);
+        j.endArray().endObject();
+        std::printf("%s\n", j.str().c_str());
+        return 0;
+    }
+    for (const FilterSpec &f : catalogue()) {
+        std::printf("%s - %s\n  %s\n", f.name.c_str(), f.title.c_str(), f.description.c_str());
+        for (const ParamSpec &p : f.params)
+            std::printf("  --param %s=<%g..%g> (default %g): %s\n", p.key.c_str(), p.minimum, p.maximum, p.defaultValue,
+                        p.help.c_str());
+        std::printf("  tolerance: %s\n", f.toleranceNote.c_str());
+        for (const VariantSpec &v : f.variants) {
+            std::printf("    %-24s %s\n", v.name.c_str(), v.title.c_str());
+            std::printf("      %s\n", v.description.c_str());
+            if (!v.seedNote.empty())
+                std::printf("      measured: %s\n", v.seedNote.c_str());
+        }
+        std::printf("\n");
+    }
+    return 0;
+}
+
+std::string fmtMs(double ms)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, ms < 0 ? "-" : ms < 10 ? "%.3f" : ms < 1000 ? "%.2f" : "%.0f", ms);
+    return b;
+}
+
+void printTable(const DeviceInfo &device, double copyGBps, const Image &image, const std::string &source,
+                const std::vector<RunResult> &results)
+{
+    std::printf("Device: %s [%s]  copy bandwidth %.1f GB/s\n", device.summary().c_str(), device.spec().c_str(), copyGBps);
+    std::printf("Image:  %dx%d %s (%s)\n\n", image.width(), image.height(), formatName(image.format()), source.c_str());
+    std::printf("%-18s %-18s %-7s %9s %8s %10s %19s %9s %8s %6s %9s %9s %8s %s\n", "filter", "variant", "local", "build ms",
+                "upload", "kernel md", "(min..max)", "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms", "speedup", "check");
+    for (const RunResult &r : results) {
+        if (!r.ok()) {
+            std::printf("%-18s %-18s %-7s %s: %s\n", r.filter.c_str(), r.variant.c_str(), r.local.toString().c_str(),
+                        r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR", r.error.c_str());
+            if (!r.buildLog.empty())
+                std::printf("build log:\n%s\n", r.buildLog.c_str());
+            continue;
+        }
+        const std::string range = "(" + fmtMs(r.kernelMs.min) + ".." + fmtMs(r.kernelMs.max) + ")";
+        char check[48];
+        if (r.checked)
+            std::snprintf(check, sizeof check, "%s (max diff %d)", r.matches ? "ok" : "MISMATCH", r.maxAbsDiff);
+        else
+            std::snprintf(check, sizeof check, "-");
+        std::printf("%-18s %-18s %-7s %9s %8s %10s %19s %9s %8.1f %5.1f%% %9s %9s %7.1fx %s\n", r.filter.c_str(),
+                    r.variant.c_str(), r.local.toString().c_str(),
+                    (fmtMs(r.buildMs) + (r.buildCached ? "*" : "")).c_str(), fmtMs(r.uploadMs).c_str(),
+                    fmtMs(r.kernelMs.median).c_str(), range.c_str(), fmtMs(r.downloadMs).c_str(), r.gbps,
+                    copyGBps > 0 ? 100.0 * r.gbps / copyGBps : 0.0, fmtMs(r.cpuSingleMs).c_str(),
+                    fmtMs(r.cpuMultiMs).c_str(), r.speedupVsCpu, check);
+    }
+    std::printf("\nTimes in ms: kernel = device time from profiling events (median of repeats); build * = cached "
+                "binary.\nGB/s = (input + output bytes) / kernel time; %%copy = that against this device's own "
+                "buffer-copy bandwidth.\nspeedup = multi-threaded CPU time / kernel median (transfers excluded; "
+                "see total_ms in --json).\n");
+}
+
+int cmdRun(Args &args, ImageIo *io)
+{
+    std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir;
+    std::vector<std::string> paramAssignments;
+    RunRequest request;
+    request.repeat = 10;
+    request.warmup = 2;
+    bool json = false, check = false, overwrite = false;
+    std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
+    auto needValue = [&](const std::string &flag, std::string &out) -> bool {
+        if (!args.more())
+            return false;
+        out = args.items[args.pos++];
+        (void)flag;
+        return true;
+    };
+    while (args.more()) {
+        const std::string flag = args.items[args.pos++];
+        std::string value;
+        auto take = [&](std::string &out) {
+            if (!needValue(flag, out))
+                throw Error("option " + flag + " needs a value");
+        };
+        if (flag == "--filter") take(filterName);
+        else if (flag == "--variant") take(variantName);
+        else if (flag == "--device") take(deviceSpec);
+        else if (flag == "--local") take(localText);
+        else if (flag == "--input") take(input);
+        else if (flag == "--synthetic") take(synthetic);
+        else if (flag == "--format") take(formatText);
+        else if (flag == "--param") { take(value); paramAssignments.push_back(value); }
+        else if (flag == "--border") take(borderText);
+        else if (flag == "--repeat" || flag == "--warmup") {
+            take(value);
+            char *end = nullptr;
+            const long n = std::strtol(value.c_str(), &end, 10);
+            if (value.empty() || *end || n < (flag == "--repeat" ? 1 : 0) || n > 100000)
+                throw Error(flag + " '" + value + "' must be a whole number" + (flag == "--repeat" ? " >= 1" : " >= 0"));
+            (flag == "--repeat" ? request.repeat : request.warmup) = int(n);
+        }
+        else if (flag == "--output") take(output);
+        else if (flag == "--overwrite") overwrite = true;
+        else if (flag == "--check") check = true;
+        else if (flag == "--json") json = true;
+        else if (flag == "--fast-math") request.params.fastMath = true;
+        else if (flag == "--no-cpu-single") request.cpuSingle = false;
+        else if (flag == "--cache-dir") take(cacheDir);
+        else if (flag == "--kernel-dir") take(kernelDir);
+        else throw Error("unknown option '" + flag + "' (see filter-bench --help)");
+    }
+    if (filterName.empty())
+        throw Error("run needs --filter NAME (see filter-bench list)");
+    const FilterSpec *filter = findFilter(filterName);
+    if (!filter) {
+        std::string names;
+        for (const FilterSpec &f : catalogue())
+            names += (names.empty() ? "" : ", ") + f.name;
+        throw Error("unknown filter '" + filterName + "' (known: " + names + ")");
+    }
+    std::vector<std::string> variants;
+    if (variantName == "all") {
+        for (const VariantSpec &v : filter->variants)
+            variants.push_back(v.name);
+    } else if (filter->variant(variantName)) {
+        variants.push_back(variantName);
+    } else {
+        std::string names;
+        for (const VariantSpec &v : filter->variants)
+            names += (names.empty() ? "" : ", ") + v.name;
+        throw Error("unknown variant '" + variantName + "' of filter " + filter->name + " (known: " + names + ", all)");
+    }
+    const auto format = parsePixelFormat(formatText);
+    if (!format)
+        throw Error("unknown pixel format '" + formatText + "' (use gray8, rgb888 or rgba8888)");
+    const auto border = parseBorderMode(borderText);
+    if (!border)
+        throw Error("unknown border mode '" + borderText + "' (use reflect101, replicate or constant)");
+    std::string localError;
+    const auto local = LocalSize::parse(localText, &localError);
+    if (!local)
+        throw Error(localError);
+    request.filter = filter->name;
+    request.local = *local;
+    request.params.format = *format;
+    request.params.border = *border;
+    request.check = true;
+    request.keepOutput = !output.empty();
+    for (const std::string &a : paramAssignments)
+        if (std::string problem = applyParam(*filter, request.params, a); !problem.empty())
+            throw Error(problem);
+    if (!input.empty() && !synthetic.empty())
+        throw Error("use either --input or --synthetic, not both");
+    if (!output.empty()) {
+        if (variants.size() != 1)
+            throw Error("--output needs a single --variant (the result of one variant is saved)");
+        if (!io)
+            throw Error("this build has no image file support (FWB_WITH_QT=OFF): --output is unavailable");
+        std::error_code ec;
+        if (!input.empty() && std::filesystem::equivalent(input, output, ec))
+            throw Error("refusing to write the result over the input image " + input);
+        if (std::filesystem::exists(output, ec) && !overwrite)
+            throw Error("output file " + output + " exists; pass --overwrite to replace it");
+    }
+
+    // The image: a file (Qt builds) or the deterministic test card.
+    Image image;
+    std::string source;
+    if (!input.empty()) {
+        if (!io)
+            throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
+        std::string error;
+        if (!io->load(input, image, error))
+            throw Error("cannot load " + input + ": " + error);
+        source = input;
+    } else {
+        long w = 1920, h = 1080;
+        if (!synthetic.empty()) {
+            char x = 0, tail = 0;
+            if (std::sscanf(synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
+                throw Error("--synthetic '" + synthetic + "' is not of the form WxH, e.g. 1920x1080");
+        }
+        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
+            throw Error("--synthetic " + synthetic + ": " + problem);
+        image = makeTestCard(int(w), int(h), *format);
+        source = "test card";
+    }
+
+    const std::vector<DeviceInfo> devices = listDevices();
+    const DeviceInfo device = selectDevice(devices, deviceSpec);
+    SessionOptions sessionOptions;
+    sessionOptions.cacheDir = cacheDir;
+    sessionOptions.kernelDir = kernelDir;
+    Session session(device, sessionOptions);
+    const double copyGBps = session.copyBandwidthGBps();
+
+    std::vector<RunResult> results;
+    for (const std::string &v : variants) {
+        request.variant = v;
+        results.push_back(session.run(image, request));
+    }
+
+    // Exit status: unavailable/expected outcomes are fine in an "all" sweep, never for a named variant.
+    int status = 0;
+    std::string reason;
+    for (const RunResult &r : results) {
+        const bool explained = r.expectedFailure || (r.unavailable && variants.size() > 1);
+        if (!r.ok() && !explained) {
+            status = 1;
+            if (reason.empty())
+                reason = r.variant + ": " + r.error;
+        }
+        if (check && r.ok() && !r.matches) {
+            status = 1;
+            if (reason.empty())
+                reason = r.variant + " does not match the CPU reference (max diff " + std::to_string(r.maxAbsDiff)
+                         + ", tolerance " + std::to_string(r.tolerance) + ")";
+        }
+    }
+    if (!output.empty() && !results.empty() && results.front().ok()) {
+        std::string error;
+        if (!io->save(output, results.front().output, error)) {
+            status = 1;
+            reason = "cannot save " + output + ": " + error;
+        }
+    }
+
+    if (json) {
+        JsonWriter j;
+        j.beginObject();
+        j.key("device");
+        writeDeviceJson(j, device);
+        j.key("copy_gbps").value(copyGBps);
+        j.key("image").beginObject();
+        j.key("width").value(image.width()).key("height").value(image.height());
+        j.key("format").value(formatName(*format)).key("source").value(source);
+        j.endObject();
+        j.key("border").value(borderModeName(*border));
+        j.key("repeat").value(request.repeat).key("warmup").value(request.warmup);
+        j.key("results").beginArray();
+        for (const RunResult &r : results)
+            writeRunResultJson(j, r);
+        j.endArray();
+        j.key("ok").value(status == 0);
+        j.endObject();
+        std::printf("%s\n", j.str().c_str());
+    } else {
+        printTable(device, copyGBps, image.convertedTo(*format), source, results);
+    }
+    if (status != 0)
+        std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
+    return status;
+}
+
+} // namespace
+
+int runBenchCli(int argc, char **argv, ImageIo *io)
+{
+    Args args;
+    for (int i = 1; i < argc; ++i)
+        args.items.emplace_back(argv[i]);
+    if (!args.more() || args.items[0] == "--help" || args.items[0] == "-h" || args.items[0] == "help") {
+        std::fputs(kUsage, args.more() ? stdout : stderr);
+        return args.more() ? 0 : 2;
+    }
+    const std::string command = args.items[args.pos++];
+    try {
+        if (command == "devices" || command == "list") {
+            bool json = false;
+            while (args.more()) {
+                const std::string flag = args.items[args.pos++];
+                if (flag == "--json")
+                    json = true;
+                else
+                    return usageError("unknown option '" + flag + "' for " + command);
+            }
+            return command == "devices" ? cmdDevices(json) : cmdList(json);
+        }
+        if (command == "run")
+            return cmdRun(args, io);
+        return usageError("unknown command '" + command + "' (use devices, list or run; --help for more)");
+    } catch (const Error &e) {
+        std::string message = e.what();
+        if (e.clCode())
+            message += " (" + clErrorName(e.clCode()) + ")";
+        return usageError(message);
+    } catch (const std::exception &e) {
+        return usageError(std::string("unexpected error: ") + e.what());
+    }
+}
+
+} // namespace fwb

@@ -1,0 +1,136 @@
+// The filter/variant catalogue: every filter and kernel variant is data here, so the CLI and the GUI
+// need no per-variant code. A variant names its kernel file, passes, defines, launch rule,
+// requirements and a plain-words description of what it changes and what the seeds measured.
+#pragma once
+
+#include "Image.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+struct DeviceInfo;
+
+enum class BorderMode { Reflect101, Replicate, Constant };
+const char *borderModeName(BorderMode mode);
+std::optional<BorderMode> parseBorderMode(const std::string &name);
+const std::vector<BorderMode> &allBorderModes();
+
+// Maps an out-of-range coordinate to the one the border rule reads (-1: use the constant 0).
+// Must agree with fwb_border_index() in kernels/common.clh.
+int borderIndex(int i, int n, BorderMode mode);
+
+struct ParamSpec
+{
+    std::string key;   // "sigma"
+    std::string label; // "Sigma (px)"
+    std::string help;  // one plain sentence
+    double defaultValue = 0;
+    double minimum = 0;
+    double maximum = 1;
+    double step = 0.1;
+    bool integer = false;
+};
+
+// Everything that shapes one run's output, besides the variant itself.
+struct FilterParams
+{
+    std::map<std::string, double> values; // missing keys fall back to the ParamSpec default
+    BorderMode border = BorderMode::Reflect101;
+    PixelFormat format = PixelFormat::Gray8;
+    bool fastMath = false; // -cl-fast-relaxed-math where the variant allows it
+};
+
+// Buffers a pass reads and writes. Src/Dst hold the image in the run's pixel format; TmpA/TmpB are
+// scratch buffers whose element type the variant declares (same 8-bit pixels or float per channel).
+enum class Slot { Src, Dst, TmpA, TmpB };
+enum class TempType { Pixels8, Float32 };
+
+// How a pass's NDRange follows from the pass's input size W x H.
+enum class Geometry {
+    Pixels,      // 2-D, W x H (one work-item per output pixel)
+    Transposed,  // 2-D, W x H over the input; output is H x W (a transpose)
+    Interior,    // 2-D, (W-2) x (H-2): seed 001's interior-only 3x3 box blur
+    Columns,     // 1-D, W work-items: one per column (recursive filters)
+};
+
+// What to do when the global size does not divide by the local size.
+enum class GlobalRule {
+    RoundUp,    // OpenCL 1.2 classic: round global up, the kernel guards (default)
+    Exact,      // launch the exact size: CL 1.2 devices must refuse a non-dividing local size
+    NonUniform, // exact size, built -cl-std=CL2.0: edge work-groups are smaller
+};
+
+struct PassSpec
+{
+    std::string entry; // kernel function name
+    Slot in = Slot::Src;
+    Slot out = Slot::Dst;
+    Geometry geometry = Geometry::Pixels;
+};
+
+struct VariantSpec
+{
+    std::string name;  // "constant_memory"
+    std::string title; // "Constant memory"
+    std::string kernelFile;
+    std::vector<PassSpec> passes;
+    std::vector<std::string> defines; // extra -D options, e.g. "USE_PRIVATE_ARRAY"
+    GlobalRule globalRule = GlobalRule::RoundUp;
+    TempType tempType = TempType::Pixels8;
+    bool usesImages = false;     // passes read/write image2d_t objects instead of buffers
+    bool tiledLocal = false;     // kernel sizes its __local tile from -DTILE_W/-DTILE_H = local size
+    int tileHalo = 0;            // halo in pixels on each side of a tile (for local-memory sizing)
+    bool needsNonUniform = false;
+    bool fastMathMatters = false; // kernel uses transcendental/division math affected by fast-math
+    std::vector<PixelFormat> formats; // empty: every format
+    std::string description; // what it changes and why it should be faster or slower
+    std::string seedNote;    // what the reference documents measured for it
+};
+
+struct PreparedFilter
+{
+    std::vector<float> coeffs;        // uploaded to a __constant float* argument
+    std::vector<std::string> defines; // -D options shared by all variants of this filter
+    int radius = 0;                   // passed as the int `radius` argument
+    float params[4] = {0, 0, 0, 0};   // passed as the float4 `params` argument
+};
+
+struct FilterSpec
+{
+    std::string name;  // "gaussian5x5"
+    std::string title; // "Gaussian blur 5x5"
+    std::string description;
+    std::vector<ParamSpec> params;
+    bool hasBorder = true;
+    bool copySourceToDst = false; // output starts as a copy of the input (interior-only filters)
+    int tolerance = 1;            // max |device - CPU reference| per 8-bit channel
+    std::string toleranceNote;
+    std::vector<VariantSpec> variants;
+    std::function<PreparedFilter(const FilterParams &)> prepare;
+    // CPU oracle: same border rule and rounding; threads <= 1 is the single-threaded reference.
+    std::function<void(const Image &src, Image &dst, const FilterParams &, int threads)> cpuReference;
+
+    const VariantSpec *variant(const std::string &variantName) const;
+    double param(const FilterParams &p, const std::string &key) const;
+};
+
+const std::vector<FilterSpec> &catalogue();
+const FilterSpec *findFilter(const std::string &name);
+
+// Empty if the variant can run on this device and format, else the reason it cannot.
+std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInfo &device, PixelFormat format);
+
+// Applies "key=value" to params after checking the key exists and the value is in range.
+// Returns an error sentence, or empty on success.
+std::string applyParam(const FilterSpec &filter, FilterParams &params, const std::string &assignment);
+
+// Registration hooks, one per filter family (defined in core/filters/*.cpp).
+void registerGaussian5x5(std::vector<FilterSpec> &out);
+void registerExtraFilters(std::vector<FilterSpec> &out);
+
+} // namespace fwb

@@ -1,0 +1,37 @@
+// CPU reference filters: the correctness oracle (threads = 1) and the honest multi-threaded baseline.
+// Both run the same per-row code, split over rows, so their outputs are bit-identical.
+#pragma once
+
+#include "Catalogue.h"
+#include "Image.h"
+
+#include <functional>
+#include <vector>
+
+namespace fwb {
+
+// Runs body(y0, y1) over [0, height) split into `threads` contiguous row bands.
+void parallelRows(int height, int threads, const std::function<void(int y0, int y1)> &body);
+
+// Same rounding as the kernels: (int)(v + 0.5f), saturated to 0..255.
+inline unsigned char roundToU8(float v)
+{
+    const int i = int(v + 0.5f);
+    return static_cast<unsigned char>(i < 0 ? 0 : i > 255 ? 255 : i);
+}
+
+// Pixel at (x, y) of channel c with the border rule applied (0 outside for Constant).
+inline float pixelAt(const Image &img, int x, int y, int c, BorderMode border)
+{
+    const int bx = borderIndex(x, img.width(), border);
+    const int by = borderIndex(y, img.height(), border);
+    if (bx < 0 || by < 0)
+        return 0.0f;
+    return float(img.row(by)[std::size_t(bx) * std::size_t(img.channels()) + std::size_t(c)]);
+}
+
+// Dense 2-D convolution with a (2r+1)^2 weight table, summed row-major (dy outer, dx inner).
+void convolve2D(const Image &src, Image &dst, const std::vector<float> &weights, int radius, BorderMode border,
+                int threads);
+
+} // namespace fwb

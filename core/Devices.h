@@ -1,0 +1,65 @@
+// Device discovery: every OpenCL platform/device as a flat DeviceInfo value, default choice, selection.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+enum class DeviceKind { Gpu, Cpu, Accelerator, Other };
+const char *deviceKindName(DeviceKind kind);
+
+struct DeviceInfo
+{
+    int platformIndex = -1;
+    int deviceIndex = -1;
+    std::string platformName;
+    std::string platformVendor;
+    std::string platformVersion;
+    std::string name;
+    std::string vendor;
+    DeviceKind kind = DeviceKind::Other;
+    std::string driverVersion;
+    std::string openclVersion;  // CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA"
+    std::string openclCVersion; // highest OpenCL C the compiler accepts, e.g. "OpenCL C 1.2"
+    int openclCMajor = 1;
+    int openclCMinor = 0;
+    unsigned computeUnits = 0;
+    unsigned maxClockMHz = 0;
+    std::size_t maxWorkGroupSize = 0;
+    std::vector<std::size_t> maxWorkItemSizes;
+    std::uint64_t localMemSize = 0;
+    bool localMemDedicated = false; // CL_LOCAL vs CL_GLOBAL (emulated in global memory)
+    std::uint64_t globalMemSize = 0;
+    std::uint64_t maxAllocSize = 0;
+    bool imageSupport = false;
+    std::size_t image2dMaxWidth = 0;
+    std::size_t image2dMaxHeight = 0;
+    bool nonUniformWorkGroups = false;
+    bool hostUnifiedMemory = false;
+    unsigned preferredVectorWidthChar = 0;
+    unsigned preferredVectorWidthShort = 0;
+    unsigned preferredVectorWidthInt = 0;
+    unsigned preferredVectorWidthFloat = 0;
+    unsigned preferredVectorWidthDouble = 0;
+    std::size_t timerResolutionNs = 0;
+    bool isEmulator = false; // e.g. oclgrind: correct but far too slow to be a default
+
+    std::string spec() const { return std::to_string(platformIndex) + ":" + std::to_string(deviceIndex); }
+    bool isDiscreteGpu() const { return kind == DeviceKind::Gpu && !hostUnifiedMemory; }
+    // "NVIDIA H100 (GPU, NVIDIA Corporation, driver 550.54)"
+    std::string summary() const;
+};
+
+// Every device of every platform; never throws (no platform at all yields an empty list).
+std::vector<DeviceInfo> listDevices();
+
+// Discrete GPU, else any GPU, else a CPU device, else anything but an emulator. -1 if none.
+int defaultDeviceIndex(const std::vector<DeviceInfo> &devices);
+
+// Resolves "P:D", "gpu", "cpu", "accelerator", "default" or a case-insensitive name substring.
+// Throws fwb::Error with a message that lists what exists when nothing matches.
+DeviceInfo selectDevice(const std::vector<DeviceInfo> &devices, const std::string &spec);
+
+} // namespace fwb

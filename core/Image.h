@@ -1,0 +1,66 @@
+// Image: an 8-bit-per-channel raster (gray8, rgb888, rgba8888), format conversions and the test card.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fwb {
+
+enum class PixelFormat { Gray8, Rgb888, Rgba8888 };
+
+int channelCount(PixelFormat format);
+const char *formatName(PixelFormat format);
+std::optional<PixelFormat> parsePixelFormat(std::string_view name);
+const std::vector<PixelFormat> &allPixelFormats();
+
+// Largest image the tools accept: 2^28 pixels (e.g. 16384x16384) and 65536 on a side.
+inline constexpr std::int64_t kMaxImagePixels = std::int64_t(1) << 28;
+inline constexpr int kMaxImageSide = 65536;
+// Empty when width x height is acceptable, otherwise a sentence saying why not.
+std::string imageSizeProblem(std::int64_t width, std::int64_t height);
+
+class Image
+{
+public:
+    Image() = default;
+    // Tightly packed (stride = width * channels); throws fwb::Error on a bad size.
+    Image(int width, int height, PixelFormat format);
+
+    int width() const { return m_width; }
+    int height() const { return m_height; }
+    PixelFormat format() const { return m_format; }
+    int channels() const { return channelCount(m_format); }
+    std::size_t stride() const { return m_stride; }
+    std::size_t sizeBytes() const { return m_data.size(); }
+    bool isNull() const { return m_width == 0 || m_height == 0; }
+
+    std::uint8_t *data() { return m_data.data(); }
+    const std::uint8_t *data() const { return m_data.data(); }
+    std::uint8_t *row(int y) { return m_data.data() + std::size_t(y) * m_stride; }
+    const std::uint8_t *row(int y) const { return m_data.data() + std::size_t(y) * m_stride; }
+
+    Image convertedTo(PixelFormat format) const;
+    // 64-bit FNV-1a over size, format and pixels: identifies content for caches.
+    std::uint64_t contentHash() const;
+
+private:
+    int m_width = 0;
+    int m_height = 0;
+    PixelFormat m_format = PixelFormat::Gray8;
+    std::size_t m_stride = 0;
+    std::vector<std::uint8_t> m_data;
+};
+
+// Deterministic test card of any size: colour bars, gradients, a zone plate, fine lines,
+// text-like glyph edges and a noise patch. Same input, same pixels, on every machine.
+Image makeTestCard(int width, int height, PixelFormat format);
+
+// Largest absolute per-channel difference between two images of equal size and format;
+// -1 when they differ in size or format. meanOut (optional) receives the mean difference.
+int maxAbsDiff(const Image &a, const Image &b, double *meanOut = nullptr);
+
+} // namespace fwb

@@ -1,0 +1,543 @@
+// Session implementation: program lookup, launch-geometry rules, buffer reuse, profiling-event timing,
+// the CPU baseline and the correctness check. Every OpenCL exception is caught here and becomes a
+// RunResult error carrying the OpenCL error name (and the build log for build failures).
+#include "Session.h"
+
+#include "ClDevice.h"
+#include "CpuReference.h"
+#include "Error.h"
+#include "KernelSources.h"
+#include "ProgramCache.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <new>
+#include <thread>
+
+namespace fwb {
+
+Stats Stats::of(std::vector<double> samples)
+{
+    Stats s;
+    if (samples.empty())
+        return s;
+    std::sort(samples.begin(), samples.end());
+    s.min = samples.front();
+    s.max = samples.back();
+    const std::size_t n = samples.size();
+    s.median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+    return s;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msBetween(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+double eventMs(const cl::Event &event)
+{
+    const cl_ulong start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    const cl_ulong end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    return end > start ? double(end - start) * 1e-6 : 0.0;
+}
+
+struct PassLaunch
+{
+    cl::Kernel kernel;
+    int inWidth = 0, inHeight = 0;
+    int dims = 2;
+    std::size_t global[2] = {0, 0};
+    bool empty = false; // nothing to compute (e.g. the interior of a 2-pixel-wide image)
+};
+
+} // namespace
+
+struct Session::Impl
+{
+    DeviceInfo info;
+    SessionOptions options;
+    cl::Device device;
+    cl::Context context;
+    cl::CommandQueue queue;
+    ProgramCache programs;
+
+    struct BufferEntry
+    {
+        cl::Buffer buffer;
+        std::size_t bytes = 0;
+    };
+    std::map<Slot, BufferEntry> buffers;
+    cl::Image2D srcImage, dstImage;
+    int imageWidth = 0, imageHeight = 0;
+    PixelFormat imageFormat = PixelFormat::Gray8;
+    cl::Buffer coeffBuffer;
+    std::vector<float> coeffUploaded;
+    std::uint64_t uploadedHash = 0;
+    bool uploadedIsImage = false;
+    double copyGBps = -1;
+
+    struct CpuEntry
+    {
+        Image output;
+        double ms = 0;
+    };
+    std::map<std::string, CpuEntry> cpuCache;
+
+    explicit Impl(const DeviceInfo &d, SessionOptions o)
+        : info(d), options(std::move(o)), programs(options.cacheDir)
+    {
+        try {
+            device = clDeviceFor(info);
+            context = cl::Context(device);
+            queue = cl::CommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE);
+        } catch (const cl::Error &e) {
+            throw Error("cannot open OpenCL device " + info.summary() + ": " + clErrorName(e.err()), e.err());
+        }
+    }
+
+    cl::Buffer &buffer(Slot slot, std::size_t bytes)
+    {
+        BufferEntry &entry = buffers[slot];
+        if (entry.bytes != bytes) {
+            entry.buffer = cl::Buffer();
+            if (slot == Slot::Src)
+                uploadedHash = 0;
+            if (bytes > info.maxAllocSize && info.maxAllocSize)
+                throw Error("the image needs a " + std::to_string(bytes >> 20) + " MiB buffer, more than this device "
+                            "allows in one allocation (" + std::to_string(info.maxAllocSize >> 20) + " MiB)",
+                            CL_INVALID_BUFFER_SIZE);
+            entry.buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+            entry.bytes = bytes;
+        }
+        return entry.buffer;
+    }
+
+    void ensureImages(int w, int h, PixelFormat format)
+    {
+        if (srcImage() && imageWidth == w && imageHeight == h && imageFormat == format)
+            return;
+        srcImage = cl::Image2D();
+        dstImage = cl::Image2D();
+        uploadedHash = 0;
+        const cl::ImageFormat fmt(format == PixelFormat::Gray8 ? CL_R : CL_RGBA, CL_UNSIGNED_INT8);
+        srcImage = cl::Image2D(context, CL_MEM_READ_ONLY, fmt, std::size_t(w), std::size_t(h));
+        dstImage = cl::Image2D(context, CL_MEM_WRITE_ONLY, fmt, std::size_t(w), std::size_t(h));
+        imageWidth = w;
+        imageHeight = h;
+        imageFormat = format;
+    }
+
+    cl::Buffer &coefficients(const std::vector<float> &coeffs)
+    {
+        const std::vector<float> data = coeffs.empty() ? std::vector<float>{0.0f} : coeffs;
+        if (!coeffBuffer() || data != coeffUploaded) {
+            coeffBuffer = cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(float),
+                                     const_cast<float *>(data.data()));
+            coeffUploaded = data;
+        }
+        return coeffBuffer;
+    }
+
+    // Effective local size: tiled kernels need a concrete shape at build time.
+    LocalSize effectiveLocal(const VariantSpec &variant, const LocalSize &requested) const
+    {
+        if (!variant.tiledLocal || !requested.isAuto())
+            return requested;
+        const std::size_t cap = info.maxWorkGroupSize ? info.maxWorkGroupSize : 256;
+        return cap >= 256 ? LocalSize{16, 16} : cap >= 64 ? LocalSize{8, 8} : LocalSize{4, 4};
+    }
+
+    std::string buildOptions(const FilterSpec &filter, const VariantSpec &variant, const FilterParams &params,
+                             const PreparedFilter &prepared, const LocalSize &local) const
+    {
+        std::string opts = "-DCHANNELS=" + std::to_string(channelCount(params.format))
+                           + " -DBORDER=" + std::to_string(int(params.border));
+        if (variant.tiledLocal)
+            opts += " -DTILE_W=" + std::to_string(local.width) + " -DTILE_H=" + std::to_string(local.height);
+        for (const std::string &d : prepared.defines)
+            opts += " " + d;
+        for (const std::string &d : variant.defines)
+            opts += " -D" + d;
+        if (variant.globalRule == GlobalRule::NonUniform)
+            opts += " -cl-std=CL2.0";
+        if (params.fastMath && variant.fastMathMatters)
+            opts += " -cl-fast-relaxed-math";
+        (void)filter;
+        return opts;
+    }
+};
+
+Session::Session(const DeviceInfo &device, SessionOptions options)
+    : d(std::make_unique<Impl>(device, std::move(options)))
+{}
+
+Session::~Session() = default;
+
+const DeviceInfo &Session::device() const { return d->info; }
+
+Image Session::cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
+                            double *ms)
+{
+    std::string key = std::to_string(input.contentHash()) + "/" + filter.name + "/" + borderModeName(params.border)
+                      + "/" + formatName(params.format) + "/" + std::to_string(threads);
+    for (const ParamSpec &p : filter.params) {
+        char value[64];
+        std::snprintf(value, sizeof value, "/%s=%.17g", p.key.c_str(), filter.param(params, p.key));
+        key += value;
+    }
+    if (auto it = d->cpuCache.find(key); it != d->cpuCache.end()) {
+        if (ms)
+            *ms = it->second.ms;
+        return it->second.output;
+    }
+    Image src = input.format() == params.format ? input : input.convertedTo(params.format);
+    Image dst(src.width(), src.height(), src.format());
+    if (filter.copySourceToDst)
+        dst = src;
+    const auto start = Clock::now();
+    filter.cpuReference(src, dst, params, threads);
+    const double elapsed = msBetween(start, Clock::now());
+    if (d->cpuCache.size() > 24)
+        d->cpuCache.clear();
+    d->cpuCache[key] = {dst, elapsed};
+    if (ms)
+        *ms = elapsed;
+    return dst;
+}
+
+double Session::copyBandwidthGBps()
+{
+    if (d->copyGBps >= 0)
+        return d->copyGBps;
+    try {
+        std::size_t bytes = std::size_t(256) << 20;
+        if (d->info.maxAllocSize)
+            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.maxAllocSize / 2));
+        if (d->info.globalMemSize)
+            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.globalMemSize / 8));
+        bytes &= ~std::size_t(4095);
+        cl::Buffer a(d->context, CL_MEM_READ_WRITE, bytes), b(d->context, CL_MEM_READ_WRITE, bytes);
+        const cl_uchar zero = 0;
+        d->queue.enqueueFillBuffer(a, zero, 0, bytes);
+        std::vector<double> samples;
+        for (int i = 0; i < 6; ++i) {
+            cl::Event ev;
+            d->queue.enqueueCopyBuffer(a, b, 0, 0, bytes, nullptr, &ev);
+            ev.wait();
+            if (i > 0) // the first copy pays page-in and lazy allocation
+                samples.push_back(eventMs(ev));
+        }
+        const double ms = Stats::of(samples).median;
+        d->copyGBps = ms > 0 ? 2.0 * double(bytes) / (ms * 1e-3) / 1e9 : 0.0;
+    } catch (const std::exception &) {
+        d->copyGBps = 0;
+    }
+    return d->copyGBps;
+}
+
+std::string Session::checkLaunch(const RunRequest &request, int width, int height)
+{
+    const FilterSpec *filter = findFilter(request.filter);
+    const VariantSpec *variant = filter ? filter->variant(request.variant) : nullptr;
+    if (!variant)
+        return "unknown filter/variant " + request.filter + "/" + request.variant;
+    if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
+        return why;
+    try {
+        const LocalSize local = d->effectiveLocal(*variant, request.local);
+        const PreparedFilter prepared = filter->prepare(request.params);
+        const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
+        const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, local);
+        cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, opts);
+        for (const PassSpec &pass : variant->passes) {
+            cl::Kernel kernel(program, pass.entry.c_str());
+            LaunchLimits limits;
+            limits.kernelMaxWorkGroupSize = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
+            limits.kernelLocalMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
+            limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
+            if (std::string why = localSizeProblem(d->info, local, limits); !why.empty())
+                return why;
+        }
+        (void)width;
+        (void)height;
+    } catch (const Error &e) {
+        return e.what();
+    } catch (const cl::Error &e) {
+        return std::string(e.what()) + " failed: " + clErrorName(e.err());
+    }
+    return {};
+}
+
+RunResult Session::run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel)
+{
+    RunResult r;
+    r.filter = request.filter;
+    r.variant = request.variant;
+    r.device = d->info.name;
+    r.deviceSpec = d->info.spec();
+    r.local = request.local;
+    const FilterSpec *filter = findFilter(request.filter);
+    if (!filter) {
+        r.error = "unknown filter '" + request.filter + "'";
+        return r;
+    }
+    r.tolerance = filter->tolerance;
+    const VariantSpec *variant = filter->variant(request.variant);
+    if (!variant) {
+        r.error = "unknown variant '" + request.variant + "' of filter " + filter->name;
+        return r;
+    }
+    if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty()) {
+        r.unavailable = true;
+        r.error = why;
+        return r;
+    }
+    if (input.isNull()) {
+        r.error = "no input image";
+        return r;
+    }
+    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+
+    const auto wallStart = Clock::now();
+    bool launching = false;
+    std::size_t firstGlobal[2] = {0, 0};
+    LocalSize local;
+    try {
+        const Image src = input.format() == request.params.format ? input : input.convertedTo(request.params.format);
+        const int w = src.width(), h = src.height(), ch = src.channels();
+        const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
+        local = d->effectiveLocal(*variant, request.local);
+        const PreparedFilter prepared = filter->prepare(request.params);
+        const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
+        r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, local);
+        BuildInfo build;
+        cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, r.buildOptions, &build);
+        r.buildMs = build.buildMs;
+        r.buildOrigin = programOriginName(build.origin);
+        r.buildCached = build.origin != ProgramOrigin::Compiled;
+
+        if (variant->usesImages) {
+            if (std::size_t(w) > d->info.image2dMaxWidth || std::size_t(h) > d->info.image2dMaxHeight)
+                throw Error("image " + std::to_string(w) + "x" + std::to_string(h) + " exceeds the device's image2d limit ("
+                            + std::to_string(d->info.image2dMaxWidth) + "x" + std::to_string(d->info.image2dMaxHeight) + ")",
+                            CL_INVALID_IMAGE_SIZE);
+            d->ensureImages(w, h, src.format());
+        }
+        cl::Buffer &srcBuf = d->buffer(Slot::Src, pixelBytes);
+        cl::Buffer &dstBuf = d->buffer(Slot::Dst, pixelBytes);
+        const std::size_t tempBytes = pixelBytes * (variant->tempType == TempType::Float32 ? sizeof(float) : 1);
+        auto slotBuffer = [&](Slot slot) -> cl::Buffer & {
+            switch (slot) {
+            case Slot::Src: return srcBuf;
+            case Slot::Dst: return dstBuf;
+            default: return d->buffer(slot, tempBytes);
+            }
+        };
+        cl::Buffer &coeffs = d->coefficients(prepared.coeffs);
+        cl_float4 params4{{prepared.params[0], prepared.params[1], prepared.params[2], prepared.params[3]}};
+
+        // Kernels, arguments and geometry for every pass.
+        std::vector<PassLaunch> launches;
+        int curW = w, curH = h;
+        for (const PassSpec &pass : variant->passes) {
+            PassLaunch launch;
+            launch.kernel = cl::Kernel(program, pass.entry.c_str());
+            launch.inWidth = curW;
+            launch.inHeight = curH;
+            LaunchLimits limits;
+            limits.kernelMaxWorkGroupSize = launch.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
+            limits.kernelLocalMem = launch.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
+            limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
+            if (std::string why = localSizeProblem(d->info, local, limits); !why.empty()) {
+                r.errorCode = "invalid work-group shape";
+                throw Error(why);
+            }
+            switch (pass.geometry) {
+            case Geometry::Pixels:
+            case Geometry::Transposed:
+                launch.global[0] = std::size_t(curW);
+                launch.global[1] = std::size_t(curH);
+                break;
+            case Geometry::Interior:
+                launch.global[0] = std::size_t(std::max(0, curW - 2));
+                launch.global[1] = std::size_t(std::max(0, curH - 2));
+                break;
+            case Geometry::Columns:
+                launch.dims = 1;
+                launch.global[0] = std::size_t(curW);
+                launch.global[1] = 1;
+                break;
+            }
+            launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
+            if (variant->globalRule == GlobalRule::RoundUp && !local.isAuto()) {
+                launch.global[0] = roundUp(launch.global[0], std::size_t(local.width));
+                if (launch.dims == 2)
+                    launch.global[1] = roundUp(launch.global[1], std::size_t(local.height));
+            }
+            int arg = 0;
+            if (variant->usesImages) {
+                launch.kernel.setArg(arg++, d->srcImage);
+                launch.kernel.setArg(arg++, d->dstImage);
+            } else {
+                launch.kernel.setArg(arg++, slotBuffer(pass.in));
+                launch.kernel.setArg(arg++, slotBuffer(pass.out));
+            }
+            launch.kernel.setArg(arg++, cl_int(curW));
+            launch.kernel.setArg(arg++, cl_int(curH));
+            launch.kernel.setArg(arg++, coeffs);
+            launch.kernel.setArg(arg++, cl_int(prepared.radius));
+            launch.kernel.setArg(arg++, params4);
+            if (pass.geometry == Geometry::Transposed)
+                std::swap(curW, curH);
+            launches.push_back(launch);
+        }
+        if (!launches.empty()) {
+            firstGlobal[0] = launches.front().global[0];
+            firstGlobal[1] = launches.front().global[1];
+            r.global[0] = firstGlobal[0];
+            r.global[1] = firstGlobal[1];
+        }
+
+        // Upload -> passes -> download, warm-up first, then timed repeats.
+        const std::uint64_t hash = request.reuseUpload ? src.contentHash() : 0;
+        const bool canSkipUpload = request.reuseUpload && hash == d->uploadedHash && d->uploadedIsImage == variant->usesImages;
+        r.reuploaded = !canSkipUpload;
+        std::vector<double> uploads, kernels, downloads, walls;
+        std::vector<std::vector<double>> passTimes(launches.size());
+        Image out(w, h, src.format());
+        const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
+        launching = true;
+        for (int iter = 0; iter < total; ++iter) {
+            if (cancelled()) {
+                r.cancelled = true;
+                throw Error("run cancelled");
+            }
+            const bool timed = iter >= std::max(0, request.warmup);
+            const auto t0 = Clock::now();
+            cl::Event upEvent;
+            bool uploaded = false;
+            if (!canSkipUpload) {
+                if (variant->usesImages)
+                    d->queue.enqueueWriteImage(d->srcImage, CL_FALSE, {0, 0, 0}, {std::size_t(w), std::size_t(h), 1}, 0, 0,
+                                               const_cast<std::uint8_t *>(src.data()), nullptr, &upEvent);
+                else
+                    d->queue.enqueueWriteBuffer(srcBuf, CL_FALSE, 0, pixelBytes, src.data(), nullptr, &upEvent);
+                uploaded = true;
+            }
+            if (filter->copySourceToDst && !variant->usesImages)
+                d->queue.enqueueCopyBuffer(srcBuf, dstBuf, 0, 0, pixelBytes);
+            std::vector<cl::Event> passEvents(launches.size());
+            for (std::size_t p = 0; p < launches.size(); ++p) {
+                const PassLaunch &launch = launches[p];
+                if (launch.empty)
+                    continue;
+                const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
+                                                            : cl::NDRange(launch.global[0], launch.global[1]);
+                cl::NDRange localRange = cl::NullRange;
+                if (!local.isAuto())
+                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(local.width))
+                                                  : cl::NDRange(std::size_t(local.width), std::size_t(local.height));
+                d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr, &passEvents[p]);
+                if (cancelled()) {
+                    d->queue.finish();
+                    r.cancelled = true;
+                    throw Error("run cancelled");
+                }
+            }
+            cl::Event downEvent;
+            if (variant->usesImages)
+                d->queue.enqueueReadImage(d->dstImage, CL_TRUE, {0, 0, 0}, {std::size_t(w), std::size_t(h), 1}, 0, 0,
+                                          out.data(), nullptr, &downEvent);
+            else
+                d->queue.enqueueReadBuffer(dstBuf, CL_TRUE, 0, pixelBytes, out.data(), nullptr, &downEvent);
+            const auto t1 = Clock::now();
+            if (uploaded) {
+                d->uploadedHash = hash;
+                d->uploadedIsImage = variant->usesImages;
+            }
+            if (!timed)
+                continue;
+            uploads.push_back(uploaded ? eventMs(upEvent) : 0.0);
+            double kernelSum = 0;
+            for (std::size_t p = 0; p < launches.size(); ++p) {
+                const double ms = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
+                passTimes[p].push_back(ms);
+                kernelSum += ms;
+            }
+            kernels.push_back(kernelSum);
+            downloads.push_back(eventMs(downEvent));
+            walls.push_back(msBetween(t0, t1));
+        }
+        launching = false;
+        r.uploadMs = Stats::of(uploads).median;
+        r.kernelMs = Stats::of(kernels);
+        for (const auto &samples : passTimes)
+            r.passMs.push_back(Stats::of(samples).median);
+        r.downloadMs = Stats::of(downloads).median;
+        r.totalMs = Stats::of(walls).median;
+        const double pixels = double(w) * double(h);
+        r.bytesMoved = 2.0 * double(pixelBytes);
+        if (r.kernelMs.median > 0) {
+            r.mpixPerS = pixels / (r.kernelMs.median * 1e-3) / 1e6;
+            r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;
+        }
+
+        // CPU baseline (multi-threaded) and oracle (single-threaded, same border rule and rounding).
+        const int threads = d->options.cpuThreads > 0 ? d->options.cpuThreads
+                                                      : int(std::max(1u, std::thread::hardware_concurrency()));
+        r.cpuThreads = threads;
+        double cpuMs = 0;
+        const Image multi = cpuReference(src, *filter, request.params, threads, &cpuMs);
+        r.cpuMultiMs = cpuMs;
+        if (r.kernelMs.median > 0)
+            r.speedupVsCpu = r.cpuMultiMs / r.kernelMs.median;
+        if (r.totalMs > 0)
+            r.speedupTotalVsCpu = r.cpuMultiMs / r.totalMs;
+        if (request.cpuSingle || request.check) {
+            const Image single = cpuReference(src, *filter, request.params, 1, &cpuMs);
+            if (request.cpuSingle)
+                r.cpuSingleMs = cpuMs;
+            if (request.check) {
+                r.checked = true;
+                r.maxAbsDiff = maxAbsDiff(out, single, &r.meanAbsDiff);
+                r.matches = r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance;
+            }
+        }
+        if (request.keepOutput)
+            r.output = std::move(out);
+    } catch (const Error &e) {
+        r.error = e.what();
+        if (e.clCode())
+            r.errorCode = clErrorName(e.clCode());
+        r.buildLog = e.buildLog();
+    } catch (const cl::Error &e) {
+        r.errorCode = clErrorName(e.err());
+        r.error = std::string(e.what()) + " failed: " + r.errorCode;
+        if (launching && variant->globalRule == GlobalRule::Exact && e.err() == CL_INVALID_WORK_GROUP_SIZE
+            && !local.isAuto()
+            && (firstGlobal[0] % std::size_t(local.width) != 0 || firstGlobal[1] % std::size_t(local.height) != 0)) {
+            r.expectedFailure = true;
+            r.error = "expected: OpenCL 1.2 rules refuse global " + std::to_string(firstGlobal[0]) + "x"
+                      + std::to_string(firstGlobal[1]) + " with local " + local.toString()
+                      + " because the global size does not divide by the local size (CL_INVALID_WORK_GROUP_SIZE)";
+        }
+        d->uploadedHash = 0; // device state is uncertain after a failure: upload again next time
+    } catch (const std::bad_alloc &) {
+        r.error = "out of host memory";
+        r.errorCode = "CL_OUT_OF_HOST_MEMORY";
+    } catch (const std::exception &e) {
+        r.error = e.what();
+    }
+    if (r.totalMs == 0)
+        r.totalMs = msBetween(wallStart, Clock::now());
+    return r;
+}
+
+} // namespace fwb

@@ -1,0 +1,118 @@
+// Session: one device's context, profiling queue, programs and reusable buffers; runs a catalogue
+// variant on an image (upload -> kernel passes -> download), timed by profiling events.
+// Never throws from run(): failures come back as RunResult::error with the OpenCL error name.
+#pragma once
+
+#include "Catalogue.h"
+#include "Devices.h"
+#include "Image.h"
+#include "WorkGroup.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+struct Stats
+{
+    double min = 0;
+    double median = 0;
+    double max = 0;
+    static Stats of(std::vector<double> samples);
+};
+
+struct RunRequest
+{
+    std::string filter;
+    std::string variant;
+    FilterParams params;
+    LocalSize local;
+    int repeat = 5;     // timed repeats (each: upload, kernels, download)
+    int warmup = 1;     // untimed runs before (the first run also pays lazy driver work)
+    bool cpuSingle = true; // time the single-threaded reference too (slow on big images)
+    bool check = true;  // compare against the single-threaded CPU reference
+    bool reuseUpload = false; // skip the upload when the same image is already on the device
+    bool keepOutput = true;
+};
+
+struct RunResult
+{
+    std::string filter;
+    std::string variant;
+    std::string device;     // device name that actually ran
+    std::string deviceSpec; // "P:D"
+    LocalSize local;        // requested
+    std::size_t global[2] = {0, 0}; // first pass's global size as launched
+    std::string buildOptions;
+    double buildMs = 0;
+    std::string buildOrigin; // memory / disk / compiled
+    bool buildCached = false;
+    bool reuploaded = true;
+    double uploadMs = 0;   // median over repeats (profiling events)
+    Stats kernelMs;        // sum of all passes of one repeat, over repeats
+    std::vector<double> passMs; // median of each pass
+    double downloadMs = 0;
+    double totalMs = 0;    // median wall time of upload + kernels + download, host clock
+    double mpixPerS = 0;
+    double bytesMoved = 0; // bytes the filter must move (read input once + write output once)
+    double gbps = 0;       // bytesMoved / median kernel time
+    double cpuSingleMs = -1; // -1: not measured
+    double cpuMultiMs = -1;
+    int cpuThreads = 0;
+    double speedupVsCpu = 0;  // cpuMultiMs / median kernel time
+    double speedupTotalVsCpu = 0; // cpuMultiMs / totalMs (transfers included)
+    bool checked = false;
+    int maxAbsDiff = -1;
+    double meanAbsDiff = 0;
+    int tolerance = 0;
+    bool matches = false;
+    bool expectedFailure = false; // failed exactly as the variant's lesson predicts
+    bool unavailable = false;     // the device cannot run this variant (reason in error)
+    bool cancelled = false;
+    std::string error;     // empty on success
+    std::string errorCode; // e.g. CL_INVALID_WORK_GROUP_SIZE
+    std::string buildLog;
+    Image output;
+
+    bool ok() const { return error.empty(); }
+};
+
+struct SessionOptions
+{
+    std::string cacheDir;  // see ProgramCache; "-" disables the disk cache
+    std::string kernelDir; // optional override folder for kernel files
+    int cpuThreads = 0;    // 0: hardware concurrency
+};
+
+class Session
+{
+public:
+    explicit Session(const DeviceInfo &device, SessionOptions options = {}); // throws fwb::Error
+    ~Session();
+    Session(const Session &) = delete;
+    Session &operator=(const Session &) = delete;
+
+    const DeviceInfo &device() const;
+
+    RunResult run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel = nullptr);
+
+    // Builds the variant's program (if needed) and checks the work-group shape against device and
+    // kernel limits, without launching. Empty when it would launch, else the reason.
+    std::string checkLaunch(const RunRequest &request, int width, int height);
+
+    // Device-to-device copy bandwidth (read + write bytes / time) of a 256 MiB (or smaller) buffer,
+    // measured once per session: the honest ceiling for a bandwidth-bound filter.
+    double copyBandwidthGBps();
+
+    // CPU reference, timed; cached per (image content, filter, params).
+    Image cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
+                       double *ms);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace fwb
