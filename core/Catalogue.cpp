@@ -78,7 +78,8 @@ const std::vector<FilterSpec> &catalogue()
     static const std::vector<FilterSpec> filters = [] {
         std::vector<FilterSpec> out;
         registerGaussian5x5(out);
-        registerExtraFilters(out);
+        registerBoxSeparableSobel(out);
+        registerRecursiveMedianMorphology(out);
         return out;
     }();
     return filters;

@@ -108,6 +108,7 @@ struct FilterSpec
     std::vector<ParamSpec> params;
     bool hasBorder = true;
     bool copySourceToDst = false; // output starts as a copy of the input (interior-only filters)
+    bool transposesOutput = false; // output is H x W (the transpose operation)
     int tolerance = 1;            // max |device - CPU reference| per 8-bit channel
     std::string toleranceNote;
     std::vector<VariantSpec> variants;
@@ -129,8 +130,9 @@ std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInf
 // Returns an error sentence, or empty on success.
 std::string applyParam(const FilterSpec &filter, FilterParams &params, const std::string &assignment);
 
-// Registration hooks, one per filter family (defined in core/filters/*.cpp).
+// Registration hooks, one per group of filter families (each defined in its own core/filters/*.cpp).
 void registerGaussian5x5(std::vector<FilterSpec> &out);
-void registerExtraFilters(std::vector<FilterSpec> &out);
+void registerBoxSeparableSobel(std::vector<FilterSpec> &out);      // box blurs, separable Gaussian, Sobel
+void registerRecursiveMedianMorphology(std::vector<FilterSpec> &out); // IIR Gaussian, transpose, median, erode/dilate
 
 } // namespace fwb

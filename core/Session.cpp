@@ -198,7 +198,8 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
         return it->second.output;
     }
     Image src = input.format() == params.format ? input : input.convertedTo(params.format);
-    Image dst(src.width(), src.height(), src.format());
+    Image dst = filter.transposesOutput ? Image(src.height(), src.width(), src.format())
+                                        : Image(src.width(), src.height(), src.format());
     if (filter.copySourceToDst)
         dst = src;
     const auto start = Clock::now();
@@ -411,7 +412,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         r.reuploaded = !canSkipUpload;
         std::vector<double> uploads, kernels, downloads, walls;
         std::vector<std::vector<double>> passTimes(launches.size());
-        Image out(w, h, src.format());
+        Image out(curW, curH, src.format()); // curW x curH: the last pass's output size
         const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
         launching = true;
         for (int iter = 0; iter < total; ++iter) {
