@@ -4,6 +4,7 @@
 #include "Catalogue.h"
 #include "Devices.h"
 #include "Error.h"
+#include "Inspector.h"
 #include "Json.h"
 #include "Session.h"
 
@@ -23,6 +24,7 @@ const char *kUsage =
     "  devices [--json]              list every OpenCL device (the default is marked *)\n"
     "  list [--json]                 list filters, variants, parameters and descriptions\n"
     "  run --filter NAME [options]   run variants, time them and check them against the CPU\n"
+    "  inspect [options]             work-group inspector (seed 001): ids and sizes at the NDRange corners\n"
     "run options:\n"
     "  --variant NAME|all            variant to run (default: all)\n"
     "  --device SPEC                 P:D, gpu, cpu or a name substring (default: best GPU, else CPU)\n"
@@ -37,7 +39,13 @@ const char *kUsage =
     "  --check                       fail (exit 1) unless every result matches the CPU reference\n"
     "  --no-cpu-single               skip timing the single-threaded CPU reference (the check still runs)\n"
     "  --cache-dir DIR|-  --kernel-dir DIR   program-binary cache folder; folder of edited .cl files\n"
-    "  --json                        one JSON object instead of the table\n";
+    "  --json                        one JSON object instead of the table\n"
+    "inspect options:\n"
+    "  --global WxH | --synthetic WxH   NDRange size, or an image whose interior (W-2)x(H-2) is launched\n"
+    "                                (default --synthetic 640x480: global 638x478, as in seed 001)\n"
+    "  --local WxH|auto              work-group shape (default auto); e.g. 16x16 to see the CL 1.2 failure\n"
+    "  --cl20                        build with -cl-std=CL2.0 (non-uniform groups, get_enqueued_local_size)\n"
+    "  --device SPEC  --cache-dir DIR|-  --json   as for run\n";
 
 struct Args
 {
@@ -353,6 +361,126 @@ int cmdRun(Args &args, ImageIo *io)
     return status;
 }
 
+// Parses "WxH" (both >= 1) for --global / --synthetic.
+bool parseSize(const std::string &text, long &w, long &h)
+{
+    char x = 0, tail = 0;
+    return std::sscanf(text.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) == 3 && (x == 'x' || x == 'X') && w >= 1
+           && h >= 1 && w <= kMaxImageSide && h <= kMaxImageSide;
+}
+
+// Seed 001's corner table: how the runtime split an NDRange into work-groups (or why it refused).
+int cmdInspect(Args &args)
+{
+    std::string deviceSpec, globalText, syntheticText, localText = "auto", cacheDir;
+    bool json = false;
+    InspectRequest request;
+    while (args.more()) {
+        const std::string flag = args.items[args.pos++];
+        auto take = [&](std::string &out) {
+            if (!args.more())
+                throw Error("option " + flag + " needs a value");
+            out = args.items[args.pos++];
+        };
+        if (flag == "--device") take(deviceSpec);
+        else if (flag == "--global") take(globalText);
+        else if (flag == "--synthetic") take(syntheticText);
+        else if (flag == "--local") take(localText);
+        else if (flag == "--cache-dir") take(cacheDir);
+        else if (flag == "--cl20") request.cl20 = true;
+        else if (flag == "--json") json = true;
+        else throw Error("unknown option '" + flag + "' for inspect (see filter-bench --help)");
+    }
+    if (!globalText.empty() && !syntheticText.empty())
+        throw Error("use either --global or --synthetic, not both");
+    long w = 640, h = 480;
+    std::string origin = "interior of a 640x480 image";
+    if (!globalText.empty()) {
+        if (!parseSize(globalText, w, h))
+            throw Error("--global '" + globalText + "' is not of the form WxH, e.g. 638x478");
+        request.global[0] = std::size_t(w);
+        request.global[1] = std::size_t(h);
+        origin = "as given";
+    } else {
+        if (!syntheticText.empty() && !parseSize(syntheticText, w, h))
+            throw Error("--synthetic '" + syntheticText + "' is not of the form WxH, e.g. 640x480");
+        if (w < 3 || h < 3)
+            throw Error("--synthetic " + syntheticText + " has no interior (needs at least 3x3)");
+        request.global[0] = std::size_t(w - 2);
+        request.global[1] = std::size_t(h - 2);
+        origin = "interior of a " + std::to_string(w) + "x" + std::to_string(h) + " image";
+    }
+    std::string localError;
+    const auto local = LocalSize::parse(localText, &localError);
+    if (!local)
+        throw Error(localError);
+    request.local = *local;
+    request.cacheDir = cacheDir;
+    const DeviceInfo device = selectDevice(listDevices(), deviceSpec);
+    const InspectResult r = inspectWorkGroups(device, request);
+    const int status = r.ok() || r.expectedFailure ? 0 : 1;
+
+    if (json) {
+        auto pair = [](JsonWriter &j, const std::size_t v[2]) {
+            j.beginArray().value(std::int64_t(v[0])).value(std::int64_t(v[1])).endArray();
+        };
+        JsonWriter j;
+        j.beginObject();
+        j.key("device");
+        writeDeviceJson(j, device);
+        j.key("global");
+        pair(j, r.global);
+        j.key("global_origin").value(origin);
+        j.key("local").value(r.local.toString());
+        j.key("cl20").value(r.cl20);
+        j.key("build_options").value(r.buildOptions);
+        j.key("ok").value(r.ok());
+        j.key("expected_failure").value(r.expectedFailure);
+        j.key("unavailable").value(r.unavailable);
+        j.key("error").value(r.error);
+        j.key("error_code").value(r.errorCode);
+        if (r.ok()) {
+            j.key("num_groups");
+            pair(j, r.numGroups);
+            j.key("enqueued_from_builtin").value(r.enqueuedFromBuiltin);
+            j.key("corners").beginArray();
+            for (const CornerSample &c : r.corners) {
+                j.beginObject().key("name").value(c.name).key("recorded").value(c.recorded);
+                j.key("global_id");
+                pair(j, c.globalId);
+                j.key("local_size");
+                pair(j, c.localSize);
+                j.key("enqueued_local_size");
+                pair(j, c.enqueuedLocalSize);
+                j.key("group_id");
+                pair(j, c.groupId);
+                j.endObject();
+            }
+            j.endArray();
+        }
+        j.endObject();
+        std::printf("%s\n", j.str().c_str());
+        return status;
+    }
+    std::printf("Device: %s [%s]\n", device.summary().c_str(), device.spec().c_str());
+    std::printf("Global %zux%zu (%s), local %s, compiled %s\n\n", r.global[0], r.global[1], origin.c_str(),
+                r.local.isAuto() ? "NULL (the runtime picks)" : r.local.toString().c_str(),
+                r.cl20 ? "with -cl-std=CL2.0" : "with OpenCL 1.2 rules (no -cl-std)");
+    if (!r.ok()) {
+        std::printf("%s: %s\n", r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR",
+                    r.error.c_str());
+        if (!r.buildLog.empty())
+            std::printf("build log:\n%s\n", r.buildLog.c_str());
+        return status;
+    }
+    std::printf("%s\n", formatCornerTable(r).c_str());
+    std::printf("work-groups: %zu x %zu (get_num_groups)%s\n", r.numGroups[0], r.numGroups[1],
+                r.enqueuedFromBuiltin ? ""
+                                      : "\nundefined: OpenCL C 1.2 has no get_enqueued_local_size (every group has "
+                                        "the enqueued size there)");
+    return status;
+}
+
 } // namespace
 
 int runBenchCli(int argc, char **argv, ImageIo *io)
@@ -379,7 +507,9 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
         }
         if (command == "run")
             return cmdRun(args, io);
-        return usageError("unknown command '" + command + "' (use devices, list or run; --help for more)");
+        if (command == "inspect")
+            return cmdInspect(args);
+        return usageError("unknown command '" + command + "' (use devices, list, run or inspect; --help for more)");
     } catch (const Error &e) {
         std::string message = e.what();
         if (e.clCode())

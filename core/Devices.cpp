@@ -192,7 +192,7 @@ DeviceInfo selectDevice(const std::vector<DeviceInfo> &devices, const std::strin
     auto listing = [&] {
         std::string s;
         for (const DeviceInfo &d : devices)
-            s += "\n  " + d.spec() + "  " + d.summary();
+            s += std::string(s.empty() ? " " : "; ") + d.spec() + " " + d.name;
         return s;
     };
     if (want.empty() || want == "default" || want == "auto")

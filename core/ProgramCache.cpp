@@ -109,6 +109,8 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
     // The in-memory map is per context: programs cannot move between contexts.
     std::ostringstream memoryKey;
     memoryKey << static_cast<const void *>(context()) << '/' << key;
+    const fs::path file = m_diskDir.empty() ? fs::path() : fs::path(m_diskDir) / (key + ".bin");
+    bi.cacheFile = file.string();
     {
         std::lock_guard lock(m_mutex);
         if (auto it = m_programs.find(memoryKey.str()); it != m_programs.end()) {
@@ -118,8 +120,6 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
         }
     }
 
-    const fs::path file = m_diskDir.empty() ? fs::path() : fs::path(m_diskDir) / (key + ".bin");
-    bi.cacheFile = file.string();
     std::vector<unsigned char> binary;
     if (!file.empty() && readFile(file, binary)) {
         try {

@@ -48,9 +48,19 @@ double eventMs(const cl::Event &event)
     return end > start ? double(end - start) * 1e-6 : 0.0;
 }
 
+// A tiled variant's 2-D work-group sizes the tiles of its 2-D passes; its 1-D per-column passes
+// (recursive filters) cannot use a 2-D shape, so they take the runtime's choice instead.
+LocalSize passLocalSize(const VariantSpec &variant, const PassSpec &pass, const LocalSize &local)
+{
+    if (variant.tiledLocal && pass.geometry == Geometry::Columns && local.height != 1)
+        return LocalSize{};
+    return local;
+}
+
 struct PassLaunch
 {
     cl::Kernel kernel;
+    LocalSize local; // this pass's work-group shape (see passLocalSize)
     int inWidth = 0, inHeight = 0;
     int dims = 2;
     std::size_t global[2] = {0, 0};
@@ -263,7 +273,7 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
             limits.kernelMaxWorkGroupSize = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
             limits.kernelLocalMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
-            if (std::string why = localSizeProblem(d->info, local, limits); !why.empty())
+            if (std::string why = localSizeProblem(d->info, passLocalSize(*variant, pass, local), limits); !why.empty())
                 return why;
         }
         (void)width;
@@ -356,7 +366,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             limits.kernelMaxWorkGroupSize = launch.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
             limits.kernelLocalMem = launch.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
-            if (std::string why = localSizeProblem(d->info, local, limits); !why.empty()) {
+            launch.local = passLocalSize(*variant, pass, local);
+            if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
                 r.errorCode = "invalid work-group shape";
                 throw Error(why);
             }
@@ -377,10 +388,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 break;
             }
             launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
-            if (variant->globalRule == GlobalRule::RoundUp && !local.isAuto()) {
-                launch.global[0] = roundUp(launch.global[0], std::size_t(local.width));
+            if (variant->globalRule == GlobalRule::RoundUp && !launch.local.isAuto()) {
+                launch.global[0] = roundUp(launch.global[0], std::size_t(launch.local.width));
                 if (launch.dims == 2)
-                    launch.global[1] = roundUp(launch.global[1], std::size_t(local.height));
+                    launch.global[1] = roundUp(launch.global[1], std::size_t(launch.local.height));
             }
             int arg = 0;
             if (variant->usesImages) {
@@ -442,9 +453,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
                                                             : cl::NDRange(launch.global[0], launch.global[1]);
                 cl::NDRange localRange = cl::NullRange;
-                if (!local.isAuto())
-                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(local.width))
-                                                  : cl::NDRange(std::size_t(local.width), std::size_t(local.height));
+                if (!launch.local.isAuto())
+                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
+                                                  : cl::NDRange(std::size_t(launch.local.width),
+                                                                std::size_t(launch.local.height));
                 d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr, &passEvents[p]);
                 if (cancelled()) {
                     d->queue.finish();

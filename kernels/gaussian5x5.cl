@@ -10,6 +10,10 @@
     FWB_W10, FWB_W11, FWB_W12, FWB_W13, FWB_W14, FWB_W15, FWB_W16, FWB_W17, FWB_W18, FWB_W19, \
     FWB_W20, FWB_W21, FWB_W22, FWB_W23, FWB_W24
 
+// Two ways to read the neighbour (px, py): plain indexed load (window inside) or with the border rule.
+#define LOAD_DIRECT(px, py) fwb_load(src, (py) * width + (px))
+#define LOAD_BORDER(px, py) fwb_load_border(src, (px), (py), width, height)
+
 // Weights in a kernel-local array indexed with a runtime loop bound: the compiler cannot resolve
 // the indices, so the array lives in (slow, off-chip) private memory. Seed 004: 5.5x slower.
 kernel void gaussian5x5_private_array(global const uchar *src, global uchar *dst, int width, int height,
@@ -21,9 +25,16 @@ kernel void gaussian5x5_private_array(global const uchar *src, global uchar *dst
     float filter[25] = {FWB_WEIGHTS};
     const int ks = 2 * radius + 1;
     pixel_t sum = PIXEL_ZERO;
-    for (int dy = 0; dy < ks; ++dy)
-        for (int dx = 0; dx < ks; ++dx)
-            sum += filter[dy * ks + dx] * fwb_load_border(src, x + dx - radius, y + dy - radius, width, height);
+#define ACCUMULATE(LOAD)                                                                          \
+    for (int dy = 0; dy < ks; ++dy)                                                              \
+        for (int dx = 0; dx < ks; ++dx)                                                          \
+            sum += filter[dy * ks + dx] * LOAD(x + dx - radius, y + dy - radius);
+    if (fwb_window_inside(x, y, radius, width, height)) {
+        ACCUMULATE(LOAD_DIRECT)
+    } else {
+        ACCUMULATE(LOAD_BORDER)
+    }
+#undef ACCUMULATE
     fwb_store(dst, y * width + x, sum);
 }
 
@@ -37,11 +48,16 @@ kernel void gaussian5x5_unrolled(global const uchar *src, global uchar *dst, int
         return;
     const float filter[25] = {FWB_WEIGHTS};
     pixel_t sum = PIXEL_ZERO;
-#pragma unroll
-    for (int dy = 0; dy < 5; ++dy)
-#pragma unroll
-        for (int dx = 0; dx < 5; ++dx)
-            sum += filter[dy * 5 + dx] * fwb_load_border(src, x + dx - 2, y + dy - 2, width, height);
+#define ACCUMULATE(LOAD)                                                                          \
+    _Pragma("unroll") for (int dy = 0; dy < 5; ++dy)                                             \
+        _Pragma("unroll") for (int dx = 0; dx < 5; ++dx)                                         \
+            sum += filter[dy * 5 + dx] * LOAD(x + dx - 2, y + dy - 2);
+    if (fwb_window_inside(x, y, 2, width, height)) {
+        ACCUMULATE(LOAD_DIRECT)
+    } else {
+        ACCUMULATE(LOAD_BORDER)
+    }
+#undef ACCUMULATE
     fwb_store(dst, y * width + x, sum);
 }
 
@@ -55,9 +71,16 @@ kernel void gaussian5x5_constant(global const uchar *src, global uchar *dst, int
         return;
     const int ks = 2 * radius + 1;
     pixel_t sum = PIXEL_ZERO;
-    for (int dy = 0; dy < ks; ++dy)
-        for (int dx = 0; dx < ks; ++dx)
-            sum += coeffs[dy * ks + dx] * fwb_load_border(src, x + dx - radius, y + dy - radius, width, height);
+#define ACCUMULATE(LOAD)                                                                          \
+    for (int dy = 0; dy < ks; ++dy)                                                              \
+        for (int dx = 0; dx < ks; ++dx)                                                          \
+            sum += coeffs[dy * ks + dx] * LOAD(x + dx - radius, y + dy - radius);
+    if (fwb_window_inside(x, y, radius, width, height)) {
+        ACCUMULATE(LOAD_DIRECT)
+    } else {
+        ACCUMULATE(LOAD_BORDER)
+    }
+#undef ACCUMULATE
     fwb_store(dst, y * width + x, sum);
 }
 
@@ -102,14 +125,22 @@ kernel void gaussian5x5_image(read_only image2d_t src, write_only image2d_t dst,
         return;
     const float filter[25] = {FWB_WEIGHTS};
     float4 sum = (float4)(0.0f);
+    if (fwb_window_inside(x, y, 2, width, height)) {
 #pragma unroll
-    for (int dy = 0; dy < 5; ++dy) {
-        const int sy = fwb_border_index(y + dy - 2, height);
+        for (int dy = 0; dy < 5; ++dy)
 #pragma unroll
-        for (int dx = 0; dx < 5; ++dx) {
-            const int sx = fwb_border_index(x + dx - 2, width);
-            if (sx >= 0 && sy >= 0)
-                sum += filter[dy * 5 + dx] * convert_float4(read_imageui(src, fwb_nearest, (int2)(sx, sy)));
+            for (int dx = 0; dx < 5; ++dx)
+                sum += filter[dy * 5 + dx] * convert_float4(read_imageui(src, fwb_nearest, (int2)(x + dx - 2, y + dy - 2)));
+    } else {
+#pragma unroll
+        for (int dy = 0; dy < 5; ++dy) {
+            const int sy = fwb_border_index(y + dy - 2, height);
+#pragma unroll
+            for (int dx = 0; dx < 5; ++dx) {
+                const int sx = fwb_border_index(x + dx - 2, width);
+                if (sx >= 0 && sy >= 0)
+                    sum += filter[dy * 5 + dx] * convert_float4(read_imageui(src, fwb_nearest, (int2)(sx, sy)));
+            }
         }
     }
     write_imageui(dst, (int2)(x, y), convert_uint4_sat(sum + 0.5f));

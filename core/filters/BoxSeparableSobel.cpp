@@ -1,11 +1,13 @@
 // Box blurs (seed 001 interior launches, full-image naive/separable/sliding), separable Gaussian, Sobel.
-#include "../Catalogue.h"
+#include "BoxSeparableSobel.h"
 
 namespace fwb {
 
 void registerBoxSeparableSobel(std::vector<FilterSpec> &out)
 {
-    (void)out; // families land here (issue 4)
+    registerBoxFilters(out);
+    registerGaussianSeparable(out);
+    registerSobel(out);
 }
 
 } // namespace fwb

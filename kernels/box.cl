@@ -1,0 +1,119 @@
+// box.cl: box blurs. Seed 001's interior-only 3x3 blur (one kernel, three launch rules) and the
+// full-image blur of any radius with borders: naive 2-D, separable (two 1-D passes through a float
+// scratch buffer), and sliding window (running sums: cost independent of the radius).
+// All arithmetic is on exact integer sums, rounded once: every variant matches the CPU bit for bit.
+#include "integer_pixels.clh"
+
+// Seed 001 (Intel, BoxBlur.cl): global size (width-2) x (height-2), one work-item per interior
+// pixel; the border pixels keep their input values (the host copies src to dst first). The guard
+// only matters for the rounded-up (uniform_padded) launch; exact and non-uniform launches never
+// create surplus work-items.
+kernel void box3x3_interior(global const uchar *src, global uchar *dst, int width, int height,
+                            constant float *coeffs, int radius, float4 params)
+{
+    const int x = (int)get_global_id(0) + 1, y = (int)get_global_id(1) + 1;
+    if (x >= width - 1 || y >= height - 1)
+        return;
+    ipixel_t sum = IPIXEL_ZERO;
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+            sum += fwb_load_int(src, (y + dy) * width + x + dx);
+    fwb_store_int(dst, y * width + x, fwb_div_round(sum, 9));
+}
+
+// (2r+1)^2 reads per pixel: cost grows with the square of the radius. Pixels whose window lies
+// inside the image skip the border arithmetic.
+kernel void box_naive(global const uchar *src, global uchar *dst, int width, int height,
+                      constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const int side = 2 * radius + 1;
+    ipixel_t sum = IPIXEL_ZERO;
+    if (x >= radius && x + radius < width && y >= radius && y + radius < height) {
+        for (int dy = -radius; dy <= radius; ++dy) {
+            const int row = (y + dy) * width + x;
+            for (int dx = -radius; dx <= radius; ++dx)
+                sum += fwb_load_int(src, row + dx);
+        }
+    } else {
+        for (int dy = -radius; dy <= radius; ++dy)
+            for (int dx = -radius; dx <= radius; ++dx)
+                sum += fwb_load_int_border(src, x + dx, y + dy, width, height);
+    }
+    fwb_store_int(dst, y * width + x, fwb_div_round(sum, side * side));
+}
+
+// Pass 1 of 2: horizontal sums of 2r+1 pixels into a float scratch buffer (exact: at most
+// 101 * 255, far below 2^24). 2(2r+1) reads per pixel over both passes instead of (2r+1)^2.
+kernel void box_separable_h(global const uchar *src, global float *tmp, int width, int height,
+                            constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const int row = y * width;
+    ipixel_t sum = IPIXEL_ZERO;
+    if (x >= radius && x + radius < width) {
+        for (int dx = -radius; dx <= radius; ++dx)
+            sum += fwb_load_int(src, row + x + dx);
+    } else {
+        for (int dx = -radius; dx <= radius; ++dx)
+            sum += fwb_load_int_row(src, row, x + dx, width);
+    }
+    fwb_store_f32(tmp, row + x, CONVERT_PIXEL(sum));
+}
+
+// Pass 2 of 2: vertical sums of the row sums, one rounding division at the end.
+kernel void box_separable_v(global const float *tmp, global uchar *dst, int width, int height,
+                            constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const int side = 2 * radius + 1;
+    pixel_t sum = PIXEL_ZERO;
+    for (int dy = -radius; dy <= radius; ++dy)
+        sum += fwb_loadf_column(tmp, x, y + dy, width, height);
+    fwb_store_int(dst, y * width + x, fwb_div_round(CONVERT_IPIXEL(sum), side * side));
+}
+
+// Sliding window, pass 1: one work-item walks whole rows keeping a running sum (add the pixel
+// entering the window, subtract the one leaving): 2 reads per pixel whatever the radius.
+// The launch is 1-D over `width` work-items (Geometry::Columns), so each strides over rows
+// y, y + global size, ...; on a GPU neighbouring work-items read addresses a row apart
+// (uncoalesced), which is why the column pass below is the fast one there.
+kernel void box_sliding_rows(global const uchar *src, global float *tmp, int width, int height,
+                             constant float *coeffs, int radius, float4 params)
+{
+    for (int y = get_global_id(0); y < height; y += get_global_size(0)) {
+        const int row = y * width;
+        ipixel_t sum = IPIXEL_ZERO;
+        for (int dx = -radius; dx <= radius; ++dx)
+            sum += fwb_load_int_row(src, row, dx, width);
+        for (int x = 0; x < width; ++x) {
+            fwb_store_f32(tmp, row + x, CONVERT_PIXEL(sum));
+            sum += fwb_load_int_row(src, row, x + radius + 1, width) - fwb_load_int_row(src, row, x - radius, width);
+        }
+    }
+}
+
+// Sliding window, pass 2: one work-item per column, running sum down the column. Neighbouring
+// work-items touch neighbouring addresses on every step (coalesced on a GPU).
+kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int width, int height,
+                             constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0);
+    if (x >= width)
+        return;
+    const int area = (2 * radius + 1) * (2 * radius + 1);
+    ipixel_t sum = IPIXEL_ZERO;
+    for (int dy = -radius; dy <= radius; ++dy)
+        sum += CONVERT_IPIXEL(fwb_loadf_column(tmp, x, dy, width, height));
+    for (int y = 0; y < height; ++y) {
+        fwb_store_int(dst, y * width + x, fwb_div_round(sum, area));
+        sum += CONVERT_IPIXEL(fwb_loadf_column(tmp, x, y + radius + 1, width, height))
+               - CONVERT_IPIXEL(fwb_loadf_column(tmp, x, y - radius, width, height));
+    }
+}

@@ -1,0 +1,126 @@
+// median.cl: median of the MEDIAN_SIZE x MEDIAN_SIZE neighbourhood (3 or 5, -DMEDIAN_SIZE from the
+// host), per channel, exact. Three ways to find the middle value: insertion sort (branchy), a
+// branchless min/max selection network (seed 000: "avoid branches"), and the network fed from a
+// local-memory tile.
+#include "common.clh"
+#include "pixels8.clh"
+
+#ifndef MEDIAN_SIZE
+#define MEDIAN_SIZE 3
+#endif
+#define MEDIAN_R (MEDIAN_SIZE / 2)
+#define MEDIAN_N (MEDIAN_SIZE * MEDIAN_SIZE)
+
+// Selection networks: Batcher's odd-even merge sort for 9 / 25 inputs, pruned backwards from the
+// middle output (exchanges that cannot reach it dropped; those with one useful output reduced to a
+// single min or max), checked exhaustively with the 0-1 principle: 24 operations for 3x3, 113 for
+// 5x5. X(a,b): p[a] = min, p[b] = max. LO(a,b): p[a] = min only. HI(a,b): p[b] = max only.
+#define FWB_MEDIAN9_NETWORK \
+    X(0,1) X(2,3) X(4,5) X(6,7) X(0,2) X(1,3) X(4,6) X(5,7) X(1,2) X(5,6) X(0,4) X(1,5) X(2,6) \
+    LO(3,7) X(2,4) X(3,5) HI(1,2) X(3,4) LO(5,6) HI(0,8) LO(4,8) HI(2,4) LO(3,5) HI(3,4)
+#define FWB_MEDIAN25_NETWORK \
+    X(0,1) X(2,3) X(4,5) X(6,7) X(8,9) X(10,11) X(12,13) X(14,15) X(16,17) X(18,19) X(20,21) \
+    X(22,23) X(0,2) X(1,3) X(4,6) X(5,7) X(8,10) X(9,11) X(12,14) X(13,15) X(16,18) X(17,19) \
+    X(20,22) X(21,23) X(1,2) X(5,6) X(9,10) X(13,14) X(17,18) X(21,22) X(0,4) X(1,5) X(2,6) \
+    X(3,7) X(8,12) X(9,13) X(10,14) X(11,15) X(16,20) X(17,21) X(18,22) X(19,23) X(2,4) X(3,5) \
+    X(10,12) X(11,13) X(18,20) X(19,21) X(1,2) X(3,4) X(5,6) X(9,10) X(11,12) X(13,14) X(17,18) \
+    X(19,20) X(21,22) X(0,8) X(1,9) X(2,10) X(3,11) X(4,12) X(5,13) X(6,14) LO(7,15) X(16,24) \
+    X(4,8) X(5,9) X(6,10) X(7,11) X(20,24) X(2,4) X(3,5) X(6,8) X(7,9) X(10,12) X(11,13) \
+    X(18,20) X(19,21) X(22,24) X(1,2) X(3,4) X(5,6) X(7,8) X(9,10) X(11,12) LO(13,14) X(17,18) \
+    X(19,20) X(21,22) X(23,24) HI(0,16) HI(1,17) HI(2,18) HI(3,19) HI(4,20) HI(5,21) LO(6,22) \
+    LO(7,23) LO(8,24) HI(8,16) HI(9,17) LO(10,18) LO(11,19) LO(12,20) LO(13,21) HI(6,10) \
+    HI(7,11) LO(12,16) LO(13,17) HI(10,12) LO(11,13) HI(11,12)
+
+#define X(a, b)                                                                                    \
+    {                                                                                              \
+        const upix_t lo_ = min(p[a], p[b]);                                                        \
+        p[b] = max(p[a], p[b]);                                                                    \
+        p[a] = lo_;                                                                                \
+    }
+#define LO(a, b) p[a] = min(p[a], p[b]);
+#define HI(a, b) p[b] = max(p[a], p[b]);
+
+#if MEDIAN_SIZE == 3
+#define FWB_MEDIAN_NETWORK FWB_MEDIAN9_NETWORK
+#elif MEDIAN_SIZE == 5
+#define FWB_MEDIAN_NETWORK FWB_MEDIAN25_NETWORK
+#else
+#error "MEDIAN_SIZE must be 3 or 5"
+#endif
+
+// Gathers each channel's MEDIAN_N values into a private array and insertion-sorts it: data-dependent
+// loops and branches, so neighbouring work-items (SIMD lanes) diverge and wait for each other.
+kernel void median_naive_sort(global const uchar *src, global uchar *dst, int width, int height,
+                              constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    for (int c = 0; c < CHANNELS; ++c) {
+        uchar v[MEDIAN_N];
+        int n = 0;
+        for (int dy = -MEDIAN_R; dy <= MEDIAN_R; ++dy) {
+            const int sy = fwb_border_index(y + dy, height);
+            for (int dx = -MEDIAN_R; dx <= MEDIAN_R; ++dx) {
+                const int sx = fwb_border_index(x + dx, width);
+                v[n++] = (sx < 0 || sy < 0) ? 0 : src[(sy * width + sx) * CHANNELS + c];
+            }
+        }
+        for (int i = 1; i < MEDIAN_N; ++i) {
+            const uchar key = v[i];
+            int j = i - 1;
+            while (j >= 0 && v[j] > key) {
+                v[j + 1] = v[j];
+                --j;
+            }
+            v[j + 1] = key;
+        }
+        dst[(y * width + x) * CHANNELS + c] = v[MEDIAN_N / 2];
+    }
+}
+
+// All channels at once (uchar vectors) through the fixed min/max network: no branches, constant
+// indices (the array stays in registers), the same instruction stream for every work-item.
+kernel void median_sorting_network(global const uchar *src, global uchar *dst, int width, int height,
+                                   constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    upix_t p[MEDIAN_N];
+#pragma unroll
+    for (int dy = 0; dy < MEDIAN_SIZE; ++dy)
+#pragma unroll
+        for (int dx = 0; dx < MEDIAN_SIZE; ++dx)
+            p[dy * MEDIAN_SIZE + dx] = fwb_load8_border(src, x + dx - MEDIAN_R, y + dy - MEDIAN_R, width, height);
+    FWB_MEDIAN_NETWORK
+    fwb_store8(dst, y * width + x, p[MEDIAN_N / 2]);
+}
+
+#if defined(TILE_W) && defined(TILE_H)
+// The work-group stages its tile plus a MEDIAN_R halo in __local memory once (each input pixel is
+// read by MEDIAN_N work-items), then runs the same network from there.
+kernel void median_local(global const uchar *src, global uchar *dst, int width, int height,
+                         constant float *coeffs, int radius, float4 params)
+{
+    local upix_t tile[TILE_H + 2 * MEDIAN_R][TILE_W + 2 * MEDIAN_R];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int originX = (int)get_group_id(0) * TILE_W - MEDIAN_R;
+    const int originY = (int)get_group_id(1) * TILE_H - MEDIAN_R;
+    for (int ty = ly; ty < TILE_H + 2 * MEDIAN_R; ty += TILE_H)
+        for (int tx = lx; tx < TILE_W + 2 * MEDIAN_R; tx += TILE_W)
+            tile[ty][tx] = fwb_load8_border(src, originX + tx, originY + ty, width, height);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    upix_t p[MEDIAN_N];
+#pragma unroll
+    for (int dy = 0; dy < MEDIAN_SIZE; ++dy)
+#pragma unroll
+        for (int dx = 0; dx < MEDIAN_SIZE; ++dx)
+            p[dy * MEDIAN_SIZE + dx] = tile[ly + dy][lx + dx];
+    FWB_MEDIAN_NETWORK
+    fwb_store8(dst, y * width + x, p[MEDIAN_N / 2]);
+}
+#endif

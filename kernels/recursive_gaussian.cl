@@ -1,0 +1,109 @@
+// recursive_gaussian.cl: seed 000's recursive (IIR) Gaussian - Young & van Vliet (1995), 3rd order,
+// one work-item per column running a forward then a backward pass - and the float transposes that
+// turn the row pass into a column pass. Pipeline: columns(u8 -> float) -> transpose -> columns
+// (float) -> transpose (float -> u8, rounded). Cost per pixel is fixed (3 feedback taps each way),
+// whatever sigma is.
+//
+// Boundary condition (not the BORDER define): each pass starts in the steady state of a constant
+// signal - the forward pass as if the column continued forever before its first pixel with that
+// pixel's value, the backward pass as if it continued after its end with the last forward value.
+// The CPU reference (RecursiveMedianMorphology.cpp) mirrors this in float, operation for operation.
+#include "common.clh"
+#include "pixels8.clh"
+
+// Keep a*b + c as two roundings so the device matches the CPU reference (OpenCL C contracts by default).
+#pragma OPENCL FP_CONTRACT OFF
+
+// Young-van Vliet coefficients (B, b1/b0, b2/b0, b3/b0) computed on the device in float: sqrt and
+// divisions, which -cl-fast-relaxed-math may replace with faster, less exact forms (issue 4 item 9).
+inline float4 fwb_yvv_coefficients(float sigma)
+{
+    const float q = sigma >= 2.5f ? 0.98711f * sigma - 0.96330f
+                                  : 3.97156f - 4.14554f * sqrt(1.0f - 0.26891f * sigma);
+    const float q2 = q * q, q3 = q2 * q;
+    const float b0 = 1.57825f + 2.44413f * q + 1.4281f * q2 + 0.422205f * q3;
+    const float b1 = 2.44413f * q + 2.85619f * q2 + 1.26661f * q3;
+    const float b2 = -(1.4281f * q2 + 1.26661f * q3);
+    const float b3 = 0.422205f * q3;
+    // B = 1 - (b1 + b2 + b3) / b0 cancels catastrophically in float at large sigma (b1 + b2 + b3 -> b0;
+    // measured: max diff 5 at sigma 50). Expanded by hand, b0 - b1 - b2 - b3 = 1.57825 + 0.00001 q^2.
+    const float B = (1.57825f + 0.00001f * q2) / b0;
+    return (float4)(B, b1 / b0, b2 / b0, b3 / b0);
+}
+
+// Filters column x of a width x height image in place in `out`: forward w[n] = B x[n] + a1 w[n-1] +
+// a2 w[n-2] + a3 w[n-3], then backward y[n] = B w[n] + a1 y[n+1] + a2 y[n+2] + a3 y[n+3]. The loop
+// is sequential down the column - the part seed 000 says cannot fill a GPU - but neighbouring
+// work-items read neighbouring addresses at every step (coalesced).
+#define FWB_IIR_COLUMN_BODY(LOAD_INPUT)                                                            \
+    const int x = get_global_id(0);                                                                \
+    if (x >= width)                                                                                \
+        return;                                                                                    \
+    pixel_t w1 = LOAD_INPUT(in, x), w2 = w1, w3 = w1;                                              \
+    for (int y = 0; y < height; ++y) {                                                             \
+        const int i = y * width + x;                                                               \
+        const pixel_t w0 = k.s0 * LOAD_INPUT(in, i) + (k.s1 * w1 + k.s2 * w2 + k.s3 * w3);         \
+        fwb_storef(out, i, w0);                                                                    \
+        w3 = w2;                                                                                   \
+        w2 = w1;                                                                                   \
+        w1 = w0;                                                                                   \
+    }                                                                                              \
+    pixel_t y1 = w1, y2 = w1, y3 = w1;                                                             \
+    for (int y = height - 1; y >= 0; --y) {                                                        \
+        const int i = y * width + x;                                                               \
+        const pixel_t y0 = k.s0 * fwb_loadf(out, i) + (k.s1 * y1 + k.s2 * y2 + k.s3 * y3);         \
+        fwb_storef(out, i, y0);                                                                    \
+        y3 = y2;                                                                                   \
+        y2 = y1;                                                                                   \
+        y1 = y0;                                                                                   \
+    }
+
+// Coefficients from the host (double precision, rounded to float once) in the __constant table.
+kernel void iir_columns_u8(global const uchar *in, global float *out, int width, int height,
+                           constant float *coeffs, int radius, float4 params)
+{
+    const float4 k = vload4(0, coeffs);
+    FWB_IIR_COLUMN_BODY(fwb_load)
+}
+
+kernel void iir_columns_f32(global const float *in, global float *out, int width, int height,
+                            constant float *coeffs, int radius, float4 params)
+{
+    const float4 k = vload4(0, coeffs);
+    FWB_IIR_COLUMN_BODY(fwb_loadf)
+}
+
+// Same, coefficients derived on the device from sigma = params.s0 (every work-item, once).
+kernel void iir_columns_u8_device_coeffs(global const uchar *in, global float *out, int width, int height,
+                                         constant float *coeffs, int radius, float4 params)
+{
+    const float4 k = fwb_yvv_coefficients(params.s0);
+    FWB_IIR_COLUMN_BODY(fwb_load)
+}
+
+kernel void iir_columns_f32_device_coeffs(global const float *in, global float *out, int width, int height,
+                                          constant float *coeffs, int radius, float4 params)
+{
+    const float4 k = fwb_yvv_coefficients(params.s0);
+    FWB_IIR_COLUMN_BODY(fwb_loadf)
+}
+
+// Float -> float transposes (between the two column passes): transpose_<variant>_f32.
+#define TRANSPOSE_SUFFIX f32
+#define TRANSPOSE_IN_T float
+#define TRANSPOSE_OUT_T float
+#define TRANSPOSE_ELEM_T pixel_t
+#define TRANSPOSE_LOAD(buf, index) fwb_loadf(buf, index)
+#define TRANSPOSE_STORE(buf, index, value) fwb_storef(buf, index, value)
+#include "transpose.clh"
+#undef TRANSPOSE_SUFFIX
+#undef TRANSPOSE_IN_T
+#undef TRANSPOSE_OUT_T
+#undef TRANSPOSE_STORE
+
+// Float -> 8-bit transposes (the last pass, rounding like every kernel): transpose_<variant>_f32_u8.
+#define TRANSPOSE_SUFFIX f32_u8
+#define TRANSPOSE_IN_T float
+#define TRANSPOSE_OUT_T uchar
+#define TRANSPOSE_STORE(buf, index, value) fwb_store(buf, index, value)
+#include "transpose.clh"

@@ -1,0 +1,107 @@
+// sobel.cl: Sobel edge filter, gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, in exact integers.
+// params.x picks the output: 0 = |gx| / 4, 1 = |gy| / 4, 2 = sqrt(gx^2 + gy^2) / 4 (rounded,
+// saturated at 255). Dividing by 4, the sum of the positive weights, maps |gx| and |gy| (0..1020)
+// onto 0..255 without clipping; the magnitude clips only above 1020 (strong diagonal edges).
+#include "integer_pixels.clh"
+
+inline ipixel_t fwb_iabs(ipixel_t v) { return max(v, -v); }
+
+inline void sobel_store(global uchar *dst, int index, ipixel_t gx, ipixel_t gy, float4 params)
+{
+    const int output = (int)params.x;
+    if (output == 0) {
+        fwb_store_int(dst, index, (fwb_iabs(gx) + 2) / 4);
+    } else if (output == 1) {
+        fwb_store_int(dst, index, (fwb_iabs(gy) + 2) / 4);
+    } else {
+        fwb_store(dst, index, sqrt(CONVERT_PIXEL(gx * gx + gy * gy)) * 0.25f);
+    }
+}
+
+// p00..p22: the 3x3 neighbourhood, row-major (first digit the row).
+#define SOBEL_GX(p00, p01, p02, p10, p12, p20, p21, p22) ((p02 + 2 * p12 + p22) - (p00 + 2 * p10 + p20))
+#define SOBEL_GY(p00, p01, p02, p10, p12, p20, p21, p22) ((p20 + 2 * p21 + p22) - (p00 + 2 * p01 + p02))
+
+// Nine reads per pixel straight from global memory (the cache serves the overlap).
+kernel void sobel_naive(global const uchar *src, global uchar *dst, int width, int height,
+                        constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    ipixel_t p[3][3];
+    if (x >= 1 && x + 1 < width && y >= 1 && y + 1 < height) {
+        for (int dy = 0; dy < 3; ++dy)
+            for (int dx = 0; dx < 3; ++dx)
+                p[dy][dx] = fwb_load_int(src, (y + dy - 1) * width + x + dx - 1);
+    } else {
+        for (int dy = 0; dy < 3; ++dy)
+            for (int dx = 0; dx < 3; ++dx)
+                p[dy][dx] = fwb_load_int_border(src, x + dx - 1, y + dy - 1, width, height);
+    }
+    const ipixel_t gx = SOBEL_GX(p[0][0], p[0][1], p[0][2], p[1][0], p[1][2], p[2][0], p[2][1], p[2][2]);
+    const ipixel_t gy = SOBEL_GY(p[0][0], p[0][1], p[0][2], p[1][0], p[1][2], p[2][0], p[2][1], p[2][2]);
+    sobel_store(dst, y * width + x, gx, gy, params);
+}
+
+#if defined(TILE_W) && defined(TILE_H)
+// The work-group stages its tile plus a 1-pixel halo in __local memory, then reads the nine
+// neighbours from there. As with seed 004's 5x5 tile, the cache usually serves these overlapping
+// reads already; the copy and the barrier are the price.
+kernel void sobel_local(global const uchar *src, global uchar *dst, int width, int height,
+                        constant float *coeffs, int radius, float4 params)
+{
+    local ipixel_t tile[TILE_H + 2][TILE_W + 2];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int originX = (int)get_group_id(0) * TILE_W - 1;
+    const int originY = (int)get_group_id(1) * TILE_H - 1;
+    for (int ty = ly; ty < TILE_H + 2; ty += TILE_H)
+        for (int tx = lx; tx < TILE_W + 2; tx += TILE_W)
+            tile[ty][tx] = fwb_load_int_border(src, originX + tx, originY + ty, width, height);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const ipixel_t gx = SOBEL_GX(tile[ly][lx], tile[ly][lx + 1], tile[ly][lx + 2], tile[ly + 1][lx],
+                                 tile[ly + 1][lx + 2], tile[ly + 2][lx], tile[ly + 2][lx + 1], tile[ly + 2][lx + 2]);
+    const ipixel_t gy = SOBEL_GY(tile[ly][lx], tile[ly][lx + 1], tile[ly][lx + 2], tile[ly + 1][lx],
+                                 tile[ly + 1][lx + 2], tile[ly + 2][lx], tile[ly + 2][lx + 1], tile[ly + 2][lx + 2]);
+    sobel_store(dst, y * width + x, gx, gy, params);
+}
+#endif
+
+// Separable, pass 1 of 2: Sobel = [1 2 1] smoothing x [-1 0 1] derivative. Per pixel the row pass
+// keeps both 1-D results as 16-bit integers, side by side in the 4-byte-per-channel scratch buffer:
+// d = p(x+1) - p(x-1) at short-vector index 2i and s = p(x-1) + 2p(x) + p(x+1) at 2i+1.
+kernel void sobel_separable_h(global const uchar *src, global short *tmp, int width, int height,
+                              constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const int row = y * width;
+    const ipixel_t left = fwb_load_int_row(src, row, x - 1, width);
+    const ipixel_t centre = fwb_load_int(src, row + x);
+    const ipixel_t right = fwb_load_int_row(src, row, x + 1, width);
+    const int i = row + x;
+    fwb_stores(tmp, 2 * i, CONVERT_SPIXEL(right - left));
+    fwb_stores(tmp, 2 * i + 1, CONVERT_SPIXEL(left + 2 * centre + right));
+}
+
+// Separable, pass 2 of 2: gx = [1 2 1] down the column of d, gy = [-1 0 1] down the column of s.
+// Six reads per pixel over the two passes instead of nine, at the cost of a scratch round trip.
+kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int width, int height,
+                              constant float *coeffs, int radius, float4 params)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const int up = fwb_border_index(y - 1, height), down = fwb_border_index(y + 1, height);
+    const int i = y * width + x;
+    const ipixel_t dUp = up < 0 ? IPIXEL_ZERO : CONVERT_IPIXEL(fwb_loads(tmp, 2 * (up * width + x)));
+    const ipixel_t sUp = up < 0 ? IPIXEL_ZERO : CONVERT_IPIXEL(fwb_loads(tmp, 2 * (up * width + x) + 1));
+    const ipixel_t dDown = down < 0 ? IPIXEL_ZERO : CONVERT_IPIXEL(fwb_loads(tmp, 2 * (down * width + x)));
+    const ipixel_t sDown = down < 0 ? IPIXEL_ZERO : CONVERT_IPIXEL(fwb_loads(tmp, 2 * (down * width + x) + 1));
+    const ipixel_t dCentre = CONVERT_IPIXEL(fwb_loads(tmp, 2 * i));
+    sobel_store(dst, i, dUp + 2 * dCentre + dDown, sDown - sUp, params);
+}

@@ -1,0 +1,222 @@
+// filter-bench end to end: spawn it, parse its JSON, check exit codes and the messages for bad input;
+// output files are written atomically and never over the input or an existing file.
+#include "TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void devicesJson();
+    void listJson();
+    void runJson();
+    void runFileInOut();
+    void badInput_data();
+    void badInput();
+    void neverOverwrites();
+
+private:
+    struct Outcome
+    {
+        int code = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+    Outcome bench(const QStringList &args);
+    QTemporaryDir m_dir;
+};
+
+TestCli::Outcome TestCli::bench(const QStringList &args)
+{
+    QProcess process;
+    process.start(QStringLiteral(FWB_FILTER_BENCH), args);
+    Outcome o;
+    if (!process.waitForFinished(600000)) {
+        process.kill();
+        return o;
+    }
+    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    o.out = process.readAllStandardOutput();
+    o.err = process.readAllStandardError();
+    return o;
+}
+
+void TestCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFileInfo::exists(QStringLiteral(FWB_FILTER_BENCH)));
+}
+
+void TestCli::devicesJson()
+{
+    const Outcome o = bench({"devices", "--json"});
+    QCOMPARE(o.code, 0);
+    const QJsonObject root = QJsonDocument::fromJson(o.out).object();
+    QVERIFY(root.contains("devices"));
+    const QJsonArray devices = root["devices"].toArray();
+    if (devices.isEmpty())
+        QSKIP("no OpenCL platform on this machine");
+    const QJsonObject d = devices.first().toObject();
+    for (const char *key : {"name", "vendor", "type", "driver_version", "opencl_version", "opencl_c_version",
+                            "compute_units", "max_work_group_size", "max_work_item_sizes", "local_mem_bytes",
+                            "local_mem_type", "global_mem_bytes", "max_alloc_bytes", "image_support",
+                            "non_uniform_work_groups", "preferred_vector_width", "timer_resolution_ns"})
+        QVERIFY2(d.contains(key), key);
+    QVERIFY(!root["default"].toString().isEmpty());
+}
+
+void TestCli::listJson()
+{
+    const Outcome o = bench({"list", "--json"});
+    QCOMPARE(o.code, 0);
+    const QJsonArray filters = QJsonDocument::fromJson(o.out).object()["filters"].toArray();
+    QJsonObject gaussian;
+    for (const QJsonValue &f : filters)
+        if (f.toObject()["name"] == "gaussian5x5")
+            gaussian = f.toObject();
+    QVERIFY(!gaussian.isEmpty());
+    QStringList names;
+    for (const QJsonValue &v : gaussian["variants"].toArray()) {
+        names << v.toObject()["name"].toString();
+        QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
+    }
+    QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d"}));
+}
+
+void TestCli::runJson()
+{
+    const Outcome o = bench({"run", "--filter", "gaussian5x5", "--variant", "all", "--synthetic", "259x194", "--format",
+                             "rgba8888", "--repeat", "2", "--warmup", "1", "--check", "--json", "--param", "sigma=1.2"});
+    if (o.code != 0)
+        qWarning("stderr: %s", o.err.constData());
+    QCOMPARE(o.code, 0);
+    const QJsonObject root = QJsonDocument::fromJson(o.out).object();
+    QCOMPARE(root["image"].toObject()["width"].toInt(), 259);
+    QCOMPARE(root["image"].toObject()["height"].toInt(), 194);
+    QCOMPARE(root["image"].toObject()["format"].toString(), QStringLiteral("rgba8888"));
+    QVERIFY(root["device"].toObject().contains("name"));
+    const QJsonArray results = root["results"].toArray();
+    QCOMPARE(results.size(), 5);
+    for (const QJsonValue &value : results) {
+        const QJsonObject r = value.toObject();
+        for (const char *key : {"filter", "variant", "local", "global", "build_ms", "build_cached", "upload_ms",
+                                "kernel_ms", "download_ms", "total_ms", "mpix_per_s", "gbps", "cpu_ms",
+                                "speedup_vs_cpu", "max_abs_diff", "matches", "error"})
+            QVERIFY2(r.contains(key), key);
+        const QJsonObject k = r["kernel_ms"].toObject();
+        if (!r["error"].isNull())
+            QFAIL(qPrintable(r["variant"].toString() + ": " + r["error"].toString()));
+        QVERIFY(k["min"].toDouble() > 0 && k["min"].toDouble() <= k["median"].toDouble()
+                && k["median"].toDouble() <= k["max"].toDouble());
+        QVERIFY(r["matches"].toBool());
+        QVERIFY(r["cpu_ms"].toObject()["single"].toDouble() > 0);
+        QVERIFY(r["cpu_ms"].toObject()["multi"].toDouble() > 0);
+        QVERIFY(r["gbps"].toDouble() > 0);
+    }
+}
+
+void TestCli::runFileInOut()
+{
+    const QString in = m_dir.filePath("in.png"), out = m_dir.filePath("out.png");
+    QImage image(37, 23, QImage::Format_RGB32);
+    for (int y = 0; y < 23; ++y)
+        for (int x = 0; x < 37; ++x)
+            image.setPixel(x, y, qRgb(x * 7, y * 11, (x * y) & 255));
+    QVERIFY(image.save(in));
+    const Outcome o = bench({"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--input", in,
+                             "--format", "rgba8888", "--output", out, "--repeat", "1", "--check"});
+    QVERIFY2(o.code == 0, o.err.constData());
+    QImage result(out);
+    QCOMPARE(result.size(), QSize(37, 23));
+    QVERIFY(result != image.convertToFormat(result.format())); // it really is the filtered image
+    QVERIFY(QDir(m_dir.path()).entryList(QDir::Files).size() == 2); // no temp file left behind
+}
+
+void TestCli::badInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString corrupt = m_dir.filePath("corrupted.png");
+    QFile f(corrupt);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("\x89PNG\r\n\x1a\nthis is not really a png");
+    f.close();
+    const QStringList run{"run", "--filter", "gaussian5x5", "--repeat", "1"};
+    QTest::newRow("no command") << QStringList{} << "usage";
+    QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
+    QTest::newRow("missing file") << (run + QStringList{"--input", m_dir.filePath("nope.png")}) << "cannot load";
+    QTest::newRow("corrupt image") << (run + QStringList{"--input", corrupt}) << "corrupted.png";
+    QTest::newRow("zero-sized") << (run + QStringList{"--synthetic", "0x10"}) << "empty";
+    QTest::newRow("absurdly large") << (run + QStringList{"--synthetic", "100000x100000"}) << "too large";
+    QTest::newRow("malformed size") << (run + QStringList{"--synthetic", "12by4"}) << "WxH";
+    QTest::newRow("unknown filter") << QStringList{"run", "--filter", "nope"} << "unknown filter 'nope'";
+    QTest::newRow("unknown variant") << (run + QStringList{"--variant", "nope"}) << "unknown variant 'nope'";
+    QTest::newRow("unknown device") << (run + QStringList{"--device", "no-such-device-xyz"}) << "no OpenCL device";
+    QTest::newRow("malformed local") << (run + QStringList{"--local", "16by16"}) << "work-group shape '16by16'";
+    QTest::newRow("impossible local") << (run + QStringList{"--variant", "unrolled_constant", "--local", "4096x4096",
+                                                            "--synthetic", "64x64"})
+                                      << "work-group 4096x4096";
+    QTest::newRow("malformed param") << (run + QStringList{"--param", "sigma"}) << "name=value";
+    QTest::newRow("unknown param") << (run + QStringList{"--param", "radius=3"}) << "no parameter 'radius'";
+    QTest::newRow("param out of range") << (run + QStringList{"--param", "sigma=99"}) << "out of range";
+    QTest::newRow("param not a number") << (run + QStringList{"--param", "sigma=abc"}) << "not a number";
+    QTest::newRow("unknown format") << (run + QStringList{"--format", "rgb565"}) << "unknown pixel format";
+    QTest::newRow("unknown border") << (run + QStringList{"--border", "wrap"}) << "unknown border mode";
+    QTest::newRow("bad repeat") << (run + QStringList{"--repeat", "0"}) << "--repeat";
+    QTest::newRow("named unavailable variant") << (run + QStringList{"--variant", "image2d", "--format", "rgb888",
+                                                                     "--synthetic", "16x16"})
+                                               << "rgb888";
+}
+
+void TestCli::badInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Outcome o = bench(args);
+    QVERIFY2(o.code > 0, qPrintable(QString("exit %1 for %2").arg(o.code).arg(args.join(' '))));
+    QVERIFY2(o.code != -2, "crashed");
+    QVERIFY2(QString::fromUtf8(o.err).contains(message), o.err.constData());
+    if (!args.isEmpty())
+        QVERIFY2(o.err.trimmed().count('\n') == 0 || message == "usage", "one-line reason expected");
+}
+
+void TestCli::neverOverwrites()
+{
+    const QString in = m_dir.filePath("keep.png"), existing = m_dir.filePath("existing.png");
+    QImage image(9, 9, QImage::Format_Grayscale8);
+    image.fill(77);
+    QVERIFY(image.save(in));
+    QVERIFY(image.save(existing));
+    const QByteArray before = [&] { QFile f(existing); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+    const QStringList base{"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--repeat", "1",
+                           "--input", in, "--output"};
+    Outcome o = bench(base + QStringList{in});
+    QVERIFY(o.code != 0);
+    QVERIFY2(o.err.contains("refusing to write the result over the input"), o.err.constData());
+    o = bench(base + QStringList{existing});
+    QVERIFY(o.code != 0);
+    QVERIFY2(o.err.contains("--overwrite"), o.err.constData());
+    QFile f(existing);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), before);
+    f.close();
+    o = bench(base + QStringList{existing, "--overwrite"});
+    QVERIFY2(o.code == 0, o.err.constData());
+    o = bench(base + QStringList{m_dir.filePath("out.xyz")});
+    QVERIFY(o.code != 0);
+    QVERIFY2(o.err.contains("unsupported output format"), o.err.constData());
+    QVERIFY(!QFileInfo::exists(m_dir.filePath("out.xyz")));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,141 @@
+// Every Gaussian 5x5 variant x pixel format x border mode x size against the single-threaded CPU
+// reference (tolerance: the filter's stated ±1 per 8-bit channel), on the default OpenCL device.
+#include "Catalogue.h"
+#include "Session.h"
+#include "TestSupport.h"
+
+#include <memory>
+
+using namespace fwb;
+
+class TestGaussian5x5 : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void matchesReference_data();
+    void matchesReference();
+    void sigmaChangesResult();
+    void unavailableVariantsSayWhy();
+    void cpuSingleAndMultiAgree();
+
+private:
+    std::unique_ptr<Session> m_session;
+    DeviceInfo m_device;
+};
+
+void TestGaussian5x5::initTestCase()
+{
+    FWB_REQUIRE_DEVICE(device);
+    m_device = device;
+    m_session = std::make_unique<Session>(device);
+    qInfo("device under test: %s", device.summary().c_str());
+}
+
+void TestGaussian5x5::matchesReference_data()
+{
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    const FilterSpec *filter = findFilter("gaussian5x5");
+    QVERIFY(filter);
+    const int sizes[][2] = {{1, 1}, {7, 5}, {259, 194}, {640, 480}};
+    for (const VariantSpec &v : filter->variants)
+        for (PixelFormat f : allPixelFormats())
+            for (BorderMode b : allBorderModes())
+                for (const auto &s : sizes) {
+                    const QByteArray name = QByteArray(v.name.c_str()) + "/" + formatName(f) + "/" + borderModeName(b)
+                                            + "/" + QByteArray::number(s[0]) + "x" + QByteArray::number(s[1]);
+                    QTest::newRow(name.constData())
+                        << QString::fromStdString(v.name) << int(f) << int(b) << s[0] << s[1];
+                }
+}
+
+void TestGaussian5x5::matchesReference()
+{
+    QFETCH(QString, variant);
+    QFETCH(int, format);
+    QFETCH(int, border);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    const PixelFormat fmt = PixelFormat(format);
+    const FilterSpec *filter = findFilter("gaussian5x5");
+    const VariantSpec *spec = filter->variant(variant.toStdString());
+    QVERIFY(spec);
+    RunRequest request;
+    request.filter = "gaussian5x5";
+    request.variant = variant.toStdString();
+    request.params.format = fmt;
+    request.params.border = BorderMode(border);
+    request.params.values["sigma"] = 1.3;
+    request.repeat = 1;
+    request.warmup = 0;
+    request.cpuSingle = false;
+    const Image input = makeTestCard(width, height, fmt);
+    const RunResult r = m_session->run(input, request);
+    const std::string why = variantUnavailableReason(*spec, m_device, fmt);
+    if (!why.empty()) {
+        QVERIFY(r.unavailable);
+        QCOMPARE(r.error, why);
+        return;
+    }
+    QVERIFY2(r.ok(), (r.error + "\n" + r.buildLog).c_str());
+    QVERIFY(r.checked);
+    QCOMPARE(r.output.width(), width);
+    QCOMPARE(r.output.height(), height);
+    QVERIFY2(r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance,
+             qPrintable(QStringLiteral("max diff %1 > tolerance %2").arg(r.maxAbsDiff).arg(filter->tolerance)));
+    QVERIFY(r.matches);
+    // Independent oracle call: the run's own check must agree with a fresh reference.
+    Image reference(width, height, fmt);
+    filter->cpuReference(input, reference, request.params, 1);
+    QVERIFY(maxAbsDiff(r.output, reference) <= filter->tolerance);
+    QVERIFY(r.kernelMs.median > 0);
+}
+
+void TestGaussian5x5::sigmaChangesResult()
+{
+    RunRequest request;
+    request.filter = "gaussian5x5";
+    request.variant = "unrolled_constant";
+    request.repeat = 1;
+    request.warmup = 0;
+    const Image input = makeTestCard(64, 48, PixelFormat::Gray8);
+    request.params.values["sigma"] = 0.5;
+    const RunResult narrow = m_session->run(input, request);
+    request.params.values["sigma"] = 3.0;
+    const RunResult wide = m_session->run(input, request);
+    QVERIFY2(narrow.ok() && wide.ok(), (narrow.error + wide.error).c_str());
+    QVERIFY(narrow.matches && wide.matches);
+    QVERIFY(maxAbsDiff(narrow.output, wide.output) > 10); // the weights really reach the kernel
+}
+
+void TestGaussian5x5::unavailableVariantsSayWhy()
+{
+    RunRequest request;
+    request.filter = "gaussian5x5";
+    request.variant = "image2d";
+    request.params.format = PixelFormat::Rgb888;
+    const RunResult r = m_session->run(makeTestCard(8, 8, PixelFormat::Rgb888), request);
+    QVERIFY(r.unavailable);
+    QVERIFY(r.error.find("rgb888") != std::string::npos);
+}
+
+void TestGaussian5x5::cpuSingleAndMultiAgree()
+{
+    const FilterSpec *filter = findFilter("gaussian5x5");
+    FilterParams params;
+    params.format = PixelFormat::Rgba8888;
+    const Image input = makeTestCard(301, 97, PixelFormat::Rgba8888);
+    Image single(301, 97, PixelFormat::Rgba8888), multi(301, 97, PixelFormat::Rgba8888);
+    filter->cpuReference(input, single, params, 1);
+    filter->cpuReference(input, multi, params, 7);
+    QCOMPARE(maxAbsDiff(single, multi), 0);
+    QVERIFY(maxAbsDiff(single, input) > 0);
+}
+
+QTEST_GUILESS_MAIN(TestGaussian5x5)
+#include "tst_gaussian5x5.moc"

@@ -1,0 +1,149 @@
+// ComputeWorker on its own: results as values, coalescing, cancel, CPU engines, abort on destruction.
+#include "TestSupport.h"
+
+#include "Catalogue.h"
+#include "ComputeWorker.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+
+using namespace fwb;
+
+class TestGuiWorker : public QObject
+{
+    Q_OBJECT
+
+private:
+    ComputeRequest request(const DeviceInfo &device, std::shared_ptr<const Image> image, int repeat = 2)
+    {
+        ComputeRequest r;
+        r.engine.device = device;
+        r.input = std::move(image);
+        r.run.filter = "gaussian5x5";
+        r.run.variant = "unrolled_constant";
+        r.run.repeat = repeat;
+        r.run.params.format = PixelFormat::Gray8;
+        return r;
+    }
+
+    static ComputeResult lastOf(const QSignalSpy &spy)
+    {
+        return spy.last().at(0).value<ComputeResult>();
+    }
+
+private slots:
+    void resultMatchesReference()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        auto image = std::make_shared<const Image>(makeTestCard(259, 194, PixelFormat::Rgba8888));
+        ComputeRequest r = request(device, image);
+        r.id = 7;
+        worker.submit(r);
+        QVERIFY(finished.wait(60000));
+        const ComputeResult result = lastOf(finished);
+        QCOMPARE(result.id, quint64(7));
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        QVERIFY(result.run.matches);
+        QCOMPARE(result.output.size(), QSize(259, 194));
+        QVERIFY(!result.heatMap.isNull());
+        QVERIFY(result.maxDiff >= 0 && result.maxDiff <= findFilter("gaussian5x5")->tolerance);
+        QVERIFY(result.run.kernelMs.median > 0);
+    }
+
+    void coalescesRequests()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        auto image = std::make_shared<const Image>(makeTestCard(640, 480, PixelFormat::Gray8));
+        for (int i = 1; i <= 20; ++i) {
+            ComputeRequest r = request(device, image);
+            r.id = quint64(i);
+            r.run.params.values["sigma"] = 0.5 + i * 0.05;
+            worker.submit(r);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && lastOf(finished).id == 20, 60000);
+        // Far fewer than 20 runs started: requests waiting in line were replaced, not queued.
+        QVERIFY2(worker.startedCount() <= 3, qPrintable(QString::number(worker.startedCount())));
+        int fresh = 0;
+        for (const QList<QVariant> &args : finished)
+            fresh += args.at(0).value<ComputeResult>().superseded ? 0 : 1;
+        QCOMPARE(fresh, 1);
+        QVERIFY(lastOf(finished).run.ok());
+    }
+
+    void cancelStopsLongRun()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        QSignalSpy started(&worker, &ComputeWorker::runStarted);
+        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
+        ComputeRequest r = request(device, image, 1000);
+        r.id = 1;
+        worker.submit(r);
+        QVERIFY(started.wait(30000));
+        QTest::qWait(200);
+        QElapsedTimer timer;
+        timer.start();
+        worker.cancel();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(lastOf(finished).run.cancelled);
+        QVERIFY(timer.elapsed() < 10000);
+    }
+
+    void cpuEnginesRunTheReference()
+    {
+        ComputeWorker worker;
+        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        auto image = std::make_shared<const Image>(makeTestCard(300, 200, PixelFormat::Rgba8888));
+        for (auto kind : {ComputeEngine::CpuSingle, ComputeEngine::CpuMulti}) {
+            ComputeRequest r;
+            r.engine.kind = kind;
+            r.input = image;
+            r.run.filter = catalogue().front().name;
+            r.run.variant = catalogue().front().variants.front().name;
+            r.run.params.format = PixelFormat::Rgba8888;
+            worker.submit(r);
+            QVERIFY(finished.wait(60000));
+            const ComputeResult result = lastOf(finished);
+            QVERIFY2(result.run.ok(), result.run.error.c_str());
+            QCOMPARE(result.output.size(), QSize(300, 200));
+            QVERIFY(result.run.kernelMs.median > 0);
+        }
+    }
+
+    void destructorAbortsRun()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        auto *worker = new ComputeWorker;
+        QSignalSpy started(worker, &ComputeWorker::runStarted);
+        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
+        worker->submit(request(device, image, 1000));
+        QVERIFY(started.wait(30000));
+        QTest::qWait(100);
+        QElapsedTimer timer;
+        timer.start();
+        delete worker; // abort, wake, wait
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void heatMapMarksDifferences()
+    {
+        Image a = makeTestCard(16, 8, PixelFormat::Gray8);
+        Image b = a;
+        b.row(3)[5] = std::uint8_t(b.row(3)[5] ^ 0x10);
+        int maxDiff = -1;
+        double mean = 0;
+        const QImage heat = differenceHeatMap(a, b, &maxDiff, &mean);
+        QCOMPARE(maxDiff, 16);
+        QVERIFY(mean > 0);
+        QCOMPARE(heat.pixel(5, 3), qRgb(255, 255, 255));
+        QCOMPARE(heat.pixel(0, 0), qRgb(0, 0, 0));
+    }
+};
+
+QTEST_MAIN(TestGuiWorker)
+#include "tst_gui_worker.moc"

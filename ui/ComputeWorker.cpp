@@ -1,0 +1,326 @@
+// ComputeWorker: request/abort/restart handling, the worker loop and the CPU-reference engine.
+#include "ComputeWorker.h"
+
+#include "Catalogue.h"
+#include "ImageFileIo.h"
+
+#include <QLoggingCategory>
+#include <QMutexLocker>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+Q_LOGGING_CATEGORY(lcWorker, "fwb.worker")
+
+namespace fwb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Errors after which the context/queue cannot be trusted: start a fresh Session next time.
+bool isDeviceLostStyle(const std::string &code)
+{
+    return code == "CL_DEVICE_NOT_AVAILABLE" || code == "CL_INVALID_COMMAND_QUEUE"
+           || code == "CL_INVALID_CONTEXT" || code == "CL_OUT_OF_RESOURCES"
+           || code == "CL_DEVICE_LOST" || code == "CL_CONTEXT_LOST";
+}
+
+} // namespace
+
+QString ComputeEngine::label() const
+{
+    switch (kind) {
+    case CpuSingle: return QObject::tr("CPU reference (single thread)");
+    case CpuMulti: return QObject::tr("CPU reference (multi-thread)");
+    case OpenCl: break;
+    }
+    return QString::fromStdString(device.name);
+}
+
+ComputeWorker::ComputeWorker(QObject *parent) : QThread(parent)
+{
+    qRegisterMetaType<fwb::ComputeResult>();
+}
+
+ComputeWorker::~ComputeWorker()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        m_abort = true;
+        m_cancel = true; // a run in progress stops at its next check point
+        m_condition.wakeOne();
+    }
+    wait();
+}
+
+void ComputeWorker::wakeOrStart()
+{
+    if (!isRunning())
+        start(QThread::LowPriority);
+    else
+        m_condition.wakeOne();
+}
+
+void ComputeWorker::submit(const ComputeRequest &request)
+{
+    QMutexLocker locker(&m_mutex);
+    m_pendingRun = request;
+    m_hasRun = true;
+    if (m_busy)
+        m_cancel = true; // restart: only the latest request matters
+    wakeOrStart();
+}
+
+void ComputeWorker::checkLaunch(const ComputeRequest &request)
+{
+    QMutexLocker locker(&m_mutex);
+    m_pendingCheck = request;
+    m_hasCheck = true;
+    wakeOrStart();
+}
+
+void ComputeWorker::cancel()
+{
+    QMutexLocker locker(&m_mutex);
+    m_hasRun = false;
+    if (m_busy)
+        m_cancel = true;
+}
+
+bool ComputeWorker::isBusy() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_busy || m_hasRun;
+}
+
+void ComputeWorker::run()
+{
+    forever {
+        m_mutex.lock();
+        while (!m_abort && !m_hasRun && !m_hasCheck)
+            m_condition.wait(&m_mutex);
+        if (m_abort) {
+            m_mutex.unlock();
+            break;
+        }
+        if (m_hasCheck) {
+            // Checks first: the user is looking at the shape field, waiting for its verdict.
+            const ComputeRequest check = m_pendingCheck;
+            m_hasCheck = false;
+            m_mutex.unlock();
+            const QString problem = doCheck(check);
+            emit launchChecked(check.id, problem);
+            continue;
+        }
+        const ComputeRequest request = m_pendingRun;
+        m_hasRun = false;
+        m_busy = true;
+        m_cancel = false;
+        m_mutex.unlock();
+
+        ++m_started;
+        emit runStarted(request.id);
+        ComputeResult result = execute(request);
+
+        m_mutex.lock();
+        m_busy = false;
+        result.superseded = m_hasRun;
+        const bool abort = m_abort;
+        m_mutex.unlock();
+        if (abort)
+            break;
+        emit runFinished(result);
+    }
+    m_session.reset(); // OpenCL objects die on the thread that used them
+}
+
+bool ComputeWorker::ensureSession(const DeviceInfo &device, QString *error)
+{
+    if (m_session && m_sessionSpec == device.spec())
+        return true;
+    m_session.reset();
+    try {
+        m_session = std::make_unique<Session>(device);
+        m_sessionSpec = device.spec();
+        return true;
+    } catch (const std::exception &e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+QString ComputeWorker::doCheck(const ComputeRequest &request)
+{
+    if (request.engine.isCpu())
+        return {};
+    QString error;
+    if (!ensureSession(request.engine.device, &error))
+        return error;
+    const int w = request.input ? request.input->width() : 0;
+    const int h = request.input ? request.input->height() : 0;
+    return QString::fromStdString(m_session->checkLaunch(request.run, w, h));
+}
+
+ComputeResult ComputeWorker::execute(const ComputeRequest &request)
+{
+    if (request.engine.isCpu())
+        return executeOnCpu(request);
+
+    ComputeResult result;
+    result.id = request.id;
+    result.engine = request.engine;
+    result.request = request.run;
+    QString error;
+    if (!request.input) {
+        result.run.error = "no input image";
+        return result;
+    }
+    if (!ensureSession(request.engine.device, &error)) {
+        result.run.error = error.toStdString();
+        result.run.device = request.engine.device.name;
+        return result;
+    }
+    result.run = m_session->run(*request.input, request.run, &m_cancel);
+    if (result.run.ok() && !result.run.cancelled) {
+        result.copyBandwidthGBps = m_session->copyBandwidthGBps();
+        if (const FilterSpec *filter = findFilter(request.run.filter)) {
+            // Cached inside the session: Session::run just computed the same reference.
+            const Image reference =
+                m_session->cpuReference(*request.input, *filter, request.run.params, 1, nullptr);
+            result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,
+                                               &result.meanDiff);
+        }
+        result.output = qimageFromImage(result.run.output);
+    } else if (isDeviceLostStyle(result.run.errorCode)) {
+        qCWarning(lcWorker) << "dropping the session after" << result.run.errorCode.c_str();
+        m_session.reset();
+        result.sessionReset = true;
+    }
+    return result;
+}
+
+ComputeResult ComputeWorker::executeOnCpu(const ComputeRequest &request)
+{
+    ComputeResult result;
+    result.id = request.id;
+    result.engine = request.engine;
+    result.request = request.run;
+    RunResult &r = result.run;
+    r.filter = request.run.filter;
+    r.variant = request.run.variant;
+    r.device = result.engine.label().toStdString();
+    r.deviceSpec = request.engine.kind == ComputeEngine::CpuSingle ? "cpu-single" : "cpu-multi";
+    r.local = request.run.local;
+    r.reuploaded = false;
+    r.buildOrigin = "none";
+    const FilterSpec *filter = findFilter(request.run.filter);
+    if (!filter || !request.input) {
+        r.error = filter ? "no input image" : "unknown filter '" + request.run.filter + "'";
+        return result;
+    }
+    r.tolerance = filter->tolerance;
+    try {
+        const Image &input = *request.input;
+        const Image src = input.format() == request.run.params.format
+                              ? input
+                              : input.convertedTo(request.run.params.format);
+        const int threads = request.engine.kind == ComputeEngine::CpuSingle
+                                ? 1
+                                : int(std::max(1u, std::thread::hardware_concurrency()));
+        r.cpuThreads = threads;
+        std::vector<double> samples;
+        Image dst;
+        const int repeats = std::clamp(request.run.repeat, 1, 3); // the CPU is slow; 3 is enough
+        for (int i = 0; i < repeats; ++i) {
+            if (m_cancel.load()) {
+                r.cancelled = true;
+                r.error = "run cancelled";
+                return result;
+            }
+            dst = filter->transposesOutput ? Image(src.height(), src.width(), src.format())
+                                           : Image(src.width(), src.height(), src.format());
+            if (filter->copySourceToDst)
+                dst = src;
+            const auto start = Clock::now();
+            filter->cpuReference(src, dst, request.run.params, threads);
+            samples.push_back(msSince(start));
+        }
+        r.kernelMs = Stats::of(samples);
+        r.totalMs = r.kernelMs.median;
+        const double pixels = double(src.width()) * double(src.height());
+        r.bytesMoved = 2.0 * double(src.sizeBytes());
+        if (r.kernelMs.median > 0) {
+            r.mpixPerS = pixels / (r.kernelMs.median * 1e-3) / 1e6;
+            r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;
+        }
+        if (threads == 1)
+            r.cpuSingleMs = r.kernelMs.median;
+        else
+            r.cpuMultiMs = r.kernelMs.median;
+        r.checked = true;
+        r.maxAbsDiff = 0;
+        r.matches = true;
+        result.maxDiff = 0;
+        result.heatMap = differenceHeatMap(dst, dst, &result.maxDiff, &result.meanDiff);
+        r.output = std::move(dst);
+        result.output = qimageFromImage(r.output);
+    } catch (const std::exception &e) {
+        r.error = e.what();
+    }
+    return result;
+}
+
+QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *meanOut)
+{
+    if (a.isNull() || a.width() != b.width() || a.height() != b.height() || a.format() != b.format())
+        return {};
+    const int w = a.width(), h = a.height(), ch = a.channels();
+    std::vector<std::uint8_t> diff(std::size_t(w) * std::size_t(h));
+    int maxDiff = 0;
+    double sum = 0;
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t *ra = a.row(y);
+        const std::uint8_t *rb = b.row(y);
+        std::uint8_t *out = diff.data() + std::size_t(y) * std::size_t(w);
+        for (int x = 0; x < w; ++x) {
+            int d = 0;
+            for (int c = 0; c < ch; ++c)
+                d = std::max(d, std::abs(int(ra[x * ch + c]) - int(rb[x * ch + c])));
+            out[x] = std::uint8_t(d);
+            maxDiff = std::max(maxDiff, d);
+            sum += d;
+        }
+    }
+    if (maxOut)
+        *maxOut = maxDiff;
+    if (meanOut)
+        *meanOut = sum / (double(w) * double(h));
+    // Scaled to the largest difference so that even a 1-level rounding difference is visible.
+    QRgb palette[256];
+    const double scale = maxDiff > 0 ? 1.0 / maxDiff : 0.0;
+    for (int d = 0; d < 256; ++d) {
+        const double t = std::min(1.0, d * scale);
+        const int r = int(std::min(1.0, t * 3.0) * 255);
+        const int g = int(std::clamp(t * 3.0 - 1.0, 0.0, 1.0) * 255);
+        const int bl = int(std::clamp(t * 3.0 - 2.0, 0.0, 1.0) * 255);
+        palette[d] = d == 0 ? qRgb(0, 0, 0) : qRgb(std::max(r, 60), g, bl);
+    }
+    QImage image(w, h, QImage::Format_RGB32);
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t *in = diff.data() + std::size_t(y) * std::size_t(w);
+        QRgb *line = reinterpret_cast<QRgb *>(image.scanLine(y));
+        for (int x = 0; x < w; ++x)
+            line[x] = palette[in[x]];
+    }
+    return image;
+}
+
+} // namespace fwb

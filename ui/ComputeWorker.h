@@ -1,0 +1,114 @@
+// ComputeWorker: the one thread that owns the OpenCL Session; requests go in and results come out
+// as values (Qt's Mandelbrot pattern), so widgets never touch OpenCL and never wait for it.
+#pragma once
+
+#include "Devices.h"
+#include "Image.h"
+#include "Session.h"
+
+#include <QImage>
+#include <QMetaType>
+#include <QMutex>
+#include <QString>
+#include <QThread>
+#include <QWaitCondition>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace fwb {
+
+// Which engine runs a request: an OpenCL device, or the CPU reference code itself.
+struct ComputeEngine
+{
+    enum Kind { OpenCl, CpuSingle, CpuMulti };
+    Kind kind = OpenCl;
+    DeviceInfo device; // only for OpenCl
+
+    bool isCpu() const { return kind != OpenCl; }
+    QString label() const;
+};
+
+// One run request, copied into the worker under its mutex.
+struct ComputeRequest
+{
+    quint64 id = 0;
+    ComputeEngine engine;
+    std::shared_ptr<const Image> input; // shared, never mutated: copying the request stays cheap
+    RunRequest run;
+};
+
+// One finished (or failed, or cancelled) run, as a value for the GUI thread.
+struct ComputeResult
+{
+    quint64 id = 0;
+    ComputeEngine engine;
+    RunRequest request;
+    RunResult run;            // timings, error, output image (fwb::Image)
+    QImage output;            // display copy of run.output
+    QImage heatMap;           // |output - CPU reference| as colours, null when not computed
+    int maxDiff = -1;         // versus the single-threaded CPU reference
+    double meanDiff = 0;
+    double copyBandwidthGBps = 0; // device copy bandwidth, 0 when unknown
+    bool superseded = false;  // a newer request replaced this one before it finished
+    bool sessionReset = false; // the session was dropped (device-lost style error)
+};
+
+class ComputeWorker : public QThread
+{
+    Q_OBJECT
+
+public:
+    explicit ComputeWorker(QObject *parent = nullptr);
+    ~ComputeWorker() override;
+
+    // Queues a run; a run already waiting is replaced (coalescing), a run in progress is cancelled.
+    void submit(const ComputeRequest &request);
+    // Asks the worker whether the request's work-group shape would launch (builds the program
+    // if needed); the answer arrives as launchChecked().
+    void checkLaunch(const ComputeRequest &request);
+    // Cancels the run in progress and drops any waiting one.
+    void cancel();
+
+    bool isBusy() const;
+    // Number of requests the worker has started executing (tests: "launches nothing").
+    int startedCount() const { return m_started.load(); }
+
+signals:
+    void runStarted(quint64 id);
+    void runFinished(const fwb::ComputeResult &result);
+    void launchChecked(quint64 id, const QString &problem);
+
+protected:
+    void run() override;
+
+private:
+    ComputeResult execute(const ComputeRequest &request);
+    ComputeResult executeOnCpu(const ComputeRequest &request);
+    QString doCheck(const ComputeRequest &request);
+    bool ensureSession(const DeviceInfo &device, QString *error);
+    void wakeOrStart();
+
+    mutable QMutex m_mutex;
+    QWaitCondition m_condition;
+    ComputeRequest m_pendingRun;
+    ComputeRequest m_pendingCheck;
+    bool m_hasRun = false;
+    bool m_hasCheck = false;
+    bool m_busy = false;
+    bool m_abort = false;
+    std::atomic<bool> m_cancel{false};
+    std::atomic<int> m_started{0};
+
+    // Touched only by the worker thread.
+    std::unique_ptr<Session> m_session;
+    std::string m_sessionSpec;
+};
+
+// Heat map of |a - b| (max over channels), black -> red -> yellow -> white; null on size mismatch.
+QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *meanOut);
+
+} // namespace fwb
+
+Q_DECLARE_METATYPE(fwb::ComputeResult)

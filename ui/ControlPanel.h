@@ -1,0 +1,113 @@
+// ControlPanel: every choice that shapes a run (device, filter, variant, parameters, pixel format,
+// work-group shape, repeats), generated from the catalogue so no filter needs its own widgets.
+#pragma once
+
+#include "ComputeWorker.h"
+#include "Devices.h"
+#include "Session.h"
+#include "WorkGroup.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+namespace fwb {
+
+struct FilterSpec;
+struct VariantSpec;
+
+class ControlPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *parent = nullptr);
+
+    // "P:D" for an OpenCL device, "cpu-single" or "cpu-multi" for the CPU reference engines.
+    QString deviceSpec() const;
+    bool setDeviceSpec(const QString &spec);
+    ComputeEngine engine() const;
+
+    QString filterName() const;
+    bool setFilterName(const QString &name);
+    QString variantName() const;
+    bool setVariantName(const QString &name);
+    // Variants of the current filter that can run on the current device and format.
+    QStringList availableVariants() const;
+
+    FilterParams params() const;
+    bool setParamValue(const QString &key, double value);
+    bool setPixelFormat(PixelFormat format);
+
+    LocalSize localSize() const;
+    QString localSizeText() const;
+    bool setLocalSizeText(const QString &text); // a preset name or "WxH"
+    // Shows why the shape cannot launch (empty: it can); "pending" text while the worker checks.
+    void setShapeStatus(const QString &problem, bool pending = false);
+    QString shapeProblem() const { return m_shapeProblem; }
+
+    int repeat() const;
+    void setRepeat(int repeat);
+    bool autoRun() const;
+    void setAutoRun(bool on);
+    void setRunning(bool running);
+
+    RunRequest runRequest() const;
+    const FilterSpec *filter() const;
+    const VariantSpec *variant() const;
+
+signals:
+    void requestChanged(); // anything that changes the output or the timing
+    void shapeChanged();   // the work-group shape or anything that changes its limits
+    void runClicked();
+    void cancelClicked();
+
+private:
+    void rebuildVariants();
+    void rebuildParams();
+    void updateVariantText();
+    void updateShapeEditors();
+    void emitChanged(bool shape);
+
+    std::vector<DeviceInfo> m_devices;
+    QComboBox *m_device = nullptr;
+    QLabel *m_deviceInfo = nullptr;
+    QComboBox *m_filter = nullptr;
+    QLabel *m_filterInfo = nullptr;
+    QListWidget *m_variants = nullptr;
+    QLabel *m_variantInfo = nullptr;
+    QWidget *m_paramBox = nullptr;
+    QFormLayout *m_paramLayout = nullptr;
+    struct ParamEditor
+    {
+        std::string key;
+        QSlider *slider = nullptr;
+        QDoubleSpinBox *spin = nullptr;
+    };
+    std::vector<ParamEditor> m_paramEditors;
+    QComboBox *m_border = nullptr;
+    QComboBox *m_format = nullptr;
+    QCheckBox *m_fastMath = nullptr;
+    QComboBox *m_shapePreset = nullptr;
+    QSpinBox *m_shapeWidth = nullptr;
+    QSpinBox *m_shapeHeight = nullptr;
+    QLabel *m_shapeStatus = nullptr;
+    QString m_shapeProblem;
+    QSpinBox *m_repeat = nullptr;
+    QCheckBox *m_autoRun = nullptr;
+    QPushButton *m_run = nullptr;
+    QPushButton *m_cancel = nullptr;
+    bool m_updating = false; // true while rebuilding: suppress change signals
+};
+
+} // namespace fwb

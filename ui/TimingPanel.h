@@ -1,0 +1,78 @@
+// TimingPanel: the last run's time split (stacked bars to scale), its numbers, and a Qt Charts
+// history of kernel time over the recent runs, each bar labelled variant / device / shape.
+#pragma once
+
+#include "ComputeWorker.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QChart;
+class QChartView;
+class QBarSeries;
+class QHorizontalBarSeries;
+class QBarCategoryAxis;
+class QValueAxis;
+
+namespace fwb {
+
+// Stacked horizontal bars: one including the build, one for a single repeat.
+class TimingBar : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TimingBar(QWidget *parent = nullptr);
+    void setTimes(double buildMs, double uploadMs, double kernelMs, double downloadMs);
+    void clear();
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    bool m_valid = false;
+    double m_build = 0, m_upload = 0, m_kernel = 0, m_download = 0;
+};
+
+class TimingPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TimingPanel(QWidget *parent = nullptr);
+
+    void setResult(const ComputeResult &result);
+    // An error or cancelled run: the numbers of the previous run stay, with this note above them.
+    void setNote(const QString &text);
+    void clearHistory();
+    int historyCount() const { return int(m_history.size()); }
+    QString numbersText() const; // plain text of the numbers grid (tests, run-log preview)
+
+    static constexpr int kHistoryLength = 12;
+
+private:
+    void updateChart();
+
+    struct HistoryEntry
+    {
+        QString label;
+        double kernelMs = 0;
+    };
+    std::vector<HistoryEntry> m_history;
+    int m_runNumber = 0;
+    QLabel *m_title = nullptr;
+    QLabel *m_note = nullptr;
+    TimingBar *m_bar = nullptr;
+    QLabel *m_numbers = nullptr;
+    QChartView *m_chartView = nullptr;
+    QChart *m_chart = nullptr;
+    QHorizontalBarSeries *m_series = nullptr;
+    QBarCategoryAxis *m_categories = nullptr;
+    QValueAxis *m_valueAxis = nullptr;
+};
+
+} // namespace fwb
