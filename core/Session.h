@@ -32,7 +32,7 @@ struct RunRequest
     int repeat = 5;     // timed repeats (each: upload, kernels, download)
     int warmup = 1;     // untimed runs before (the first run also pays lazy driver work)
     bool cpuSingle = true; // time the single-threaded reference too (slow on big images)
-    bool check = true;  // compare against the single-threaded CPU reference
+    bool check = true;  // compare against the CPU reference (single-threaded when cpuSingle)
     bool reuseUpload = false; // skip the upload when the same image is already on the device
     bool keepOutput = true;
 };

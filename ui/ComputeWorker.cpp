@@ -12,6 +12,12 @@
 #include <cmath>
 #include <thread>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 Q_LOGGING_CATEGORY(lcWorker, "fwb.worker")
 
 namespace fwb {
@@ -103,6 +109,12 @@ bool ComputeWorker::isBusy() const
 
 void ComputeWorker::run()
 {
+#ifdef Q_OS_LINUX
+    // QThread::LowPriority means nothing under SCHED_OTHER; a higher nice value does. Threads an
+    // OpenCL CPU driver (PoCL) starts from here inherit it, so on a CPU device the GUI thread
+    // still wins the cores it needs to repaint while the kernels saturate the machine.
+    setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 5);
+#endif
     forever {
         m_mutex.lock();
         while (!m_abort && !m_hasRun && !m_hasCheck)
@@ -199,6 +211,8 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
                                                &result.meanDiff);
         }
         result.output = qimageFromImage(result.run.output);
+        result.outputImage = std::make_shared<const Image>(std::move(result.run.output));
+        result.run.output = Image();
     } else if (isDeviceLostStyle(result.run.errorCode)) {
         qCWarning(lcWorker) << "dropping the session after" << result.run.errorCode.c_str();
         m_session.reset();
@@ -270,8 +284,8 @@ ComputeResult ComputeWorker::executeOnCpu(const ComputeRequest &request)
         r.matches = true;
         result.maxDiff = 0;
         result.heatMap = differenceHeatMap(dst, dst, &result.maxDiff, &result.meanDiff);
-        r.output = std::move(dst);
-        result.output = qimageFromImage(r.output);
+        result.output = qimageFromImage(dst);
+        result.outputImage = std::make_shared<const Image>(std::move(dst));
     } catch (const std::exception &e) {
         r.error = e.what();
     }

@@ -45,8 +45,9 @@ struct ComputeResult
     quint64 id = 0;
     ComputeEngine engine;
     RunRequest request;
-    RunResult run;            // timings, error, output image (fwb::Image)
-    QImage output;            // display copy of run.output
+    RunResult run;            // timings and error; run.output is moved into outputImage
+    std::shared_ptr<const Image> outputImage; // shared: copying a result never copies pixels
+    QImage output;            // display copy of the output
     QImage heatMap;           // |output - CPU reference| as colours, null when not computed
     int maxDiff = -1;         // versus the single-threaded CPU reference
     double meanDiff = 0;

@@ -19,6 +19,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImageReader>
@@ -447,10 +448,13 @@ void MainWindow::onRunFinished(const ComputeResult &result)
 {
     if (result.superseded || result.id != m_latestRunId)
         return; // a newer request is already queued; its result is the one that matters
+    QElapsedTimer handleTimer;
+    handleTimer.start();
+    struct Report { QElapsedTimer &t; ~Report() { if (qEnvironmentVariableIsSet("FWB_PAINT_DEBUG")) qInfo("finish %lld ms", t.elapsed()); } } report{handleTimer};
     m_running = false;
     const RunResult &r = result.run;
     ComputeResult logged = result;
-    logged.run.output = Image();
+    logged.outputImage.reset();
     logged.output = QImage();
     logged.heatMap = QImage();
 
