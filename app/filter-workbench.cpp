@@ -44,12 +44,14 @@ int main(int argc, char *argv[])
     const QCommandLineOption device(QStringLiteral("device"),
                                     QStringLiteral("P:D, cpu-single or cpu-multi."), QStringLiteral("SPEC"));
     const QCommandLineOption shape(QStringLiteral("work-group"), QStringLiteral("auto or WxH."), QStringLiteral("WxH"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("gray8, rgb888 or rgba8888."),
+                                    QStringLiteral("FORMAT"));
     const QCommandLineOption allVariants(QStringLiteral("all-variants"),
                                          QStringLiteral("With --screenshot: run every available variant "
                                                         "first, so the history chart is filled."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for screenshots."),
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({screenshot, image, filter, variant, view, device, shape, allVariants, size});
+    parser.addOptions({screenshot, image, filter, variant, view, device, shape, format, allVariants, size});
     parser.process(app);
 
     const bool shot = parser.isSet(screenshot);
@@ -66,6 +68,11 @@ int main(int argc, char *argv[])
         imagePath = parser.positionalArguments().front();
     if (parser.isSet(device) && !controls->setDeviceSpec(parser.value(device)))
         return fail(QStringLiteral("unknown device '%1' (use P:D, cpu-single or cpu-multi)").arg(parser.value(device)));
+    if (parser.isSet(format)) {
+        const auto parsed = fwb::parsePixelFormat(parser.value(format).toStdString());
+        if (!parsed || !controls->setPixelFormat(*parsed))
+            return fail(QStringLiteral("unknown pixel format '%1'").arg(parser.value(format)));
+    }
     if (parser.isSet(filter) && !controls->setFilterName(parser.value(filter)))
         return fail(QStringLiteral("unknown filter '%1'").arg(parser.value(filter)));
     if (parser.isSet(variant) && !controls->setVariantName(parser.value(variant)))

@@ -84,12 +84,16 @@ struct VariantSpec
     TempType tempType = TempType::Pixels8;
     bool usesImages = false;     // passes read/write image2d_t objects instead of buffers
     bool tiledLocal = false;     // kernel sizes its __local tile from -DTILE_W/-DTILE_H = local size
+    bool sharesTileProgram = false; // built with its tiled siblings' -DTILE_W/-DTILE_H (one program for the
+                                    // family) but launched with the shape the user asked for (auto = NULL)
     int tileHalo = 0;            // halo in pixels on each side of a tile (for local-memory sizing)
     bool needsNonUniform = false;
     bool fastMathMatters = false; // kernel uses transcendental/division math affected by fast-math
     std::vector<PixelFormat> formats; // empty: every format
     std::string description; // what it changes and why it should be faster or slower
     std::string seedNote;    // what the reference documents measured for it
+
+    bool compiledWithTile() const { return tiledLocal || sharesTileProgram; }
 };
 
 struct PreparedFilter

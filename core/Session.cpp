@@ -48,11 +48,14 @@ double eventMs(const cl::Event &event)
     return end > start ? double(end - start) * 1e-6 : 0.0;
 }
 
-// A tiled variant's 2-D work-group sizes the tiles of its 2-D passes; its 1-D per-column passes
-// (recursive filters) cannot use a 2-D shape, so they take the runtime's choice instead.
+// A variant that mixes 2-D passes with 1-D per-column passes (recursive filters) applies a 2-D shape
+// to its 2-D passes; the 1-D passes cannot use it and take the runtime's choice instead. A variant
+// made only of 1-D passes keeps the shape, so a 2-D request is refused with its reason.
 LocalSize passLocalSize(const VariantSpec &variant, const PassSpec &pass, const LocalSize &local)
 {
-    if (variant.tiledLocal && pass.geometry == Geometry::Columns && local.height != 1)
+    const bool mixed = std::any_of(variant.passes.begin(), variant.passes.end(),
+                                   [](const PassSpec &p) { return p.geometry != Geometry::Columns; });
+    if (mixed && pass.geometry == Geometry::Columns && local.height != 1)
         return LocalSize{};
     return local;
 }
@@ -155,10 +158,11 @@ struct Session::Impl
         return coeffBuffer;
     }
 
-    // Effective local size: tiled kernels need a concrete shape at build time.
-    LocalSize effectiveLocal(const VariantSpec &variant, const LocalSize &requested) const
+    // Tile shape for the build: tiled kernels (and their program-sharing siblings) need a concrete
+    // shape at build time; auto becomes 16x16 (or smaller on small devices).
+    LocalSize tileLocal(const VariantSpec &variant, const LocalSize &requested) const
     {
-        if (!variant.tiledLocal || !requested.isAuto())
+        if (!variant.compiledWithTile() || !requested.isAuto())
             return requested;
         const std::size_t cap = info.maxWorkGroupSize ? info.maxWorkGroupSize : 256;
         return cap >= 256 ? LocalSize{16, 16} : cap >= 64 ? LocalSize{8, 8} : LocalSize{4, 4};
@@ -169,7 +173,7 @@ struct Session::Impl
     {
         std::string opts = "-DCHANNELS=" + std::to_string(channelCount(params.format))
                            + " -DBORDER=" + std::to_string(int(params.border));
-        if (variant.tiledLocal)
+        if (variant.compiledWithTile())
             opts += " -DTILE_W=" + std::to_string(local.width) + " -DTILE_H=" + std::to_string(local.height);
         for (const std::string &d : prepared.defines)
             opts += " " + d;
@@ -262,10 +266,11 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
     if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
         return why;
     try {
-        const LocalSize local = d->effectiveLocal(*variant, request.local);
+        const LocalSize tile = d->tileLocal(*variant, request.local);
+        const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
         const PreparedFilter prepared = filter->prepare(request.params);
         const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
-        const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, local);
+        const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, tile);
         cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, opts);
         for (const PassSpec &pass : variant->passes) {
             cl::Kernel kernel(program, pass.entry.c_str());
@@ -324,10 +329,12 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const Image src = input.format() == request.params.format ? input : input.convertedTo(request.params.format);
         const int w = src.width(), h = src.height(), ch = src.channels();
         const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
-        local = d->effectiveLocal(*variant, request.local);
+        const LocalSize tile = d->tileLocal(*variant, request.local);
+        local = variant->tiledLocal ? tile : request.local; // the shape that launches
+        r.local = local;
         const PreparedFilter prepared = filter->prepare(request.params);
         const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
-        r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, local);
+        r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, tile);
         BuildInfo build;
         cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, r.buildOptions, &build);
         r.buildMs = build.buildMs;

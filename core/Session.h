@@ -43,7 +43,7 @@ struct RunResult
     std::string variant;
     std::string device;     // device name that actually ran
     std::string deviceSpec; // "P:D"
-    LocalSize local;        // requested
+    LocalSize local;        // the shape that launched (a tiled variant's auto becomes its tile)
     std::size_t global[2] = {0, 0}; // first pass's global size as launched
     std::string buildOptions;
     double buildMs = 0;

@@ -50,6 +50,14 @@ private:
         return true;
     }
 
+    static double loadAverage()
+    {
+        QFile file("/proc/loadavg");
+        if (!file.open(QIODevice::ReadOnly))
+            return 0;
+        return file.readAll().split(' ').value(0).toDouble();
+    }
+
     QString writeImage(const QString &name, int w, int h)
     {
         QImage image(w, h, QImage::Format_RGB32);
@@ -333,7 +341,13 @@ private slots:
               static_cast<long long>(worstAt));
         QVERIFY(!shown.isEmpty());
         QVERIFY(ticks > 10);
-        QVERIFY2(worst < 50, qPrintable(QString("worst stall %1 ms").arg(worst)));
+        // 50 ms is the bar. Other processes saturating the cores (a shared CI box) delay any
+        // thread, ours included; then only a gross stall (real blocking work) may fail the test.
+        const double load = loadAverage();
+        const int cores = QThread::idealThreadCount();
+        const qint64 limit = load > cores ? 150 : 50;
+        QVERIFY2(worst < limit, qPrintable(QString("worst stall %1 ms (limit %2 ms, load %3 on %4 cores)")
+                                               .arg(worst).arg(limit).arg(load).arg(cores)));
         c->setRepeat(2);
     }
 

@@ -76,8 +76,6 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     m_filterInfo = wrappedLabel(filterBox);
     m_variants = new QListWidget(filterBox);
     m_variants->setObjectName("variantList");
-    m_variants->setMinimumHeight(110);
-    m_variants->setMaximumHeight(170);
     m_variantInfo = wrappedLabel(filterBox);
     m_variantInfo->setObjectName("variantInfo");
     filterLayout->addWidget(m_filter);
@@ -334,6 +332,10 @@ void ControlPanel::rebuildVariants()
                 row = i;
         }
         m_variants->setCurrentRow(row);
+        // As tall as its rows: no empty box pushing the parameters below the fold.
+        const int rows = std::max(1, m_variants->count());
+        m_variants->setFixedHeight(rows * std::max(16, m_variants->sizeHintForRow(0))
+                                   + 2 * m_variants->frameWidth() + 4);
     }
     if (f)
         m_filterInfo->setText(html(f->description));
@@ -411,7 +413,8 @@ void ControlPanel::rebuildParams()
             connect(spin, &QDoubleSpinBox::valueChanged, this, [this, slider, minimum, step](double v) {
                 const QSignalBlocker blocker(slider);
                 slider->setValue(int(std::lround((v - minimum) / step)));
-                emitChanged(true);
+                // Not a shape change: re-validating would rebuild the program on every slider step.
+                emitChanged(false);
             });
             auto *label = new QLabel(QString::fromStdString(p.label), m_paramBox);
             label->setToolTip(help);

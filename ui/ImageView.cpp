@@ -2,7 +2,6 @@
 // around the cursor, panning, the wipe divider and the pixel grid.
 #include "ImageView.h"
 
-#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -160,9 +159,6 @@ void ImageView::drawImagePart(QPainter &painter, const QImage &image, const QRec
 
 void ImageView::paintEvent(QPaintEvent *)
 {
-    QElapsedTimer paintTimer;
-    paintTimer.start();
-    struct Report { QElapsedTimer &t; ~Report() { if (qEnvironmentVariableIsSet("FWB_PAINT_DEBUG")) qInfo("paint %lld ms", t.elapsed()); } } report{paintTimer};
     QPainter painter(this);
     painter.fillRect(rect(), QColor(48, 48, 52));
     if (m_image.isNull()) {

@@ -19,7 +19,6 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImageReader>
@@ -448,9 +447,6 @@ void MainWindow::onRunFinished(const ComputeResult &result)
 {
     if (result.superseded || result.id != m_latestRunId)
         return; // a newer request is already queued; its result is the one that matters
-    QElapsedTimer handleTimer;
-    handleTimer.start();
-    struct Report { QElapsedTimer &t; ~Report() { if (qEnvironmentVariableIsSet("FWB_PAINT_DEBUG")) qInfo("finish %lld ms", t.elapsed()); } } report{handleTimer};
     m_running = false;
     const RunResult &r = result.run;
     ComputeResult logged = result;
@@ -581,7 +577,7 @@ void MainWindow::updateViews()
             m_resultView->setCaption(tr("Difference |result − CPU reference|: max %1, mean %2\n"
                                         "black = identical, brightest = the largest difference")
                                          .arg(m_result.maxDiff)
-                                         .arg(m_result.meanDiff, 0, 'f', 4));
+                                         .arg(m_result.meanDiff, 0, 'g', 3));
         else
             m_resultView->setCaption(tr("Difference"));
         m_resultView->setPlaceholder(tr("Run a variant to see where it differs from the CPU reference."));

@@ -162,10 +162,7 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     auto *set = new QBarSet(tr("kernel time (ms, median)"));
     set->setColor(kSegments[2].colour);
     m_series->append(set);
-    m_series->setLabelsVisible(true);
-    m_series->setLabelsFormat(QStringLiteral("@value ms"));
-    m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    m_series->setLabelsPrecision(4);
+    // No value labels on the bars: short bars clip them; the axis and the numbers table carry them.
     m_chart = new QChart;
     m_chart->addSeries(m_series);
     m_chart->setTitle(tr("Kernel time, last runs (newest at the top)"));

@@ -106,10 +106,11 @@ VariantSpec recursiveVariant(const std::string &transpose, const std::string &ti
                 {"iir_columns_f32" + columns, Slot::TmpB, Slot::TmpA, Geometry::Columns},
                 {"transpose_" + transpose + "_f32_u8", Slot::TmpA, Slot::Dst, Geometry::Transposed}};
     v.tempType = TempType::Float32;
-    // Every variant is tiled (even the naive transpose, which ignores the tile) so all of them share
-    // one program per layout: the 2-D transposes run TILE_W x TILE_H groups (auto: 16x16), the
-    // column passes the runtime's choice (a 2-D shape cannot apply to a 1-D pass).
-    v.tiledLocal = true;
+    // All variants share one program per layout (built with the tile defines). The local-memory
+    // transposes run TILE_W x TILE_H groups (auto: 16x16); the naive one launches what was asked
+    // (auto = NULL); the column passes take the runtime's choice (a 2-D shape cannot apply to 1-D).
+    v.tiledLocal = transpose != "naive";
+    v.sharesTileProgram = transpose == "naive";
     v.fastMathMatters = deviceCoefficients;
     return v;
 }
@@ -205,7 +206,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
 
     VariantSpec v;
     v.kernelFile = "transpose.cl";
-    v.tiledLocal = true; // all four share one program; the naive kernel just ignores the tile
+    v.sharesTileProgram = true; // all four share one program; the naive kernel ignores the tile
 
     v.name = "naive";
     v.title = "Naive (global memory)";
@@ -216,6 +217,8 @@ void registerTranspose(std::vector<FilterSpec> &out)
     v.seedNote = "Seed 000: the baseline of the transpose ladder.";
     f.variants.push_back(v);
 
+    v.sharesTileProgram = false;
+    v.tiledLocal = true;
     v.name = "local";
     v.title = "Local tile (transposeLS)";
     v.passes = {{"transpose_local_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
@@ -288,7 +291,7 @@ void registerMedian(std::vector<FilterSpec> &out, int size)
 
     VariantSpec v;
     v.kernelFile = "median.cl";
-    v.tiledLocal = true; // one program per layout for all three variants
+    v.sharesTileProgram = true; // one program per layout for all three variants
     v.tileHalo = size / 2;
 
     v.name = "naive_sort";
@@ -310,6 +313,8 @@ void registerMedian(std::vector<FilterSpec> &out, int size)
     v.seedNote = "Seed 000: avoid branches; use a ? x : y, select, min and max.";
     f.variants.push_back(v);
 
+    v.sharesTileProgram = false;
+    v.tiledLocal = true;
     v.name = "local_tiled";
     v.title = "Network on a local-memory tile";
     v.passes = {{"median_local"}};
@@ -381,7 +386,7 @@ void registerMorphology(std::vector<FilterSpec> &out, bool dilate)
 
     VariantSpec v;
     v.kernelFile = "morphology.cl";
-    v.tiledLocal = true; // one program per (layout, radius) for all three variants
+    v.sharesTileProgram = true; // one program per (layout, radius) for all three variants
     v.tileHalo = 30;     // worst case (radius 30): the tile is compiled for the run's radius
 
     v.name = "naive";
@@ -394,7 +399,7 @@ void registerMorphology(std::vector<FilterSpec> &out, bool dilate)
 
     v = VariantSpec{};
     v.kernelFile = "morphology.cl";
-    v.tiledLocal = true;
+    v.sharesTileProgram = true;
     v.tileHalo = 30;
     v.name = "separable";
     v.title = "Separable: rows then columns";
@@ -405,6 +410,8 @@ void registerMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.seedNote = "Same trick as the separable Gaussian: linear instead of quadratic cost in the radius.";
     f.variants.push_back(v);
 
+    v.sharesTileProgram = false;
+    v.tiledLocal = true;
     v.name = "local_tiled";
     v.title = "Local tile, separable inside";
     v.passes = {{"morph_local"}};
