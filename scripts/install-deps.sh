@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake g++ ninja-build pkg-config
           ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd clinfo
-          qt6-base-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
+          qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
           xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do

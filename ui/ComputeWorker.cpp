@@ -39,6 +39,16 @@ bool isDeviceLostStyle(const std::string &code)
            || code == "CL_DEVICE_LOST" || code == "CL_CONTEXT_LOST";
 }
 
+// What the views show: filters treat alpha as just another channel (a Sobel of constant alpha is
+// 0), so an RGBA result would paint as transparent; the display copy is always opaque.
+QImage displayImage(const Image &image)
+{
+    QImage display = qimageFromImage(image);
+    if (display.hasAlphaChannel())
+        display = display.convertToFormat(QImage::Format_RGBX8888);
+    return display;
+}
+
 } // namespace
 
 QString ComputeEngine::label() const
@@ -210,7 +220,7 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
             result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,
                                                &result.meanDiff);
         }
-        result.output = qimageFromImage(result.run.output);
+        result.output = displayImage(result.run.output);
         result.outputImage = std::make_shared<const Image>(std::move(result.run.output));
         result.run.output = Image();
     } else if (isDeviceLostStyle(result.run.errorCode)) {
@@ -284,7 +294,7 @@ ComputeResult ComputeWorker::executeOnCpu(const ComputeRequest &request)
         r.matches = true;
         result.maxDiff = 0;
         result.heatMap = differenceHeatMap(dst, dst, &result.maxDiff, &result.meanDiff);
-        result.output = qimageFromImage(dst);
+        result.output = displayImage(dst);
         result.outputImage = std::make_shared<const Image>(std::move(dst));
     } catch (const std::exception &e) {
         r.error = e.what();

@@ -651,7 +651,9 @@ bool MainWindow::saveResult(const QString &path, bool overwriteConfirmed, QStrin
     if (target.exists() && !overwriteConfirmed)
         return fail(tr("%1 already exists; not overwritten.").arg(QDir::toNativeSeparators(path)));
     QString why;
-    if (!writeImageFile(path, m_result.output, why))
+    // The kernel's own pixels (alpha included), not the opaque display copy.
+    const QImage pixels = m_result.outputImage ? qimageFromImage(*m_result.outputImage) : m_result.output;
+    if (!writeImageFile(path, pixels, why))
         return fail(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), why));
     setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
     return true;
