@@ -8,6 +8,8 @@
 #include "Json.h"
 #include "Session.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -23,7 +25,7 @@ const char *kUsage =
     "commands:\n"
     "  devices [--json]              list every OpenCL device (the default is marked *)\n"
     "  list [--json]                 list filters, variants, parameters and descriptions\n"
-    "  run --filter NAME [options]   run variants, time them and check them against the CPU\n"
+    "  run --filter NAME[,NAME..]|all [options]   run variants, time them and check them against the CPU\n"
     "  inspect [options]             work-group inspector (seed 001): ids and sizes at the NDRange corners\n"
     "run options:\n"
     "  --variant NAME|all            variant to run (default: all)\n"
@@ -31,7 +33,8 @@ const char *kUsage =
     "  --local WxH|auto              work-group shape (default: auto = NULL local size)\n"
     "  --input FILE | --synthetic WxH   image file (Qt builds) or the built-in test card (default 1920x1080)\n"
     "  --format gray8|rgb888|rgba8888   pixel layout the kernels see (default gray8)\n"
-    "  --param NAME=VALUE            filter parameter, e.g. sigma=1.5 (repeatable)\n"
+    "  --param NAME=VALUE[,VALUE..]  filter parameter, e.g. sigma=1.5 (repeatable); a list sweeps it,\n"
+    "                                e.g. --filter recursive_gaussian,gaussian --param sigma=1,2,4,8,16,32\n"
     "  --border reflect101|replicate|constant   border rule (default reflect101)\n"
     "  --fast-math                   build with -cl-fast-relaxed-math where the variant uses such math\n"
     "  --repeat N  --warmup N        timed repeats (default 10) and untimed warm-up runs (default 2)\n"
@@ -40,12 +43,57 @@ const char *kUsage =
     "  --no-cpu-single               skip timing the single-threaded CPU reference (the check still runs)\n"
     "  --cache-dir DIR|-  --kernel-dir DIR   program-binary cache folder; folder of edited .cl files\n"
     "  --json                        one JSON object instead of the table\n"
+    "  --json-file FILE              also write that JSON object to FILE (the table still prints)\n"
     "inspect options:\n"
     "  --global WxH | --synthetic WxH   NDRange size, or an image whose interior (W-2)x(H-2) is launched\n"
     "                                (default --synthetic 640x480: global 638x478, as in seed 001)\n"
     "  --local WxH|auto              work-group shape (default auto); e.g. 16x16 to see the CL 1.2 failure\n"
     "  --cl20                        build with -cl-std=CL2.0 (non-uniform groups, get_enqueued_local_size)\n"
     "  --device SPEC  --cache-dir DIR|-  --json   as for run\n";
+
+// "a,b,c" -> {"a", "b", "c"} (empty items dropped).
+std::vector<std::string> splitList(const std::string &text)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start)
+            items.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
+// Writes text to a temp file beside `path`, then renames it into place: no partial file is left.
+bool writeTextFileAtomically(const std::string &path, const std::string &text, std::string &error)
+{
+    namespace fs = std::filesystem;
+    const fs::path temp = path + ".partial";
+    {
+        std::FILE *f = std::fopen(temp.string().c_str(), "wb");
+        if (!f) {
+            error = "cannot write " + path + ": " + std::strerror(errno);
+            return false;
+        }
+        const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+        const bool closed = std::fclose(f) == 0;
+        if (!written || !closed) {
+            error = "cannot write " + path + " (disk full?)";
+            std::error_code ec;
+            fs::remove(temp, ec);
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(temp, path, ec);
+    if (ec) {
+        error = "cannot write " + path + ": " + ec.message();
+        fs::remove(temp, ec);
+        return false;
+    }
+    return true;
+}
 
 struct Args
 {
@@ -134,16 +182,40 @@ std::string fmtMs(double ms)
     return b;
 }
 
-void printTable(const DeviceInfo &device, double copyGBps, const Image &image, const std::string &source,
-                const std::vector<RunResult> &results)
+// "sigma=2 radius=3": a run's parameter values, shortest form.
+std::string paramsText(const std::map<std::string, double> &params)
 {
+    std::string text;
+    for (const auto &[name, value] : params) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%s%s=%g", text.empty() ? "" : " ", name.c_str(), value);
+        text += b;
+    }
+    return text.empty() ? "-" : text;
+}
+
+void printTable(const DeviceInfo &device, double copyGBps, const Image &image, const std::string &source,
+                const std::vector<RunResult> &results, bool showParams)
+{
+    // The leading columns name the run; a sweep adds its parameter values.
+    auto lead = [&](const std::string &filter, const std::string &variant, const std::string &params,
+                    const std::string &local) {
+        char b[160];
+        std::snprintf(b, sizeof b, "%-18s %-24s %s%-7s", filter.c_str(), variant.c_str(),
+                      showParams ? (params + std::string(params.size() < 12 ? 12 - params.size() : 0, ' ') + " ").c_str()
+                                 : "",
+                      local.c_str());
+        return std::string(b);
+    };
     std::printf("Device: %s [%s]  copy bandwidth %.1f GB/s\n", device.summary().c_str(), device.spec().c_str(), copyGBps);
     std::printf("Image:  %dx%d %s (%s)\n\n", image.width(), image.height(), formatName(image.format()), source.c_str());
-    std::printf("%-18s %-18s %-7s %9s %8s %10s %19s %9s %8s %6s %9s %9s %8s %s\n", "filter", "variant", "local", "build ms",
-                "upload", "kernel md", "(min..max)", "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms", "speedup", "check");
+    std::printf("%s %9s %8s %10s %19s %9s %8s %6s %9s %9s %8s %s\n", lead("filter", "variant", "params", "local").c_str(),
+                "build ms", "upload", "kernel md", "(min..max)", "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms",
+                "speedup", "check");
     for (const RunResult &r : results) {
+        const std::string head = lead(r.filter, r.variant, paramsText(r.params), r.local.toString());
         if (!r.ok()) {
-            std::printf("%-18s %-18s %-7s %s: %s\n", r.filter.c_str(), r.variant.c_str(), r.local.toString().c_str(),
+            std::printf("%s %s: %s\n", head.c_str(),
                         r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR", r.error.c_str());
             if (!r.buildLog.empty())
                 std::printf("build log:\n%s\n", r.buildLog.c_str());
@@ -155,8 +227,7 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
             std::snprintf(check, sizeof check, "%s (max diff %d)", r.matches ? "ok" : "MISMATCH", r.maxAbsDiff);
         else
             std::snprintf(check, sizeof check, "-");
-        std::printf("%-18s %-18s %-7s %9s %8s %10s %19s %9s %8.1f %5.1f%% %9s %9s %7.1fx %s\n", r.filter.c_str(),
-                    r.variant.c_str(), r.local.toString().c_str(),
+        std::printf("%s %9s %8s %10s %19s %9s %8.1f %5.1f%% %9s %9s %7.1fx %s\n", head.c_str(),
                     (fmtMs(r.buildMs) + (r.buildCached ? "*" : "")).c_str(), fmtMs(r.uploadMs).c_str(),
                     fmtMs(r.kernelMs.median).c_str(), range.c_str(), fmtMs(r.downloadMs).c_str(), r.gbps,
                     copyGBps > 0 ? 100.0 * r.gbps / copyGBps : 0.0, fmtMs(r.cpuSingleMs).c_str(),
@@ -168,9 +239,149 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
                 "see total_ms in --json).\n");
 }
 
+// --filter a,b | all: the filters a run covers, in the order given (all: catalogue order).
+std::vector<const FilterSpec *> selectFilters(const std::string &names)
+{
+    std::vector<const FilterSpec *> filters;
+    if (names == "all") {
+        for (const FilterSpec &f : catalogue())
+            filters.push_back(&f);
+        return filters;
+    }
+    for (const std::string &name : splitList(names)) {
+        const FilterSpec *filter = findFilter(name);
+        if (!filter) {
+            std::string known;
+            for (const FilterSpec &f : catalogue())
+                known += (known.empty() ? "" : ", ") + f.name;
+            throw Error("unknown filter '" + name + "' (known: " + known + ", all)");
+        }
+        filters.push_back(filter);
+    }
+    if (filters.empty())
+        throw Error("--filter '" + names + "' names no filter");
+    return filters;
+}
+
+// One run of the plan: a filter's variant with one combination of the swept parameter values.
+struct PlannedRun
+{
+    const FilterSpec *filter = nullptr;
+    std::string variant;
+    FilterParams params;
+    int combo = 0; // index of the parameter combination (0 when nothing is swept)
+};
+
+// Expands --variant and --param NAME=v1,v2,... (a sweep) into runs: every combination of the swept
+// values (first --param varies slowest), and within it every filter and variant. A parameter applies
+// to each filter that has it; one that no chosen filter takes is an error, as is any bad value.
+std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters, const std::string &variantName,
+                                 const std::vector<std::string> &assignments, const FilterParams &base)
+{
+    std::vector<std::pair<std::string, std::vector<std::string>>> swept; // key -> values
+    for (const std::string &a : assignments) {
+        const std::size_t eq = a.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw Error("parameter '" + a + "' is not of the form name=value");
+        const std::string key = a.substr(0, eq);
+        std::vector<std::string> values = splitList(a.substr(eq + 1));
+        if (values.empty())
+            throw Error("parameter " + key + " has no value");
+        bool anyTakesIt = false;
+        for (const FilterSpec *f : filters) {
+            FilterParams probe;
+            const bool takesIt = std::any_of(f->params.begin(), f->params.end(),
+                                             [&](const ParamSpec &p) { return p.key == key; });
+            if (!takesIt)
+                continue;
+            anyTakesIt = true;
+            for (const std::string &v : values)
+                if (std::string problem = applyParam(*f, probe, key + "=" + v); !problem.empty())
+                    throw Error(problem);
+        }
+        if (!anyTakesIt) {
+            FilterParams scratch;
+            if (filters.size() == 1) // the filter's own message lists what it takes
+                throw Error(applyParam(*filters.front(), scratch, a));
+            throw Error("none of the chosen filters has a parameter '" + key + "'");
+        }
+        swept.emplace_back(key, std::move(values));
+    }
+    if (variantName != "all")
+        for (const FilterSpec *f : filters)
+            if (!f->variant(variantName)) {
+                std::string names;
+                for (const VariantSpec &v : f->variants)
+                    names += (names.empty() ? "" : ", ") + v.name;
+                throw Error("unknown variant '" + variantName + "' of filter " + f->name + " (known: " + names
+                            + ", all)");
+            }
+
+    std::size_t combos = 1;
+    for (const auto &entry : swept)
+        combos *= entry.second.size();
+    if (combos * filters.size() > 10000)
+        throw Error("the sweep asks for more than 10000 runs; narrow it");
+    std::vector<PlannedRun> plan;
+    for (std::size_t c = 0; c < combos; ++c) {
+        // Mixed-radix digits of c, the last --param varying fastest.
+        std::vector<std::string> chosen(swept.size());
+        std::size_t rest = c;
+        for (std::size_t i = swept.size(); i-- > 0;) {
+            chosen[i] = swept[i].second[rest % swept[i].second.size()];
+            rest /= swept[i].second.size();
+        }
+        for (const FilterSpec *f : filters) {
+            FilterParams params = base;
+            for (std::size_t i = 0; i < swept.size(); ++i)
+                if (std::any_of(f->params.begin(), f->params.end(),
+                                [&](const ParamSpec &p) { return p.key == swept[i].first; }))
+                    applyParam(*f, params, swept[i].first + "=" + chosen[i]); // validated above
+            for (const VariantSpec &v : f->variants)
+                if (variantName == "all" || v.name == variantName)
+                    plan.push_back({f, v.name, params, int(c)});
+        }
+    }
+    return plan;
+}
+
+// A sweep's summary: one row per filter/variant, one column per parameter combination, cells are
+// the kernel median in ms ("x" failed, "u" unavailable) - e.g. recursive vs separable over sigma.
+void printSweepMatrix(const std::vector<PlannedRun> &plan, const std::vector<RunResult> &results)
+{
+    std::vector<std::string> rows, columns;
+    std::map<std::pair<std::string, int>, std::string> cells;
+    for (std::size_t i = 0; i < plan.size() && i < results.size(); ++i) {
+        const RunResult &r = results[i];
+        const std::string row = r.filter + "/" + r.variant;
+        if (std::find(rows.begin(), rows.end(), row) == rows.end())
+            rows.push_back(row);
+        if (std::size_t(plan[i].combo) >= columns.size())
+            columns.push_back(paramsText(r.params));
+        cells[{row, plan[i].combo}] = r.ok() ? fmtMs(r.kernelMs.median) + (r.matches ? "" : "!")
+                                             : (r.unavailable ? "u" : r.expectedFailure ? "e" : "x");
+    }
+    std::size_t width = 10;
+    for (const std::string &c : columns)
+        width = std::max(width, c.size() + 1);
+    std::printf("\nKernel median ms over the sweep (! = mismatch, x = error, u = unavailable, e = expected failure):\n");
+    std::printf("%-44s", "filter/variant");
+    for (const std::string &c : columns)
+        std::printf(" %*s", int(width), c.c_str());
+    std::printf("\n");
+    for (const std::string &row : rows) {
+        std::printf("%-44s", row.c_str());
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const auto it = cells.find({row, int(c)});
+            std::printf(" %*s", int(width), it == cells.end() ? "" : it->second.c_str());
+        }
+        std::printf("\n");
+    }
+}
+
 int cmdRun(Args &args, ImageIo *io)
 {
-    std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir;
+    std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir, jsonFile;
     std::vector<std::string> paramAssignments;
     RunRequest request;
     request.repeat = 10;
@@ -212,6 +423,7 @@ int cmdRun(Args &args, ImageIo *io)
         else if (flag == "--overwrite") overwrite = true;
         else if (flag == "--check") check = true;
         else if (flag == "--json") json = true;
+        else if (flag == "--json-file") take(jsonFile);
         else if (flag == "--fast-math") request.params.fastMath = true;
         else if (flag == "--no-cpu-single") request.cpuSingle = false;
         else if (flag == "--cache-dir") take(cacheDir);
@@ -220,25 +432,7 @@ int cmdRun(Args &args, ImageIo *io)
     }
     if (filterName.empty())
         throw Error("run needs --filter NAME (see filter-bench list)");
-    const FilterSpec *filter = findFilter(filterName);
-    if (!filter) {
-        std::string names;
-        for (const FilterSpec &f : catalogue())
-            names += (names.empty() ? "" : ", ") + f.name;
-        throw Error("unknown filter '" + filterName + "' (known: " + names + ")");
-    }
-    std::vector<std::string> variants;
-    if (variantName == "all") {
-        for (const VariantSpec &v : filter->variants)
-            variants.push_back(v.name);
-    } else if (filter->variant(variantName)) {
-        variants.push_back(variantName);
-    } else {
-        std::string names;
-        for (const VariantSpec &v : filter->variants)
-            names += (names.empty() ? "" : ", ") + v.name;
-        throw Error("unknown variant '" + variantName + "' of filter " + filter->name + " (known: " + names + ", all)");
-    }
+    const std::vector<const FilterSpec *> filters = selectFilters(filterName);
     const auto format = parsePixelFormat(formatText);
     if (!format)
         throw Error("unknown pixel format '" + formatText + "' (use gray8, rgb888 or rgba8888)");
@@ -249,20 +443,23 @@ int cmdRun(Args &args, ImageIo *io)
     const auto local = LocalSize::parse(localText, &localError);
     if (!local)
         throw Error(localError);
-    request.filter = filter->name;
     request.local = *local;
     request.params.format = *format;
     request.params.border = *border;
     request.check = true;
     request.keepOutput = !output.empty();
-    for (const std::string &a : paramAssignments)
-        if (std::string problem = applyParam(*filter, request.params, a); !problem.empty())
-            throw Error(problem);
+    const std::vector<PlannedRun> plan = planRuns(filters, variantName, paramAssignments, request.params);
+    const bool sweeping = plan.back().combo > 0 || filters.size() > 1;
     if (!input.empty() && !synthetic.empty())
         throw Error("use either --input or --synthetic, not both");
+    if (!jsonFile.empty()) {
+        std::error_code ec;
+        if (std::filesystem::exists(jsonFile, ec) && !overwrite)
+            throw Error("JSON file " + jsonFile + " exists; pass --overwrite to replace it");
+    }
     if (!output.empty()) {
-        if (variants.size() != 1)
-            throw Error("--output needs a single --variant (the result of one variant is saved)");
+        if (plan.size() != 1)
+            throw Error("--output needs a single filter, --variant and parameter value (one result is saved)");
         if (!io)
             throw Error("this build has no image file support (FWB_WITH_QT=OFF): --output is unavailable");
         std::error_code ec;
@@ -304,8 +501,10 @@ int cmdRun(Args &args, ImageIo *io)
     const double copyGBps = session.copyBandwidthGBps();
 
     std::vector<RunResult> results;
-    for (const std::string &v : variants) {
-        request.variant = v;
+    for (const PlannedRun &planned : plan) {
+        request.filter = planned.filter->name;
+        request.variant = planned.variant;
+        request.params = planned.params;
         results.push_back(session.run(image, request));
     }
 
@@ -313,7 +512,7 @@ int cmdRun(Args &args, ImageIo *io)
     int status = 0;
     std::string reason;
     for (const RunResult &r : results) {
-        const bool explained = r.expectedFailure || (r.unavailable && variants.size() > 1);
+        const bool explained = r.expectedFailure || (r.unavailable && variantName == "all");
         if (!r.ok() && !explained) {
             status = 1;
             if (reason.empty())
@@ -334,7 +533,7 @@ int cmdRun(Args &args, ImageIo *io)
         }
     }
 
-    if (json) {
+    if (json || !jsonFile.empty()) {
         JsonWriter j;
         j.beginObject();
         j.key("device");
@@ -352,9 +551,20 @@ int cmdRun(Args &args, ImageIo *io)
         j.endArray();
         j.key("ok").value(status == 0);
         j.endObject();
-        std::printf("%s\n", j.str().c_str());
-    } else {
-        printTable(device, copyGBps, image.convertedTo(*format), source, results);
+        if (json)
+            std::printf("%s\n", j.str().c_str());
+        if (!jsonFile.empty()) {
+            std::string error;
+            if (!writeTextFileAtomically(jsonFile, j.str() + "\n", error)) {
+                status = 1;
+                reason = error;
+            }
+        }
+    }
+    if (!json) {
+        printTable(device, copyGBps, image.convertedTo(*format), source, results, sweeping);
+        if (plan.back().combo > 0)
+            printSweepMatrix(plan, results);
     }
     if (status != 0)
         std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());

@@ -172,6 +172,13 @@ void writeRunResultJson(JsonWriter &j, const RunResult &r)
     j.beginObject();
     j.key("filter").value(r.filter);
     j.key("variant").value(r.variant);
+    j.key("params").beginObject();
+    for (const auto &[name, value] : r.params)
+        j.key(name).value(value);
+    j.endObject();
+    j.key("format").value(r.format);
+    j.key("border");
+    r.border.empty() ? j.null() : j.value(r.border);
     j.key("device").value(r.device);
     j.key("device_spec").value(r.deviceSpec);
     j.key("local").value(r.local.toString());

@@ -305,6 +305,11 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         return r;
     }
     r.tolerance = filter->tolerance;
+    for (const ParamSpec &p : filter->params)
+        r.params[p.key] = filter->param(request.params, p.key);
+    r.format = formatName(request.params.format);
+    if (filter->hasBorder)
+        r.border = borderModeName(request.params.border);
     const VariantSpec *variant = filter->variant(request.variant);
     if (!variant) {
         r.error = "unknown variant '" + request.variant + "' of filter " + filter->name;

@@ -9,6 +9,7 @@
 #include "WorkGroup.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct RunResult
 {
     std::string filter;
     std::string variant;
+    std::map<std::string, double> params; // every parameter's value as run (defaults filled in)
+    std::string format;     // pixel layout the kernels saw
+    std::string border;     // border rule (filters with borders)
     std::string device;     // device name that actually ran
     std::string deviceSpec; // "P:D"
     LocalSize local;        // the shape that launched (a tiled variant's auto becomes its tile)

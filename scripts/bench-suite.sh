@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The measurement suite behind docs/MEASUREMENTS.md: every filter and variant on one device at one
+# image size for each pixel layout, the recursive-vs-separable sigma sweep, a work-group shape sweep
+# and seed 001's inspector. Writes a text table and a JSON file per step into OUTDIR.
+#
+#   scripts/bench-suite.sh OUTDIR [--bench PATH] [--size WxH] [--device SPEC] [--repeat N] [--part P]
+#
+# --part layouts|sweeps|all (default all): the per-layout tables time every filter on the CPU too
+# (single-threaded reference), which dominates the wall time on big images; sweeps skip that.
+# Example on a bare GPU server (no Qt):
+#   ./scripts/build.sh -DFWB_WITH_QT=OFF && ./scripts/bench-suite.sh bench-h100
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:?usage: bench-suite.sh OUTDIR [--bench PATH] [--size WxH] [--device SPEC] [--repeat N]}"
+shift
+bench="$root/build/filter-bench" size=6720x4480 device="" repeat=10 part=all
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bench) bench="$2"; shift 2 ;;
+        --size) size="$2"; shift 2 ;;
+        --device) device="$2"; shift 2 ;;
+        --repeat) repeat="$2"; shift 2 ;;
+        --part) part="$2"; shift 2 ;;
+        *) echo "bench-suite: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$out"
+common=(--synthetic "$size" --repeat "$repeat")
+[ -n "$device" ] && common+=(--device "$device")
+failed=0
+
+# step NAME filter-bench-args...: the table (and stderr) to NAME.txt, the same run's JSON to NAME.json.
+step() {
+    local name="$1"; shift
+    echo "== $name: filter-bench $*"
+    "$bench" "$@" --json-file "$out/$name.json" --overwrite >"$out/$name.txt" 2>&1 \
+        || { echo "   (exit $?, see $name.txt)"; failed=1; }
+}
+
+"$bench" devices >"$out/devices.txt" 2>&1
+"$bench" devices --json >"$out/devices.json" 2>&1
+if [ "$part" = all ] || [ "$part" = layouts ]; then
+    for format in gray8 rgba8888 rgb888; do
+        step "all-$format" run --filter all --format "$format" "${common[@]}"
+    done
+fi
+[ "$part" = all ] || [ "$part" = sweeps ] || { echo "bench-suite: results in $out (failures: $failed)"; exit "$failed"; }
+step sigma-sweep run --filter recursive_gaussian,gaussian --param sigma=1,2,4,8,16,20 --no-cpu-single "${common[@]}"
+for shape in auto 8x8 16x16 32x8 8x32 64x4 4x64 256x1 64x16 16x64; do
+    step "shape-$shape" run --filter gaussian5x5,box3x3_interior,transpose --variant all --local "$shape" --no-cpu-single "${common[@]}"
+done
+for args in "" "--local 16x16" "--local 16x16 --cl20"; do
+    name="inspect${args// /_}"
+    # shellcheck disable=SC2086
+    "$bench" inspect $args ${device:+--device "$device"} >"$out/$name.txt" 2>&1
+done
+echo "bench-suite: results in $out (failures: $failed)"
+exit "$failed"
