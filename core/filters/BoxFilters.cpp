@@ -114,10 +114,14 @@ void registerBoxFilters(std::vector<FilterSpec> &out)
     v.name = "uniform_padded";
     v.title = "Rounded-up global size, guarded";
     v.globalRule = GlobalRule::RoundUp;
+    v.tiledLocal = true; // the fix needs a shape to round to: auto launches 16x16 instead of NULL
     v.description = "The OpenCL 1.2 fix: the global size is rounded up to a multiple of the work-group shape and "
                     "the kernel returns early for the surplus work-items. Works on every device with any shape; "
-                    "the edge work-groups carry idle lanes and every work-item pays one comparison.";
-    v.seedNote = "Seed 001: the classic workaround for devices without CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT.";
+                    "the edge work-groups carry idle lanes and every work-item pays one comparison. The fix needs "
+                    "a shape to round to, so auto launches 16x16 rather than leaving the choice to the runtime.";
+    v.seedNote = "Seed 001: the classic workaround for devices without CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT. "
+                 "H100, 6720x4480 gray8: 0.114 ms with 16x16, against 9.04 ms for the exact size with a NULL "
+                 "local size, where the driver chose 58x1 groups.";
     out.push_back(f);
     FilterSpec &interior = out.back();
     interior.variants.push_back(v);
@@ -125,6 +129,7 @@ void registerBoxFilters(std::vector<FilterSpec> &out)
     v.name = "exact_cl12";
     v.title = "Exact global size, OpenCL 1.2 rules";
     v.globalRule = GlobalRule::Exact;
+    v.tiledLocal = false;
     v.description = "Launches exactly (W-2) x (H-2) work-items under OpenCL 1.2 rules. With an explicit "
                     "work-group shape that does not divide that size (16x16 on 638x478) the runtime must refuse "
                     "with CL_INVALID_WORK_GROUP_SIZE - shown here as the expected outcome. With auto (NULL) the "
