@@ -21,6 +21,7 @@ private slots:
     void listJson();
     void runJson();
     void runFileInOut();
+    void runSweep();
     void badInput_data();
     void badInput();
     void neverOverwrites();
@@ -142,6 +143,38 @@ void TestCli::runFileInOut()
     QVERIFY(QDir(m_dir.path()).entryList(QDir::Files).size() == 2); // no temp file left behind
 }
 
+// Several filters and a swept parameter in one run: every combination runs, in order, each checked;
+// the table ends with the sweep matrix and --json-file holds the same runs with their parameters.
+void TestCli::runSweep()
+{
+    const QString json = m_dir.filePath("sweep.json");
+    const Outcome o = bench({"run", "--filter", "recursive_gaussian,gaussian", "--param", "sigma=1,3", "--synthetic",
+                             "67x45", "--repeat", "1", "--warmup", "0", "--no-cpu-single", "--check", "--json-file",
+                             json});
+    QVERIFY2(o.code == 0, o.err.constData());
+    QVERIFY2(o.out.contains("Kernel median ms over the sweep"), o.out.constData());
+    QVERIFY(o.out.contains("sigma=1") && o.out.contains("sigma=3"));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray results = QJsonDocument::fromJson(f.readAll()).object()["results"].toArray();
+    QCOMPARE(results.size(), 2 * (4 + 2)); // 2 sigmas x (4 recursive + 2 separable variants)
+    QStringList seen;
+    for (const QJsonValue &value : results) {
+        const QJsonObject r = value.toObject();
+        QVERIFY2(r["error"].isNull() && r["matches"].toBool(), qPrintable(r["variant"].toString()));
+        seen << QString("%1/%2").arg(r["filter"].toString()).arg(r["params"].toObject()["sigma"].toDouble());
+        QCOMPARE(r["format"].toString(), QStringLiteral("gray8"));
+    }
+    QCOMPARE(seen.first(), QStringLiteral("recursive_gaussian/1"));
+    QCOMPARE(seen.at(4), QStringLiteral("gaussian/1"));
+    QCOMPARE(seen.last(), QStringLiteral("gaussian/3"));
+    // The JSON file is a result too: never replaced without --overwrite.
+    const Outcome again = bench({"run", "--filter", "transpose", "--synthetic", "8x8", "--repeat", "1",
+                                 "--json-file", json});
+    QCOMPARE(again.code, 2);
+    QVERIFY2(again.err.contains("--overwrite"), again.err.constData());
+}
+
 void TestCli::badInput_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -170,6 +203,12 @@ void TestCli::badInput_data()
     QTest::newRow("unknown param") << (run + QStringList{"--param", "radius=3"}) << "no parameter 'radius'";
     QTest::newRow("param out of range") << (run + QStringList{"--param", "sigma=99"}) << "out of range";
     QTest::newRow("param not a number") << (run + QStringList{"--param", "sigma=abc"}) << "not a number";
+    QTest::newRow("unknown filter in a list") << QStringList{"run", "--filter", "gaussian5x5,nope"}
+                                              << "unknown filter 'nope'";
+    QTest::newRow("param no chosen filter takes")
+        << QStringList{"run", "--filter", "transpose,median3x3", "--param", "sigma=1"} << "none of the chosen filters";
+    QTest::newRow("sweep value out of range") << (run + QStringList{"--param", "sigma=1,99"}) << "out of range";
+    QTest::newRow("empty sweep") << (run + QStringList{"--param", "sigma=,"}) << "no value";
     QTest::newRow("unknown format") << (run + QStringList{"--format", "rgb565"}) << "unknown pixel format";
     QTest::newRow("unknown border") << (run + QStringList{"--border", "wrap"}) << "unknown border mode";
     QTest::newRow("bad repeat") << (run + QStringList{"--repeat", "0"}) << "--repeat";

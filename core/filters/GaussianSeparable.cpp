@@ -85,7 +85,7 @@ void registerGaussianSeparable(std::vector<FilterSpec> &out)
                     "into a float scratch buffer and a column pass: 2(2r+1) multiply-adds per pixel instead of "
                     "(2r+1)^2. The cost still grows with sigma - the recursive filter's reason to exist.";
     f.params = {{"sigma", "Sigma (px)", "Width of the bell curve; the window reaches 3 sigma on each side.", 2.0, 0.3,
-                 20.0, 0.1, false}};
+                 50.0, 0.1, false}};
     f.tolerance = 1;
     f.toleranceNote = "±1 per 8-bit channel: the CPU reference runs the same two 1-D passes with the same float "
                       "intermediate and tap order; only fused multiply-adds on the device can move a .5 case";
