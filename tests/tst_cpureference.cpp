@@ -2,8 +2,12 @@
 // single-threaded oracle (so either may serve as the check), and every filter really changes the card.
 #include "Catalogue.h"
 #include "Image.h"
+#include "filters/FastCpu.h"
 
 #include <QtTest>
+
+#include <algorithm>
+#include <cstdint>
 
 using namespace fwb;
 
@@ -14,6 +18,8 @@ class TestCpuReference : public QObject
 private slots:
     void singleEqualsMulti_data();
     void singleEqualsMulti();
+    void fastEqualsOracle_data();
+    void fastEqualsOracle();
     void catalogueIsComplete();
 };
 
@@ -47,6 +53,120 @@ void TestCpuReference::singleEqualsMulti()
     QCOMPARE(maxAbsDiff(single, multi), 0);
     if (!spec->transposesOutput)
         QVERIFY2(maxAbsDiff(single, input) > 0, "the filter should change the test card");
+}
+
+namespace {
+
+// Deterministic noise (LCG): full-range bytes, or only `levels` distinct values (many ties, which
+// sorting networks and min/max must handle like the oracle's nth_element).
+Image makeNoise(int w, int h, PixelFormat format, std::uint32_t seed, int levels)
+{
+    Image img(w, h, format);
+    std::uint32_t state = seed;
+    for (std::size_t i = 0; i < img.sizeBytes(); ++i) {
+        state = state * 1664525u + 1013904223u;
+        const int v = int(state >> 24);
+        img.data()[i] = std::uint8_t(levels >= 256 ? v : (v % levels) * (255 / (levels - 1)));
+    }
+    return img;
+}
+
+// Values worth testing for one parameter: its extremes and default, every value of a short integer range.
+std::vector<double> valuesToTest(const ParamSpec &spec)
+{
+    std::vector<double> values;
+    if (spec.integer && spec.maximum - spec.minimum <= 4)
+        for (double v = spec.minimum; v <= spec.maximum; v += 1)
+            values.push_back(v);
+    else
+        values = {spec.minimum, spec.defaultValue, spec.maximum};
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
+}
+
+// Runs the filter with the given thread count, the fast path taken even single-threaded if asked.
+Image runFilter(const FilterSpec &spec, const Image &input, const FilterParams &params, int threads,
+                bool forceFast)
+{
+    Image out = spec.transposesOutput ? Image(input.height(), input.width(), input.format())
+                                      : Image(input.width(), input.height(), input.format());
+    if (spec.copySourceToDst)
+        out = input;
+    if (forceFast) {
+        const ForceFastCpuPath force;
+        spec.cpuReference(input, out, params, threads);
+    } else {
+        spec.cpuReference(input, out, params, threads);
+    }
+    return out;
+}
+
+} // namespace
+
+void TestCpuReference::fastEqualsOracle_data()
+{
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    for (const FilterSpec &f : catalogue())
+        for (PixelFormat fmt : allPixelFormats()) {
+            const std::vector<BorderMode> borders =
+                f.hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};
+            for (BorderMode b : borders)
+                QTest::newRow((f.name + "/" + formatName(fmt) + "/" + borderModeName(b)).c_str())
+                    << QString::fromStdString(f.name) << int(fmt) << int(b);
+        }
+}
+
+// The fast baseline (threads > 1, or forced single-threaded) against the plain oracle (threads = 1),
+// byte for byte: every size from 1x1 up (radius larger than the image included), every parameter's
+// extremes, on the test card and on noise with and without ties.
+void TestCpuReference::fastEqualsOracle()
+{
+    QFETCH(QString, filter);
+    QFETCH(int, format);
+    QFETCH(int, border);
+    const FilterSpec *spec = findFilter(filter.toStdString());
+    QVERIFY(spec);
+    const int sizes[][2] = {{1, 1}, {2, 3}, {7, 5}, {67, 45}, {259, 194}};
+    std::vector<FilterParams> paramSets(1);
+    for (const ParamSpec &ps : spec->params)
+        for (double v : valuesToTest(ps))
+            if (v != ps.defaultValue) {
+                FilterParams p;
+                p.values[ps.key] = v;
+                paramSets.push_back(p);
+            }
+    for (FilterParams &p : paramSets) {
+        p.format = PixelFormat(format);
+        p.border = BorderMode(border);
+    }
+    for (const auto &size : sizes) {
+        const int w = size[0], h = size[1];
+        const Image inputs[] = {makeTestCard(w, h, PixelFormat(format)),
+                                makeNoise(w, h, PixelFormat(format), std::uint32_t(w * 7919 + h), 256),
+                                makeNoise(w, h, PixelFormat(format), std::uint32_t(h * 104729 + w), 3)};
+        for (const Image &input : inputs)
+            for (const FilterParams &p : paramSets) {
+                std::string what = filter.toStdString() + " " + std::to_string(w) + "x" + std::to_string(h);
+                for (const auto &[key, value] : p.values)
+                    what += " " + key + "=" + std::to_string(value);
+                const Image oracle = runFilter(*spec, input, p, 1, false);
+                const struct {
+                    int threads;
+                    bool force;
+                } runs[] = {{4, false}, {3, false}, {1, true}};
+                for (const auto &run : runs) {
+                    const Image fast = runFilter(*spec, input, p, run.threads, run.force);
+                    const int diff = maxAbsDiff(oracle, fast);
+                    if (diff != 0)
+                        QFAIL((what + ", threads " + std::to_string(run.threads)
+                               + (run.force ? " (forced fast)" : "") + ": max diff " + std::to_string(diff))
+                                  .c_str());
+                }
+            }
+    }
 }
 
 void TestCpuReference::catalogueIsComplete()

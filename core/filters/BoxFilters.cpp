@@ -3,6 +3,7 @@
 #include "BoxSeparableSobel.h"
 
 #include "../CpuReference.h"
+#include "FastCpu.h"
 
 #include <vector>
 
@@ -105,7 +106,12 @@ void registerBoxFilters(std::vector<FilterSpec> &out)
         prepared.radius = 1;
         return prepared;
     };
-    f.cpuReference = box3x3InteriorReference;
+    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            fastcpu::box3x3Interior(src, dst, threads);
+        else
+            box3x3InteriorReference(src, dst, p, threads);
+    };
 
     VariantSpec v;
     v.kernelFile = "box.cl";
@@ -166,7 +172,12 @@ void registerBoxFilters(std::vector<FilterSpec> &out)
         prepared.radius = boxRadius(p);
         return prepared;
     };
-    b.cpuReference = boxReference;
+    b.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            fastcpu::box(src, dst, boxRadius(p), p.border, threads);
+        else
+            boxReference(src, dst, p, threads);
+    };
 
     v = VariantSpec{};
     v.kernelFile = "box.cl";

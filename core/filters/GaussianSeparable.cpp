@@ -3,6 +3,7 @@
 #include "BoxSeparableSobel.h"
 
 #include "../CpuReference.h"
+#include "FastCpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,7 +98,12 @@ void registerGaussianSeparable(std::vector<FilterSpec> &out)
         prepared.defines.push_back("-DGAUSS_RADIUS=" + std::to_string(prepared.radius));
         return prepared;
     };
-    f.cpuReference = gaussianReference;
+    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            fastcpu::gaussianSeparable(src, dst, gaussianTaps(gaussianSigma(p)), p.border, threads);
+        else
+            gaussianReference(src, dst, p, threads);
+    };
 
     VariantSpec v;
     v.kernelFile = "gaussian_separable.cl";

@@ -2,6 +2,7 @@
 // catalogue entries and their CPU references (issue 4 items 3, 4, 6, 7 and 9).
 #include "../Catalogue.h"
 #include "../CpuReference.h"
+#include "FastCpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -141,7 +142,13 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         return prepared;
     };
     f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
-        recursiveGaussianReference(src, dst, paramValue(p, "sigma", kDefaultSigma), threads);
+        const double sigma = paramValue(p, "sigma", kDefaultSigma);
+        if (useFastCpuPath(threads)) {
+            const YvvCoefficients k = youngVanVliet(sigma);
+            fastcpu::recursiveGaussian(src, dst, k.B, k.a1, k.a2, k.a3, threads);
+        } else {
+            recursiveGaussianReference(src, dst, sigma, threads);
+        }
     };
 
     VariantSpec v = recursiveVariant("naive", "Transposes: naive", false);
@@ -193,6 +200,10 @@ void registerTranspose(std::vector<FilterSpec> &out)
     f.toleranceNote = "exact: pixels are moved, never computed";
     f.prepare = [](const FilterParams &) { return PreparedFilter{}; };
     f.cpuReference = [](const Image &src, Image &dst, const FilterParams &, int threads) {
+        if (useFastCpuPath(threads)) {
+            fastcpu::transpose(src, dst, threads);
+            return;
+        }
         const int ch = src.channels();
         parallelRows(dst.height(), threads, [&](int y0, int y1) {
             for (int oy = y0; oy < y1; ++oy) { // output row oy = input column oy
@@ -286,7 +297,10 @@ void registerMedian(std::vector<FilterSpec> &out, int size)
         return prepared;
     };
     f.cpuReference = [size](const Image &src, Image &dst, const FilterParams &p, int threads) {
-        medianReference(src, dst, size, p.border, threads);
+        if (useFastCpuPath(threads))
+            fastcpu::median(src, dst, size, p.border, threads);
+        else
+            medianReference(src, dst, size, p.border, threads);
     };
 
     VariantSpec v;
@@ -381,7 +395,11 @@ void registerMorphology(std::vector<FilterSpec> &out, bool dilate)
         return prepared;
     };
     f.cpuReference = [dilate](const Image &src, Image &dst, const FilterParams &p, int threads) {
-        morphologyReference(src, dst, int(paramValue(p, "radius", kDefaultMorphRadius)), dilate, p.border, threads);
+        const int radius = int(paramValue(p, "radius", kDefaultMorphRadius));
+        if (useFastCpuPath(threads))
+            fastcpu::morphology(src, dst, radius, dilate, p.border, threads);
+        else
+            morphologyReference(src, dst, radius, dilate, p.border, threads);
     };
 
     VariantSpec v;

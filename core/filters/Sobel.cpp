@@ -3,6 +3,7 @@
 #include "BoxSeparableSobel.h"
 
 #include "../CpuReference.h"
+#include "FastCpu.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -70,7 +71,12 @@ void registerSobel(std::vector<FilterSpec> &out)
         prepared.params[0] = float(sobelOutput(p)); // a run-time choice: no rebuild per output
         return prepared;
     };
-    f.cpuReference = sobelReference;
+    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            fastcpu::sobel(src, dst, sobelOutput(p), p.border, threads);
+        else
+            sobelReference(src, dst, p, threads);
+    };
 
     VariantSpec v;
     v.kernelFile = "sobel.cl";
