@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -19,15 +20,25 @@ int fail(const QString &message)
     return 2;
 }
 
+// --help and --version print text and exit: they must work over ssh and in CI, where creating a
+// QApplication without a display aborts before the parser ever sees the option.
+bool wantsTextOnly(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        for (const char *option : {"-h", "--help", "-?", "--help-all", "-v", "--version"})
+            if (std::strcmp(argv[i], option) == 0)
+                return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("OpenCLFilterWorkbench"));
-    QApplication::setApplicationName(QStringLiteral("filter-workbench"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/filter-workbench.svg")));
+    QCoreApplication::setOrganizationName(QStringLiteral("OpenCLFilterWorkbench"));
+    QCoreApplication::setApplicationName(QStringLiteral("filter-workbench"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Compare OpenCL image-filter kernel variants."));
@@ -35,23 +46,40 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open (default: test card)."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Run once, save the window to FILE (PNG), exit."),
+                                        QStringLiteral("Run once, save the window to FILE (PNG), exit. "
+                                                       "A failed load or run is captured too (exit 1 or 2)."),
                                         QStringLiteral("FILE"));
     const QCommandLineOption image(QStringLiteral("image"), QStringLiteral("Image to open."), QStringLiteral("PATH"));
-    const QCommandLineOption filter(QStringLiteral("filter"), QStringLiteral("Filter name."), QStringLiteral("F"));
+    const QCommandLineOption filter(QStringLiteral("filter"), QStringLiteral("Filter name (filter-bench list)."),
+                                    QStringLiteral("F"));
     const QCommandLineOption variant(QStringLiteral("variant"), QStringLiteral("Variant name."), QStringLiteral("V"));
+    const QCommandLineOption param(QStringLiteral("param"),
+                                   QStringLiteral("Filter parameter, e.g. sigma=2.5 (repeatable)."),
+                                   QStringLiteral("KEY=VALUE"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("side, split or diff."), QStringLiteral("MODE"));
     const QCommandLineOption device(QStringLiteral("device"),
                                     QStringLiteral("P:D, cpu-single or cpu-multi."), QStringLiteral("SPEC"));
     const QCommandLineOption shape(QStringLiteral("work-group"), QStringLiteral("auto or WxH."), QStringLiteral("WxH"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("gray8, rgb888 or rgba8888."),
                                     QStringLiteral("FORMAT"));
+    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Timed repeats per run."),
+                                    QStringLiteral("N"));
     const QCommandLineOption allVariants(QStringLiteral("all-variants"),
                                          QStringLiteral("With --screenshot: run every available variant "
                                                         "first, so the history chart is filled."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for screenshots."),
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({screenshot, image, filter, variant, view, device, shape, format, allVariants, size});
+    parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
+                       allVariants, size});
+
+    if (wantsTextOnly(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        parser.process(core); // prints and exits
+        return 0;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/filter-workbench.svg")));
     parser.process(app);
 
     const bool shot = parser.isSet(screenshot);
@@ -60,8 +88,11 @@ int main(int argc, char *argv[])
     if (shot) {
         controls->setAutoRun(false); // the screenshot sequence below decides what runs
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        if (wh.size() == 2)
-            window.resize(wh[0].toInt(), wh[1].toInt());
+        bool okW = false, okH = false;
+        const int w = wh.value(0).toInt(&okW), h = wh.value(1).toInt(&okH);
+        if (wh.size() != 2 || !okW || !okH || w < 200 || h < 200)
+            return fail(QStringLiteral("bad --size '%1' (use WxH, e.g. 1600x1000)").arg(parser.value(size)));
+        window.resize(w, h);
     }
     QString imagePath = parser.value(image);
     if (imagePath.isEmpty() && !parser.positionalArguments().isEmpty())
@@ -74,11 +105,33 @@ int main(int argc, char *argv[])
             return fail(QStringLiteral("unknown pixel format '%1'").arg(parser.value(format)));
     }
     if (parser.isSet(filter) && !controls->setFilterName(parser.value(filter)))
-        return fail(QStringLiteral("unknown filter '%1'").arg(parser.value(filter)));
-    if (parser.isSet(variant) && !controls->setVariantName(parser.value(variant)))
-        return fail(QStringLiteral("variant '%1' is unknown or unavailable here").arg(parser.value(variant)));
+        return fail(QStringLiteral("unknown filter '%1' (filter-bench list shows them)")
+                        .arg(parser.value(filter)));
+    if (parser.isSet(variant) && !controls->setVariantName(parser.value(variant))) {
+        const QString why = controls->unavailableReason(parser.value(variant));
+        return fail(why.isEmpty() ? QStringLiteral("filter '%1' has no variant '%2' (available: %3)")
+                                        .arg(controls->filterName(), parser.value(variant),
+                                             controls->availableVariants().join(QStringLiteral(", ")))
+                                  : QStringLiteral("variant '%1' cannot run here: %2")
+                                        .arg(parser.value(variant), why));
+    }
+    for (const QString &assignment : parser.values(param)) {
+        const int eq = assignment.indexOf(QLatin1Char('='));
+        bool ok = false;
+        const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
+        if (!ok || !controls->setParamValue(assignment.left(eq), value))
+            return fail(QStringLiteral("bad --param '%1' (KEY=NUMBER; filter-bench list shows the keys of '%2')")
+                            .arg(assignment, controls->filterName()));
+    }
+    if (parser.isSet(repeat)) {
+        bool ok = false;
+        const int n = parser.value(repeat).toInt(&ok);
+        if (!ok || n < 1)
+            return fail(QStringLiteral("bad --repeat '%1'").arg(parser.value(repeat)));
+        controls->setRepeat(n);
+    }
     if (parser.isSet(shape) && !controls->setLocalSizeText(parser.value(shape)))
-        return fail(QStringLiteral("bad work-group shape '%1'").arg(parser.value(shape)));
+        return fail(QStringLiteral("bad work-group shape '%1' (auto or WxH)").arg(parser.value(shape)));
     if (parser.isSet(view)) {
         fwb::MainWindow::ViewMode mode;
         if (!fwb::MainWindow::parseViewMode(parser.value(view), &mode))
@@ -86,13 +139,35 @@ int main(int argc, char *argv[])
         window.setViewMode(mode);
     }
     window.show();
+    bool loaded = true;
     if (imagePath.isEmpty())
         window.openTestCard(); // first start and the README's main job: the built-in test card
-    else if (!window.loadFile(imagePath) && shot)
-        return fail(QStringLiteral("cannot load %1").arg(imagePath));
+    else
+        loaded = window.loadFile(imagePath);
 
     if (!shot)
         return app.exec();
+
+    const QString file = parser.value(screenshot);
+    int exitCode = 0;
+    // Let layouts and the chart settle, then save the window; error states are worth a picture too.
+    auto grabAndExit = [&](int code) {
+        QTimer::singleShot(400, &app, [&, code] {
+            if (!window.grab().save(file, "PNG")) {
+                exitCode = fail(QStringLiteral("cannot write %1").arg(file));
+            } else {
+                std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+                exitCode = code;
+            }
+            app.exit(exitCode);
+        });
+    };
+    if (!loaded) {
+        fail(window.statusText()); // "Cannot load PATH: why"
+        grabAndExit(2);
+        app.exec();
+        return exitCode;
+    }
 
     // Screenshot sequence: optionally every available variant (history), then the chosen one.
     const QString chosen = controls->variantName();
@@ -102,13 +177,12 @@ int main(int argc, char *argv[])
             if (name != chosen)
                 queue << name;
     queue << chosen;
-    const QString file = parser.value(screenshot);
-    int exitCode = 0;
     auto next = [&] {
         controls->setVariantName(queue.takeFirst());
         if (!window.startRun()) {
-            exitCode = fail(QStringLiteral("cannot run: %1").arg(window.statusText()));
-            app.exit(exitCode);
+            fail(QStringLiteral("cannot run: %1").arg(window.statusText()));
+            queue.clear();
+            grabAndExit(2);
         }
     };
     auto finishOne = [&](bool ok, const QString &error) {
@@ -118,16 +192,7 @@ int main(int argc, char *argv[])
         }
         if (!ok)
             std::fprintf(stderr, "filter-workbench: last run failed: %s\n", qPrintable(error));
-        // Let layouts and the chart settle before grabbing.
-        QTimer::singleShot(400, &app, [&, ok] {
-            if (!window.grab().save(file, "PNG")) {
-                exitCode = fail(QStringLiteral("cannot write %1").arg(file));
-            } else {
-                std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
-                exitCode = ok ? 0 : 1;
-            }
-            app.exit(exitCode);
-        });
+        grabAndExit(ok ? 0 : 1);
     };
     QObject::connect(&window, &fwb::MainWindow::resultShown, &app, [&] { finishOne(true, {}); });
     QObject::connect(&window, &fwb::MainWindow::runFailed, &app, [&](const fwb::ComputeResult &r) {

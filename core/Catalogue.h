@@ -53,6 +53,7 @@ enum class TempType { Pixels8, Float32 };
 // How a pass's NDRange follows from the pass's input size W x H.
 enum class Geometry {
     Pixels,      // 2-D, W x H (one work-item per output pixel)
+    PixelsX4,    // 2-D, ceil(W/4) x H: four horizontally adjacent output pixels per work-item
     Transposed,  // 2-D, W x H over the input; output is H x W (a transpose)
     Interior,    // 2-D, (W-2) x (H-2): seed 001's interior-only 3x3 box blur
     Columns,     // 1-D, W work-items: one per column (recursive filters)

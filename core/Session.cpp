@@ -389,6 +389,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 launch.global[0] = std::size_t(curW);
                 launch.global[1] = std::size_t(curH);
                 break;
+            case Geometry::PixelsX4: // the kernel guards the last, partial group of four itself
+                launch.global[0] = (std::size_t(curW) + 3) / 4;
+                launch.global[1] = std::size_t(curH);
+                break;
             case Geometry::Interior:
                 launch.global[0] = std::size_t(std::max(0, curW - 2));
                 launch.global[1] = std::size_t(std::max(0, curH - 2));
@@ -508,7 +512,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         r.downloadMs = Stats::of(downloads).median;
         r.totalMs = Stats::of(walls).median;
         const double pixels = double(w) * double(h);
-        r.bytesMoved = 2.0 * double(pixelBytes);
+        r.bytesMoved = 2.0 * double(pixelBytes); // from the image, not the NDRange (PixelsX4 launches W/4)
         if (r.kernelMs.median > 0) {
             r.mpixPerS = pixels / (r.kernelMs.median * 1e-3) / 1e6;
             r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;

@@ -91,7 +91,8 @@ void TestCli::listJson()
         names << v.toObject()["name"].toString();
         QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
     }
-    QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d"}));
+    QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
+                                 "vectorized"}));
 }
 
 void TestCli::runJson()
@@ -107,7 +108,7 @@ void TestCli::runJson()
     QCOMPARE(root["image"].toObject()["format"].toString(), QStringLiteral("rgba8888"));
     QVERIFY(root["device"].toObject().contains("name"));
     const QJsonArray results = root["results"].toArray();
-    QCOMPARE(results.size(), 5);
+    QCOMPARE(results.size(), 6);
     for (const QJsonValue &value : results) {
         const QJsonObject r = value.toObject();
         for (const char *key : {"filter", "variant", "local", "global", "build_ms", "build_cached", "upload_ms",

@@ -19,6 +19,8 @@ private slots:
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
     void cpuSingleAndMultiAgree();
+    void vectorizedEveryWidthRemainder();
+    void vectorizedLaunchesQuarterWidth();
 
 private:
     std::unique_ptr<Session> m_session;
@@ -135,6 +137,61 @@ void TestGaussian5x5::cpuSingleAndMultiAgree()
     filter->cpuReference(input, multi, params, 7);
     QCOMPARE(maxAbsDiff(single, multi), 0);
     QVERIFY(maxAbsDiff(single, input) > 0);
+}
+
+// The vectorized variant switches between wide loads and the per-pixel border path by column, and
+// stores a last partial group of four pixel by pixel: widths 1..13 hit every remainder of 4 and every
+// mix of left edge, right edge and interior groups (the sizes above only hit remainders 1, 3 and 0).
+void TestGaussian5x5::vectorizedEveryWidthRemainder()
+{
+    const FilterSpec *filter = findFilter("gaussian5x5");
+    const VariantSpec *spec = filter->variant("vectorized");
+    QVERIFY(spec);
+    for (PixelFormat f : allPixelFormats()) {
+        if (!variantUnavailableReason(*spec, m_device, f).empty())
+            continue;
+        for (BorderMode b : allBorderModes())
+            for (int width = 1; width <= 13; ++width) {
+                RunRequest request;
+                request.filter = "gaussian5x5";
+                request.variant = "vectorized";
+                request.params.format = f;
+                request.params.border = b;
+                request.params.values["sigma"] = 2.0;
+                request.repeat = 1;
+                request.warmup = 0;
+                request.cpuSingle = false;
+                const RunResult r = m_session->run(makeTestCard(width, 6, f), request);
+                const std::string where = std::string(formatName(f)) + "/" + borderModeName(b) + "/width "
+                                          + std::to_string(width) + ": ";
+                QVERIFY2(r.ok(), (where + r.error + "\n" + r.buildLog).c_str());
+                QVERIFY2(r.matches, (where + "max diff " + std::to_string(r.maxAbsDiff)).c_str());
+            }
+    }
+}
+
+// Geometry::PixelsX4: ceil(W/4) x H work-items, rounded up to the work-group shape like any other
+// 2-D launch, while GB/s still counts the image's W x H pixels in and out.
+void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
+{
+    RunRequest request;
+    request.filter = "gaussian5x5";
+    request.variant = "vectorized";
+    request.repeat = 1;
+    request.warmup = 0;
+    const Image input = makeTestCard(259, 194, PixelFormat::Gray8);
+    const RunResult autoShape = m_session->run(input, request);
+    QVERIFY2(autoShape.ok(), autoShape.error.c_str());
+    QCOMPARE(autoShape.global[0], std::size_t(65)); // ceil(259 / 4)
+    QCOMPARE(autoShape.global[1], std::size_t(194));
+    QCOMPARE(autoShape.bytesMoved, 2.0 * 259 * 194);
+    QVERIFY(autoShape.matches);
+    request.local = LocalSize{16, 8};
+    const RunResult shaped = m_session->run(input, request);
+    QVERIFY2(shaped.ok(), shaped.error.c_str());
+    QCOMPARE(shaped.global[0], std::size_t(80)); // 65 rounded up to 16
+    QCOMPARE(shaped.global[1], std::size_t(200)); // 194 rounded up to 8
+    QVERIFY(shaped.matches);
 }
 
 QTEST_GUILESS_MAIN(TestGaussian5x5)

@@ -18,6 +18,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -196,6 +198,202 @@ private slots:
         QTest::mouseMove(w.originalView(), w.originalView()->rect().center());
         QTRY_VERIFY(w.pixelText().contains("original") && w.pixelText().contains("result"));
         w.originalView()->fitToWindow();
+    }
+
+    // Transpose: the result is H x W. It must fit its own view (it was drawn at the original's zoom
+    // and centre, cut off at the top and bottom), pan/zoom must mirror through the diagonal, and the
+    // pixel readout must pair original (x, y) with result (y, x).
+    void transposedResultFitsAndMapsPixels()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        w.setViewMode(MainWindow::ViewMode::SideBySide);
+        w.openTestCard(259, 194);
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->setLocalSizeText("auto"));
+        QVERIFY(c->setPixelFormat(PixelFormat::Gray8));
+        QVERIFY(c->setFilterName("transpose"));
+        QVERIFY(c->setVariantName("naive"));
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        ImageView *left = w.originalView();
+        ImageView *right = w.resultView();
+        QCOMPARE(right->image().size(), QSize(194, 259));
+        left->fitToWindow();
+        QTest::qWait(50);
+        // The whole transposed image is inside its view.
+        const QRectF shown(right->mapFromImage(QPointF(0, 0)), right->mapFromImage(QPointF(194, 259)));
+        QVERIFY2(QRectF(right->rect()).adjusted(-1, -1, 1, 1).contains(shown),
+                 qPrintable(QString("result drawn at %1,%2 %3x%4 in a %5x%6 view")
+                                .arg(shown.x()).arg(shown.y()).arg(shown.width()).arg(shown.height())
+                                .arg(right->width()).arg(right->height())));
+        // Zoom in on the original: the result shows the same pixels, transposed.
+        left->zoomBy(4.0);
+        QVERIFY(!right->isFitting());
+        QCOMPARE(right->zoom(), left->zoom());
+        QCOMPARE(right->center(), QPointF(left->center().y(), left->center().x()));
+        left->fitToWindow();
+        // Hover original pixel (30, 10): the result value is the one at (10, 30).
+        const QPoint p = left->mapFromImage(QPointF(30.5, 10.5)).toPoint();
+        QTest::mouseMove(left, p);
+        QTRY_VERIFY(w.pixelText().contains("result x 10, y 30"));
+        const QImage out = right->image();
+        QVERIFY2(w.pixelText().endsWith(QString::number(qGray(out.pixel(10, 30)))), qPrintable(w.pixelText()));
+        QCOMPARE(qGray(out.pixel(10, 30)), qGray(left->image().pixel(30, 10)));
+        w.openTestCard(259, 194);
+    }
+
+    // A handful of pixels differing by 1 in a fitted (zoomed-out) heat map used to be averaged into
+    // black: the map claimed "identical" while the caption said max 1.
+    void differenceMapKeepsIsolatedPixelsWhenZoomedOut()
+    {
+        QImage heat(2000, 1200, QImage::Format_RGB32);
+        heat.fill(qRgb(0, 0, 0));
+        heat.setPixel(1234, 567, qRgb(255, 255, 255));
+        const std::vector<QImage> levels = maxPooledLevels(heat);
+        QVERIFY(!levels.empty());
+        for (const QImage &level : levels)
+            QVERIFY(level.pixel(1234 >> (&level - levels.data() + 1), 567 >> (&level - levels.data() + 1))
+                    == qRgb(255, 255, 255));
+        ImageView view;
+        view.resize(400, 300);
+        view.setImage(heat, levels);
+        view.fitToWindow();
+        QVERIFY(view.zoom() < 0.25);
+        QVERIFY(view.drawnLevel() > 0);
+        const QImage shot = view.grab().toImage();
+        int bright = 0;
+        for (int y = 0; y < shot.height(); ++y)
+            for (int x = 0; x < shot.width(); ++x)
+                bright += qGray(shot.pixel(x, y)) > 200 ? 1 : 0;
+        QVERIFY2(bright > 0, "the single differing pixel vanished from the zoomed-out heat map");
+        // At 1:1 and beyond, the full-resolution map is drawn.
+        view.setActualSize();
+        QCOMPARE(view.drawnLevel(), 0);
+    }
+
+    void originalShowsWhatTheFilterReads()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->setFilterName("gaussian5x5"));
+        QVERIFY(c->setVariantName("unrolled_constant"));
+        QVERIFY(c->setPixelFormat(PixelFormat::Gray8));
+        w.setViewMode(MainWindow::ViewMode::Split);
+        w.openTestCard(259, 194); // colour
+        // Before any run the original follows the chosen format.
+        QCOMPARE(w.originalView()->image().format(), QImage::Format_Grayscale8);
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        // Split wipe: gray original against the gray result, not colour against gray.
+        QCOMPARE(w.originalView()->image().format(), QImage::Format_Grayscale8);
+        QCOMPARE(w.originalView()->wipeImage().format(), QImage::Format_Grayscale8);
+        w.setViewMode(MainWindow::ViewMode::SideBySide);
+        QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
+        QVERIFY(runOnce(w, &result));
+        QVERIFY(w.originalView()->image().format() != QImage::Format_Grayscale8);
+    }
+
+    void timingPanelSaysWhatItMeasured()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        w.openTestCard(259, 194);
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->setLocalSizeText("auto"));
+        QVERIFY(c->setFilterName("gaussian5x5"));
+        QVERIFY(c->setVariantName("unrolled_constant"));
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result)); // built by now (earlier tests): from a cache
+        QVERIFY(result.run.ok());
+        QVERIFY(result.run.buildOrigin != "compiled");
+        const QString legend = w.timingPanel()->bar()->legendText();
+        QVERIFY2(legend.contains("cache") && !legend.contains("build 0.0"), qPrintable(legend));
+        // The chart labels say what differs; the shared device is not repeated on every bar.
+        const QString deviceName = QString::fromStdString(result.run.device);
+        for (const QString &label : w.timingPanel()->historyLabels())
+            QVERIFY2(!label.contains(deviceName.left(12)), qPrintable(label));
+
+        // The CPU reference: one phase, no variant, no work-group.
+        QVERIFY(c->setDeviceSpec("cpu-multi"));
+        QVERIFY(!c->findChild<QWidget *>("shapePreset")->isEnabled());
+        QVERIFY(c->findChild<QLabel *>("shapeStatus")->text().contains("does not use work-groups"));
+        QVERIFY(runOnce(w, &result));
+        QVERIFY(result.run.ok());
+        const QString cpuLegend = w.timingPanel()->bar()->legendText();
+        QVERIFY2(cpuLegend.contains("CPU filter") && !cpuLegend.contains("upload"), qPrintable(cpuLegend));
+        QVERIFY(w.timingPanel()->numbersText().contains("CPU filter time"));
+        QVERIFY(!w.timingPanel()->numbersText().contains("work-group"));
+        QVERIFY(w.statusText().contains("CPU filter"));
+        QVERIFY(w.timingPanel()->historyLabels().last().contains("CPU"));
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->findChild<QWidget *>("shapePreset")->isEnabled());
+    }
+
+    // A first run that fails has no earlier numbers to point at.
+    void failedFirstRunDoesNotClaimEarlierNumbers()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow w(false);
+        w.controls()->setAutoRun(false);
+        w.controls()->setRepeat(1);
+        w.show();
+        w.openTestCard(259, 194);
+        QVERIFY(w.controls()->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(w.controls()->setFilterName("box3x3_interior"));
+        if (!w.controls()->setVariantName("exact_cl12"))
+            QSKIP("exact_cl12 unavailable on this device");
+        QVERIFY(w.controls()->setLocalSizeText("16x16")); // 257x192 interior: does not divide
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        if (result.run.ok())
+            QSKIP("this device launched a non-dividing shape (OpenCL 2.0 non-uniform groups)");
+        QVERIFY(!w.timingPanel()->hasNumbers());
+        const QString note = w.timingPanel()->findChild<QLabel *>("timingNote")->text();
+        QVERIFY2(!note.contains("previous"), qPrintable(note));
+    }
+
+    // Long variant titles wrap; every row is visible, no horizontal scroll bar hides the last one.
+    void variantListShowsEveryRow()
+    {
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        auto *list = c->findChild<QListWidget *>("variantList");
+        QVERIFY(list);
+        for (const FilterSpec &f : catalogue()) {
+            QVERIFY(c->setFilterName(QString::fromStdString(f.name)));
+            // The last variant selected: selecting it must not scroll the first row out of view.
+            QVERIFY(list->count() > 0);
+            list->setCurrentRow(list->count() - 1);
+            QTest::qWait(50); // the list refits once its viewport has the new width
+            QVERIFY(!list->horizontalScrollBar()->isVisible());
+            for (int row = 0; row < list->count(); ++row) {
+                const QRect r = list->visualItemRect(list->item(row));
+                QVERIFY2(list->viewport()->rect().contains(r),
+                         qPrintable(QString("%1 row %2 at y %3..%4, viewport height %5")
+                                        .arg(QString::fromStdString(f.name)).arg(row).arg(r.top())
+                                        .arg(r.bottom()).arg(list->viewport()->height())));
+            }
+        }
+        QVERIFY(c->setFilterName("gaussian5x5"));
+    }
+
+    void unreadableFileSaysWhy()
+    {
+        MainWindow &w = *m_window;
+        QFile text(m_dir.filePath("notes.png"));
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("these are notes, not a picture\n");
+        text.close();
+        QVERIFY(!w.loadFile(text.fileName()));
+        QVERIFY2(w.banner()->text().contains("not PNG image data"), qPrintable(w.banner()->text()));
+        w.banner()->dismiss();
     }
 
     void invalidShapeShowsReasonAndLaunchesNothing()

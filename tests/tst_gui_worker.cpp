@@ -138,9 +138,15 @@ private slots:
         b.row(3)[5] = std::uint8_t(b.row(3)[5] ^ 0x10);
         int maxDiff = -1;
         double mean = 0;
-        const QImage heat = differenceHeatMap(a, b, &maxDiff, &mean);
+        qint64 count = -1;
+        const QImage heat = differenceHeatMap(a, b, &maxDiff, &mean, &count);
         QCOMPARE(maxDiff, 16);
         QVERIFY(mean > 0);
+        QCOMPARE(count, qint64(1)); // the caption's "in N of M pixels"
+        // Every max-pooled level still shows the one differing pixel at full brightness.
+        const std::vector<QImage> levels = maxPooledLevels(heat);
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            QCOMPARE(levels[i].pixel(5 >> (i + 1), 3 >> (i + 1)), qRgb(255, 255, 255));
         QCOMPARE(heat.pixel(5, 3), qRgb(255, 255, 255));
         QCOMPARE(heat.pixel(0, 0), qRgb(0, 0, 0));
     }

@@ -138,8 +138,9 @@ void ComputeWorker::run()
             const ComputeRequest check = m_pendingCheck;
             m_hasCheck = false;
             m_mutex.unlock();
+            const auto start = Clock::now();
             const QString problem = doCheck(check);
-            emit launchChecked(check.id, problem);
+            emit launchChecked(check.id, problem, msSince(start));
             continue;
         }
         const ComputeRequest request = m_pendingRun;
@@ -218,10 +219,13 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
             const Image reference =
                 m_session->cpuReference(*request.input, *filter, request.run.params, 1, nullptr);
             result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,
-                                               &result.meanDiff);
+                                               &result.meanDiff, &result.diffPixels);
+            result.heatMapLevels = maxPooledLevels(result.heatMap);
         }
         result.output = displayImage(result.run.output);
         result.outputImage = std::make_shared<const Image>(std::move(result.run.output));
+        if (request.input->format() != request.run.params.format)
+            result.convertedInput = qimageFromImage(request.input->convertedTo(request.run.params.format));
         result.run.output = Image();
     } else if (isDeviceLostStyle(result.run.errorCode)) {
         qCWarning(lcWorker) << "dropping the session after" << result.run.errorCode.c_str();
@@ -293,16 +297,19 @@ ComputeResult ComputeWorker::executeOnCpu(const ComputeRequest &request)
         r.maxAbsDiff = 0;
         r.matches = true;
         result.maxDiff = 0;
-        result.heatMap = differenceHeatMap(dst, dst, &result.maxDiff, &result.meanDiff);
+        result.heatMap = differenceHeatMap(dst, dst, &result.maxDiff, &result.meanDiff, &result.diffPixels);
+        result.heatMapLevels = maxPooledLevels(result.heatMap);
         result.output = displayImage(dst);
         result.outputImage = std::make_shared<const Image>(std::move(dst));
+        if (input.format() != src.format())
+            result.convertedInput = qimageFromImage(src);
     } catch (const std::exception &e) {
         r.error = e.what();
     }
     return result;
 }
 
-QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *meanOut)
+QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *meanOut, qint64 *countOut)
 {
     if (a.isNull() || a.width() != b.width() || a.height() != b.height() || a.format() != b.format())
         return {};
@@ -310,6 +317,7 @@ QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *me
     std::vector<std::uint8_t> diff(std::size_t(w) * std::size_t(h));
     int maxDiff = 0;
     double sum = 0;
+    qint64 count = 0;
     for (int y = 0; y < h; ++y) {
         const std::uint8_t *ra = a.row(y);
         const std::uint8_t *rb = b.row(y);
@@ -321,12 +329,15 @@ QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *me
             out[x] = std::uint8_t(d);
             maxDiff = std::max(maxDiff, d);
             sum += d;
+            count += d > 0 ? 1 : 0;
         }
     }
     if (maxOut)
         *maxOut = maxDiff;
     if (meanOut)
         *meanOut = sum / (double(w) * double(h));
+    if (countOut)
+        *countOut = count;
     // Scaled to the largest difference so that even a 1-level rounding difference is visible.
     QRgb palette[256];
     const double scale = maxDiff > 0 ? 1.0 / maxDiff : 0.0;
@@ -345,6 +356,39 @@ QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *me
             line[x] = palette[in[x]];
     }
     return image;
+}
+
+std::vector<QImage> maxPooledLevels(const QImage &image)
+{
+    std::vector<QImage> levels;
+    if (image.isNull())
+        return levels;
+    QImage previous = image.convertToFormat(QImage::Format_RGB32);
+    // Down to about 64 pixels on the longer side: below that the view shows too little to matter.
+    while (std::max(previous.width(), previous.height()) > 64) {
+        const int w = (previous.width() + 1) / 2, h = (previous.height() + 1) / 2;
+        QImage level(w, h, QImage::Format_RGB32);
+        for (int y = 0; y < h; ++y) {
+            const auto *row0 = reinterpret_cast<const QRgb *>(previous.constScanLine(2 * y));
+            const auto *row1 = reinterpret_cast<const QRgb *>(
+                previous.constScanLine(std::min(2 * y + 1, previous.height() - 1)));
+            auto *out = reinterpret_cast<QRgb *>(level.scanLine(y));
+            for (int x = 0; x < w; ++x) {
+                const int x1 = std::min(2 * x + 1, previous.width() - 1);
+                const QRgb p[4] = {row0[2 * x], row0[x1], row1[2 * x], row1[x1]};
+                int r = 0, g = 0, b = 0;
+                for (QRgb v : p) {
+                    r = std::max(r, qRed(v));
+                    g = std::max(g, qGreen(v));
+                    b = std::max(b, qBlue(v));
+                }
+                out[x] = qRgb(r, g, b);
+            }
+        }
+        levels.push_back(level);
+        previous = level;
+    }
+    return levels;
 }
 
 } // namespace fwb

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace fwb {
 
@@ -48,9 +49,16 @@ struct ComputeResult
     RunResult run;            // timings and error; run.output is moved into outputImage
     std::shared_ptr<const Image> outputImage; // shared: copying a result never copies pixels
     QImage output;            // display copy of the output
+    // The input as the kernel read it (converted to the run's pixel format), for display next to
+    // the output; null when the input already had that format. Made here, off the GUI thread.
+    QImage convertedInput;
     QImage heatMap;           // |output - CPU reference| as colours, null when not computed
+    // The heat map max-pooled by 2, 4, 8, ...: a view zoomed out draws one of these, so that a
+    // single differing pixel stays visible instead of being averaged into black.
+    std::vector<QImage> heatMapLevels;
     int maxDiff = -1;         // versus the single-threaded CPU reference
     double meanDiff = 0;
+    qint64 diffPixels = 0;    // pixels with any channel different from the reference
     double copyBandwidthGBps = 0; // device copy bandwidth, 0 when unknown
     bool superseded = false;  // a newer request replaced this one before it finished
     bool sessionReset = false; // the session was dropped (device-lost style error)
@@ -79,7 +87,8 @@ public:
 signals:
     void runStarted(quint64 id);
     void runFinished(const fwb::ComputeResult &result);
-    void launchChecked(quint64 id, const QString &problem);
+    // checkMs: how long the check took on the worker, building or loading the program included.
+    void launchChecked(quint64 id, const QString &problem, double checkMs);
 
 protected:
     void run() override;
@@ -108,7 +117,12 @@ private:
 };
 
 // Heat map of |a - b| (max over channels), black -> red -> yellow -> white; null on size mismatch.
-QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *meanOut);
+// countOut: the number of pixels that differ at all.
+QImage differenceHeatMap(const Image &a, const Image &b, int *maxOut, double *meanOut,
+                         qint64 *countOut = nullptr);
+// Halves the image again and again (each pixel the per-channel maximum of its 2x2 block) down to a
+// few pixels: the levels a zoomed-out view draws so that isolated bright pixels never vanish.
+std::vector<QImage> maxPooledLevels(const QImage &image);
 
 } // namespace fwb
 

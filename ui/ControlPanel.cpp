@@ -6,15 +6,19 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStyle>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -76,6 +80,15 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     m_filterInfo = wrappedLabel(filterBox);
     m_variants = new QListWidget(filterBox);
     m_variants->setObjectName("variantList");
+    // Long titles ("Exact global size, non-uniform work-groups (CL 2.0) — unavailable") wrap instead
+    // of growing a horizontal scroll bar that hid the last row; the list is as tall as its rows.
+    m_variants->setWordWrap(true);
+    m_variants->setTextElideMode(Qt::ElideNone);
+    m_variants->setResizeMode(QListView::Adjust);
+    m_variants->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_variants->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_variants->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_variants->installEventFilter(this);
     m_variantInfo = wrappedLabel(filterBox);
     m_variantInfo->setObjectName("variantInfo");
     filterLayout->addWidget(m_filter);
@@ -144,6 +157,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     // Run controls.
     auto *runBox = new QGroupBox(tr("Run"), this);
     auto *runLayout = new QFormLayout(runBox);
+    runLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a 4-digit count, not a bar
     m_repeat = new QSpinBox(runBox);
     m_repeat->setObjectName("repeatSpin");
     m_repeat->setRange(1, 1000);
@@ -167,6 +181,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
 
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
         rebuildVariants();
+        updateShapeEditors();
         emitChanged(true);
     });
     connect(m_filter, &QComboBox::currentIndexChanged, this, [this] {
@@ -296,6 +311,63 @@ QStringList ControlPanel::availableVariants() const
     return names;
 }
 
+QString ControlPanel::unavailableReason(const QString &variant) const
+{
+    for (int row = 0; row < m_variants->count(); ++row) {
+        const QListWidgetItem *item = m_variants->item(row);
+        if (item->data(Qt::UserRole).toString() == variant)
+            return item->data(Qt::UserRole + 1).toString();
+    }
+    return {};
+}
+
+bool ControlPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Wrapped rows change height with the width: refit when the width changes (a height change is
+    // our own doing). The filter runs before the list lays out its viewport: use the new width.
+    if (watched == m_variants && event->type() == QEvent::Resize) {
+        const auto *resize = static_cast<QResizeEvent *>(event);
+        if (resize->size().width() != resize->oldSize().width())
+            fitVariantList(resize->size().width());
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ControlPanel::fitVariantList(int outerWidth)
+{
+    // As tall as its (wrapped) rows: no scroll bar, no hidden last row, and no empty box pushing
+    // the parameters below the fold. Scroll bars are off, so the text gets all but the frame.
+    const int width = (outerWidth >= 0 ? outerWidth : m_variants->width()) - 2 * m_variants->frameWidth();
+    if (width <= 0)
+        return;
+    // A first estimate now, from the font...
+    const QFontMetrics metrics(m_variants->font());
+    const int margin =
+        2 * (m_variants->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_variants) + 1);
+    int height = 0;
+    for (int row = 0; row < m_variants->count(); ++row) {
+        const QRect text = metrics.boundingRect(QRect(0, 0, std::max(10, width - margin), 100000),
+                                                Qt::TextWordWrap, m_variants->item(row)->text());
+        height += std::max(m_variants->sizeHintForRow(row), text.height() + 2);
+    }
+    if (m_variants->count() == 0)
+        height = metrics.height();
+    m_variants->setFixedHeight(height + 2 * m_variants->frameWidth() + 2);
+    // ...then the list's own layout once the viewport has its new width: the delegate's margins
+    // decide the real row heights, and an estimate a few pixels short left the top row cut off.
+    QTimer::singleShot(0, this, [this] {
+        if (m_variants->count() == 0)
+            return;
+        m_variants->doItemsLayout();
+        const int top = m_variants->visualItemRect(m_variants->item(0)).top();
+        const int bottom = m_variants->visualItemRect(m_variants->item(m_variants->count() - 1)).bottom();
+        const int needed = bottom - top + 1;
+        if (needed > 0 && needed != m_variants->viewport()->height())
+            m_variants->setFixedHeight(needed + m_variants->height() - m_variants->viewport()->height());
+        m_variants->scrollToTop();
+    });
+}
+
 void ControlPanel::rebuildVariants()
 {
     const bool wasUpdating = m_updating;
@@ -318,6 +390,7 @@ void ControlPanel::rebuildVariants()
                     item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
                     item->setText(tr("%1 — unavailable").arg(QString::fromStdString(v.title)));
                     item->setToolTip(tr("Unavailable here: %1").arg(QString::fromStdString(why)));
+                    item->setData(Qt::UserRole + 1, QString::fromStdString(why));
                 } else {
                     item->setToolTip(QString::fromStdString(v.description));
                 }
@@ -332,11 +405,8 @@ void ControlPanel::rebuildVariants()
                 row = i;
         }
         m_variants->setCurrentRow(row);
-        // As tall as its rows: no empty box pushing the parameters below the fold.
-        const int rows = std::max(1, m_variants->count());
-        m_variants->setFixedHeight(rows * std::max(16, m_variants->sizeHintForRow(0))
-                                   + 2 * m_variants->frameWidth() + 4);
     }
+    fitVariantList();
     if (f)
         m_filterInfo->setText(html(f->description));
     if (eng.isCpu()) {
@@ -419,6 +489,14 @@ void ControlPanel::rebuildParams()
             auto *label = new QLabel(QString::fromStdString(p.label), m_paramBox);
             label->setToolTip(help);
             m_paramLayout->addRow(label, row);
+            // The help on screen, not only in a tooltip: "Output 2" means nothing until one reads
+            // "0 = |gx|, 1 = |gy|, 2 = gradient magnitude".
+            auto *helpLabel = new QLabel(m_paramBox);
+            helpLabel->setObjectName(QString::fromStdString("param_" + p.key + "_help"));
+            helpLabel->setWordWrap(true);
+            helpLabel->setTextFormat(Qt::RichText);
+            helpLabel->setText(QStringLiteral("<span style='color:gray'>%1</span>").arg(help.toHtmlEscaped()));
+            m_paramLayout->addRow(helpLabel);
             m_paramEditors.push_back(editor);
         }
         if (f->params.empty())
@@ -463,8 +541,11 @@ void ControlPanel::updateShapeEditors()
 {
     const bool custom = m_shapePreset->currentData().toInt() == kCustomShape
                         && m_shapePreset->currentData().typeId() == QMetaType::Int;
-    m_shapeWidth->setEnabled(custom);
-    m_shapeHeight->setEnabled(custom);
+    // The CPU reference engines have no work-groups: editors that change nothing stay disabled.
+    const bool cpu = engine().isCpu();
+    m_shapePreset->setEnabled(!cpu);
+    m_shapeWidth->setEnabled(custom && !cpu);
+    m_shapeHeight->setEnabled(custom && !cpu);
     if (!custom) {
         const LocalSize local = localSize();
         const QSignalBlocker b1(m_shapeWidth);
@@ -513,11 +594,21 @@ bool ControlPanel::setLocalSizeText(const QString &text)
     return true;
 }
 
-void ControlPanel::setShapeStatus(const QString &problem, bool pending)
+void ControlPanel::setShapeStatus(const QString &problem, bool pending, double checkMs)
 {
     m_shapeProblem = pending ? QString() : problem;
-    if (pending)
+    if (engine().isCpu() && problem.isEmpty())
+        // "This shape can launch" would claim a check that means nothing for C++ loops.
+        m_shapeStatus->setText(tr("<i>The CPU reference does not use work-groups.</i>"));
+    else if (pending)
         m_shapeStatus->setText(tr("<i>Checking this shape against the kernel…</i>"));
+    else if (problem.isEmpty() && checkMs >= 50)
+        // The check builds (or loads) the program, so the run after it reports "from memory cache"
+        // and a build time of zero: say here where the build time went.
+        m_shapeStatus->setText(tr("<span style='color:#2e7d32'>✔ This shape can launch.</span><br>"
+                                  "<span style='color:gray'>Checking it took %1 ms, mostly building or "
+                                  "loading the program; runs then take it from the memory cache.</span>")
+                                   .arg(checkMs, 0, 'f', 0));
     else if (problem.isEmpty())
         m_shapeStatus->setText(tr("<span style='color:#2e7d32'>✔ This shape can launch.</span>"));
     else

@@ -44,6 +44,8 @@ public:
     bool setVariantName(const QString &name);
     // Variants of the current filter that can run on the current device and format.
     QStringList availableVariants() const;
+    // Why a variant of the current filter cannot run here; empty when it can (or is unknown).
+    QString unavailableReason(const QString &variant) const;
 
     FilterParams params() const;
     bool setParamValue(const QString &key, double value);
@@ -53,7 +55,8 @@ public:
     QString localSizeText() const;
     bool setLocalSizeText(const QString &text); // a preset name or "WxH"
     // Shows why the shape cannot launch (empty: it can); "pending" text while the worker checks.
-    void setShapeStatus(const QString &problem, bool pending = false);
+    // checkMs: how long the worker's check took (it builds the program first), -1 when unknown.
+    void setShapeStatus(const QString &problem, bool pending = false, double checkMs = -1);
     QString shapeProblem() const { return m_shapeProblem; }
 
     int repeat() const;
@@ -66,6 +69,9 @@ public:
     const FilterSpec *filter() const;
     const VariantSpec *variant() const;
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 signals:
     void requestChanged(); // anything that changes the output or the timing
     void shapeChanged();   // the work-group shape or anything that changes its limits
@@ -77,6 +83,7 @@ private:
     void rebuildParams();
     void updateVariantText();
     void updateShapeEditors();
+    void fitVariantList(int outerWidth = -1);
     void emitChanged(bool shape);
 
     std::vector<DeviceInfo> m_devices;

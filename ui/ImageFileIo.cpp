@@ -5,6 +5,7 @@
 #include <QImageReader>
 #include <QImageWriter>
 #include <QSaveFile>
+#include <QStringList>
 
 #include <cstring>
 
@@ -57,9 +58,35 @@ bool readImageFile(const QString &path, QImage &out, QString &error)
     }
     QImage image = reader.read();
     if (image.isNull()) {
-        error = reader.errorString();
-        if (error.isEmpty() || error == QLatin1String("Unknown error"))
-            error = QStringLiteral("not a readable image (corrupt or unsupported format)");
+        const QFileInfo info(path);
+        const QByteArray suffix = info.suffix().toLower().toLatin1();
+        const bool knownSuffix = !suffix.isEmpty() && QImageReader::supportedImageFormats().contains(suffix);
+        if (info.size() == 0) {
+            error = QStringLiteral("the file is empty");
+        } else if (reader.error() == QImageReader::UnsupportedFormatError && knownSuffix) {
+            // Qt says "Unsupported image format" for a text file named .png, which reads as if PNG
+            // itself were unsupported: say that the contents are the problem.
+            error = QStringLiteral("the contents are not %1 image data (a damaged file, or another kind "
+                                   "of file with a .%2 name)")
+                        .arg(QString::fromLatin1(suffix).toUpper(), QString::fromLatin1(suffix));
+        } else if (reader.error() == QImageReader::UnsupportedFormatError) {
+            QStringList formats;
+            for (const QByteArray &format : QImageReader::supportedImageFormats())
+                formats << QString::fromLatin1(format);
+            error = QStringLiteral("not an image format this build can read (it reads %1)")
+                        .arg(formats.join(QStringLiteral(", ")));
+        } else if (reader.error() == QImageReader::InvalidDataError) {
+            // "Unable to read image data" alone does not say whose fault it is.
+            const QByteArray kind = !reader.format().isEmpty() ? reader.format()
+                                    : knownSuffix                ? suffix
+                                                                 : QByteArray("image");
+            error = QStringLiteral("the %1 data is damaged or cut short (%2)")
+                        .arg(QString::fromLatin1(kind == "image" ? kind : kind.toUpper()), reader.errorString());
+        } else {
+            error = reader.errorString();
+            if (error.isEmpty() || error == QLatin1String("Unknown error"))
+                error = QStringLiteral("not a readable image (corrupt or unsupported format)");
+        }
         return false;
     }
     if (std::string problem = imageSizeProblem(image.width(), image.height()); !problem.empty()) {

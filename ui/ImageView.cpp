@@ -27,8 +27,14 @@ ImageView::ImageView(QWidget *parent) : QWidget(parent)
 
 void ImageView::setImage(const QImage &image)
 {
+    setImage(image, {});
+}
+
+void ImageView::setImage(const QImage &image, const std::vector<QImage> &levels)
+{
     const bool sizeChanged = image.size() != m_image.size();
     m_image = image;
+    m_levels = levels;
     if (sizeChanged && m_fit)
         fitToWindow();
     else if (sizeChanged)
@@ -63,10 +69,27 @@ void ImageView::setPlaceholder(const QString &text)
 
 void ImageView::setView(double zoom, const QPointF &center, bool fit)
 {
-    m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
-    m_center = center;
     m_fit = fit;
+    if (fit) {
+        // Fitting is about this view's image: a transposed result fits its own H x W, not the
+        // original's W x H at the original's zoom (which cut it off at the top and bottom).
+        m_zoom = fitZoom();
+        m_center = QPointF(m_image.width() / 2.0, m_image.height() / 2.0);
+    } else {
+        m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+        m_center = center;
+    }
     update();
+}
+
+int ImageView::drawnLevel() const
+{
+    // The finest level drawn at least 1:1 (zoom * 2^k >= 1): every pixel of it reaches the screen,
+    // none is skipped or averaged away by the scaling.
+    int level = 0;
+    while (level < int(m_levels.size()) && m_zoom * double(1 << level) < 1.0 - 1e-9)
+        ++level;
+    return level;
 }
 
 void ImageView::setPixelGridEnabled(bool enabled)
@@ -137,22 +160,27 @@ int ImageView::wipeX() const
     return int(std::lround(m_wipe * width()));
 }
 
-void ImageView::drawImagePart(QPainter &painter, const QImage &image, const QRectF &clip)
+void ImageView::drawImagePart(QPainter &painter, const QImage &full, const QRectF &clip, int level)
 {
+    // A reduced level stands for the full image: its pixel (x, y) covers scale x scale pixels.
+    const QImage &image = level > 0 ? m_levels[std::size_t(level - 1)] : full;
+    const double scale = double(1 << level);
     // Source rectangle = the visible part only: drawing a scaled 12-Mpixel image whole on every
     // repaint would stall the GUI thread for tens of milliseconds.
     const QRectF imageRect = QRectF(mapFromImage(QPointF(0, 0)),
-                                    mapFromImage(QPointF(image.width(), image.height())));
+                                    mapFromImage(QPointF(full.width(), full.height())));
     const QRectF visible = imageRect.intersected(clip);
     if (visible.isEmpty())
         return;
-    QRectF source(mapToImage(visible.topLeft()), mapToImage(visible.bottomRight()));
+    QRectF source(mapToImage(visible.topLeft()) / scale, mapToImage(visible.bottomRight()) / scale);
     // Snap to whole source pixels so that zoomed-in pixels stay square and aligned to the grid.
     const QRect whole = source.toAlignedRect().intersected(image.rect());
-    const QRectF target(mapFromImage(whole.topLeft()), mapFromImage(whole.bottomRight() + QPoint(1, 1)));
+    const QRectF target(mapFromImage(QPointF(whole.topLeft()) * scale),
+                        mapFromImage(QPointF(whole.bottomRight() + QPoint(1, 1)) * scale));
     painter.save();
-    painter.setClipRect(clip);
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, m_zoom < 1.0);
+    painter.setClipRect(clip.intersected(imageRect));
+    // A level is already reduced for this zoom: smoothing it again would blur the peaks it keeps.
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, level == 0 && m_zoom < 1.0);
     painter.drawImage(target, image, whole);
     painter.restore();
 }
@@ -168,7 +196,7 @@ void ImageView::paintEvent(QPaintEvent *)
         const bool wipe = !m_wipeImage.isNull();
         const QRectF all = rect();
         if (!wipe) {
-            drawImagePart(painter, m_image, all);
+            drawImagePart(painter, m_image, all, drawnLevel());
         } else {
             const int x = wipeX();
             drawImagePart(painter, m_image, QRectF(0, 0, x, height()));

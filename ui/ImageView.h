@@ -6,6 +6,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <vector>
+
 namespace fwb {
 
 class ImageView : public QWidget
@@ -16,7 +18,12 @@ public:
     explicit ImageView(QWidget *parent = nullptr);
 
     void setImage(const QImage &image);
+    // levels: the image reduced by 2, 4, 8, ... (e.g. max-pooled); drawn instead of the image when
+    // zoomed out, so what the reduction keeps (isolated bright pixels) stays visible.
+    void setImage(const QImage &image, const std::vector<QImage> &levels);
     QImage image() const { return m_image; }
+    // The level drawn at the current zoom: 0 = the image itself, k = reduced by 2^k.
+    int drawnLevel() const;
     // Split (wipe) mode: right of the divider shows this image instead; null turns it off.
     void setWipeImage(const QImage &image);
     QImage wipeImage() const { return m_wipeImage; }
@@ -28,7 +35,8 @@ public:
     double zoom() const { return m_zoom; }
     QPointF center() const { return m_center; }
     bool isFitting() const { return m_fit; }
-    // Sets the view without emitting viewChanged (used to mirror the other view).
+    // Sets the view without emitting viewChanged (used to mirror the other view). fit: fit this
+    // view's own image, which may have another size than the mirrored one (a transpose).
     void setView(double zoom, const QPointF &center, bool fit);
     void setPixelGridEnabled(bool enabled);
     bool pixelGridEnabled() const { return m_grid; }
@@ -58,11 +66,12 @@ protected:
 private:
     double fitZoom() const;
     void zoomAround(double newZoom, const QPointF &widgetPos);
-    void drawImagePart(QPainter &painter, const QImage &image, const QRectF &clip);
+    void drawImagePart(QPainter &painter, const QImage &image, const QRectF &clip, int level = 0);
     void emitView();
     int wipeX() const;
 
     QImage m_image;
+    std::vector<QImage> m_levels;
     QImage m_wipeImage;
     QString m_captionLeft;
     QString m_captionRight;

@@ -93,26 +93,31 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     m_originalView->setObjectName("originalView");
     m_resultView->setObjectName("resultView");
     m_resultView->setPlaceholder(tr("The filtered image appears here after a run."));
+    m_originalView->setPlaceholder(tr("No image open.\nFile ▸ Open… (or drop an image file here), or File ▸ "
+                                      "Open Test Card."));
     m_splitter->addWidget(m_originalView);
     m_splitter->addWidget(m_resultView);
     layout->addWidget(m_banner);
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
 
-    // Zoom and pan follow each other: looking at the same pixel on both sides is the point.
+    // Zoom and pan follow each other: looking at the same pixel on both sides is the point. A
+    // transposed result has its pixel (x, y) at (y, x): mirror the centre through the diagonal.
     auto mirror = [this](ImageView *to) {
         return [this, to](double zoom, const QPointF &center, bool fit) {
             if (m_syncing)
                 return;
             m_syncing = true;
-            to->setView(zoom, center, fit);
+            to->setView(zoom, viewsTransposed() ? QPointF(center.y(), center.x()) : center, fit);
             m_syncing = false;
         };
     };
     connect(m_originalView, &ImageView::viewChanged, this, mirror(m_resultView));
     connect(m_resultView, &ImageView::viewChanged, this, mirror(m_originalView));
-    connect(m_originalView, &ImageView::pixelHovered, this, &MainWindow::onPixelHovered);
-    connect(m_resultView, &ImageView::pixelHovered, this, &MainWindow::onPixelHovered);
+    connect(m_originalView, &ImageView::pixelHovered, this,
+            [this](const QPoint &pixel) { onPixelHovered(m_originalView, pixel); });
+    connect(m_resultView, &ImageView::pixelHovered, this,
+            [this](const QPoint &pixel) { onPixelHovered(m_resultView, pixel); });
 
     m_statusLabel = new QLabel(tr("Ready"), this);
     m_statusLabel->setObjectName("runStatus");
@@ -122,6 +127,9 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_pixelLabel);
 
+    // The controls run the full height of the window: at 1000 pixels high the work-group and run
+    // boxes were otherwise below the fold of a dock squeezed above the timing panel.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     createDocks();
     createActions();
 
@@ -129,6 +137,12 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     m_debounce.setInterval(kDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, [this] { startRun(); });
     connect(m_controls, &ControlPanel::requestChanged, this, &MainWindow::scheduleRun);
+    // Without a result the original follows the chosen pixel format at once (with one it stays
+    // paired with the result's format until the next run lands).
+    connect(m_controls, &ControlPanel::requestChanged, this, [this] {
+        if (!m_hasResult && m_input)
+            updateViews();
+    });
     connect(m_controls, &ControlPanel::shapeChanged, this, &MainWindow::validateShape);
     connect(m_controls, &ControlPanel::runClicked, this, [this] { startRun(); });
     connect(m_controls, &ControlPanel::cancelClicked, this, &MainWindow::cancelRun);
@@ -286,6 +300,7 @@ void MainWindow::setInput(const Image &image, const QString &path, const QString
 {
     m_input = std::make_shared<const Image>(image);
     m_inputQImage = qimageFromImage(image);
+    m_inputConverted = QImage();
     m_inputPath = path;
     m_inputDescription = description;
     m_hasResult = false;
@@ -391,10 +406,10 @@ void MainWindow::validateShape()
     m_worker->checkLaunch(request);
 }
 
-void MainWindow::onLaunchChecked(quint64 id, const QString &problem)
+void MainWindow::onLaunchChecked(quint64 id, const QString &problem, double checkMs)
 {
     if (id == m_latestCheckId)
-        m_controls->setShapeStatus(problem);
+        m_controls->setShapeStatus(problem, false, checkMs);
 }
 
 bool MainWindow::startRun()
@@ -414,7 +429,10 @@ bool MainWindow::startRun()
         if (problem.isEmpty())
             problem = q(localSizeProblem(engine.device, m_controls->localSize(), {}));
         if (!problem.isEmpty()) {
-            setStatus(tr("Not launched: work-group %1 — %2").arg(m_controls->localSizeText(), problem));
+            // Most reasons already start with "work-group WxH"; do not say it twice.
+            const QString shape = m_controls->localSizeText();
+            setStatus(problem.contains(shape) ? tr("Not launched: %1").arg(problem)
+                                              : tr("Not launched: work-group %1 — %2").arg(shape, problem));
             return false;
         }
     }
@@ -453,6 +471,8 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     logged.outputImage.reset();
     logged.output = QImage();
     logged.heatMap = QImage();
+    logged.heatMapLevels.clear();
+    logged.convertedInput = QImage();
 
     if (r.cancelled) {
         setStatus(tr("Cancelled. The previous result stays on screen."));
@@ -479,9 +499,13 @@ void MainWindow::onRunFinished(const ComputeResult &result)
                 detail += tr(" The device connection will be re-created for the next run.");
             m_banner->showMessage(ErrorBanner::Kind::Error, title, detail, q(r.buildLog));
         }
-        m_timing->setNote(tr("<span style='color:#c62828'>Last run: %1</span> — the numbers below "
-                             "are from the previous successful run.")
-                              .arg(q(r.error).toHtmlEscaped()));
+        // Only claim "the numbers below" when there are some: a first run that fails has none.
+        m_timing->setNote(m_timing->hasNumbers()
+                              ? tr("<span style='color:#c62828'>Last run: %1</span> — the numbers below "
+                                   "are from the previous successful run.")
+                                    .arg(q(r.error).toHtmlEscaped())
+                              : tr("<span style='color:#c62828'>Last run: %1</span>")
+                                    .arg(q(r.error).toHtmlEscaped()));
         setStatus(tr("%1 / %2 on %3: %4")
                       .arg(q(r.filter), q(r.variant), result.engine.label(), q(r.error)));
         updateActions();
@@ -508,7 +532,8 @@ void MainWindow::onRunFinished(const ComputeResult &result)
                                   .arg(r.maxAbsDiff)
                                   .arg(r.tolerance));
     }
-    parts << tr("kernel %1 ms").arg(r.kernelMs.median, 0, 'f', 3);
+    parts << (result.engine.isCpu() ? tr("CPU filter %1 ms") : tr("kernel %1 ms"))
+                 .arg(r.kernelMs.median, 0, 'f', 3);
     setStatus(parts.join(QStringLiteral(" · ")));
     updateActions();
     emit resultShown(result);
@@ -544,65 +569,144 @@ void MainWindow::setViewMode(ViewMode mode)
     updateViews();
 }
 
+PixelFormat MainWindow::displayedFormat() const
+{
+    // Paired with the result on screen; before any result, with the format about to be used.
+    return m_hasResult ? m_result.request.params.format : m_controls->params().format;
+}
+
+QImage MainWindow::displayedInput() const
+{
+    if (!m_input)
+        return {};
+    const PixelFormat format = displayedFormat();
+    if (m_input->format() == format)
+        return m_inputQImage;
+    if (m_hasResult && !m_result.convertedInput.isNull())
+        return m_result.convertedInput; // converted by the worker: no 12-Mpixel pass on this thread
+    // A colour original next to a gray8 result made the filter look like it removed the colour,
+    // and the split wipe compared colour with gray: show what the kernel actually read.
+    if (m_inputConverted.isNull() || m_inputConvertedFormat != format) {
+        m_inputConverted = qimageFromImage(m_input->convertedTo(format));
+        m_inputConvertedFormat = format;
+    }
+    return m_inputConverted;
+}
+
+bool MainWindow::viewsTransposed() const
+{
+    if (m_viewMode != ViewMode::SideBySide || !m_hasResult)
+        return false;
+    const FilterSpec *filter = findFilter(m_result.run.filter);
+    return filter && filter->transposesOutput;
+}
+
+void MainWindow::syncResultView()
+{
+    const QPointF c = m_originalView->center();
+    m_resultView->setView(m_originalView->zoom(), viewsTransposed() ? QPointF(c.y(), c.x()) : c,
+                          m_originalView->isFitting());
+}
+
 void MainWindow::updateViews()
 {
     const QImage result = m_hasResult ? m_result.output : QImage();
-    const QString resultCaption =
-        m_hasResult ? tr("Result — %1, %2 on %3")
-                          .arg(q(m_result.run.variant),
-                               QString::fromLatin1(formatName(m_result.request.params.format)),
-                               m_result.engine.label())
-                    : tr("Result");
+    const QImage input = displayedInput();
+    const QString format = QString::fromLatin1(formatName(displayedFormat()));
+    QString resultCaption = tr("Result");
+    if (m_hasResult && m_result.engine.isCpu())
+        // The CPU reference ignores the variant: naming one would claim a kernel ran.
+        resultCaption = tr("Result — %1, %2").arg(m_result.engine.label(), format);
+    else if (m_hasResult)
+        resultCaption = tr("Result — %1, %2 on %3")
+                            .arg(q(m_result.run.variant), format, m_result.engine.label());
+    QString inputCaption = m_input ? tr("Original — %1").arg(m_inputDescription) : QString();
+    if (m_input && m_input->format() != displayedFormat())
+        inputCaption += tr(", as %1 (what the filter reads)").arg(format);
     m_resultView->setVisible(m_viewMode != ViewMode::Split);
     m_originalView->setWipeImage(QImage());
     switch (m_viewMode) {
     case ViewMode::SideBySide:
-        m_originalView->setImage(m_inputQImage);
-        m_originalView->setCaption(tr("Original — %1").arg(m_inputDescription));
+        m_originalView->setImage(input);
+        m_originalView->setCaption(inputCaption);
         m_resultView->setImage(result);
         m_resultView->setCaption(resultCaption);
         m_resultView->setPlaceholder(tr("The filtered image appears here after a run."));
         break;
     case ViewMode::Split:
         // One view, two images: drag the divider to wipe between them.
-        m_originalView->setImage(m_inputQImage);
+        m_originalView->setImage(input);
         m_originalView->setWipeImage(result);
-        m_originalView->setCaption(tr("◀ Original"), m_hasResult ? tr("%1 ▶").arg(resultCaption) : QString());
+        m_originalView->setCaption(m_hasResult ? tr("◀ Original") : inputCaption,
+                                   m_hasResult ? tr("%1 ▶").arg(resultCaption) : QString());
         break;
     case ViewMode::Difference:
-        m_originalView->setImage(result.isNull() ? m_inputQImage : result);
-        m_originalView->setCaption(result.isNull() ? tr("Original (no result yet)") : resultCaption);
-        m_resultView->setImage(m_hasResult ? m_result.heatMap : QImage());
-        if (m_hasResult && !m_result.heatMap.isNull())
-            m_resultView->setCaption(tr("Difference |result − CPU reference|: max %1, mean %2\n"
-                                        "black = identical, brightest = the largest difference")
-                                         .arg(m_result.maxDiff)
-                                         .arg(m_result.meanDiff, 0, 'g', 3));
-        else
+        m_originalView->setImage(result.isNull() ? input : result);
+        m_originalView->setCaption(result.isNull() ? (m_input ? tr("Original (no result yet)") : QString())
+                                                   : resultCaption);
+        // Max-pooled levels: zoomed out to fit, a handful of differing pixels would otherwise be
+        // averaged into black and the map would claim "identical" while the caption says max 1.
+        m_resultView->setImage(m_hasResult ? m_result.heatMap : QImage(),
+                               m_hasResult ? m_result.heatMapLevels : std::vector<QImage>());
+        if (m_hasResult && !m_result.heatMap.isNull()) {
+            const double pixels = double(m_result.heatMap.width()) * m_result.heatMap.height();
+            if (m_result.maxDiff <= 0)
+                m_resultView->setCaption(tr("Difference |result − CPU reference|: none, every pixel "
+                                            "is identical"));
+            else
+                m_resultView->setCaption(
+                    tr("Difference |result − CPU reference|: max %1 (tolerance %2) in %3 of %4 pixels "
+                       "(%5%)\nblack = identical, white = %1; zoomed out, each dot keeps the largest "
+                       "difference under it")
+                        .arg(m_result.maxDiff)
+                        .arg(m_result.run.tolerance)
+                        .arg(m_result.diffPixels)
+                        .arg(qint64(pixels))
+                        .arg(100.0 * double(m_result.diffPixels) / pixels, 0, 'g', 2));
+        } else {
             m_resultView->setCaption(tr("Difference"));
+        }
         m_resultView->setPlaceholder(tr("Run a variant to see where it differs from the CPU reference."));
         break;
     }
     // Keep both views on the same zoom/pan after swapping images.
-    m_resultView->setView(m_originalView->zoom(), m_originalView->center(), m_originalView->isFitting());
+    syncResultView();
     if (m_originalView->isFitting())
         QTimer::singleShot(0, m_originalView, &ImageView::fitToWindow);
 }
 
-void MainWindow::onPixelHovered(const QPoint &pixel)
+void MainWindow::onPixelHovered(ImageView *view, const QPoint &pixel)
 {
     if (pixel.x() < 0) {
         m_pixelLabel->clear();
         return;
     }
+    // Which image's coordinates the pointer is in: the result's geometry on the right, and on the
+    // left in the difference view (which shows the result there).
+    const bool onResult = view == m_resultView || m_viewMode == ViewMode::Difference;
+    const FilterSpec *filter = m_hasResult ? findFilter(m_result.run.filter) : nullptr;
+    const bool transposed = filter && filter->transposesOutput && m_viewMode != ViewMode::Split;
+    const QPoint swapped(pixel.y(), pixel.x());
+    const QPoint inPixel = onResult && transposed ? swapped : pixel;
+    const QPoint outPixel = !onResult && transposed ? swapped : pixel;
     const QImage result = m_hasResult ? m_result.output : QImage();
-    QString text = tr("x %1, y %2 — original %3 · result %4")
-                       .arg(pixel.x())
-                       .arg(pixel.y())
-                       .arg(pixelString(m_inputQImage, pixel), pixelString(result, pixel));
-    if (m_viewMode == ViewMode::Difference && m_hasResult && m_result.heatMap.rect().contains(pixel)) {
+    QString text;
+    if (inPixel == outPixel)
+        text = tr("x %1, y %2 — original %3 · result %4")
+                   .arg(pixel.x())
+                   .arg(pixel.y())
+                   .arg(pixelString(displayedInput(), inPixel), pixelString(result, outPixel));
+    else
+        text = tr("original x %1, y %2: %3 · result x %4, y %5: %6")
+                   .arg(inPixel.x())
+                   .arg(inPixel.y())
+                   .arg(pixelString(displayedInput(), inPixel))
+                   .arg(outPixel.x())
+                   .arg(outPixel.y())
+                   .arg(pixelString(result, outPixel));
+    if (m_viewMode == ViewMode::Difference && m_hasResult && m_result.heatMap.rect().contains(outPixel)) {
         // The heat map is scaled to the maximum: recover the level from the red/green/blue ramp.
-        const QRgb rgb = m_result.heatMap.pixel(pixel);
+        const QRgb rgb = m_result.heatMap.pixel(outPixel);
         const double t = (qRgb(0, 0, 0) == (rgb & 0xffffff) ? 0.0
                                                                : (qRed(rgb) + qGreen(rgb) + qBlue(rgb)) / 765.0);
         text += tr(" · |diff| ≈ %1").arg(qRound(t * m_result.maxDiff));
@@ -785,16 +889,20 @@ void MainWindow::showHelp()
                "<li><b>GB/s</b>: bytes the filter must read and write, per second. Compared with the "
                "device's copy speed it says how close the filter is to the memory's limit.</li>"
                "<li><b>Speed-up</b>: CPU reference time divided by kernel time; 10× means ten times "
-               "faster than the processor with one thread (or with all its threads).</li>"
+               "faster than the processor with one thread (or with all its threads), and below 1× the "
+               "device was slower.</li>"
                "<li><b>Matches CPU reference</b>: the largest per-pixel difference; a difference of 1 "
                "is rounding, allowed by the filter's tolerance.</li>"
                "<li><b>Work-group</b>: how many pixels one group of device threads handles together "
                "(e.g. 16×16). Some shapes are faster; some are too big for the device and are "
                "refused with the reason.</li></ul>"
-               "<h3>Views</h3><p><b>Side by side</b> shows both pictures with the same zoom. "
+               "<h3>Views</h3><p><b>Side by side</b> shows both pictures with the same zoom; the "
+               "original is shown in the pixel format the filter reads (gray8 shows it in gray). A "
+               "transposed result is shown turned, and zoom and pan follow it. "
                "<b>Split</b> lays the result over the original; drag the white divider. "
                "<b>Difference</b> paints where the result differs from the CPU reference: black is "
-               "identical, red to white is different.</p>");
+               "identical, red to white is different. Zoomed out, each dot keeps the largest "
+               "difference under it, so even one differing pixel shows.</p>");
     auto *dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("What am I looking at?"));

@@ -93,8 +93,8 @@ private slots:
     void validateShape();
     void onRunStarted(quint64 id);
     void onRunFinished(const fwb::ComputeResult &result);
-    void onLaunchChecked(quint64 id, const QString &problem);
-    void onPixelHovered(const QPoint &pixel);
+    void onLaunchChecked(quint64 id, const QString &problem, double checkMs);
+    void onPixelHovered(fwb::ImageView *view, const QPoint &pixel);
 
 private:
     void createActions();
@@ -106,6 +106,12 @@ private:
     void updateRecentMenu();
     void setInput(const Image &image, const QString &path, const QString &description);
     void updateViews();
+    // The input as the kernel receives it (converted to the run's pixel format), for display.
+    QImage displayedInput() const;
+    PixelFormat displayedFormat() const;
+    // Side by side with a transposed result: pixel (x, y) on the left is (y, x) on the right.
+    bool viewsTransposed() const;
+    void syncResultView();
     void setStatus(const QString &text);
     ComputeRequest makeRequest() const;
 
@@ -123,6 +129,8 @@ private:
 
     std::shared_ptr<const Image> m_input;
     QImage m_inputQImage;
+    mutable QImage m_inputConverted; // m_input in m_inputConvertedFormat, made on first use
+    mutable PixelFormat m_inputConvertedFormat = PixelFormat::Gray8;
     QString m_inputPath; // empty for the test card
     QString m_inputDescription;
     ComputeResult m_result;

@@ -63,13 +63,27 @@ QSize TimingBar::minimumSizeHint() const
     return QSize(240, sizeHint().height());
 }
 
-void TimingBar::setTimes(double buildMs, double uploadMs, double kernelMs, double downloadMs)
+void TimingBar::setTimes(double buildMs, double uploadMs, double kernelMs, double downloadMs,
+                         const QString &buildOrigin)
 {
     m_valid = true;
-    m_build = std::max(0.0, buildMs);
+    m_cpu = false;
+    m_buildOrigin = buildOrigin;
+    // A program taken from a cache cost (almost) nothing in this run: no build segment.
+    m_build = buildOrigin == QLatin1String("compiled") ? std::max(0.0, buildMs) : 0.0;
     m_upload = std::max(0.0, uploadMs);
     m_kernel = std::max(0.0, kernelMs);
     m_download = std::max(0.0, downloadMs);
+    update();
+}
+
+void TimingBar::setCpuTime(double filterMs)
+{
+    m_valid = true;
+    m_cpu = true;
+    m_buildOrigin.clear();
+    m_build = m_upload = m_download = 0;
+    m_kernel = std::max(0.0, filterMs);
     update();
 }
 
@@ -77,6 +91,31 @@ void TimingBar::clear()
 {
     m_valid = false;
     update();
+}
+
+QString TimingBar::segmentText(int segment) const
+{
+    if (m_cpu && segment == 2)
+        return tr("CPU filter %1").arg(ms(m_kernel));
+    const QString name = tr(kSegments[segment].name);
+    if (!m_valid)
+        return name;
+    if (m_cpu)
+        return tr("%1: none").arg(name); // the reference runs in place, on the host
+    if (segment == 0 && m_buildOrigin != QLatin1String("compiled"))
+        // "build 0.000 ms" read as a free compile; it was a cache hit.
+        return tr("build: from %1 cache").arg(m_buildOrigin.isEmpty() ? tr("a") : m_buildOrigin);
+    const double values[4] = {m_build, m_upload, m_kernel, m_download};
+    return QStringLiteral("%1 %2").arg(name, ms(values[segment]));
+}
+
+QString TimingBar::legendText() const
+{
+    QStringList parts;
+    for (int i = 0; i < 4; ++i)
+        if (!m_cpu || i == 2 || !m_valid)
+            parts << segmentText(i);
+    return parts.join(QStringLiteral(" · "));
 }
 
 void TimingBar::paintEvent(QPaintEvent *)
@@ -112,7 +151,7 @@ void TimingBar::paintEvent(QPaintEvent *)
             QRectF part(x, y, std::max(1.0, w), line + 6);
             painter.setBrush(kSegments[i].colour);
             painter.drawRect(part);
-            const QString text = QStringLiteral("%1 %2").arg(tr(kSegments[i].name), ms(values[i]));
+            const QString text = segmentText(i);
             if (metrics.horizontalAdvance(text) + 8 < w) {
                 painter.setPen(Qt::white);
                 painter.drawText(part, Qt::AlignCenter, text);
@@ -125,20 +164,19 @@ void TimingBar::paintEvent(QPaintEvent *)
     drawBar(line + 12, tr("One repeat"), 1);
 
     // Legend: always printed with numbers, so nothing depends on a segment being wide enough.
+    // The CPU reference has one phase only; the others would read as measured zeros.
     int x = barLeft;
     const int y = 2 * line + 24;
     for (int i = 0; i < 4; ++i) {
-        const QString text = m_valid ? QStringLiteral("%1 %2").arg(tr(kSegments[i].name), ms(values[i]))
-                                     : tr(kSegments[i].name);
+        if (m_valid && m_cpu && i != 2)
+            continue;
+        const QString text = segmentText(i);
         painter.setPen(Qt::NoPen);
         painter.setBrush(kSegments[i].colour);
         painter.drawRect(QRectF(x, y + line / 2.0 - 5, 10, 10));
         painter.setPen(palette().color(QPalette::WindowText));
         painter.drawText(QPoint(x + 14, y + metrics.ascent()), text);
         x += 14 + metrics.horizontalAdvance(text) + 14;
-        if (x > width() - 60 && i < 3) {
-            // wrap is rare at the panel's width; keep the rest on the same line, clipped
-        }
     }
 }
 
@@ -149,6 +187,7 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_title->setObjectName("timingTitle");
     m_title->setWordWrap(true);
     m_note = new QLabel(this);
+    m_note->setObjectName("timingNote");
     m_note->setWordWrap(true);
     m_note->setVisible(false);
     m_bar = new TimingBar(this);
@@ -159,19 +198,25 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_numbers->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     m_series = new QHorizontalBarSeries;
-    auto *set = new QBarSet(tr("kernel time (ms, median)"));
+    auto *set = new QBarSet(tr("kernel or CPU filter time (ms, median)"));
     set->setColor(kSegments[2].colour);
+    set->setLabelColor(palette().color(QPalette::WindowText)); // the theme's default is white
     m_series->append(set);
-    // No value labels on the bars: short bars clip them; the axis and the numbers table carry them.
+    // The time next to each bar, outside its end: beside a 400 ms bar, 20 and 35 ms are both
+    // slivers, and a label inside a short bar would be clipped.
+    m_series->setLabelsVisible(true);
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    m_series->setLabelsFormat(QStringLiteral("@value ms"));
+    m_series->setLabelsPrecision(3);
     m_chart = new QChart;
     m_chart->addSeries(m_series);
-    m_chart->setTitle(tr("Kernel time, last runs (newest at the top)"));
+
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_categories = new QBarCategoryAxis;
     m_valueAxis = new QValueAxis;
-    m_valueAxis->setTitleText(tr("ms"));
-    m_valueAxis->setLabelFormat(QStringLiteral("%.3g"));
+    m_valueAxis->setTitleText(tr("median kernel time (ms)"));
+    m_valueAxis->setLabelFormat(QStringLiteral("%.4g"));
     m_chart->addAxis(m_categories, Qt::AlignLeft);
     m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
@@ -203,27 +248,37 @@ void TimingPanel::setResult(const ComputeResult &result)
 {
     const RunResult &r = result.run;
     setNote({});
-    const QString shape = QString::fromStdString(r.local.toString());
-    const QString engine = result.engine.label();
-    m_title->setText(tr("<b>%1 / %2</b> on %3, work-group %4")
-                         .arg(QString::fromStdString(r.filter).toHtmlEscaped(),
-                              QString::fromStdString(r.variant).toHtmlEscaped(),
-                              engine.toHtmlEscaped(), shape));
     const bool cpu = result.engine.isCpu();
+    // The launched shape; the CPU reference has none, and ignores the variant too.
+    const QString shape = cpu ? QString() : QString::fromStdString(r.local.toString());
+    const QString engine = result.engine.label();
+    const QString format = QString::fromLatin1(formatName(result.request.params.format));
     if (cpu)
-        m_bar->setTimes(0, 0, r.kernelMs.median, 0);
+        m_title->setText(tr("<b>%1</b> on the %2, %3")
+                             .arg(QString::fromStdString(r.filter).toHtmlEscaped(), engine.toHtmlEscaped(),
+                                  format));
     else
-        m_bar->setTimes(r.buildOrigin == "compiled" ? r.buildMs : 0.0, r.uploadMs, r.kernelMs.median,
-                        r.downloadMs);
+        m_title->setText(tr("<b>%1 / %2</b> on %3, %4, work-group %5")
+                             .arg(QString::fromStdString(r.filter).toHtmlEscaped(),
+                                  QString::fromStdString(r.variant).toHtmlEscaped(), engine.toHtmlEscaped(),
+                                  format, shape));
+    if (cpu)
+        m_bar->setCpuTime(r.kernelMs.median);
+    else
+        m_bar->setTimes(r.buildMs, r.uploadMs, r.kernelMs.median, r.downloadMs,
+                        QString::fromStdString(r.buildOrigin));
 
     auto row = [](const QString &name, const QString &value, const QString &note = {}) {
         return QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'><b>%2</b></td>"
                               "<td style='padding-left:10px; color:gray'>%3</td></tr>")
             .arg(name, value, note);
     };
+    // The CPU engines time at most 3 repeats (ComputeWorker::executeOnCpu).
+    const int timed = cpu ? std::clamp(result.request.repeat, 1, 3) : std::max(1, result.request.repeat);
+    const QString repeats = timed == 1 ? tr("1 timed repeat") : tr("median of %1 timed repeats").arg(timed);
     QString rows;
-    rows += row(cpu ? tr("Filter time") : tr("Kernel time"), ms(r.kernelMs.median),
-                tr("median; min %1, max %2").arg(ms(r.kernelMs.min), ms(r.kernelMs.max)));
+    rows += row(cpu ? tr("CPU filter time") : tr("Kernel time"), ms(r.kernelMs.median),
+                tr("%1; min %2, max %3").arg(repeats, ms(r.kernelMs.min), ms(r.kernelMs.max)));
     if (!cpu) {
         rows += row(tr("Upload / download"), QStringLiteral("%1 / %2").arg(ms(r.uploadMs), ms(r.downloadMs)),
                     r.reuploaded ? tr("image sent every repeat") : tr("image already on the device"));
@@ -231,10 +286,12 @@ void TimingPanel::setResult(const ComputeResult &result)
         const QString origin = QString::fromStdString(r.buildOrigin);
         rows += row(tr("Program"), origin == "compiled" ? tr("built in %1").arg(ms(r.buildMs))
                                                          : tr("from %1 cache").arg(origin),
-                    origin == "compiled" ? tr("first use of these build options") : QString());
+                    origin == "compiled" ? tr("first use of these build options")
+                                         : tr("no compile in this run"));
     }
-    rows += row(tr("Throughput"), tr("%1 Mpix/s").arg(r.mpixPerS, 0, 'f', 1));
-    QString bandwidthNote;
+    rows += row(tr("Throughput"), tr("%1 Mpix/s").arg(r.mpixPerS, 0, 'f', 1),
+                tr("million pixels filtered per second"));
+    QString bandwidthNote = tr("input + output bytes / time");
     if (result.copyBandwidthGBps > 0)
         bandwidthNote = tr("%1% of the device's copy speed (%2 GB/s)")
                             .arg(100.0 * r.gbps / result.copyBandwidthGBps, 0, 'f',
@@ -244,13 +301,23 @@ void TimingPanel::setResult(const ComputeResult &result)
     auto speedup = [&](double cpuMs) {
         if (cpuMs <= 0 || r.kernelMs.median <= 0)
             return tr("—");
-        return tr("%1×").arg(cpuMs / r.kernelMs.median, 0, 'f', cpuMs / r.kernelMs.median < 10 ? 2 : 1);
+        const double x = cpuMs / r.kernelMs.median;
+        return tr("%1×").arg(x, 0, 'f', x < 10 ? 2 : 1);
+    };
+    auto cpuNote = [&](double cpuMs) {
+        if (cpuMs <= 0)
+            return tr("not measured");
+        // "0.30x" alone reads like a speed-up; say plainly when the device lost.
+        if (r.kernelMs.median > 1.05 * cpuMs) // "1.0x slower" would be noise, not news
+            return tr("CPU took %1: the kernel is %2× slower")
+                .arg(ms(cpuMs))
+                .arg(r.kernelMs.median / cpuMs, 0, 'f', 1);
+        return tr("CPU took %1").arg(ms(cpuMs));
     };
     if (!cpu) {
-        rows += row(tr("Speed-up vs CPU, 1 thread"), speedup(r.cpuSingleMs),
-                    tr("CPU took %1").arg(ms(r.cpuSingleMs)));
+        rows += row(tr("Speed-up vs CPU, 1 thread"), speedup(r.cpuSingleMs), cpuNote(r.cpuSingleMs));
         rows += row(tr("Speed-up vs CPU, %1 threads").arg(r.cpuThreads), speedup(r.cpuMultiMs),
-                    tr("CPU took %1").arg(ms(r.cpuMultiMs)));
+                    cpuNote(r.cpuMultiMs));
     }
     if (r.checked && !cpu) {
         rows += row(tr("Matches CPU reference"),
@@ -258,14 +325,22 @@ void TimingPanel::setResult(const ComputeResult &result)
                     tr("max diff %1, tolerance %2").arg(r.maxAbsDiff).arg(r.tolerance));
     }
     m_numbers->setText(QStringLiteral("<table cellspacing='1'>%1</table>").arg(rows));
+    m_hasNumbers = true;
 
-    // History: newest at the top of the horizontal bar chart.
     ++m_runNumber;
     HistoryEntry entry;
-    entry.label = QStringLiteral("#%1 %2 · %3 · %4")
-                      .arg(m_runNumber)
-                      .arg(QString::fromStdString(r.variant), cpu ? engine : shortDevice(QString::fromStdString(r.device)),
-                           shape);
+    entry.number = m_runNumber;
+    entry.filter = QString::fromStdString(r.filter);
+    // The CPU engines ignore the variant: the label names the engine instead.
+    if (!cpu)
+        entry.variant = QString::fromStdString(r.variant);
+    else if (result.engine.kind == ComputeEngine::CpuSingle)
+        entry.variant = tr("CPU, 1 thread");
+    else
+        entry.variant = tr("CPU, %1 threads").arg(r.cpuThreads);
+    entry.device = cpu ? tr("CPU reference") : QString::fromStdString(r.device);
+    entry.format = format;
+    entry.shape = shape;
     entry.kernelMs = r.kernelMs.median;
     m_history.push_back(entry);
     if (int(m_history.size()) > kHistoryLength)
@@ -279,15 +354,54 @@ void TimingPanel::clearHistory()
     updateChart();
 }
 
+QStringList TimingPanel::historyLabels() const
+{
+    return m_categories->categories();
+}
+
+QString TimingPanel::chartTitle() const
+{
+    return m_chart->title();
+}
+
 void TimingPanel::updateChart()
 {
     QBarSet *set = m_series->barSets().front();
     QStringList labels;
     QList<qreal> values;
     double maximum = 0;
+    // What all the runs share goes into the title once; each bar is labelled with what differs.
+    // Repeating a 40-character device name on every bar got it cut to "pthread-haswell-AMD E…".
+    auto shared = [this](QString HistoryEntry::*field) {
+        for (const HistoryEntry &entry : m_history)
+            if (entry.*field != m_history.front().*field)
+                return false;
+        return !m_history.empty();
+    };
+    const bool sameFilter = shared(&HistoryEntry::filter);
+    const bool sameDevice = shared(&HistoryEntry::device);
+    const bool sameFormat = shared(&HistoryEntry::format);
+    const bool sameShape = shared(&HistoryEntry::shape);
+    QStringList common;
+    if (sameFilter)
+        common << m_history.front().filter;
+    if (sameFormat)
+        common << m_history.front().format;
+    if (sameShape && !m_history.front().shape.isEmpty())
+        common << tr("work-group %1").arg(m_history.front().shape);
+    // A shared device is left out of the title: the panel's heading names it, and its 40-character
+    // name only pushed the rest off the chart.
     // Bar charts draw category 0 at the bottom: append oldest first so the newest is on top.
     for (const HistoryEntry &entry : m_history) {
-        labels << entry.label;
+        QStringList parts;
+        parts << (sameFilter ? entry.variant : entry.filter + QLatin1Char('/') + entry.variant);
+        if (!sameFormat)
+            parts << entry.format;
+        if (!entry.shape.isEmpty() && !sameShape)
+            parts << entry.shape;
+        if (!sameDevice)
+            parts << shortDevice(entry.device);
+        labels << QStringLiteral("#%1 %2").arg(entry.number).arg(parts.join(QStringLiteral(" · ")));
         values << std::round(entry.kernelMs * 1000.0) / 1000.0;
         maximum = std::max(maximum, entry.kernelMs);
     }
@@ -297,7 +411,13 @@ void TimingPanel::updateChart()
     if (labels.isEmpty())
         labels << tr("(no runs yet)");
     m_categories->append(labels);
+    m_chart->setTitle(common.isEmpty() ? tr("Kernel time, newest run on top")
+                                       : tr("Kernel time, newest run on top: %1")
+                                             .arg(common.join(QStringLiteral(" · "))));
+    // Round tick values (0, 5, 10, ...) instead of max * 1.3 cut into four (9.18, 18.4, 27.5).
+    // Head room right of the longest bar for its value label.
     m_valueAxis->setRange(0, maximum > 0 ? maximum * 1.3 : 1.0);
+    m_valueAxis->applyNiceNumbers();
 }
 
 QString TimingPanel::numbersText() const

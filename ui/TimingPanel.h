@@ -4,6 +4,7 @@
 
 #include "ComputeWorker.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -25,8 +26,13 @@ class TimingBar : public QWidget
 
 public:
     explicit TimingBar(QWidget *parent = nullptr);
-    void setTimes(double buildMs, double uploadMs, double kernelMs, double downloadMs);
+    // buildOrigin: "compiled" (buildMs is a compile), anything else names the cache it came from.
+    void setTimes(double buildMs, double uploadMs, double kernelMs, double downloadMs,
+                  const QString &buildOrigin = QStringLiteral("compiled"));
+    // The CPU reference: no build, no transfers, and the "kernel" is the C++ filter.
+    void setCpuTime(double filterMs);
     void clear();
+    QString legendText() const; // the legend as painted (tests)
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -34,7 +40,11 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
+    QString segmentText(int segment) const;
+
     bool m_valid = false;
+    bool m_cpu = false;
+    QString m_buildOrigin;
     double m_build = 0, m_upload = 0, m_kernel = 0, m_download = 0;
 };
 
@@ -50,7 +60,12 @@ public:
     void setNote(const QString &text);
     void clearHistory();
     int historyCount() const { return int(m_history.size()); }
+    // Whether the numbers of an earlier successful run are on display.
+    bool hasNumbers() const { return m_hasNumbers; }
     QString numbersText() const; // plain text of the numbers grid (tests, run-log preview)
+    QStringList historyLabels() const; // the chart's category labels, oldest first (tests)
+    QString chartTitle() const;
+    TimingBar *bar() const { return m_bar; }
 
     static constexpr int kHistoryLength = 12;
 
@@ -59,11 +74,17 @@ private:
 
     struct HistoryEntry
     {
-        QString label;
+        int number = 0;
+        QString filter;
+        QString variant; // for the CPU engines: which one
+        QString device;
+        QString format;
+        QString shape;   // empty for the CPU engines
         double kernelMs = 0;
     };
     std::vector<HistoryEntry> m_history;
     int m_runNumber = 0;
+    bool m_hasNumbers = false;
     QLabel *m_title = nullptr;
     QLabel *m_note = nullptr;
     TimingBar *m_bar = nullptr;
