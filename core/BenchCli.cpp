@@ -41,6 +41,8 @@ const char *kUsage =
     "  --output FILE [--overwrite]   save the result of a single variant (never over the input)\n"
     "  --check                       fail (exit 1) unless every result matches the CPU reference\n"
     "  --no-cpu-single               skip timing the single-threaded CPU reference (the check still runs)\n"
+    "  --transfer pageable|pinned    host memory for upload/download: the image itself (default) or\n"
+    "                                page-locked staging buffers (seed 004's pinned-memory transfers)\n"
     "  --cache-dir DIR|-  --kernel-dir DIR   program-binary cache folder; folder of edited .cl files\n"
     "  --json                        one JSON object instead of the table\n"
     "  --json-file FILE              also write that JSON object to FILE (the table still prints)\n"
@@ -208,7 +210,11 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
         return std::string(b);
     };
     std::printf("Device: %s [%s]  copy bandwidth %.1f GB/s\n", device.summary().c_str(), device.spec().c_str(), copyGBps);
-    std::printf("Image:  %dx%d %s (%s)\n\n", image.width(), image.height(), formatName(image.format()), source.c_str());
+    std::printf("Image:  %dx%d %s (%s)\n", image.width(), image.height(), formatName(image.format()), source.c_str());
+    const bool pinned = !results.empty() && results.front().transfer == "pinned";
+    std::printf("Copies: %s\n\n", pinned ? "through pinned (page-locked) host buffers; the one memcpy into and out of "
+                                            "them per run is staging_ms in --json, not in upload/download"
+                                          : "straight from/to the image in ordinary (pageable) host memory");
     std::printf("%s %9s %8s %10s %19s %9s %8s %6s %9s %9s %8s %s\n", lead("filter", "variant", "params", "local").c_str(),
                 "build ms", "upload", "kernel md", "(min..max)", "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms",
                 "speedup", "check");
@@ -426,6 +432,12 @@ int cmdRun(Args &args, ImageIo *io)
         else if (flag == "--json-file") take(jsonFile);
         else if (flag == "--fast-math") request.params.fastMath = true;
         else if (flag == "--no-cpu-single") request.cpuSingle = false;
+        else if (flag == "--transfer") {
+            take(value);
+            if (value != "pageable" && value != "pinned")
+                throw Error("--transfer '" + value + "' must be pageable or pinned");
+            request.pinnedTransfers = value == "pinned";
+        }
         else if (flag == "--cache-dir") take(cacheDir);
         else if (flag == "--kernel-dir") take(kernelDir);
         else throw Error("unknown option '" + flag + "' (see filter-bench --help)");
@@ -545,6 +557,7 @@ int cmdRun(Args &args, ImageIo *io)
         j.endObject();
         j.key("border").value(borderModeName(*border));
         j.key("repeat").value(request.repeat).key("warmup").value(request.warmup);
+        j.key("transfer").value(request.pinnedTransfers ? "pinned" : "pageable");
         j.key("results").beginArray();
         for (const RunResult &r : results)
             writeRunResultJson(j, r);

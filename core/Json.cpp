@@ -187,6 +187,8 @@ void writeRunResultJson(JsonWriter &j, const RunResult &r)
     j.key("build_ms").value(r.buildMs);
     j.key("build_cached").value(r.buildCached);
     j.key("build_origin").value(r.buildOrigin);
+    j.key("transfer").value(r.transfer);
+    j.key("staging_ms").value(r.stagingMs);
     j.key("upload_ms").value(r.uploadMs);
     j.key("kernel_ms").beginObject();
     j.key("min").value(r.kernelMs.min).key("median").value(r.kernelMs.median).key("max").value(r.kernelMs.max);

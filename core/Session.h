@@ -35,6 +35,7 @@ struct RunRequest
     bool cpuSingle = true; // time the single-threaded reference too (slow on big images)
     bool check = true;  // compare against the CPU reference (single-threaded when cpuSingle)
     bool reuseUpload = false; // skip the upload when the same image is already on the device
+    bool pinnedTransfers = false; // copy through page-locked host memory (seed 004: 19 ms -> 8.39 ms)
     bool keepOutput = true;
 };
 
@@ -54,6 +55,8 @@ struct RunResult
     std::string buildOrigin; // memory / disk / compiled
     bool buildCached = false;
     bool reuploaded = true;
+    std::string transfer = "pageable"; // host memory the copies used: pageable or pinned
+    double stagingMs = 0;  // pinned only: host memcpy into and out of the pinned buffers, once per run
     double uploadMs = 0;   // median over repeats (profiling events)
     Stats kernelMs;        // sum of all passes of one repeat, over repeats
     std::vector<double> passMs; // median of each pass

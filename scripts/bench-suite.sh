@@ -45,6 +45,12 @@ if [ "$part" = all ] || [ "$part" = layouts ]; then
     done
 fi
 [ "$part" = all ] || [ "$part" = sweeps ] || { echo "bench-suite: results in $out (failures: $failed)"; exit "$failed"; }
+for transfer in pageable pinned; do
+    for format in gray8 rgba8888; do
+        step "transfer-$transfer-$format" run --filter gaussian5x5 --variant unrolled_constant --format "$format" \
+            --transfer "$transfer" --no-cpu-single "${common[@]}"
+    done
+done
 step sigma-sweep run --filter recursive_gaussian,gaussian --param sigma=1,2,4,8,16,32,50 --no-cpu-single "${common[@]}"
 for shape in auto 8x8 16x16 32x8 8x32 64x4 4x64 256x1 64x16 16x64; do
     step "shape-$shape" run --filter gaussian5x5,box3x3_interior,transpose --variant all --local "$shape" --no-cpu-single "${common[@]}"

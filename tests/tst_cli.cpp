@@ -22,6 +22,7 @@ private slots:
     void runJson();
     void runFileInOut();
     void runSweep();
+    void runPinned();
     void badInput_data();
     void badInput();
     void neverOverwrites();
@@ -176,6 +177,25 @@ void TestCli::runSweep()
     QVERIFY2(again.err.contains("--overwrite"), again.err.constData());
 }
 
+// Pinned (page-locked) staging buffers change where the copies start and end, never the result.
+void TestCli::runPinned()
+{
+    const Outcome o = bench({"run", "--filter", "gaussian5x5", "--synthetic", "131x67", "--format", "rgba8888",
+                             "--repeat", "2", "--warmup", "1", "--transfer", "pinned", "--check", "--json"});
+    QVERIFY2(o.code == 0, o.err.constData());
+    const QJsonObject root = QJsonDocument::fromJson(o.out).object();
+    QCOMPARE(root["transfer"].toString(), QStringLiteral("pinned"));
+    const QJsonArray results = root["results"].toArray();
+    QVERIFY(results.size() >= 5);
+    for (const QJsonValue &value : results) {
+        const QJsonObject r = value.toObject();
+        QCOMPARE(r["transfer"].toString(), QStringLiteral("pinned"));
+        QVERIFY2(r["matches"].toBool(), qPrintable(r["variant"].toString()));
+        QVERIFY(r["upload_ms"].toDouble() > 0 && r["download_ms"].toDouble() > 0);
+        QVERIFY(r["staging_ms"].toDouble() >= 0);
+    }
+}
+
 void TestCli::badInput_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -210,6 +230,7 @@ void TestCli::badInput_data()
         << QStringList{"run", "--filter", "transpose,median3x3", "--param", "sigma=1"} << "none of the chosen filters";
     QTest::newRow("sweep value out of range") << (run + QStringList{"--param", "sigma=1,99"}) << "out of range";
     QTest::newRow("empty sweep") << (run + QStringList{"--param", "sigma=,"}) << "no value";
+    QTest::newRow("unknown transfer") << (run + QStringList{"--transfer", "dma"}) << "pageable or pinned";
     QTest::newRow("unknown format") << (run + QStringList{"--format", "rgb565"}) << "unknown pixel format";
     QTest::newRow("unknown border") << (run + QStringList{"--border", "wrap"}) << "unknown border mode";
     QTest::newRow("bad repeat") << (run + QStringList{"--repeat", "0"}) << "--repeat";
