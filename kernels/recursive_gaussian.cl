@@ -25,10 +25,12 @@ inline float4 fwb_yvv_coefficients(float sigma)
     const float b1 = 2.44413f * q + 2.85619f * q2 + 1.26661f * q3;
     const float b2 = -(1.4281f * q2 + 1.26661f * q3);
     const float b3 = 0.422205f * q3;
-    // B = 1 - (b1 + b2 + b3) / b0 cancels catastrophically in float at large sigma (b1 + b2 + b3 -> b0;
-    // measured: max diff 5 at sigma 50). Expanded by hand, b0 - b1 - b2 - b3 = 1.57825 + 0.00001 q^2.
-    const float B = (1.57825f + 0.00001f * q2) / b0;
-    return (float4)(B, b1 / b0, b2 / b0, b3 / b0);
+    // B from the rounded taps, as the host does (youngVanVliet in core/filters): it keeps each pass's
+    // gain at DC, B / (1 - a1 - a2 - a3), at 1. B from its own formula would be accurate, but B is ~1e-4
+    // at large sigma, so the taps' rounding then moves the gain (measured on an H100: max diff 5 at
+    // sigma 32). Both subtractions are exact at large sigma (Sterbenz).
+    const float a1 = b1 / b0, a2 = b2 / b0, a3 = b3 / b0;
+    return (float4)((1.0f - a3) - (a1 + a2), a1, a2, a3);
 }
 
 // Filters column x of a width x height image in place in `out`: forward w[n] = B x[n] + a1 w[n-1] +

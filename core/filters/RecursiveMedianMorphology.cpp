@@ -39,7 +39,14 @@ YvvCoefficients youngVanVliet(double sigma)
     const double b1 = 2.44413 * q + 2.85619 * q2 + 1.26661 * q3;
     const double b2 = -(1.4281 * q2 + 1.26661 * q3);
     const double b3 = 0.422205 * q3;
-    return {float(1.0 - (b1 + b2 + b3) / b0), float(b1 / b0), float(b2 / b0), float(b3 / b0)};
+    // B from the float feedback taps, not from the double formula: a pass's gain at DC is
+    // B / (1 - a1 - a2 - a3), and at large sigma B is ~1e-4, so the taps' float rounding alone (a few
+    // 1e-7) would move that gain by ~0.3% per pass, ~1% over the four passes (3 levels of 255).
+    // (1 - a3) - (a1 + a2) is exact in float at large sigma (Sterbenz: each subtraction's operands are
+    // within a factor of 2: a3 ~ 0.9, a2 ~ -a1), so the gain is 1 to within B's own rounding.
+    // fwb_yvv_coefficients in kernels/recursive_gaussian.cl computes B the same way.
+    const float a1 = float(b1 / b0), a2 = float(b2 / b0), a3 = float(b3 / b0);
+    return {(1.0f - a3) - (a1 + a2), a1, a2, a3};
 }
 
 // One line of n samples, `stride` floats apart, filtered in place: forward then backward, each pass
