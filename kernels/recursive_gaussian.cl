@@ -14,22 +14,33 @@
 // Keep a*b + c as two roundings so the device matches the CPU reference (OpenCL C contracts by default).
 #pragma OPENCL FP_CONTRACT OFF
 
-// Young-van Vliet coefficients (B, b1/b0, b2/b0, b3/b0) computed on the device in float: sqrt and
-// divisions, which -cl-fast-relaxed-math may replace with faster, less exact forms (issue 4 item 9).
-inline float4 fwb_yvv_coefficients(float sigma)
+// Young-van Vliet coefficients (B, b1/b0, b2/b0, b3/b0) computed on the device: a sqrt and divisions,
+// which -cl-fast-relaxed-math may replace with faster, less exact forms (issue 4 item 9). With fp64
+// (cl_khr_fp64: NVIDIA, PoCL) the arithmetic is the host's own, double and correctly rounded, so the
+// four floats come out bit-identical to youngVanVliet() in core/filters. In float, the taps differ from
+// the host's by an ulp or two, and at large sigma (poles near 1) that shows: max diff 2 at sigma 32 on
+// an H100, against the ±1 tolerance.
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double yvv_t;
+#else
+typedef float yvv_t;
+#endif
+inline float4 fwb_yvv_coefficients(float sigmaf)
 {
-    const float q = sigma >= 2.5f ? 0.98711f * sigma - 0.96330f
-                                  : 3.97156f - 4.14554f * sqrt(1.0f - 0.26891f * sigma);
-    const float q2 = q * q, q3 = q2 * q;
-    const float b0 = 1.57825f + 2.44413f * q + 1.4281f * q2 + 0.422205f * q3;
-    const float b1 = 2.44413f * q + 2.85619f * q2 + 1.26661f * q3;
-    const float b2 = -(1.4281f * q2 + 1.26661f * q3);
-    const float b3 = 0.422205f * q3;
-    // B from the rounded taps, as the host does (youngVanVliet in core/filters): it keeps each pass's
-    // gain at DC, B / (1 - a1 - a2 - a3), at 1. B from its own formula would be accurate, but B is ~1e-4
-    // at large sigma, so the taps' rounding then moves the gain (measured on an H100: max diff 5 at
-    // sigma 32). Both subtractions are exact at large sigma (Sterbenz).
-    const float a1 = b1 / b0, a2 = b2 / b0, a3 = b3 / b0;
+    const yvv_t sigma = (yvv_t)sigmaf;
+    const yvv_t q = sigma >= (yvv_t)2.5 ? (yvv_t)0.98711 * sigma - (yvv_t)0.96330
+                                      : (yvv_t)3.97156 - (yvv_t)4.14554 * sqrt((yvv_t)1.0 - (yvv_t)0.26891 * sigma);
+    const yvv_t q2 = q * q, q3 = q2 * q;
+    const yvv_t b0 = (yvv_t)1.57825 + (yvv_t)2.44413 * q + (yvv_t)1.4281 * q2 + (yvv_t)0.422205 * q3;
+    const yvv_t b1 = (yvv_t)2.44413 * q + (yvv_t)2.85619 * q2 + (yvv_t)1.26661 * q3;
+    const yvv_t b2 = -((yvv_t)1.4281 * q2 + (yvv_t)1.26661 * q3);
+    const yvv_t b3 = (yvv_t)0.422205 * q3;
+    // B from the rounded taps, as the host does: it keeps each pass's gain at DC, B / (1 - a1 - a2 - a3),
+    // at 1. B from its own formula would be accurate, but B is ~1e-4 at large sigma, so the taps'
+    // rounding would move the gain (measured on an H100: max diff 5 at sigma 32). Both subtractions are
+    // exact at large sigma (Sterbenz).
+    const float a1 = (float)(b1 / b0), a2 = (float)(b2 / b0), a3 = (float)(b3 / b0);
     return (float4)((1.0f - a3) - (a1 + a2), a1, a2, a3);
 }
 
