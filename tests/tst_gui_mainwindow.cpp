@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QCheckBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QScrollBar>
@@ -178,6 +179,33 @@ private slots:
                 || w.timingPanel()->historyCount() == TimingPanel::kHistoryLength);
         QVERIFY(w.timingPanel()->numbersText().contains("Kernel time"));
         QVERIFY(w.statusText().contains("Ran on"));
+    }
+
+    // The pinned-memory switch reaches the run, is reported, and changes nothing in the pixels.
+    void pinnedCopiesAreReported()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        w.openTestCard(131, 67);
+        ControlPanel *c = w.controls();
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
+        QVERIFY(c->setFilterName("gaussian5x5"));
+        QVERIFY(c->setVariantName("unrolled_constant"));
+        auto *pinned = c->findChild<QCheckBox *>("pinnedCheck");
+        QVERIFY(pinned);
+        pinned->setChecked(true);
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        pinned->setChecked(false);
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        QCOMPARE(QString::fromStdString(result.run.transfer), QStringLiteral("pinned"));
+        QVERIFY(result.run.matches);
+        QVERIFY2(w.timingPanel()->numbersText().contains("pinned memory"),
+                 qPrintable(w.timingPanel()->numbersText()));
+        QVERIFY(runOnce(w, &result));
+        QCOMPARE(QString::fromStdString(result.run.transfer), QStringLiteral("pageable"));
+        QVERIFY(w.timingPanel()->numbersText().contains("pageable"));
     }
 
     void viewModesShowTheRightImages()

@@ -111,6 +111,7 @@ private:
     QLabel *m_shapeStatus = nullptr;
     QString m_shapeProblem;
     QSpinBox *m_repeat = nullptr;
+    QCheckBox *m_pinned = nullptr;
     QCheckBox *m_autoRun = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;

@@ -281,7 +281,10 @@ void TimingPanel::setResult(const ComputeResult &result)
                 tr("%1; min %2, max %3").arg(repeats, ms(r.kernelMs.min), ms(r.kernelMs.max)));
     if (!cpu) {
         rows += row(tr("Upload / download"), QStringLiteral("%1 / %2").arg(ms(r.uploadMs), ms(r.downloadMs)),
-                    r.reuploaded ? tr("image sent every repeat") : tr("image already on the device"));
+                    (r.reuploaded ? tr("image sent every repeat") : tr("image already on the device"))
+                        + (r.transfer == "pinned"
+                               ? tr(", through pinned memory (staging copy %1 once)").arg(ms(r.stagingMs))
+                               : tr(", from ordinary (pageable) memory")));
         rows += row(tr("Whole repeat (host clock)"), ms(r.totalMs), tr("upload + kernel + download"));
         const QString origin = QString::fromStdString(r.buildOrigin);
         rows += row(tr("Program"), origin == "compiled" ? tr("built in %1").arg(ms(r.buildMs))
