@@ -53,6 +53,14 @@ private:
         return true;
     }
 
+    // Points the controls at a device, filter and variant (false if any of them cannot be chosen).
+    static bool selectVariant(ControlPanel *c, const DeviceInfo &device, const QString &filter,
+                              const QString &variant)
+    {
+        return c->setDeviceSpec(QString::fromStdString(device.spec())) && c->setFilterName(filter)
+               && c->setVariantName(variant);
+    }
+
     static double loadAverage()
     {
         QFile file("/proc/loadavg");
@@ -188,10 +196,8 @@ private slots:
         MainWindow &w = *m_window;
         w.openTestCard(131, 67);
         ControlPanel *c = w.controls();
-        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
         QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
-        QVERIFY(c->setFilterName("gaussian5x5"));
-        QVERIFY(c->setVariantName("unrolled_constant"));
+        QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
         auto *pinned = c->findChild<QCheckBox *>("pinnedCheck");
         QVERIFY(pinned);
         pinned->setChecked(true);
@@ -307,9 +313,7 @@ private slots:
         FWB_REQUIRE_DEVICE(device);
         MainWindow &w = *m_window;
         ControlPanel *c = w.controls();
-        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
-        QVERIFY(c->setFilterName("gaussian5x5"));
-        QVERIFY(c->setVariantName("unrolled_constant"));
+        QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
         QVERIFY(c->setPixelFormat(PixelFormat::Gray8));
         w.setViewMode(MainWindow::ViewMode::Split);
         w.openTestCard(259, 194); // colour
@@ -429,9 +433,7 @@ private slots:
         FWB_REQUIRE_DEVICE(device);
         MainWindow &w = *m_window;
         ControlPanel *c = w.controls();
-        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
-        QVERIFY(c->setFilterName("gaussian5x5"));
-        QVERIFY(c->setVariantName("unrolled_constant"));
+        QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
         QVERIFY(c->setLocalSizeText("4096x4096"));
         QVERIFY(!c->shapeProblem().isEmpty());
         auto *label = c->findChild<QLabel *>("shapeStatus");
