@@ -395,7 +395,8 @@ void registerMorphology(std::vector<FilterSpec> &out, bool dilate)
     f.title = dilate ? "Dilate (square)" : "Erode (square)";
     f.description = "Each channel's " + opName + " over a square (2r+1)x(2r+1) window: " +
                     (dilate ? "bright regions grow, dark specks vanish." : "dark regions grow, bright specks vanish.")
-                    + " Constant border: outside pixels count as 0.";
+                    + " The border rule decides what lies outside the image; with 'constant' that is 0, "
+                    + (dilate ? "which a maximum never picks." : "so erosion darkens the edges.");
     f.params = {{"radius", "Radius (px)", "Half the window side: the window is (2r+1) pixels square.",
                  double(kDefaultMorphRadius), 1, 30, 1, true}};
     f.tolerance = 0;
