@@ -82,7 +82,7 @@ void registerGaussianSeparable(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "gaussian";
     f.title = "Gaussian blur (any sigma)";
-    f.description = "Gaussian blur with radius ceil(3 sigma) (sigma 0.3..20: up to 121 taps), done as a row pass "
+    f.description = "Gaussian blur with radius ceil(3 sigma) (sigma 0.3..50: up to 301 taps), done as a row pass "
                     "into a float scratch buffer and a column pass: 2(2r+1) multiply-adds per pixel instead of "
                     "(2r+1)^2. The cost still grows with sigma - the recursive filter's reason to exist.";
     f.params = {{"sigma", "Sigma (px)", "Width of the bell curve; the window reaches 3 sigma on each side.", 2.0, 0.3,
