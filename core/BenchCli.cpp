@@ -1,6 +1,7 @@
 // filter-bench: device listing, catalogue listing and timed, checked runs with a table or JSON out.
 #include "BenchCli.h"
 
+#include "AtomicFile.h"
 #include "Catalogue.h"
 #include "Devices.h"
 #include "Error.h"
@@ -9,7 +10,6 @@
 #include "Session.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -65,36 +65,6 @@ std::vector<std::string> splitList(const std::string &text)
         start = comma + 1;
     }
     return items;
-}
-
-// Writes text to a temp file beside `path`, then renames it into place: no partial file is left.
-bool writeTextFileAtomically(const std::string &path, const std::string &text, std::string &error)
-{
-    namespace fs = std::filesystem;
-    const fs::path temp = path + ".partial";
-    {
-        std::FILE *f = std::fopen(temp.string().c_str(), "wb");
-        if (!f) {
-            error = "cannot write " + path + ": " + std::strerror(errno);
-            return false;
-        }
-        const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-        const bool closed = std::fclose(f) == 0;
-        if (!written || !closed) {
-            error = "cannot write " + path + " (disk full?)";
-            std::error_code ec;
-            fs::remove(temp, ec);
-            return false;
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp, path, ec);
-    if (ec) {
-        error = "cannot write " + path + ": " + ec.message();
-        fs::remove(temp, ec);
-        return false;
-    }
-    return true;
 }
 
 struct Args
@@ -269,6 +239,11 @@ std::vector<const FilterSpec *> selectFilters(const std::string &names)
     return filters;
 }
 
+bool takesParam(const FilterSpec &filter, const std::string &key)
+{
+    return std::any_of(filter.params.begin(), filter.params.end(), [&](const ParamSpec &p) { return p.key == key; });
+}
+
 // One run of the plan: a filter's variant with one combination of the swept parameter values.
 struct PlannedRun
 {
@@ -296,9 +271,7 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
         bool anyTakesIt = false;
         for (const FilterSpec *f : filters) {
             FilterParams probe;
-            const bool takesIt = std::any_of(f->params.begin(), f->params.end(),
-                                             [&](const ParamSpec &p) { return p.key == key; });
-            if (!takesIt)
+            if (!takesParam(*f, key))
                 continue;
             anyTakesIt = true;
             for (const std::string &v : values)
@@ -340,8 +313,7 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
         for (const FilterSpec *f : filters) {
             FilterParams params = base;
             for (std::size_t i = 0; i < swept.size(); ++i)
-                if (std::any_of(f->params.begin(), f->params.end(),
-                                [&](const ParamSpec &p) { return p.key == swept[i].first; }))
+                if (takesParam(*f, swept[i].first))
                     applyParam(*f, params, swept[i].first + "=" + chosen[i]); // validated above
             for (const VariantSpec &v : f->variants)
                 if (variantName == "all" || v.name == variantName)
@@ -568,7 +540,8 @@ int cmdRun(Args &args, ImageIo *io)
             std::printf("%s\n", j.str().c_str());
         if (!jsonFile.empty()) {
             std::string error;
-            if (!writeTextFileAtomically(jsonFile, j.str() + "\n", error)) {
+            const std::string text = j.str() + "\n";
+            if (!writeFileAtomically(jsonFile, text.data(), text.size(), &error)) {
                 status = 1;
                 reason = error;
             }

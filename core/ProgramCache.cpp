@@ -2,6 +2,7 @@
 // driver or hardware changed"). Disk writes go to a temp file and are renamed into place.
 #include "ProgramCache.h"
 
+#include "AtomicFile.h"
 #include "Error.h"
 #include "Hash.h"
 
@@ -78,24 +79,6 @@ bool readFile(const fs::path &path, std::vector<unsigned char> &bytes)
     return !bytes.empty();
 }
 
-void writeFileAtomically(const fs::path &path, const std::vector<unsigned char> &bytes)
-{
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    const fs::path temp = path.string() + ".tmp" + std::to_string(std::rand());
-    {
-        std::ofstream out(temp, std::ios::binary);
-        if (!out)
-            return; // a read-only cache folder only costs a rebuild next time
-        out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
-        if (!out)
-            return;
-    }
-    fs::rename(temp, path, ec);
-    if (ec)
-        fs::remove(temp, ec);
-}
-
 } // namespace
 
 cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &device, const DeviceInfo &info,
@@ -149,8 +132,9 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
     if (!file.empty()) {
         try {
             std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+            // A failed write (read-only cache folder) only costs a rebuild next time.
             if (!binaries.empty() && !binaries.front().empty())
-                writeFileAtomically(file, binaries.front());
+                writeFileAtomically(file, binaries.front().data(), binaries.front().size());
         } catch (const cl::Error &) {
             // Some drivers cannot export binaries; the in-memory cache still works.
         }

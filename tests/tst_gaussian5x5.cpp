@@ -8,6 +8,22 @@
 
 using namespace fwb;
 
+namespace {
+
+// One timed repeat, no warm-up, no single-threaded timing: what a correctness test needs.
+RunRequest oneShot(const std::string &variant)
+{
+    RunRequest request;
+    request.filter = "gaussian5x5";
+    request.variant = variant;
+    request.repeat = 1;
+    request.warmup = 0;
+    request.cpuSingle = false;
+    return request;
+}
+
+} // namespace
+
 class TestGaussian5x5 : public QObject
 {
     Q_OBJECT
@@ -67,15 +83,10 @@ void TestGaussian5x5::matchesReference()
     const FilterSpec *filter = findFilter("gaussian5x5");
     const VariantSpec *spec = filter->variant(variant.toStdString());
     QVERIFY(spec);
-    RunRequest request;
-    request.filter = "gaussian5x5";
-    request.variant = variant.toStdString();
+    RunRequest request = oneShot(variant.toStdString());
     request.params.format = fmt;
     request.params.border = BorderMode(border);
     request.params.values["sigma"] = 1.3;
-    request.repeat = 1;
-    request.warmup = 0;
-    request.cpuSingle = false;
     const Image input = makeTestCard(width, height, fmt);
     const RunResult r = m_session->run(input, request);
     const std::string why = variantUnavailableReason(*spec, m_device, fmt);
@@ -100,11 +111,7 @@ void TestGaussian5x5::matchesReference()
 
 void TestGaussian5x5::sigmaChangesResult()
 {
-    RunRequest request;
-    request.filter = "gaussian5x5";
-    request.variant = "unrolled_constant";
-    request.repeat = 1;
-    request.warmup = 0;
+    RunRequest request = oneShot("unrolled_constant");
     const Image input = makeTestCard(64, 48, PixelFormat::Gray8);
     request.params.values["sigma"] = 0.5;
     const RunResult narrow = m_session->run(input, request);
@@ -152,15 +159,10 @@ void TestGaussian5x5::vectorizedEveryWidthRemainder()
             continue;
         for (BorderMode b : allBorderModes())
             for (int width = 1; width <= 13; ++width) {
-                RunRequest request;
-                request.filter = "gaussian5x5";
-                request.variant = "vectorized";
+                RunRequest request = oneShot("vectorized");
                 request.params.format = f;
                 request.params.border = b;
                 request.params.values["sigma"] = 2.0;
-                request.repeat = 1;
-                request.warmup = 0;
-                request.cpuSingle = false;
                 const RunResult r = m_session->run(makeTestCard(width, 6, f), request);
                 const std::string where = std::string(formatName(f)) + "/" + borderModeName(b) + "/width "
                                           + std::to_string(width) + ": ";
@@ -174,11 +176,7 @@ void TestGaussian5x5::vectorizedEveryWidthRemainder()
 // 2-D launch, while GB/s still counts the image's W x H pixels in and out.
 void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
 {
-    RunRequest request;
-    request.filter = "gaussian5x5";
-    request.variant = "vectorized";
-    request.repeat = 1;
-    request.warmup = 0;
+    RunRequest request = oneShot("vectorized");
     const Image input = makeTestCard(259, 194, PixelFormat::Gray8);
     const RunResult autoShape = m_session->run(input, request);
     QVERIFY2(autoShape.ok(), autoShape.error.c_str());

@@ -334,15 +334,12 @@ struct Yvv
     float B, a1, a2, a3;
 };
 
-// Runs the reference's iirLine() on `lanes` independent lines at once: line l's sample t sits at
-// data[t * pitch + l]. Per line the float operations and their order are iirLine()'s exactly; the
-// lanes only let the compiler vectorise across lines. w1..w3 are scratch of `lanes` floats each.
-void iirLanes(float *data, std::size_t pitch, int count, std::size_t lanes, const Yvv &k, float *__restrict w1,
-              float *__restrict w2, float *__restrict w3)
+// One causal sweep of iirLine() over `lanes` lines at once, samples t = first, first + step, ... (count
+// of them): out = B v + (a1 w1 + a2 w2 + a3 w3), in iirLine()'s operation order.
+void iirSweep(float *data, std::size_t pitch, int count, int first, int step, std::size_t lanes, const Yvv &k,
+              float *__restrict w1, float *__restrict w2, float *__restrict w3)
 {
-    for (std::size_t l = 0; l < lanes; ++l)
-        w1[l] = w2[l] = w3[l] = data[l];
-    for (int t = 0; t < count; ++t) {
+    for (int i = 0, t = first; i < count; ++i, t += step) {
         float *__restrict v = data + std::size_t(t) * pitch;
         for (std::size_t l = 0; l < lanes; ++l) {
             const float w0 = k.B * v[l] + (k.a1 * w1[l] + k.a2 * w2[l] + k.a3 * w3[l]);
@@ -352,18 +349,20 @@ void iirLanes(float *data, std::size_t pitch, int count, std::size_t lanes, cons
             w1[l] = w0;
         }
     }
+}
+
+// Runs the reference's iirLine() on `lanes` independent lines at once: line l's sample t sits at
+// data[t * pitch + l]. Per line the float operations and their order are iirLine()'s exactly; the
+// lanes only let the compiler vectorise across lines. w1..w3 are scratch of `lanes` floats each.
+void iirLanes(float *data, std::size_t pitch, int count, std::size_t lanes, const Yvv &k, float *__restrict w1,
+              float *__restrict w2, float *__restrict w3)
+{
     for (std::size_t l = 0; l < lanes; ++l)
+        w1[l] = w2[l] = w3[l] = data[l];
+    iirSweep(data, pitch, count, 0, 1, lanes, k, w1, w2, w3);
+    for (std::size_t l = 0; l < lanes; ++l) // backward pass starts from the last forward value held
         w2[l] = w3[l] = w1[l];
-    for (int t = count - 1; t >= 0; --t) {
-        float *__restrict v = data + std::size_t(t) * pitch;
-        for (std::size_t l = 0; l < lanes; ++l) {
-            const float y0 = k.B * v[l] + (k.a1 * w1[l] + k.a2 * w2[l] + k.a3 * w3[l]);
-            v[l] = y0;
-            w3[l] = w2[l];
-            w2[l] = w1[l];
-            w1[l] = y0;
-        }
-    }
+    iirSweep(data, pitch, count, count - 1, -1, lanes, k, w1, w2, w3);
 }
 
 // ---- Transpose ----------------------------------------------------------------------------------
