@@ -19,7 +19,7 @@ const char *const kCornerNames[4] = {"Top left", "Top right", "Bottom left", "Bo
 
 bool divides(const InspectResult &r)
 {
-    return r.local.isAuto()
+    return !r.local.isConcrete()
            || (r.global[0] % std::size_t(r.local.width) == 0 && r.global[1] % std::size_t(r.local.height) == 0);
 }
 
@@ -59,7 +59,7 @@ InspectResult inspectWorkGroups(const DeviceInfo &device, const InspectRequest &
         std::vector<cl_uint> rows(4 * kFields, 0);
         cl::Buffer out(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rows.size() * sizeof(cl_uint), rows.data());
         kernel.setArg(0, out);
-        const cl::NDRange local = r.local.isAuto()
+        const cl::NDRange local = !r.local.isConcrete()
                                       ? cl::NullRange
                                       : cl::NDRange(std::size_t(r.local.width), std::size_t(r.local.height));
         launching = true;

@@ -49,22 +49,71 @@ double eventMs(const cl::Event &event)
     return end > start ? double(end - start) * 1e-6 : 0.0;
 }
 
-// A variant that mixes 2-D passes with 1-D per-column passes (recursive filters) applies a 2-D shape
-// to its 2-D passes; the 1-D passes cannot use it and take the runtime's choice instead. A variant
-// made only of 1-D passes keeps the shape, so a 2-D request is refused with its reason.
-LocalSize passLocalSize(const VariantSpec &variant, const PassSpec &pass, const LocalSize &local)
+// The shape one pass launches with, and where it came from. auto becomes the project's choice for
+// the device (or the tuning database's), never the runtime's NULL pick; driver is NULL on purpose;
+// a user's shape is kept, except that a variant mixing 2-D passes with 1-D per-column passes
+// (recursive filters) gives its 1-D passes their own default when the requested shape is 2-D. A
+// variant made only of 1-D passes keeps the user's shape, so a 2-D request is refused with its reason.
+struct PassShape
+{
+    LocalSize local;
+    LocalSource source = LocalSource::Default;
+};
+
+PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool oneDimensional, bool mixed,
+                           const LocalSize &requested, const std::optional<LocalSize> &tuned,
+                           std::size_t kernelMaxItems, std::size_t gx, std::size_t gy)
+{
+    const std::size_t maxItems = std::min(kernelMaxItems ? kernelMaxItems : std::size_t(256),
+                                          device.maxWorkGroupSize ? device.maxWorkGroupSize : std::size_t(256));
+    if (requested.isDriver())
+        return {LocalSize::driverChoice(), LocalSource::Driver};
+    if (requested.isConcrete() && !(mixed && oneDimensional && requested.height != 1))
+        return {requested, LocalSource::User};
+    if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1))
+        return {*tuned, LocalSource::Tuned};
+    if (globalRule == GlobalRule::Exact)
+        return {dividingLocalSize(gx, oneDimensional ? 1 : gy, maxItems), LocalSource::Default};
+    return {clampLocalSize(defaultLocalSize(device, oneDimensional), maxItems), LocalSource::Default};
+}
+
+PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant, const PassSpec &pass,
+                           const LocalSize &requested, const std::optional<LocalSize> &tuned,
+                           std::size_t kernelMaxItems, std::size_t gx, std::size_t gy)
 {
     const bool mixed = std::any_of(variant.passes.begin(), variant.passes.end(),
                                    [](const PassSpec &p) { return p.geometry != Geometry::Columns; });
-    if (mixed && pass.geometry == Geometry::Columns && local.height != 1)
-        return LocalSize{};
-    return local;
+    return resolvePassShape(device, variant.globalRule, pass.geometry == Geometry::Columns, mixed, requested, tuned,
+                            kernelMaxItems, gx, gy);
+}
+
+// Turns the exception being handled into the result's error, with the OpenCL error name and, for
+// build failures, the build log. Call only from inside a catch block.
+void recordCurrentException(RunResult &r)
+{
+    try {
+        throw;
+    } catch (const Error &e) {
+        r.error = e.what();
+        if (e.clCode())
+            r.errorCode = clErrorName(e.clCode());
+        r.buildLog = e.buildLog();
+    } catch (const cl::Error &e) {
+        r.errorCode = clErrorName(e.err());
+        r.error = std::string(e.what()) + " failed: " + r.errorCode;
+    } catch (const std::bad_alloc &) {
+        r.error = "out of host memory";
+        r.errorCode = "CL_OUT_OF_HOST_MEMORY";
+    } catch (const std::exception &e) {
+        r.error = e.what();
+    }
 }
 
 struct PassLaunch
 {
     cl::Kernel kernel;
-    LocalSize local; // this pass's work-group shape (see passLocalSize)
+    LocalSize local; // this pass's work-group shape (see resolvePassShape)
+    LocalSource source = LocalSource::Default;
     int inWidth = 0, inHeight = 0;
     int dims = 2;
     std::size_t global[2] = {0, 0};
@@ -189,6 +238,17 @@ struct Session::Impl
         imageFormat = format;
     }
 
+    std::optional<LocalSize> tuned(const RunRequest &request, int width, int height) const
+    {
+        if (!options.tunedLocal || !request.local.isAuto())
+            return std::nullopt;
+        try {
+            return options.tunedLocal(info, request, width, height);
+        } catch (const std::exception &) {
+            return std::nullopt; // a broken tuning database never stops a run
+        }
+    }
+
     cl::Buffer &coefficients(const std::vector<float> &coeffs)
     {
         const std::vector<float> data = coeffs.empty() ? std::vector<float>{0.0f} : coeffs;
@@ -201,11 +261,15 @@ struct Session::Impl
     }
 
     // Tile shape for the build: tiled kernels (and their program-sharing siblings) need a concrete
-    // shape at build time; auto becomes 16x16 (or smaller on small devices).
-    LocalSize tileLocal(const VariantSpec &variant, const LocalSize &requested) const
+    // shape at build time; auto (and driver, which a tile cannot honour) becomes the tuned shape or
+    // 16x16 (or smaller on small devices).
+    LocalSize tileLocal(const VariantSpec &variant, const LocalSize &requested,
+                        const std::optional<LocalSize> &tuned = std::nullopt) const
     {
-        if (!variant.compiledWithTile() || !requested.isAuto())
+        if (!variant.compiledWithTile() || requested.isConcrete())
             return requested;
+        if (requested.isAuto() && tuned && tuned->isConcrete())
+            return *tuned;
         const std::size_t cap = info.maxWorkGroupSize ? info.maxWorkGroupSize : 256;
         return cap >= 256 ? LocalSize{16, 16} : cap >= 64 ? LocalSize{8, 8} : LocalSize{4, 4};
     }
@@ -308,7 +372,8 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
     if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
         return why;
     try {
-        const LocalSize tile = d->tileLocal(*variant, request.local);
+        const std::optional<LocalSize> tuned = d->tuned(request, width, height);
+        const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
         const PreparedFilter prepared = filter->prepare(request.params);
         const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
@@ -320,11 +385,11 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
             limits.kernelMaxWorkGroupSize = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
             limits.kernelLocalMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
-            if (std::string why = localSizeProblem(d->info, passLocalSize(*variant, pass, local), limits); !why.empty())
+            const PassShape shape = resolvePassShape(d->info, *variant, pass, local, tuned, limits.kernelMaxWorkGroupSize,
+                                                     std::size_t(std::max(1, width)), std::size_t(std::max(1, height)));
+            if (std::string why = localSizeProblem(d->info, shape.local, limits); !why.empty())
                 return why;
         }
-        (void)width;
-        (void)height;
     } catch (const Error &e) {
         return e.what();
     } catch (const cl::Error &e) {
@@ -376,9 +441,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const Image src = input.format() == request.params.format ? input : input.convertedTo(request.params.format);
         const int w = src.width(), h = src.height(), ch = src.channels();
         const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
-        const LocalSize tile = d->tileLocal(*variant, request.local);
-        local = variant->tiledLocal ? tile : request.local; // the shape that launches
-        r.local = local;
+        const std::optional<LocalSize> tuned = d->tuned(request, w, h);
+        const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
+        local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
         const PreparedFilter prepared = filter->prepare(request.params);
         const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
         r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, tile);
@@ -420,11 +485,6 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             limits.kernelMaxWorkGroupSize = launch.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
             limits.kernelLocalMem = launch.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
-            launch.local = passLocalSize(*variant, pass, local);
-            if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
-                r.errorCode = "invalid work-group shape";
-                throw Error(why);
-            }
             switch (pass.geometry) {
             case Geometry::Pixels:
             case Geometry::Transposed:
@@ -446,7 +506,22 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 break;
             }
             launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
-            if (variant->globalRule == GlobalRule::RoundUp && !launch.local.isAuto()) {
+            if (variant->tiledLocal && pass.geometry != Geometry::Columns) {
+                launch.local = tile; // the kernel sizes its __local tile from this very shape
+                launch.source = request.local.isConcrete() ? LocalSource::User
+                                : tuned && tile == *tuned  ? LocalSource::Tuned
+                                                           : LocalSource::Default;
+            } else {
+                const PassShape shape = resolvePassShape(d->info, *variant, pass, local, tuned,
+                                                         limits.kernelMaxWorkGroupSize, launch.global[0], launch.global[1]);
+                launch.local = shape.local;
+                launch.source = shape.source;
+            }
+            if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
+                r.errorCode = "invalid work-group shape";
+                throw Error(why);
+            }
+            if (variant->globalRule == GlobalRule::RoundUp && launch.local.isConcrete()) {
                 launch.global[0] = roundUp(launch.global[0], std::size_t(launch.local.width));
                 if (launch.dims == 2)
                     launch.global[1] = roundUp(launch.global[1], std::size_t(launch.local.height));
@@ -473,6 +548,14 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             firstGlobal[1] = launches.front().global[1];
             r.global[0] = firstGlobal[0];
             r.global[1] = firstGlobal[1];
+            // Report the shape the user steers: the first 2-D pass's (recursive filters mix 2-D
+            // transposes with 1-D column passes, which take their own 1-D default).
+            std::size_t shown = 0;
+            while (shown + 1 < launches.size() && launches[shown].dims == 1)
+                ++shown;
+            local = launches[shown].local;
+            r.local = local;
+            r.localSource = launches[shown].source;
         }
 
         // Upload -> passes -> download, warm-up first, then timed repeats.
@@ -528,7 +611,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
                                                             : cl::NDRange(launch.global[0], launch.global[1]);
                 cl::NDRange localRange = cl::NullRange;
-                if (!launch.local.isAuto())
+                if (launch.local.isConcrete())
                     localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
                                                   : cl::NDRange(std::size_t(launch.local.width),
                                                                 std::size_t(launch.local.height));
@@ -605,16 +688,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         }
         if (request.keepOutput)
             r.output = std::move(out);
-    } catch (const Error &e) {
-        r.error = e.what();
-        if (e.clCode())
-            r.errorCode = clErrorName(e.clCode());
-        r.buildLog = e.buildLog();
     } catch (const cl::Error &e) {
-        r.errorCode = clErrorName(e.err());
-        r.error = std::string(e.what()) + " failed: " + r.errorCode;
+        recordCurrentException(r);
         if (launching && variant->globalRule == GlobalRule::Exact && e.err() == CL_INVALID_WORK_GROUP_SIZE
-            && !local.isAuto()
+            && local.isConcrete()
             && (firstGlobal[0] % std::size_t(local.width) != 0 || firstGlobal[1] % std::size_t(local.height) != 0)) {
             r.expectedFailure = true;
             r.error = "expected: OpenCL 1.2 rules refuse global " + std::to_string(firstGlobal[0]) + "x"
@@ -622,11 +699,187 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                       + " because the global size does not divide by the local size (CL_INVALID_WORK_GROUP_SIZE)";
         }
         d->uploadedHash = 0; // device state is uncertain after a failure: upload again next time
-    } catch (const std::bad_alloc &) {
-        r.error = "out of host memory";
-        r.errorCode = "CL_OUT_OF_HOST_MEMORY";
-    } catch (const std::exception &e) {
-        r.error = e.what();
+    } catch (...) {
+        recordCurrentException(r);
+    }
+    if (r.totalMs == 0)
+        r.totalMs = msBetween(wallStart, Clock::now());
+    return r;
+}
+
+RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic<bool> *cancel)
+{
+    RunResult r;
+    r.filter = request.workload;
+    r.variant = request.variant;
+    r.device = d->info.name;
+    r.deviceSpec = d->info.spec();
+    r.local = request.local;
+    const WorkloadSpec *workload = findWorkload(request.workload);
+    if (!workload) {
+        r.error = "unknown workload '" + request.workload + "'";
+        return r;
+    }
+    r.params = workload->resolvedParams(request.params);
+    r.metricName = workload->metricName;
+    const VariantSpec *variant = workload->variant(request.variant);
+    if (!variant) {
+        r.error = "unknown variant '" + request.variant + "' of workload " + workload->name;
+        return r;
+    }
+    if (std::string why = variantUnavailableReason(*variant, d->info, PixelFormat::Gray8); !why.empty()) {
+        r.unavailable = true;
+        r.error = why;
+        return r;
+    }
+    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+    const auto wallStart = Clock::now();
+    try {
+        const WorkloadProblem problem = workload->setup(*variant, r.params);
+        if (problem.passes.size() != variant->passes.size())
+            throw Error("workload " + workload->name + " planned " + std::to_string(problem.passes.size())
+                        + " passes for a variant with " + std::to_string(variant->passes.size()));
+        std::string opts;
+        for (const std::string &define : problem.defines)
+            opts += " -D" + define;
+        for (const std::string &define : variant->defines)
+            opts += " -D" + define;
+        if (request.fastMath && variant->fastMathMatters)
+            opts += " -cl-fast-relaxed-math";
+        r.buildOptions = opts.empty() ? opts : opts.substr(1);
+        const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
+        BuildInfo build;
+        cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, r.buildOptions, &build);
+        r.buildMs = build.buildMs;
+        r.buildOrigin = programOriginName(build.origin);
+        r.buildCached = build.origin != ProgramOrigin::Compiled;
+
+        std::vector<cl::Buffer> buffers;
+        for (const WorkloadBuffer &b : problem.buffers) {
+            if (d->info.maxAllocSize && b.data.size() > d->info.maxAllocSize)
+                throw Error("buffer " + b.name + " needs " + std::to_string(b.data.size() >> 20) + " MiB, more than this "
+                            "device allows in one allocation (" + std::to_string(d->info.maxAllocSize >> 20) + " MiB)",
+                            CL_INVALID_BUFFER_SIZE);
+            buffers.emplace_back(d->context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, b.data.size()));
+        }
+        std::vector<PassLaunch> launches;
+        for (std::size_t p = 0; p < variant->passes.size(); ++p) {
+            PassLaunch launch;
+            launch.kernel = cl::Kernel(program, variant->passes[p].entry.c_str());
+            launch.dims = problem.passes[p].dims;
+            launch.global[0] = problem.passes[p].global[0];
+            launch.global[1] = launch.dims == 2 ? problem.passes[p].global[1] : 1;
+            LaunchLimits limits;
+            limits.kernelMaxWorkGroupSize = launch.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
+            limits.kernelLocalMem = launch.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
+            limits.dimensions = launch.dims;
+            const PassShape shape = resolvePassShape(d->info, variant->globalRule, launch.dims == 1, false, request.local,
+                                                     std::nullopt, limits.kernelMaxWorkGroupSize, launch.global[0],
+                                                     launch.global[1]);
+            launch.local = shape.local;
+            launch.source = shape.source;
+            if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
+                r.errorCode = "invalid work-group shape";
+                throw Error(why);
+            }
+            if (variant->globalRule == GlobalRule::RoundUp && launch.local.isConcrete()) {
+                launch.global[0] = roundUp(launch.global[0], std::size_t(launch.local.width));
+                if (launch.dims == 2)
+                    launch.global[1] = roundUp(launch.global[1], std::size_t(launch.local.height));
+            }
+            launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
+            int arg = 0;
+            for (cl::Buffer &b : buffers)
+                launch.kernel.setArg(arg++, b);
+            for (std::int32_t value : problem.intArgs)
+                launch.kernel.setArg(arg++, cl_int(value));
+            launches.push_back(std::move(launch));
+        }
+        if (!launches.empty()) {
+            r.local = launches.front().local;
+            r.localSource = launches.front().source;
+            r.global[0] = launches.front().global[0];
+            r.global[1] = launches.front().global[1];
+        }
+
+        std::vector<WorkloadBuffer> results = problem.buffers;
+        std::vector<double> uploads, kernels, downloads, walls;
+        std::vector<std::vector<double>> passTimes(launches.size());
+        const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
+        for (int iter = 0; iter < total; ++iter) {
+            if (cancelled()) {
+                r.cancelled = true;
+                throw Error("run cancelled");
+            }
+            const auto t0 = Clock::now();
+            std::vector<cl::Event> upEvents, passEvents(launches.size()), downEvents;
+            for (std::size_t b = 0; b < buffers.size(); ++b)
+                if (problem.buffers[b].input && !problem.buffers[b].data.empty()) {
+                    upEvents.emplace_back();
+                    d->queue.enqueueWriteBuffer(buffers[b], CL_FALSE, 0, problem.buffers[b].data.size(),
+                                                problem.buffers[b].data.data(), nullptr, &upEvents.back());
+                }
+            for (std::size_t p = 0; p < launches.size(); ++p) {
+                const PassLaunch &launch = launches[p];
+                if (launch.empty)
+                    continue;
+                const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
+                                                            : cl::NDRange(launch.global[0], launch.global[1]);
+                cl::NDRange localRange = cl::NullRange;
+                if (launch.local.isConcrete())
+                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
+                                                  : cl::NDRange(std::size_t(launch.local.width),
+                                                                std::size_t(launch.local.height));
+                d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr, &passEvents[p]);
+            }
+            for (std::size_t b = 0; b < buffers.size(); ++b)
+                if (problem.buffers[b].output && !results[b].data.empty()) {
+                    downEvents.emplace_back();
+                    d->queue.enqueueReadBuffer(buffers[b], CL_FALSE, 0, results[b].data.size(), results[b].data.data(),
+                                               nullptr, &downEvents.back());
+                }
+            d->queue.finish();
+            const auto t1 = Clock::now();
+            if (iter < std::max(0, request.warmup))
+                continue;
+            auto sumMs = [](const std::vector<cl::Event> &events) {
+                double ms = 0;
+                for (const cl::Event &e : events)
+                    ms += eventMs(e);
+                return ms;
+            };
+            uploads.push_back(sumMs(upEvents));
+            double kernelSum = 0;
+            for (std::size_t p = 0; p < launches.size(); ++p) {
+                const double ms = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
+                passTimes[p].push_back(ms);
+                kernelSum += ms;
+            }
+            kernels.push_back(kernelSum);
+            downloads.push_back(sumMs(downEvents));
+            walls.push_back(msBetween(t0, t1));
+        }
+        r.uploadMs = Stats::of(uploads).median;
+        r.kernelMs = Stats::of(kernels);
+        for (const auto &samples : passTimes)
+            r.passMs.push_back(Stats::of(samples).median);
+        r.downloadMs = Stats::of(downloads).median;
+        r.totalMs = Stats::of(walls).median;
+        r.bytesMoved = problem.bytesMoved;
+        if (r.kernelMs.median > 0) {
+            r.metricValue = problem.work / (r.kernelMs.median * 1e-3) / workload->metricScale;
+            if (problem.bytesMoved > 0)
+                r.gbps = problem.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;
+        }
+        if (request.check && workload->check) {
+            const WorkloadCheck check = workload->check(problem, results, r.params);
+            r.checked = true;
+            r.matches = check.matches;
+            r.maxError = check.maxError;
+            r.checkDetail = check.detail;
+        }
+    } catch (...) {
+        recordCurrentException(r);
     }
     if (r.totalMs == 0)
         r.totalMs = msBetween(wallStart, Clock::now());

@@ -7,8 +7,11 @@
 #include "Devices.h"
 #include "Image.h"
 #include "WorkGroup.h"
+#include "Workload.h"
 
 #include <atomic>
+#include <functional>
+#include <optional>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,7 +51,8 @@ struct RunResult
     std::string border;     // border rule (filters with borders)
     std::string device;     // device name that actually ran
     std::string deviceSpec; // "P:D"
-    LocalSize local;        // the shape that launched (a tiled variant's auto becomes its tile)
+    LocalSize local;        // the shape that launched: auto resolved to a concrete shape; driver when NULL
+    LocalSource localSource = LocalSource::Default; // where that shape came from
     std::size_t global[2] = {0, 0}; // first pass's global size as launched
     std::string buildOptions;
     double buildMs = 0;
@@ -70,6 +74,10 @@ struct RunResult
     int cpuThreads = 0;
     double speedupVsCpu = 0;  // cpuMultiMs / median kernel time
     double speedupTotalVsCpu = 0; // cpuMultiMs / totalMs (transfers included)
+    std::string metricName;  // workloads: "GFLOPS", "Gelem/s", ... (filters report mpixPerS and gbps)
+    double metricValue = 0;  // workloads: work / median kernel time, in metricName's unit
+    double maxError = 0;     // workloads: largest error the check found (see WorkloadSpec::toleranceNote)
+    std::string checkDetail; // workloads: what the check compared
     bool checked = false;
     int maxAbsDiff = -1;
     double meanAbsDiff = 0;
@@ -86,8 +94,13 @@ struct RunResult
     bool ok() const { return error.empty(); }
 };
 
+// The work-group tuning database's answer for a run, if it has one (see SessionOptions::tunedLocal).
+using TunedLocalLookup = std::function<std::optional<LocalSize>(const DeviceInfo &device, const RunRequest &request,
+                                                                int width, int height)>;
+
 struct SessionOptions
 {
+    TunedLocalLookup tunedLocal; // consulted for auto launches; a tuned shape wins over the default
     std::string cacheDir;  // see ProgramCache; "-" disables the disk cache
     std::string kernelDir; // optional override folder for kernel files
     int cpuThreads = 0;    // 0: hardware concurrency
@@ -104,6 +117,10 @@ public:
     const DeviceInfo &device() const;
 
     RunResult run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel = nullptr);
+
+    // Runs a compute workload's variant (workloads()): the same build, launch-shape, profiling-event
+    // timing and checking as run(), on the workload's own buffers. Never throws.
+    RunResult runWorkload(const WorkloadRequest &request, const std::atomic<bool> *cancel = nullptr);
 
     // Builds the variant's program (if needed) and checks the work-group shape against device and
     // kernel limits, without launching. Empty when it would launch, else the reason.

@@ -3,19 +3,83 @@
 
 #include "Devices.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fwb {
 
 std::string LocalSize::toString() const
 {
+    if (driver)
+        return "driver";
     return isAuto() ? std::string("auto") : std::to_string(width) + "x" + std::to_string(height);
+}
+
+const char *localSourceName(LocalSource source)
+{
+    switch (source) {
+    case LocalSource::Default: return "default";
+    case LocalSource::Tuned: return "tuned";
+    case LocalSource::User: return "user";
+    case LocalSource::Driver: return "driver";
+    }
+    return "?";
+}
+
+LocalSize defaultLocalSize(const DeviceInfo &device, bool oneDimensional)
+{
+    const bool cpu = device.kind == DeviceKind::Cpu;
+    LocalSize local = oneDimensional ? LocalSize{cpu ? 256 : 128, 1} : cpu ? LocalSize{256, 1} : LocalSize{32, 8};
+    if (!device.maxWorkItemSizes.empty())
+        local.width = int(std::min<std::size_t>(std::size_t(local.width), std::max<std::size_t>(1, device.maxWorkItemSizes[0])));
+    if (device.maxWorkItemSizes.size() > 1)
+        local.height = int(std::min<std::size_t>(std::size_t(local.height), std::max<std::size_t>(1, device.maxWorkItemSizes[1])));
+    return clampLocalSize(local, device.maxWorkGroupSize);
+}
+
+LocalSize clampLocalSize(LocalSize local, std::size_t maxItems)
+{
+    if (maxItems == 0 || !local.isConcrete())
+        return local;
+    while (local.items() > maxItems && local.height > 1)
+        local.height = (local.height + 1) / 2;
+    while (local.items() > maxItems && local.width > 1)
+        local.width = (local.width + 1) / 2;
+    return local;
+}
+
+LocalSize dividingLocalSize(std::size_t gx, std::size_t gy, std::size_t maxItems)
+{
+    if (maxItems == 0)
+        maxItems = 256;
+    auto largestDivisor = [](std::size_t n, std::size_t limit) {
+        for (std::size_t d = std::min(n, limit); d > 1; --d)
+            if (n % d == 0)
+                return d;
+        return std::size_t(1);
+    };
+    const std::size_t w = gx ? largestDivisor(gx, std::min<std::size_t>(32, maxItems)) : 1;
+    const std::size_t h = gy ? largestDivisor(gy, std::max<std::size_t>(1, maxItems / w)) : 1;
+    return LocalSize{int(w), int(h)};
+}
+
+std::string launchShapeLabel(const LocalSize &launched, LocalSource source)
+{
+    switch (source) {
+    case LocalSource::Default: return "auto (" + launched.toString() + ")";
+    case LocalSource::Tuned: return "auto (" + launched.toString() + ", tuned)";
+    case LocalSource::Driver: return "driver";
+    case LocalSource::User: break;
+    }
+    return launched.toString();
 }
 
 std::optional<LocalSize> LocalSize::parse(const std::string &text, std::string *error)
 {
-    if (text.empty() || text == "auto" || text == "null" || text == "NULL")
+    if (text.empty() || text == "auto")
         return LocalSize{};
+    if (text == "driver" || text == "null" || text == "NULL")
+        return LocalSize::driverChoice();
     long w = 0, h = 0;
     char x = 0, tail = 0;
     const int n = std::sscanf(text.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail);
@@ -24,7 +88,7 @@ std::optional<LocalSize> LocalSize::parse(const std::string &text, std::string *
     const bool shapeOk = (n == 1) || (n == 3 && (x == 'x' || x == 'X' || x == '*'));
     if (!shapeOk || w <= 0 || h <= 0 || w > 65536 || h > 65536) {
         if (error)
-            *error = "work-group shape '" + text + "' is not valid: use auto or WxH with positive sizes, e.g. 16x16";
+            *error = "work-group shape '" + text + "' is not valid: use auto, driver or WxH with positive sizes, e.g. 16x16";
         return std::nullopt;
     }
     return LocalSize{int(w), int(h)};
@@ -32,7 +96,7 @@ std::optional<LocalSize> LocalSize::parse(const std::string &text, std::string *
 
 std::string localSizeProblem(const DeviceInfo &device, const LocalSize &local, const LaunchLimits &limits)
 {
-    if (local.isAuto())
+    if (!local.isConcrete())
         return {};
     const std::string shape = local.toString();
     if (limits.dimensions == 1 && local.height != 1)

@@ -4,7 +4,13 @@ set -euo pipefail
 packages=(cmake g++ ninja-build pkg-config
           ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd clinfo
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
-          xvfb xauth)
+          xvfb xauth
+          nlohmann-json3-dev libcli11-dev)
+# Optional baselines and tools: the build finds them at configure time and works without them.
+# FWB_MINIMAL_DEPS=1 skips them (bare GPU servers, quick containers).
+if [ "${FWB_MINIMAL_DEPS:-0}" != 1 ]; then
+    packages+=(libopencv-dev libclblast-dev libqscintilla2-qt6-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

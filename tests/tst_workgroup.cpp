@@ -13,6 +13,9 @@ private slots:
     void parse_data();
     void parse();
     void limits();
+    void parseKinds();
+    void defaultShapes();
+    void dividingShapes();
     void invalidShapesRejected_data();
     void invalidShapesRejected();
     void validShapesRun_data();
@@ -26,6 +29,8 @@ void TestWorkGroup::parse_data()
     QTest::addColumn<int>("w");
     QTest::addColumn<int>("h");
     QTest::newRow("auto") << "auto" << true << 0 << 0;
+    QTest::newRow("driver") << "driver" << true << 0 << 0;
+    QTest::newRow("null") << "null" << true << 0 << 0;
     QTest::newRow("16x16") << "16x16" << true << 16 << 16;
     QTest::newRow("256") << "256" << true << 256 << 1;
     QTest::newRow("64X4") << "64X4" << true << 64 << 4;
@@ -51,6 +56,50 @@ void TestWorkGroup::parse()
     } else {
         QVERIFY(error.find("not valid") != std::string::npos);
     }
+}
+
+void TestWorkGroup::parseKinds()
+{
+    QVERIFY(LocalSize::parse("auto")->isAuto());
+    QVERIFY(!LocalSize::parse("auto")->isDriver());
+    QVERIFY(LocalSize::parse("driver")->isDriver());
+    QVERIFY(!LocalSize::parse("driver")->isAuto());
+    QVERIFY(LocalSize::parse("16x8")->isConcrete());
+    QCOMPARE(LocalSize::parse("driver")->toString(), std::string("driver"));
+    QCOMPARE(LocalSize::parse("auto")->toString(), std::string("auto"));
+    QCOMPARE(launchShapeLabel(LocalSize{32, 8}, LocalSource::Default), std::string("auto (32x8)"));
+    QCOMPARE(launchShapeLabel(LocalSize{64, 4}, LocalSource::Tuned), std::string("auto (64x4, tuned)"));
+    QCOMPARE(launchShapeLabel(LocalSize::driverChoice(), LocalSource::Driver), std::string("driver"));
+    QCOMPARE(launchShapeLabel(LocalSize{16, 16}, LocalSource::User), std::string("16x16"));
+}
+
+void TestWorkGroup::defaultShapes()
+{
+    DeviceInfo gpu;
+    gpu.kind = DeviceKind::Gpu;
+    gpu.maxWorkGroupSize = 1024;
+    gpu.maxWorkItemSizes = {1024, 1024, 64};
+    QCOMPARE(defaultLocalSize(gpu, false), (LocalSize{32, 8}));
+    QCOMPARE(defaultLocalSize(gpu, true), (LocalSize{128, 1}));
+    DeviceInfo cpu = gpu;
+    cpu.kind = DeviceKind::Cpu;
+    cpu.maxWorkGroupSize = 4096;
+    QCOMPARE(defaultLocalSize(cpu, false), (LocalSize{256, 1}));
+    DeviceInfo small = gpu;
+    small.maxWorkGroupSize = 64;
+    QCOMPARE(defaultLocalSize(small, false), (LocalSize{32, 2}));
+    QCOMPARE(clampLocalSize(LocalSize{32, 8}, 128), (LocalSize{32, 4}));
+    QCOMPARE(clampLocalSize(LocalSize{32, 8}, 16), (LocalSize{16, 1}));
+    QCOMPARE(clampLocalSize(LocalSize{32, 8}, 0), (LocalSize{32, 8}));
+    QVERIFY(clampLocalSize(LocalSize::driverChoice(), 16).isDriver());
+}
+
+void TestWorkGroup::dividingShapes()
+{
+    QCOMPARE(dividingLocalSize(638, 478, 256), (LocalSize{29, 2}));
+    QCOMPARE(dividingLocalSize(640, 480, 256), (LocalSize{32, 8}));
+    QCOMPARE(dividingLocalSize(257, 192, 256), (LocalSize{1, 192})); // a prime width: seed 001's trap
+    QCOMPARE(dividingLocalSize(6717, 4479, 256), (LocalSize{3, 3})); // 6717 = 3*2239, 4479 = 3*1493
 }
 
 void TestWorkGroup::limits()
