@@ -6,6 +6,7 @@
 #include "Catalogue.h"
 #include "Devices.h"
 #include "Image.h"
+#include "OpenCvBaseline.h"
 #include "WorkGroup.h"
 #include "Workload.h"
 
@@ -40,6 +41,7 @@ struct RunRequest
     bool reuseUpload = false; // skip the upload when the same image is already on the device
     bool pinnedTransfers = false; // copy through page-locked host memory (seed 004: 19 ms -> 8.39 ms)
     bool keepOutput = true;
+    bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
 };
 
 struct RunResult
@@ -72,8 +74,13 @@ struct RunResult
     double cpuSingleMs = -1; // -1: not measured
     double cpuMultiMs = -1;
     int cpuThreads = 0;
-    double speedupVsCpu = 0;  // cpuMultiMs / median kernel time
-    double speedupTotalVsCpu = 0; // cpuMultiMs / totalMs (transfers included)
+    double openCvCpuMs = -1;   // OpenCV's CPU code on the same filter, all threads (-1: not measured)
+    double cpuBestMs = -1;     // the fastest CPU result: min(cpuMultiMs, openCvCpuMs)
+    std::string cpuBestLabel;  // which one it was: "ours, 16 threads" or "OpenCV 4.6.0, 16 threads"
+    double speedupVsCpu = 0;  // cpuBestMs / median kernel time
+    double speedupTotalVsCpu = 0; // cpuBestMs / totalMs (transfers included)
+    bool baseline = false;    // an OpenCV row (opencv_cpu / opencv_tapi), not one of our variants
+    std::string baselineCall; // the OpenCV call(s) it timed
     std::string metricName;  // workloads: "GFLOPS", "Gelem/s", ... (filters report mpixPerS and gbps)
     double metricValue = 0;  // workloads: work / median kernel time, in metricName's unit
     double maxError = 0;     // workloads: largest error the check found (see WorkloadSpec::toleranceNote)
@@ -117,6 +124,13 @@ public:
     const DeviceInfo &device() const;
 
     RunResult run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel = nullptr);
+
+    // Runs OpenCV on the same filter, parameters, border and format as `request` (opencv_cpu on all
+    // CPU threads, opencv_tapi through OpenCL on this session's context and device), timed and checked
+    // against the CPU reference like a variant (tolerance at least 1). Never throws; without OpenCV, or
+    // for a filter OpenCV lacks, the result is unavailable with the reason.
+    RunResult runBaseline(const Image &input, const RunRequest &request, Baseline baseline,
+                          const std::atomic<bool> *cancel = nullptr);
 
     // Runs a compute workload's variant (workloads()): the same build, launch-shape, profiling-event
     // timing and checking as run(), on the workload's own buffers. Never throws.

@@ -1,0 +1,321 @@
+// OpenCV baselines: maps each catalogue filter OpenCV also has to the equivalent OpenCV call with the
+// same parameters and border rule, and times it on the CPU (cv::Mat) and through OpenCL (cv::UMat on
+// the session's context). Built without OpenCV, every entry point reports "unavailable".
+#include "OpenCvBaseline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#ifdef FWB_HAVE_OPENCV
+#include <opencv2/core.hpp>
+#include <opencv2/core/ocl.hpp>
+#include <opencv2/core/utility.hpp>
+#include <opencv2/imgproc.hpp>
+#endif
+
+namespace fwb {
+
+const char *baselineName(Baseline baseline)
+{
+    return baseline == Baseline::OpenCvCpu ? "opencv_cpu" : "opencv_tapi";
+}
+
+namespace {
+
+int intParam(const FilterSpec &filter, const FilterParams &params, const char *key)
+{
+    return int(std::lround(filter.param(params, key)));
+}
+
+} // namespace
+
+std::string openCvUnsupportedReason(const FilterSpec &filter, const FilterParams &params)
+{
+#ifndef FWB_HAVE_OPENCV
+    (void)filter;
+    (void)params;
+    return "built without OpenCV (libopencv-dev not found at configure time, or FWB_WITH_OPENCV=OFF)";
+#else
+    static const char *const kFilters[] = {"gaussian5x5", "gaussian", "box", "sobel", "median3x3",
+                                           "median5x5", "erode", "dilate", "transpose"};
+    if (std::find_if(std::begin(kFilters), std::end(kFilters), [&](const char *n) { return filter.name == n; })
+        == std::end(kFilters))
+        return "OpenCV has no equivalent of " + filter.name;
+    if ((filter.name == "median3x3" || filter.name == "median5x5") && params.border != BorderMode::Replicate)
+        return std::string("cv::medianBlur only replicates the edge pixels (BORDER_REPLICATE); this run uses ")
+               + borderModeName(params.border) + ": pick --border replicate to compare with OpenCV";
+    if (filter.name == "median5x5" && params.format == PixelFormat::Rgb888)
+        return "cv::medianBlur 5x5 takes 1- or 4-channel 8-bit images only, not rgb888";
+    return {};
+#endif
+}
+
+#ifndef FWB_HAVE_OPENCV
+
+std::string openCvVersion() { return {}; }
+
+OpenCvRun runOpenCvCpu(const Image &, const FilterSpec &filter, const FilterParams &params, int, int, int)
+{
+    OpenCvRun run;
+    run.unavailable = true;
+    run.error = openCvUnsupportedReason(filter, params);
+    return run;
+}
+
+class OpenCvTapiContext
+{};
+
+OpenCvRun runOpenCvTapi(const Image &, const FilterSpec &filter, const FilterParams &params, const ClHandles &,
+                        std::shared_ptr<OpenCvTapiContext> &, int, int)
+{
+    return runOpenCvCpu(Image(), filter, params, 0, 0, 0);
+}
+
+#else
+
+std::string openCvVersion() { return "OpenCV " CV_VERSION; }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+int cvBorder(BorderMode mode)
+{
+    switch (mode) {
+    case BorderMode::Reflect101: return cv::BORDER_REFLECT_101;
+    case BorderMode::Replicate: return cv::BORDER_REPLICATE;
+    case BorderMode::Constant: return cv::BORDER_CONSTANT;
+    }
+    return cv::BORDER_REFLECT_101;
+}
+
+const char *cvBorderName(BorderMode mode)
+{
+    switch (mode) {
+    case BorderMode::Reflect101: return "BORDER_REFLECT_101";
+    case BorderMode::Replicate: return "BORDER_REPLICATE";
+    case BorderMode::Constant: return "BORDER_CONSTANT 0";
+    }
+    return "?";
+}
+
+int cvType(PixelFormat format) { return CV_8UC(channelCount(format)); }
+
+// One filter as OpenCV calls; InputArray/OutputArray take Mat and UMat alike, so the CPU and the
+// T-API runs share it. Scratch arrays are the caller's so that repeats reuse their allocations.
+template <class Array>
+struct OpenCvFilter
+{
+    const FilterSpec &filter;
+    const FilterParams &params;
+    Array gx, gy, fx, fy, mag;
+
+    std::string describe() const
+    {
+        const std::string border = cvBorderName(params.border);
+        const std::string &n = filter.name;
+        char text[200];
+        if (n == "gaussian5x5" || n == "gaussian") {
+            const double sigma = filter.param(params, "sigma");
+            const int r = n == "gaussian5x5" ? 2 : std::max(1, int(std::ceil(3.0 * sigma)));
+            std::snprintf(text, sizeof text, "cv::GaussianBlur(%dx%d, sigma %g, %s)", 2 * r + 1, 2 * r + 1, sigma,
+                          border.c_str());
+        } else if (n == "box") {
+            const int r = intParam(filter, params, "radius");
+            std::snprintf(text, sizeof text, "cv::blur(%dx%d, %s)", 2 * r + 1, 2 * r + 1, border.c_str());
+        } else if (n == "sobel") {
+            const int output = intParam(filter, params, "output");
+            std::snprintf(text, sizeof text, "%s", output == 2
+                              ? "cv::Sobel x and y (CV_16S) + cv::magnitude (CV_32F) + convertTo(CV_8U, 1/4)"
+                              : "cv::Sobel (CV_16S) + cv::convertScaleAbs(1/4)");
+        } else if (n == "median3x3" || n == "median5x5") {
+            std::snprintf(text, sizeof text, "cv::medianBlur(%d)", n == "median3x3" ? 3 : 5);
+        } else if (n == "erode" || n == "dilate") {
+            const int r = intParam(filter, params, "radius");
+            std::snprintf(text, sizeof text, "cv::%s(MORPH_RECT %dx%d, %s)", n.c_str(), 2 * r + 1, 2 * r + 1,
+                          border.c_str());
+        } else {
+            std::snprintf(text, sizeof text, "cv::transpose");
+        }
+        return text;
+    }
+
+    void operator()(const Array &src, Array &dst)
+    {
+        const int border = cvBorder(params.border);
+        const std::string &n = filter.name;
+        if (n == "gaussian5x5" || n == "gaussian") {
+            const double sigma = filter.param(params, "sigma");
+            const int r = n == "gaussian5x5" ? 2 : std::max(1, int(std::ceil(3.0 * sigma)));
+            cv::GaussianBlur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), sigma, sigma, border);
+        } else if (n == "box") {
+            const int r = intParam(filter, params, "radius");
+            cv::blur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), cv::Point(-1, -1), border);
+        } else if (n == "sobel") {
+            const int output = intParam(filter, params, "output");
+            if (output == 2) {
+                cv::Sobel(src, gx, CV_16S, 1, 0, 3, 1, 0, border);
+                cv::Sobel(src, gy, CV_16S, 0, 1, 3, 1, 0, border);
+                gx.convertTo(fx, CV_32F);
+                gy.convertTo(fy, CV_32F);
+                cv::magnitude(fx.reshape(1), fy.reshape(1), mag);
+                mag.reshape(src.channels()).convertTo(dst, CV_8U, 0.25);
+            } else {
+                cv::Sobel(src, gx, CV_16S, output == 0 ? 1 : 0, output == 0 ? 0 : 1, 3, 1, 0, border);
+                cv::convertScaleAbs(gx, dst, 0.25);
+            }
+        } else if (n == "median3x3" || n == "median5x5") {
+            cv::medianBlur(src, dst, n == "median3x3" ? 3 : 5);
+        } else if (n == "erode" || n == "dilate") {
+            const int r = intParam(filter, params, "radius");
+            const cv::Mat element = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * r + 1, 2 * r + 1));
+            if (n == "erode")
+                cv::erode(src, dst, element, cv::Point(-1, -1), 1, border, cv::Scalar::all(0));
+            else
+                cv::dilate(src, dst, element, cv::Point(-1, -1), 1, border, cv::Scalar::all(0));
+        } else {
+            cv::transpose(src, dst);
+        }
+    }
+};
+
+cv::Mat wrap(const Image &image)
+{
+    return cv::Mat(image.height(), image.width(), cvType(image.format()), const_cast<std::uint8_t *>(image.data()),
+                   image.stride());
+}
+
+Image copyOut(const cv::Mat &mat, PixelFormat format)
+{
+    Image out(mat.cols, mat.rows, format);
+    for (int y = 0; y < mat.rows; ++y)
+        std::copy_n(mat.ptr<std::uint8_t>(y), out.stride(), out.row(y));
+    return out;
+}
+
+} // namespace
+
+OpenCvRun runOpenCvCpu(const Image &src, const FilterSpec &filter, const FilterParams &params, int threads, int repeat,
+                       int warmup)
+{
+    OpenCvRun run;
+    if (std::string why = openCvUnsupportedReason(filter, params); !why.empty()) {
+        run.unavailable = true;
+        run.error = why;
+        return run;
+    }
+    try {
+        const int previousThreads = cv::getNumThreads();
+        const bool previousOcl = cv::ocl::useOpenCL();
+        cv::ocl::setUseOpenCL(false); // a Mat never takes the OpenCL path, but be explicit
+        if (threads > 0)
+            cv::setNumThreads(threads);
+        OpenCvFilter<cv::Mat> op{filter, params, {}, {}, {}, {}, {}};
+        run.call = op.describe();
+        const cv::Mat in = wrap(src);
+        cv::Mat out;
+        const int total = std::max(0, warmup) + std::max(1, repeat);
+        for (int i = 0; i < total; ++i) {
+            const auto t0 = Clock::now();
+            op(in, out);
+            if (i >= std::max(0, warmup))
+                run.opMs.push_back(msSince(t0));
+        }
+        run.output = copyOut(out, src.format());
+        cv::setNumThreads(previousThreads);
+        cv::ocl::setUseOpenCL(previousOcl);
+    } catch (const cv::Exception &e) {
+        run.error = std::string("OpenCV failed: ") + e.what();
+    }
+    return run;
+}
+
+class OpenCvTapiContext
+{
+public:
+    cv::ocl::OpenCLExecutionContext context;
+};
+
+namespace {
+
+std::shared_ptr<OpenCvTapiContext> makeOpenCvTapiContext(const ClHandles &cl)
+{
+    auto state = std::make_shared<OpenCvTapiContext>();
+    // OpenCV on the session's own context and device, with a queue of its own: the same device our
+    // kernels ran on, not whatever OpenCV would pick by itself.
+    state->context = cv::ocl::OpenCLExecutionContext::create(cl.platformName, cl.platform, cl.context, cl.device);
+    return state;
+}
+
+} // namespace
+
+OpenCvRun runOpenCvTapi(const Image &src, const FilterSpec &filter, const FilterParams &params, const ClHandles &cl,
+                        std::shared_ptr<OpenCvTapiContext> &state, int repeat, int warmup)
+{
+    OpenCvRun run;
+    if (std::string why = openCvUnsupportedReason(filter, params); !why.empty()) {
+        run.unavailable = true;
+        run.error = why;
+        return run;
+    }
+    try {
+        if (!cv::ocl::haveOpenCL()) {
+            run.unavailable = true;
+            run.error = "OpenCV reports no OpenCL support (cv::ocl::haveOpenCL() is false)";
+            return run;
+        }
+        if (!state)
+            state = makeOpenCvTapiContext(cl);
+        cv::ocl::OpenCLExecutionContextScope scope(state->context);
+        cv::ocl::setUseOpenCL(true);
+        run.deviceName = cv::ocl::Device::getDefault().name();
+        OpenCvFilter<cv::UMat> op{filter, params, {}, {}, {}, {}, {}};
+        run.call = op.describe();
+        const cv::Mat in = wrap(src);
+        cv::UMat uin, uout;
+        cv::Mat out;
+        std::vector<double> uploads, downloads;
+        const int total = std::max(0, warmup) + std::max(1, repeat);
+        for (int i = 0; i < total; ++i) {
+            const bool timed = i >= std::max(0, warmup);
+            auto t0 = Clock::now();
+            in.copyTo(uin);
+            cv::ocl::finish();
+            if (timed)
+                uploads.push_back(msSince(t0));
+            t0 = Clock::now();
+            op(uin, uout);
+            cv::ocl::finish();
+            if (timed)
+                run.opMs.push_back(msSince(t0));
+            t0 = Clock::now();
+            uout.copyTo(out);
+            if (timed)
+                downloads.push_back(msSince(t0));
+        }
+        run.uploadMs = median(uploads);
+        run.downloadMs = median(downloads);
+        run.output = copyOut(out, src.format());
+    } catch (const cv::Exception &e) {
+        run.error = std::string("OpenCV T-API failed: ") + e.what();
+    }
+    return run;
+}
+
+#endif
+
+} // namespace fwb
