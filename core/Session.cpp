@@ -62,7 +62,8 @@ struct PassShape
 
 PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool oneDimensional, bool mixed,
                            const LocalSize &requested, const std::optional<LocalSize> &tuned,
-                           std::size_t kernelMaxItems, std::size_t gx, std::size_t gy)
+                           std::size_t kernelMaxItems, std::size_t gx, std::size_t gy,
+                           const LocalSize &preferred = LocalSize{})
 {
     const std::size_t maxItems = std::min(kernelMaxItems ? kernelMaxItems : std::size_t(256),
                                           device.maxWorkGroupSize ? device.maxWorkGroupSize : std::size_t(256));
@@ -72,6 +73,8 @@ PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool
         return {requested, LocalSource::User};
     if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1))
         return {*tuned, LocalSource::Tuned};
+    if (preferred.isConcrete() && (!oneDimensional || preferred.height == 1))
+        return {clampLocalSize(preferred, maxItems), LocalSource::Default};
     if (globalRule == GlobalRule::Exact)
         return {dividingLocalSize(gx, oneDimensional ? 1 : gy, maxItems), LocalSource::Default};
     return {clampLocalSize(defaultLocalSize(device, oneDimensional), maxItems), LocalSource::Default};
@@ -83,8 +86,9 @@ PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant,
 {
     const bool mixed = std::any_of(variant.passes.begin(), variant.passes.end(),
                                    [](const PassSpec &p) { return p.geometry != Geometry::Columns; });
+    const LocalSize preferred = device.kind == DeviceKind::Cpu ? variant.preferredLocalCpu : variant.preferredLocalGpu;
     return resolvePassShape(device, variant.globalRule, pass.geometry == Geometry::Columns, mixed, requested, tuned,
-                            kernelMaxItems, gx, gy);
+                            kernelMaxItems, gx, gy, preferred);
 }
 
 // Turns the exception being handled into the result's error, with the OpenCL error name and, for
@@ -320,6 +324,8 @@ struct Session::Impl
     {
         std::string opts = "-DCHANNELS=" + std::to_string(channelCount(params.format))
                            + " -DBORDER=" + std::to_string(int(params.border));
+        if (variant.blockWidth > 1 || variant.blockHeight > 1)
+            opts += " -DBLOCK_W=" + std::to_string(variant.blockWidth) + " -DBLOCK_H=" + std::to_string(variant.blockHeight);
         if (variant.compiledWithTile())
             opts += " -DTILE_W=" + std::to_string(local.width) + " -DTILE_H=" + std::to_string(local.height);
         for (const std::string &d : prepared.defines)
@@ -533,6 +539,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             case Geometry::Interior:
                 launch.global[0] = std::size_t(std::max(0, curW - 2));
                 launch.global[1] = std::size_t(std::max(0, curH - 2));
+                break;
+            case Geometry::Blocks:
+                launch.global[0] = (std::size_t(curW) + std::size_t(variant->blockWidth) - 1) / std::size_t(variant->blockWidth);
+                launch.global[1] = (std::size_t(curH) + std::size_t(variant->blockHeight) - 1) / std::size_t(variant->blockHeight);
                 break;
             case Geometry::Columns:
                 launch.dims = 1;
