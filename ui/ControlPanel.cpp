@@ -2,23 +2,20 @@
 #include "ControlPanel.h"
 
 #include "Catalogue.h"
+#include "VariantPicker.h"
+#include "WorkGroupEditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
-#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStyle>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -40,8 +37,6 @@ QString html(const std::string &text)
 {
     return QString::fromStdString(text).toHtmlEscaped();
 }
-
-constexpr int kCustomShape = -1; // item data of the "custom" preset entry
 
 } // namespace
 
@@ -71,31 +66,8 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     layout->addWidget(deviceBox);
 
     // Filter and its variants.
-    auto *filterBox = new QGroupBox(tr("Filter and variant"), this);
-    auto *filterLayout = new QVBoxLayout(filterBox);
-    m_filter = new QComboBox(filterBox);
-    m_filter->setObjectName("filterCombo");
-    for (const FilterSpec &f : catalogue())
-        m_filter->addItem(QString::fromStdString(f.title), QString::fromStdString(f.name));
-    m_filterInfo = wrappedLabel(filterBox);
-    m_variants = new QListWidget(filterBox);
-    m_variants->setObjectName("variantList");
-    // Long titles ("Exact global size, non-uniform work-groups (CL 2.0) — unavailable") wrap instead
-    // of growing a horizontal scroll bar that hid the last row; the list is as tall as its rows.
-    m_variants->setWordWrap(true);
-    m_variants->setTextElideMode(Qt::ElideNone);
-    m_variants->setResizeMode(QListView::Adjust);
-    m_variants->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
-    m_variants->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_variants->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_variants->installEventFilter(this);
-    m_variantInfo = wrappedLabel(filterBox);
-    m_variantInfo->setObjectName("variantInfo");
-    filterLayout->addWidget(m_filter);
-    filterLayout->addWidget(m_filterInfo);
-    filterLayout->addWidget(m_variants);
-    filterLayout->addWidget(m_variantInfo);
-    layout->addWidget(filterBox);
+    m_variantPicker = new VariantPicker(this);
+    layout->addWidget(m_variantPicker);
 
     // Parameters: generated rows, plus border, pixel format and fast-math.
     auto *paramGroup = new QGroupBox(tr("Parameters"), this);
@@ -124,35 +96,8 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     layout->addWidget(paramGroup);
 
     // Work-group shape: presets and a custom W x H, validated live.
-    auto *shapeBox = new QGroupBox(tr("Work-group shape"), this);
-    auto *shapeLayout = new QVBoxLayout(shapeBox);
-    m_shapePreset = new QComboBox(shapeBox);
-    m_shapePreset->setObjectName("shapePreset");
-    for (const char *preset : kLocalSizePresets) {
-        const QString name = QString::fromLatin1(preset);
-        m_shapePreset->addItem(name == "auto" ? tr("auto (runtime picks, NULL local size)") : name, name);
-    }
-    m_shapePreset->addItem(tr("custom"), kCustomShape);
-    auto *customRow = new QHBoxLayout;
-    m_shapeWidth = new QSpinBox(shapeBox);
-    m_shapeHeight = new QSpinBox(shapeBox);
-    m_shapeWidth->setObjectName("shapeWidth");
-    m_shapeHeight->setObjectName("shapeHeight");
-    for (QSpinBox *spin : {m_shapeWidth, m_shapeHeight}) {
-        spin->setRange(1, 8192);
-        spin->setValue(16);
-        spin->setKeyboardTracking(false);
-    }
-    customRow->addWidget(m_shapeWidth);
-    customRow->addWidget(new QLabel(QStringLiteral("×"), shapeBox));
-    customRow->addWidget(m_shapeHeight);
-    customRow->addStretch();
-    m_shapeStatus = wrappedLabel(shapeBox);
-    m_shapeStatus->setObjectName("shapeStatus");
-    shapeLayout->addWidget(m_shapePreset);
-    shapeLayout->addLayout(customRow);
-    shapeLayout->addWidget(m_shapeStatus);
-    layout->addWidget(shapeBox);
+    m_workGroup = new WorkGroupEditor(this);
+    layout->addWidget(m_workGroup);
 
     // Run controls.
     auto *runBox = new QGroupBox(tr("Run"), this);
@@ -187,16 +132,16 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
 
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
         rebuildVariants();
-        updateShapeEditors();
+        m_workGroup->setCpuEngine(engine().isCpu());
         emitChanged(true);
     });
-    connect(m_filter, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_variantPicker, &VariantPicker::filterChanged, this, [this] {
         rebuildParams();
         rebuildVariants();
         emitChanged(true);
     });
-    connect(m_variants, &QListWidget::currentRowChanged, this, [this] {
-        updateVariantText();
+    connect(m_variantPicker, &VariantPicker::variantChanged, this, [this] {
+        updateFastMath();
         emitChanged(true);
     });
     connect(m_border, &QComboBox::currentIndexChanged, this, [this] { emitChanged(false); });
@@ -205,12 +150,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
         emitChanged(true);
     });
     connect(m_fastMath, &QCheckBox::toggled, this, [this] { emitChanged(true); });
-    connect(m_shapePreset, &QComboBox::currentIndexChanged, this, [this] {
-        updateShapeEditors();
-        emitChanged(true);
-    });
-    connect(m_shapeWidth, &QSpinBox::valueChanged, this, [this] { emitChanged(true); });
-    connect(m_shapeHeight, &QSpinBox::valueChanged, this, [this] { emitChanged(true); });
+    connect(m_workGroup, &WorkGroupEditor::shapeChanged, this, [this] { emitChanged(true); });
     connect(m_repeat, &QSpinBox::valueChanged, this, [this] { emitChanged(false); });
     connect(m_pinned, &QCheckBox::toggled, this, [this] { emitChanged(false); });
     connect(m_run, &QPushButton::clicked, this, &ControlPanel::runClicked);
@@ -219,7 +159,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     m_updating = true;
     rebuildParams();
     rebuildVariants();
-    updateShapeEditors();
+    m_workGroup->setCpuEngine(engine().isCpu());
     m_updating = false;
 }
 
@@ -264,158 +204,50 @@ ComputeEngine ControlPanel::engine() const
 
 const FilterSpec *ControlPanel::filter() const
 {
-    return findFilter(filterName().toStdString());
+    return m_variantPicker->filter();
 }
 
 const VariantSpec *ControlPanel::variant() const
 {
-    const FilterSpec *f = filter();
-    return f ? f->variant(variantName().toStdString()) : nullptr;
+    return m_variantPicker->variant();
 }
 
 QString ControlPanel::filterName() const
 {
-    return m_filter->currentData().toString();
+    return m_variantPicker->filterName();
 }
 
 bool ControlPanel::setFilterName(const QString &name)
 {
-    const int index = m_filter->findData(name);
-    if (index < 0)
-        return false;
-    m_filter->setCurrentIndex(index);
-    return true;
+    return m_variantPicker->setFilterName(name);
 }
 
 QString ControlPanel::variantName() const
 {
-    const QListWidgetItem *item = m_variants->currentItem();
-    return item ? item->data(Qt::UserRole).toString() : QString();
+    return m_variantPicker->variantName();
 }
 
 bool ControlPanel::setVariantName(const QString &name)
 {
-    for (int row = 0; row < m_variants->count(); ++row) {
-        QListWidgetItem *item = m_variants->item(row);
-        if (item->data(Qt::UserRole).toString() == name) {
-            if (!(item->flags() & Qt::ItemIsEnabled))
-                return false;
-            m_variants->setCurrentRow(row);
-            return true;
-        }
-    }
-    return false;
+    return m_variantPicker->setVariantName(name);
 }
 
 QStringList ControlPanel::availableVariants() const
 {
-    QStringList names;
-    for (int row = 0; row < m_variants->count(); ++row) {
-        const QListWidgetItem *item = m_variants->item(row);
-        if (item->flags() & Qt::ItemIsEnabled)
-            names << item->data(Qt::UserRole).toString();
-    }
-    return names;
+    return m_variantPicker->availableVariants();
 }
 
 QString ControlPanel::unavailableReason(const QString &variant) const
 {
-    for (int row = 0; row < m_variants->count(); ++row) {
-        const QListWidgetItem *item = m_variants->item(row);
-        if (item->data(Qt::UserRole).toString() == variant)
-            return item->data(Qt::UserRole + 1).toString();
-    }
-    return {};
-}
-
-bool ControlPanel::eventFilter(QObject *watched, QEvent *event)
-{
-    // Wrapped rows change height with the width: refit when the width changes (a height change is
-    // our own doing). The filter runs before the list lays out its viewport: use the new width.
-    if (watched == m_variants && event->type() == QEvent::Resize) {
-        const auto *resize = static_cast<QResizeEvent *>(event);
-        if (resize->size().width() != resize->oldSize().width())
-            fitVariantList(resize->size().width());
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
-void ControlPanel::fitVariantList(int outerWidth)
-{
-    // As tall as its (wrapped) rows: no scroll bar, no hidden last row, and no empty box pushing
-    // the parameters below the fold. Scroll bars are off, so the text gets all but the frame.
-    const int width = (outerWidth >= 0 ? outerWidth : m_variants->width()) - 2 * m_variants->frameWidth();
-    if (width <= 0)
-        return;
-    // A first estimate now, from the font...
-    const QFontMetrics metrics(m_variants->font());
-    const int margin =
-        2 * (m_variants->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_variants) + 1);
-    int height = 0;
-    for (int row = 0; row < m_variants->count(); ++row) {
-        const QRect text = metrics.boundingRect(QRect(0, 0, std::max(10, width - margin), 100000),
-                                                Qt::TextWordWrap, m_variants->item(row)->text());
-        height += std::max(m_variants->sizeHintForRow(row), text.height() + 2);
-    }
-    if (m_variants->count() == 0)
-        height = metrics.height();
-    m_variants->setFixedHeight(height + 2 * m_variants->frameWidth() + 2);
-    // ...then the list's own layout once the viewport has its new width: the delegate's margins
-    // decide the real row heights, and an estimate a few pixels short left the top row cut off.
-    QTimer::singleShot(0, this, [this] {
-        if (m_variants->count() == 0)
-            return;
-        m_variants->doItemsLayout();
-        const int top = m_variants->visualItemRect(m_variants->item(0)).top();
-        const int bottom = m_variants->visualItemRect(m_variants->item(m_variants->count() - 1)).bottom();
-        const int needed = bottom - top + 1;
-        if (needed > 0 && needed != m_variants->viewport()->height())
-            m_variants->setFixedHeight(needed + m_variants->height() - m_variants->viewport()->height());
-        m_variants->scrollToTop();
-    });
+    return m_variantPicker->unavailableReason(variant);
 }
 
 void ControlPanel::rebuildVariants()
 {
     const bool wasUpdating = m_updating;
     m_updating = true;
-    const QString previous = variantName();
-    const FilterSpec *f = filter();
     const ComputeEngine eng = engine();
-    const auto format = PixelFormat(m_format->currentData().toInt());
-    {
-        const QSignalBlocker blocker(m_variants);
-        m_variants->clear();
-        if (f) {
-            for (const VariantSpec &v : f->variants) {
-                // The CPU engines run the reference code, which every variant must agree with.
-                const std::string why = eng.isCpu() ? std::string()
-                                                    : variantUnavailableReason(v, eng.device, format);
-                auto *item = new QListWidgetItem(QString::fromStdString(v.title), m_variants);
-                item->setData(Qt::UserRole, QString::fromStdString(v.name));
-                if (!why.empty()) {
-                    item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
-                    item->setText(tr("%1 — unavailable").arg(QString::fromStdString(v.title)));
-                    item->setToolTip(tr("Unavailable here: %1").arg(QString::fromStdString(why)));
-                    item->setData(Qt::UserRole + 1, QString::fromStdString(why));
-                } else {
-                    item->setToolTip(QString::fromStdString(v.description));
-                }
-            }
-        }
-        int row = -1;
-        for (int i = 0; i < m_variants->count(); ++i) {
-            const QListWidgetItem *item = m_variants->item(i);
-            if (!(item->flags() & Qt::ItemIsEnabled))
-                continue;
-            if (row < 0 || item->data(Qt::UserRole).toString() == previous)
-                row = i;
-        }
-        m_variants->setCurrentRow(row);
-    }
-    fitVariantList();
-    if (f)
-        m_filterInfo->setText(html(f->description));
+    m_variantPicker->rebuild(eng, PixelFormat(m_format->currentData().toInt()));
     if (eng.isCpu()) {
         m_deviceInfo->setText(tr("The plain C++ reference code on this computer's processor: the "
                                  "yardstick every OpenCL result is checked against."));
@@ -425,25 +257,14 @@ void ControlPanel::rebuildVariants()
                                   .arg(html(d.vendor), QString::number(d.computeUnits),
                                        html(d.driverVersion), html(d.openclVersion)));
     }
-    updateVariantText();
+    updateFastMath();
     m_updating = wasUpdating;
 }
 
-void ControlPanel::updateVariantText()
+void ControlPanel::updateFastMath()
 {
-    const VariantSpec *v = variant();
-    if (!v) {
-        m_variantInfo->setText(tr("<i>No variant of this filter can run on this device and pixel "
-                                  "format.</i>"));
-        return;
-    }
-    QString text = QStringLiteral("<b>%1</b><br>%2").arg(html(v->title), html(v->description));
-    if (!v->seedNote.empty())
-        text += tr("<br><i>Measured before:</i> %1").arg(html(v->seedNote));
-    if (engine().isCpu())
-        text += tr("<br><i>The CPU reference ignores the variant.</i>");
-    m_variantInfo->setText(text);
-    m_fastMath->setEnabled(v->fastMathMatters || m_fastMath->isChecked());
+    if (const VariantSpec *v = variant())
+        m_fastMath->setEnabled(v->fastMathMatters || m_fastMath->isChecked());
 }
 
 void ControlPanel::rebuildParams()
@@ -544,82 +365,29 @@ bool ControlPanel::setPixelFormat(PixelFormat format)
     return true;
 }
 
-void ControlPanel::updateShapeEditors()
-{
-    const bool custom = m_shapePreset->currentData().toInt() == kCustomShape
-                        && m_shapePreset->currentData().typeId() == QMetaType::Int;
-    // The CPU reference engines have no work-groups: editors that change nothing stay disabled.
-    const bool cpu = engine().isCpu();
-    m_shapePreset->setEnabled(!cpu);
-    m_shapeWidth->setEnabled(custom && !cpu);
-    m_shapeHeight->setEnabled(custom && !cpu);
-    if (!custom) {
-        const LocalSize local = localSize();
-        const QSignalBlocker b1(m_shapeWidth);
-        const QSignalBlocker b2(m_shapeHeight);
-        if (!local.isAuto()) {
-            m_shapeWidth->setValue(local.width);
-            m_shapeHeight->setValue(local.height);
-        }
-    }
-}
-
 LocalSize ControlPanel::localSize() const
 {
-    const QVariant data = m_shapePreset->currentData();
-    if (data.typeId() == QMetaType::Int)
-        return LocalSize{m_shapeWidth->value(), m_shapeHeight->value()};
-    return LocalSize::parse(data.toString().toStdString()).value_or(LocalSize{});
+    return m_workGroup->localSize();
 }
 
 QString ControlPanel::localSizeText() const
 {
-    return QString::fromStdString(localSize().toString());
+    return m_workGroup->localSizeText();
 }
 
 bool ControlPanel::setLocalSizeText(const QString &text)
 {
-    const std::optional<LocalSize> parsed = LocalSize::parse(text.toStdString());
-    if (!parsed)
-        return false;
-    const int preset = m_shapePreset->findData(QString::fromStdString(parsed->toString()));
-    if (preset >= 0) {
-        m_shapePreset->setCurrentIndex(preset);
-        return true;
-    }
-    {
-        const QSignalBlocker b1(m_shapeWidth);
-        const QSignalBlocker b2(m_shapeHeight);
-        m_shapeWidth->setValue(parsed->width);
-        m_shapeHeight->setValue(parsed->height);
-    }
-    const int custom = m_shapePreset->count() - 1;
-    if (m_shapePreset->currentIndex() == custom)
-        emitChanged(true);
-    else
-        m_shapePreset->setCurrentIndex(custom);
-    return true;
+    return m_workGroup->setLocalSizeText(text);
 }
 
 void ControlPanel::setShapeStatus(const QString &problem, bool pending, double checkMs)
 {
-    m_shapeProblem = pending ? QString() : problem;
-    if (engine().isCpu() && problem.isEmpty())
-        // "This shape can launch" would claim a check that means nothing for C++ loops.
-        m_shapeStatus->setText(tr("<i>The CPU reference does not use work-groups.</i>"));
-    else if (pending)
-        m_shapeStatus->setText(tr("<i>Checking this shape against the kernel…</i>"));
-    else if (problem.isEmpty() && checkMs >= 50)
-        // The check builds (or loads) the program, so the run after it reports "from memory cache"
-        // and a build time of zero: say here where the build time went.
-        m_shapeStatus->setText(tr("<span style='color:#2e7d32'>✔ This shape can launch.</span><br>"
-                                  "<span style='color:gray'>Checking it took %1 ms, mostly building or "
-                                  "loading the program; runs then take it from the memory cache.</span>")
-                                   .arg(checkMs, 0, 'f', 0));
-    else if (problem.isEmpty())
-        m_shapeStatus->setText(tr("<span style='color:#2e7d32'>✔ This shape can launch.</span>"));
-    else
-        m_shapeStatus->setText(tr("<span style='color:#c62828'>✘ %1</span>").arg(problem.toHtmlEscaped()));
+    m_workGroup->setShapeStatus(problem, pending, checkMs);
+}
+
+QString ControlPanel::shapeProblem() const
+{
+    return m_workGroup->shapeProblem();
 }
 
 int ControlPanel::repeat() const

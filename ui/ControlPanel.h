@@ -1,5 +1,7 @@
 // ControlPanel: every choice that shapes a run (device, filter, variant, parameters, pixel format,
 // work-group shape, repeats), generated from the catalogue so no filter needs its own widgets.
+// The filter/variant box and the work-group box are widgets of their own (VariantPicker,
+// WorkGroupEditor); this panel adds the device, the parameters and the run controls around them.
 #pragma once
 
 #include "ComputeWorker.h"
@@ -16,7 +18,6 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
-class QListWidget;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -25,6 +26,8 @@ namespace fwb {
 
 struct FilterSpec;
 struct VariantSpec;
+class VariantPicker;
+class WorkGroupEditor;
 
 class ControlPanel : public QWidget
 {
@@ -57,7 +60,7 @@ public:
     // Shows why the shape cannot launch (empty: it can); "pending" text while the worker checks.
     // checkMs: how long the worker's check took (it builds the program first), -1 when unknown.
     void setShapeStatus(const QString &problem, bool pending = false, double checkMs = -1);
-    QString shapeProblem() const { return m_shapeProblem; }
+    QString shapeProblem() const;
 
     int repeat() const;
     void setRepeat(int repeat);
@@ -69,9 +72,6 @@ public:
     const FilterSpec *filter() const;
     const VariantSpec *variant() const;
 
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
-
 signals:
     void requestChanged(); // anything that changes the output or the timing
     void shapeChanged();   // the work-group shape or anything that changes its limits
@@ -81,18 +81,13 @@ signals:
 private:
     void rebuildVariants();
     void rebuildParams();
-    void updateVariantText();
-    void updateShapeEditors();
-    void fitVariantList(int outerWidth = -1);
+    void updateFastMath();
     void emitChanged(bool shape);
 
     std::vector<DeviceInfo> m_devices;
     QComboBox *m_device = nullptr;
     QLabel *m_deviceInfo = nullptr;
-    QComboBox *m_filter = nullptr;
-    QLabel *m_filterInfo = nullptr;
-    QListWidget *m_variants = nullptr;
-    QLabel *m_variantInfo = nullptr;
+    VariantPicker *m_variantPicker = nullptr;
     QWidget *m_paramBox = nullptr;
     QFormLayout *m_paramLayout = nullptr;
     struct ParamEditor
@@ -105,11 +100,7 @@ private:
     QComboBox *m_border = nullptr;
     QComboBox *m_format = nullptr;
     QCheckBox *m_fastMath = nullptr;
-    QComboBox *m_shapePreset = nullptr;
-    QSpinBox *m_shapeWidth = nullptr;
-    QSpinBox *m_shapeHeight = nullptr;
-    QLabel *m_shapeStatus = nullptr;
-    QString m_shapeProblem;
+    WorkGroupEditor *m_workGroup = nullptr;
     QSpinBox *m_repeat = nullptr;
     QCheckBox *m_pinned = nullptr;
     QCheckBox *m_autoRun = nullptr;

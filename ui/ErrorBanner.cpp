@@ -63,6 +63,27 @@ void ErrorBanner::showMessage(Kind kind, const QString &title, const QString &de
     show();
 }
 
+void ErrorBanner::showRunFailure(const ComputeResult &result)
+{
+    const RunResult &r = result.run;
+    const QString code = QString::fromStdString(r.errorCode);
+    const QString error = QString::fromStdString(r.error);
+    if (r.expectedFailure) {
+        showMessage(Kind::Expected,
+                    tr("Expected failure (%1): this is the lesson of this variant")
+                        .arg(code.isEmpty() ? tr("no error code") : code),
+                    error);
+    } else if (r.unavailable) {
+        showMessage(Kind::Info, tr("This variant cannot run here"), error);
+    } else {
+        const QString title = code.isEmpty() ? tr("The run failed") : tr("The run failed: %1").arg(code);
+        QString detail = error;
+        if (result.sessionReset)
+            detail += tr(" The device connection will be re-created for the next run.");
+        showMessage(Kind::Error, title, detail, QString::fromStdString(r.buildLog));
+    }
+}
+
 QString ErrorBanner::text() const
 {
     return isHidden() ? QString() : m_title + QLatin1Char('\n') + m_detail;

@@ -2,6 +2,8 @@
 // reason, build log on demand) while the window stays usable and the last result stays visible.
 #pragma once
 
+#include "ComputeWorker.h"
+
 #include <QFrame>
 #include <QString>
 
@@ -21,6 +23,9 @@ public:
 
     void showMessage(Kind kind, const QString &title, const QString &detail,
                      const QString &buildLog = {});
+    // A failed run, in the kind its failure calls for: an expected failure (the variant's lesson),
+    // a variant that cannot run here, or an error with its OpenCL code and build log.
+    void showRunFailure(const ComputeResult &result);
     QString text() const; // title and detail as plain text (tests)
     QString buildLog() const { return m_buildLog; }
     Kind kind() const { return m_kind; }

@@ -244,6 +244,37 @@ void TimingPanel::setNote(const QString &text)
     m_note->setVisible(!text.isEmpty());
 }
 
+QString TimingPanel::summaryLine(const ComputeResult &result)
+{
+    const RunResult &r = result.run;
+    auto q = [](const std::string &text) { return QString::fromStdString(text); };
+    QStringList parts;
+    parts << tr("Ran on %1").arg(q(r.device));
+    if (!result.engine.isCpu()) {
+        if (r.buildOrigin == "compiled")
+            parts << tr("program built (%1 ms)").arg(r.buildMs, 0, 'f', 0);
+        else
+            parts << tr("program from %1 cache").arg(q(r.buildOrigin));
+        parts << (r.reuploaded ? tr("image uploaded each repeat") : tr("image reused on the device"));
+        parts << (r.matches ? tr("matches the CPU reference (max diff %1)").arg(r.maxAbsDiff)
+                            : tr("DIFFERS from the CPU reference (max diff %1 > %2)")
+                                  .arg(r.maxAbsDiff)
+                                  .arg(r.tolerance));
+    }
+    parts << (result.engine.isCpu() ? tr("CPU filter %1 ms") : tr("kernel %1 ms"))
+                 .arg(r.kernelMs.median, 0, 'f', 3);
+    return parts.join(QStringLiteral(" · "));
+}
+
+void TimingPanel::setFailedRun(const QString &error)
+{
+    // Only claim "the numbers below" when there are some: a first run that fails has none.
+    setNote(m_hasNumbers ? tr("<span style='color:#c62828'>Last run: %1</span> — the numbers below "
+                              "are from the previous successful run.")
+                               .arg(error.toHtmlEscaped())
+                         : tr("<span style='color:#c62828'>Last run: %1</span>").arg(error.toHtmlEscaped()));
+}
+
 void TimingPanel::setResult(const ComputeResult &result)
 {
     const RunResult &r = result.run;

@@ -1,5 +1,6 @@
 // TimingPanel: the last run's time split (stacked bars to scale), its numbers, and a Qt Charts
-// history of kernel time over the recent runs, each bar labelled variant / device / shape.
+// history of kernel time over the recent runs, each bar labelled variant / device / shape; also
+// the run's one-line summary for the status bar.
 #pragma once
 
 #include "ComputeWorker.h"
@@ -56,8 +57,12 @@ public:
     explicit TimingPanel(QWidget *parent = nullptr);
 
     void setResult(const ComputeResult &result);
+    // The run in one line for the status bar: device, program origin, transfers, check, time.
+    static QString summaryLine(const ComputeResult &result);
     // An error or cancelled run: the numbers of the previous run stay, with this note above them.
     void setNote(const QString &text);
+    // A failed run: its error in the note, saying whether the numbers shown are an earlier run's.
+    void setFailedRun(const QString &error);
     void clearHistory();
     int historyCount() const { return int(m_history.size()); }
     // Whether the numbers of an earlier successful run are on display.

@@ -1,0 +1,60 @@
+// VariantPicker: the "Filter and variant" box: the filter, its description, the list of its
+// variants (unavailable ones greyed out with the reason) and what the chosen variant changes.
+#pragma once
+
+#include "ComputeWorker.h"
+
+#include <QGroupBox>
+#include <QStringList>
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+
+namespace fwb {
+
+struct FilterSpec;
+struct VariantSpec;
+
+class VariantPicker : public QGroupBox
+{
+    Q_OBJECT
+
+public:
+    explicit VariantPicker(QWidget *parent = nullptr);
+
+    QString filterName() const;
+    bool setFilterName(const QString &name);
+    const FilterSpec *filter() const;
+
+    QString variantName() const;
+    bool setVariantName(const QString &name);
+    const VariantSpec *variant() const;
+    // Variants of the current filter that can run on the engine and format of the last rebuild.
+    QStringList availableVariants() const;
+    // Why a variant of the current filter cannot run here; empty when it can (or is unknown).
+    QString unavailableReason(const QString &variant) const;
+
+    // Refills the list for this engine and pixel format, keeping the chosen variant if it can
+    // still run (else the first that can); emits nothing.
+    void rebuild(const ComputeEngine &engine, PixelFormat format);
+
+signals:
+    void filterChanged();  // the user (or setFilterName) chose another filter; the list is stale
+    void variantChanged(); // another row of the list became current
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void updateVariantText();
+    void fitVariantList(int outerWidth = -1);
+
+    QComboBox *m_filter = nullptr;
+    QLabel *m_filterInfo = nullptr;
+    QListWidget *m_variants = nullptr;
+    QLabel *m_variantInfo = nullptr;
+    bool m_cpu = false; // the CPU reference engines ignore the variant
+};
+
+} // namespace fwb
