@@ -78,8 +78,14 @@ const std::vector<FilterSpec> &catalogue()
     static const std::vector<FilterSpec> filters = [] {
         std::vector<FilterSpec> out;
         registerGaussian5x5(out);
-        registerBoxSeparableSobel(out);
-        registerRecursiveMedianMorphology(out);
+        registerBox3x3Interior(out);
+        registerBox(out);
+        registerGaussian(out);
+        registerSobel(out);
+        registerRecursiveGaussian(out);
+        registerTranspose(out);
+        registerMedian(out);
+        registerMorphology(out);
         return out;
     }();
     return filters;

@@ -135,9 +135,16 @@ std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInf
 // Returns an error sentence, or empty on success.
 std::string applyParam(const FilterSpec &filter, FilterParams &params, const std::string &assignment);
 
-// Registration hooks, one per group of filter families (each defined in its own core/filters/*.cpp).
-void registerGaussian5x5(std::vector<FilterSpec> &out);
-void registerBoxSeparableSobel(std::vector<FilterSpec> &out);      // box blurs, separable Gaussian, Sobel
-void registerRecursiveMedianMorphology(std::vector<FilterSpec> &out); // IIR Gaussian, transpose, median, erode/dilate
+// Registration hooks, one per filter family, each defined in core/filters/<Family>.cpp beside its CPU
+// reference and fast CPU path; catalogue() calls them in this order (the order lists show).
+void registerGaussian5x5(std::vector<FilterSpec> &out);       // Gaussian5x5.cpp: gaussian5x5
+void registerBox3x3Interior(std::vector<FilterSpec> &out);    // Box3x3Interior.cpp: box3x3_interior
+void registerBox(std::vector<FilterSpec> &out);               // Box.cpp: box
+void registerGaussian(std::vector<FilterSpec> &out);          // Gaussian.cpp: gaussian (separable)
+void registerSobel(std::vector<FilterSpec> &out);             // Sobel.cpp: sobel
+void registerRecursiveGaussian(std::vector<FilterSpec> &out); // RecursiveGaussian.cpp: recursive_gaussian
+void registerTranspose(std::vector<FilterSpec> &out);         // Transpose.cpp: transpose
+void registerMedian(std::vector<FilterSpec> &out);            // Median.cpp: median3x3, median5x5
+void registerMorphology(std::vector<FilterSpec> &out);        // Morphology.cpp: erode, dilate
 
 } // namespace fwb

@@ -13,6 +13,11 @@ namespace fwb {
 // Runs body(y0, y1) over [0, height) split into `threads` contiguous row bands.
 void parallelRows(int height, int threads, const std::function<void(int y0, int y1)> &body);
 
+// round(sum / d), halves up, in integers - the kernels' fwb_div_round().
+inline int divRound(int sum, int d) { return (2 * sum + d) / (2 * d); }
+
+inline unsigned char saturateU8(int v) { return static_cast<unsigned char>(v < 0 ? 0 : v > 255 ? 255 : v); }
+
 // Same rounding as the kernels: (int)(v + 0.5f), saturated to 0..255.
 inline unsigned char roundToU8(float v)
 {

@@ -1,11 +1,18 @@
-// Shared helpers for the Qt Test suites: pick the OpenCL device under test, skip only without OpenCL.
+// Shared helpers for the Qt Test suites: pick the OpenCL device under test, skip only without OpenCL;
+// for the per-family filter suites (tst_<family>.cpp), a one-shot run request and the CPU-reference
+// table every family fills with its own rows.
 #pragma once
 
+#include "Catalogue.h"
 #include "Devices.h"
+#include "Session.h"
 
 #include <QtTest>
 
 #include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace fwb::test {
 
@@ -19,6 +26,169 @@ inline bool testDevice(DeviceInfo &out)
     const char *spec = std::getenv("FWB_TEST_DEVICE");
     out = selectDevice(devices, spec ? spec : "");
     return true;
+}
+
+// One timed repeat, no warm-up, no single-threaded timing (checked, output kept): what a correctness
+// test needs.
+inline RunRequest oneShotRequest(const std::string &filter, const std::string &variant,
+                                 PixelFormat format = PixelFormat::Gray8)
+{
+    RunRequest r;
+    r.filter = filter;
+    r.variant = variant;
+    r.params.format = format;
+    r.repeat = 1;
+    r.warmup = 0;
+    r.cpuSingle = false;
+    return r;
+}
+
+// "WxH: error '...' max diff N (tolerance T)" and the build log, for QVERIFY2 messages.
+inline QByteArray describe(const RunResult &r, int w, int h)
+{
+    return QByteArray::number(w) + "x" + QByteArray::number(h) + ": error '" + QByteArray(r.error.c_str())
+           + "' max diff " + QByteArray::number(r.maxAbsDiff) + " (tolerance " + QByteArray::number(r.tolerance) + ")"
+           + (r.buildLog.empty() ? QByteArray() : "\n" + QByteArray(r.buildLog.c_str()));
+}
+
+inline LocalSize parseLocal(const QString &text)
+{
+    const auto local = LocalSize::parse(text.toStdString());
+    return local ? *local : LocalSize{};
+}
+
+// ---- The CPU-reference table: one run per row against the single-threaded CPU oracle ------------
+// A suite's matchesCpuReference_data() calls addReferenceColumns(), then addReferenceRows(filter) and
+// addReferenceRow() for its parameter extremes; matchesCpuReference() calls verifyReferenceRow().
+
+inline void addReferenceColumns()
+{
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("format"); // PixelFormat
+    QTest::addColumn<int>("border"); // BorderMode
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<QString>("param");      // "key=value" or empty
+    QTest::addColumn<int>("maxAllowedDiff"); // -1: the filter's tolerance
+}
+
+inline void addReferenceRow(const QString &rowName, const QString &filter, const QString &variant, PixelFormat format,
+                            BorderMode border, int width, int height, const QString &param, int maxAllowedDiff)
+{
+    QTest::newRow(rowName.toUtf8().constData()) << filter << variant << int(format) << int(border) << width << height << param
+                                       << maxAllowedDiff;
+}
+
+// Every variant x format x border on 259x194; every variant x format on 1x1 and 7x5; every variant on
+// 640x480 gray8 (filters without a border rule run reflect101 only).
+inline void addReferenceRows(const char *name)
+{
+    const FilterSpec *filter = findFilter(name);
+    QVERIFY2(filter, name);
+    for (const VariantSpec &v : filter->variants) {
+        for (PixelFormat format : allPixelFormats()) {
+            const std::vector<BorderMode> borders =
+                filter->hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};
+            for (BorderMode border : borders)
+                addReferenceRow(QString::asprintf("%s/%s/%s/%s/259x194", name, v.name.c_str(), formatName(format),
+                                                     borderModeName(border)),
+                                name, QString::fromStdString(v.name), format, border, 259, 194, QString(), -1);
+            for (auto [w, h] : {std::pair{1, 1}, std::pair{7, 5}})
+                addReferenceRow(QString::asprintf("%s/%s/%s/%dx%d", name, v.name.c_str(), formatName(format), w, h),
+                                name, QString::fromStdString(v.name), format, BorderMode::Reflect101, w, h, QString(),
+                                -1);
+        }
+        addReferenceRow(QString::asprintf("%s/%s/gray8/640x480", name, v.name.c_str()), name,
+                        QString::fromStdString(v.name), PixelFormat::Gray8, BorderMode::Reflect101, 640, 480,
+                        QString(), -1);
+    }
+}
+
+// Runs the current row and checks it: within the tolerance (the filter's, or the row's own), or
+// listed-not-run with a non-uniform / OpenCL C 2.0 reason where the device lacks what it needs.
+inline void verifyReferenceRow(Session &session, const DeviceInfo &device)
+{
+    QFETCH(QString, filter);
+    QFETCH(QString, variant);
+    QFETCH(int, format);
+    QFETCH(int, border);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(QString, param);
+    QFETCH(int, maxAllowedDiff);
+
+    const FilterSpec *spec = findFilter(filter.toStdString());
+    QVERIFY(spec);
+    const VariantSpec *variantSpec = spec->variant(variant.toStdString());
+    QVERIFY(variantSpec);
+    RunRequest request = oneShotRequest(filter.toStdString(), variant.toStdString(), PixelFormat(format));
+    request.check = true;
+    request.keepOutput = false;
+    request.params.border = BorderMode(border);
+    if (!param.isEmpty())
+        QCOMPARE(applyParam(*spec, request.params, param.toStdString()), std::string());
+
+    const RunResult r = session.run(makeTestCard(width, height, PixelFormat(format)), request);
+    const std::string reason = variantUnavailableReason(*variantSpec, device, PixelFormat(format));
+    if (!reason.empty()) {
+        // nonuniform_cl20 on a device without non-uniform work-groups (PoCL): listed, not run.
+        QVERIFY(r.unavailable);
+        QCOMPARE(r.error, reason);
+        QVERIFY2(reason.find("non-uniform") != std::string::npos || reason.find("OpenCL C 2.0") != std::string::npos,
+                 reason.c_str());
+        return;
+    }
+    QVERIFY2(r.ok(), (r.error + "\n" + r.buildLog).c_str());
+    QVERIFY(r.checked);
+    const int allowed = maxAllowedDiff >= 0 ? maxAllowedDiff : spec->tolerance;
+    QVERIFY2(r.maxAbsDiff >= 0 && r.maxAbsDiff <= allowed,
+             qPrintable(QString("max diff %1, allowed %2").arg(r.maxAbsDiff).arg(allowed)));
+    QVERIFY(r.matches);
+}
+
+// ---- The all-sizes table: one row per variant x format, the sizes run inside the row -------------
+// Rows are grouped so each program (file + defines) is built once: PoCL compiles take 1-2 s each.
+
+inline RunResult runOnTestCard(Session &session, const RunRequest &request, int width, int height)
+{
+    return session.run(makeTestCard(width, height, request.params.format), request);
+}
+
+inline void addAllSizesColumns()
+{
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("format");
+}
+
+inline void addAllSizesRows(const char *name)
+{
+    const FilterSpec *filter = findFilter(name);
+    QVERIFY2(filter, name);
+    for (PixelFormat f : allPixelFormats())
+        for (const VariantSpec &v : filter->variants) {
+            const QByteArray row = QByteArray(name) + "/" + v.name.c_str() + "/" + formatName(f);
+            QTest::newRow(row.constData()) << QString(name) << QString::fromStdString(v.name) << int(f);
+        }
+}
+
+// 259x194, 1x1, 7x5 and 17x16 (plus 640x480 in gray8), each within the filter's tolerance.
+inline void verifyAllSizesRow(Session &session)
+{
+    QFETCH(QString, filter);
+    QFETCH(QString, variant);
+    QFETCH(int, format);
+    const PixelFormat fmt = PixelFormat(format);
+    std::vector<std::pair<int, int>> sizes = {{259, 194}, {1, 1}, {7, 5}, {17, 16}};
+    if (fmt == PixelFormat::Gray8)
+        sizes.emplace_back(640, 480);
+    const RunRequest req = oneShotRequest(filter.toStdString(), variant.toStdString(), fmt);
+    for (const auto &[w, h] : sizes) {
+        const RunResult r = runOnTestCard(session, req, w, h);
+        QVERIFY2(r.ok(), describe(r, w, h).constData());
+        QVERIFY2(r.checked && r.matches, describe(r, w, h).constData());
+    }
 }
 
 } // namespace fwb::test

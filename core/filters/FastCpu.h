@@ -1,11 +1,14 @@
-// Fast CPU baselines: cache-friendly, auto-vectorisable versions of the plain reference filters,
-// bit-identical to them, used as the multi-threaded "speedup vs CPU" baseline (threads > 1).
+// Shared by every filter family's fast CPU path (core/filters/<Family>.cpp): the switch that picks it
+// and the whole-row border helpers. A family's fast path is a cache-friendly, auto-vectorisable version
+// of its plain reference, bit-identical to it, used as the multi-threaded "speedup vs CPU" baseline
+// (threads > 1); rows are split over threads with parallelRows() (CpuReference.h).
 #pragma once
 
 #include "../Catalogue.h"
 #include "../Image.h"
 
-#include <vector>
+#include <cstddef>
+#include <cstdint>
 
 namespace fwb {
 
@@ -28,18 +31,42 @@ private:
 
 namespace fastcpu {
 
-// Each one writes exactly what the filter's plain reference writes (same border rule, same integer
-// or float operation order per output), only faster. dst is allocated by the caller.
-void box3x3Interior(const Image &src, Image &dst, int threads); // dst already holds a copy of src
-void box(const Image &src, Image &dst, int radius, BorderMode border, int threads);
-void gaussianSeparable(const Image &src, Image &dst, const std::vector<float> &taps, BorderMode border,
-                       int threads);
-void sobel(const Image &src, Image &dst, int output, BorderMode border, int threads);
-// Young & van Vliet coefficients as the reference uses them: w = B x + (a1 w1 + a2 w2 + a3 w3).
-void recursiveGaussian(const Image &src, Image &dst, float B, float a1, float a2, float a3, int threads);
-void transpose(const Image &src, Image &dst, int threads);
-void median(const Image &src, Image &dst, int size, BorderMode border, int threads); // size 3 or 5
-void morphology(const Image &src, Image &dst, int radius, bool dilate, BorderMode border, int threads);
+using u8 = std::uint8_t;
+
+// Fills the r border pixels on each side of a row whose w pixels already sit at mid[0 .. w*ch):
+// the pixel the border rule names, or 0 where it names none (constant border, like pixelAt()).
+template <typename T>
+void padInPlace(T *mid, int w, int ch, int r, BorderMode border)
+{
+    auto fill = [&](int x) {
+        const int bx = borderIndex(x, w, border);
+        for (int c = 0; c < ch; ++c)
+            mid[std::ptrdiff_t(x) * ch + c] = bx < 0 ? T(0) : mid[std::ptrdiff_t(bx) * ch + c];
+    };
+    for (int x = -r; x < 0; ++x)
+        fill(x);
+    for (int x = w; x < w + r; ++x)
+        fill(x);
+}
+
+// Copies (and converts) one image row into mid[0 .. w*ch) and pads it with r border pixels each side.
+template <typename T>
+void padRow(const u8 *in, T *mid, int w, int ch, int r, BorderMode border)
+{
+    const std::size_t n = std::size_t(w) * std::size_t(ch);
+    for (std::size_t i = 0; i < n; ++i)
+        mid[i] = T(in[i]);
+    padInPlace(mid, w, ch, r, border);
+}
+
+// Row y of a tightly packed buffer with the border rule applied on y; `zero` (a row of zeros) where
+// the rule names no row (constant border).
+template <typename T>
+const T *rowOrZero(const T *base, std::size_t rowLen, int y, int h, BorderMode border, const T *zero)
+{
+    const int by = borderIndex(y, h, border);
+    return by < 0 ? zero : base + std::size_t(by) * rowLen;
+}
 
 } // namespace fastcpu
 

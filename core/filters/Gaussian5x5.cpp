@@ -1,4 +1,5 @@
-// The Gaussian 5x5 ladder of seed 004 (five kernel variants) plus a vectorised one, over one CPU reference.
+// gaussian5x5 (seed 004's ladder of five kernel variants plus a vectorised one; kernels/gaussian5x5.cl):
+// catalogue entry and its CPU reference, convolve2D() (CpuReference.cpp), which is its fast path too.
 #include "../Catalogue.h"
 #include "../CpuReference.h"
 

@@ -1,16 +1,20 @@
-// Sobel edge filter: |gx|, |gy| or the gradient magnitude, in exact integers (naive, local tile,
-// separable). Output scaling: divided by 4 (the sum of the positive weights), rounded, saturated.
-#include "BoxSeparableSobel.h"
-
+// sobel (|gx|, |gy| or the gradient magnitude in exact integers: naive, local tile, separable;
+// kernels/sobel.cl): catalogue entry, the plain CPU reference and the fast multi-threaded CPU path.
+// Output scaling: divided by 4 (the sum of the positive weights), rounded, saturated. Built with
+// -fno-math-errno (core/CMakeLists.txt) so the fast path's sqrt loop can vectorise.
+#include "../Catalogue.h"
 #include "../CpuReference.h"
 #include "FastCpu.h"
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 namespace fwb {
 
 namespace {
+
+using namespace fastcpu;
 
 int sobelOutput(const FilterParams &p)
 {
@@ -49,6 +53,52 @@ void sobelReference(const Image &src, Image &dst, const FilterParams &p, int thr
     });
 }
 
+// One output row from three padded rows (1 pixel each side): the reference's integer gx, gy and
+// sobelValue() arithmetic, with the output choice hoisted out of the loop.
+void sobelRow(const u8 *__restrict a, const u8 *__restrict b, const u8 *__restrict c, u8 *__restrict out,
+              std::size_t n, std::size_t ch, int output)
+{
+    const std::size_t c2 = 2 * ch;
+    if (output == 0) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const int gx = (a[i + c2] + 2 * b[i + c2] + c[i + c2]) - (a[i] + 2 * b[i] + c[i]);
+            const int v = ((gx < 0 ? -gx : gx) + 2) / 4;
+            out[i] = u8(v > 255 ? 255 : v);
+        }
+    } else if (output == 1) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const int gy = (c[i] + 2 * c[i + ch] + c[i + c2]) - (a[i] + 2 * a[i + ch] + a[i + c2]);
+            const int v = ((gy < 0 ? -gy : gy) + 2) / 4;
+            out[i] = u8(v > 255 ? 255 : v);
+        }
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            const int gx = (a[i + c2] + 2 * b[i + c2] + c[i + c2]) - (a[i] + 2 * b[i] + c[i]);
+            const int gy = (c[i] + 2 * c[i + ch] + c[i + c2]) - (a[i] + 2 * a[i + ch] + a[i + c2]);
+            out[i] = roundToU8(std::sqrt(float(gx * gx + gy * gy)) * 0.25f);
+        }
+    }
+}
+
+// Fast path: three padded rows per output row, the reference's integer arithmetic.
+void sobelFast(const Image &src, Image &dst, int output, BorderMode border, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels();
+    const std::size_t n = std::size_t(w) * std::size_t(ch);
+    const std::size_t padLen = n + 2 * std::size_t(ch);
+    parallelRows(h, threads, [&](int y0, int y1) {
+        const std::vector<u8> zero(n, 0);
+        std::vector<u8> pads(3 * padLen);
+        for (int y = y0; y < y1; ++y) {
+            for (int k = 0; k < 3; ++k)
+                padRow(rowOrZero(src.data(), n, y + k - 1, h, border, zero.data()),
+                       pads.data() + std::size_t(k) * padLen + std::size_t(ch), w, ch, 1, border);
+            sobelRow(pads.data(), pads.data() + padLen, pads.data() + 2 * padLen, dst.row(y), n, std::size_t(ch),
+                     output);
+        }
+    });
+}
+
 } // namespace
 
 void registerSobel(std::vector<FilterSpec> &out)
@@ -73,7 +123,7 @@ void registerSobel(std::vector<FilterSpec> &out)
     };
     f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
         if (useFastCpuPath(threads))
-            fastcpu::sobel(src, dst, sobelOutput(p), p.border, threads);
+            sobelFast(src, dst, sobelOutput(p), p.border, threads);
         else
             sobelReference(src, dst, p, threads);
     };

@@ -1,0 +1,211 @@
+// box (full-image box blur of any radius with borders: naive, separable, sliding window; kernels/box.cl):
+// catalogue entry, the plain CPU reference and the fast multi-threaded CPU path. Integer sums, one rounding.
+#include "../Catalogue.h"
+#include "../CpuReference.h"
+#include "FastCpu.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace fwb {
+
+namespace {
+
+using namespace fastcpu;
+
+int boxRadius(const FilterParams &p)
+{
+    const FilterSpec *self = findFilter("box");
+    return self ? int(self->param(p, "radius")) : 3;
+}
+
+// Exact integer box sums, computed separably (the result is the same integer whatever the order):
+// row sums with the border rule on x, then column sums of those with the border rule on y.
+void boxReference(const Image &src, Image &dst, const FilterParams &p, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels();
+    const int r = boxRadius(p), area = (2 * r + 1) * (2 * r + 1);
+    std::vector<int> rows(std::size_t(w) * h * ch);
+    parallelRows(h, threads, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const unsigned char *in = src.row(y);
+            int *out = rows.data() + std::size_t(y) * w * ch;
+            for (int x = 0; x < w; ++x)
+                for (int c = 0; c < ch; ++c) {
+                    int sum = 0;
+                    for (int dx = -r; dx <= r; ++dx) {
+                        const int bx = borderIndex(x + dx, w, p.border);
+                        if (bx >= 0)
+                            sum += in[std::size_t(bx) * ch + c];
+                    }
+                    out[std::size_t(x) * ch + c] = sum;
+                }
+        }
+    });
+    parallelRows(h, threads, [&](int y0, int y1) {
+        std::vector<int> sums(std::size_t(w) * ch);
+        for (int y = y0; y < y1; ++y) {
+            std::fill(sums.begin(), sums.end(), 0);
+            for (int dy = -r; dy <= r; ++dy) {
+                const int by = borderIndex(y + dy, h, p.border);
+                if (by < 0)
+                    continue;
+                const int *in = rows.data() + std::size_t(by) * w * ch;
+                for (std::size_t i = 0; i < sums.size(); ++i)
+                    sums[i] += in[i];
+            }
+            unsigned char *out = dst.row(y);
+            for (std::size_t i = 0; i < sums.size(); ++i)
+                out[i] = saturateU8(divRound(sums[i], area));
+        }
+    });
+}
+
+// Row sums of 2r+1 pixels over a padded row (16-bit: at most 101 * 255).
+void boxRowSums(const u8 *__restrict pad, std::uint16_t *__restrict out, std::size_t n, std::size_t ch, int r)
+{
+    if (r <= 8) { // few taps: one vectorised pass per tap beats the serial running sum
+        for (std::size_t i = 0; i < n; ++i)
+            out[i] = pad[i];
+        for (int k = 1; k <= 2 * r; ++k) {
+            const u8 *in = pad + std::size_t(k) * ch;
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = std::uint16_t(out[i] + in[i]);
+        }
+        return;
+    }
+    // Many taps: running sum per channel, two operations per pixel whatever the radius.
+    const std::size_t span = std::size_t(2 * r + 1) * ch;
+    for (std::size_t c = 0; c < ch; ++c) {
+        unsigned s = 0;
+        for (std::size_t i = c; i < span; i += ch)
+            s += pad[i];
+        out[c] = std::uint16_t(s);
+        for (std::size_t i = c + ch; i < n; i += ch) {
+            s += unsigned(pad[i + span - ch]) - unsigned(pad[i - ch]);
+            out[i] = std::uint16_t(s);
+        }
+    }
+}
+
+void addRow(std::int32_t *__restrict acc, const std::uint16_t *__restrict row, std::size_t n, int sign)
+{
+    if (sign > 0)
+        for (std::size_t i = 0; i < n; ++i)
+            acc[i] += row[i];
+    else
+        for (std::size_t i = 0; i < n; ++i)
+            acc[i] -= row[i];
+}
+
+// round(sum / area) halves up, as divRound() in integers: (2 sum + area) / (2 area). Done in float,
+// which is exact here: 2 sum + area <= 511 area < 2^23 and (quotient + 1) * 2 area < 2^24, so the
+// correctly rounded float quotient never reaches the next integer (and float division vectorises).
+void boxDivide(const std::int32_t *__restrict sums, u8 *__restrict out, std::size_t n, int area)
+{
+    const float den = float(2 * area);
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = u8(int(float(2 * sums[i] + area) / den));
+}
+
+// Fast path: padded row sums, then a running column sum per row band; exact, so equal to the reference.
+void boxFast(const Image &src, Image &dst, int r, BorderMode border, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels();
+    const std::size_t n = std::size_t(w) * std::size_t(ch);
+    const int area = (2 * r + 1) * (2 * r + 1);
+    std::vector<std::uint16_t> rows(n * std::size_t(h));
+    parallelRows(h, threads, [&](int y0, int y1) {
+        std::vector<u8> pad((std::size_t(w) + 2 * std::size_t(r)) * std::size_t(ch));
+        for (int y = y0; y < y1; ++y) {
+            padRow(src.row(y), pad.data() + std::size_t(r) * std::size_t(ch), w, ch, r, border);
+            boxRowSums(pad.data(), rows.data() + std::size_t(y) * n, n, std::size_t(ch), r);
+        }
+    });
+    // Column pass: a running sum of 2r+1 row-sum rows per band (add the row entering the window,
+    // subtract the one leaving); exact in integers, so the border mapping of each row is all it needs.
+    parallelRows(h, threads, [&](int y0, int y1) {
+        std::vector<std::int32_t> sums(n, 0);
+        auto update = [&](int y, int sign) {
+            const int by = borderIndex(y, h, border);
+            if (by >= 0)
+                addRow(sums.data(), rows.data() + std::size_t(by) * n, n, sign);
+        };
+        for (int dy = -r; dy <= r; ++dy)
+            update(y0 + dy, +1);
+        for (int y = y0; y < y1; ++y) {
+            if (y > y0) {
+                update(y + r, +1);
+                update(y - r - 1, -1);
+            }
+            boxDivide(sums.data(), dst.row(y), n, area);
+        }
+    });
+}
+
+} // namespace
+
+void registerBox(std::vector<FilterSpec> &out)
+{
+    FilterSpec b;
+    b.name = "box";
+    b.title = "Box blur";
+    b.description = "Mean of the (2r+1) x (2r+1) square around every pixel, border rule applied at the edges "
+                    "(constant: zeros count in the mean). The ladder shows how the cost per pixel falls from "
+                    "(2r+1)^2 reads (naive) to 2(2r+1) (separable) to about 4 whatever the radius (sliding window).";
+    b.params = {{"radius", "Radius (px)", "Half-width of the square window: the blur averages (2r+1)^2 pixels.",
+                 3, 1, 50, 1, true}};
+    b.tolerance = 0;
+    b.toleranceNote = "exact (0): every variant sums integers exactly (float scratch values stay below 2^24) and "
+                      "rounds once, in integers, like the CPU reference";
+    b.prepare = [](const FilterParams &p) {
+        PreparedFilter prepared;
+        prepared.radius = boxRadius(p);
+        return prepared;
+    };
+    b.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            boxFast(src, dst, boxRadius(p), p.border, threads);
+        else
+            boxReference(src, dst, p, threads);
+    };
+
+    VariantSpec v;
+    v.kernelFile = "box.cl";
+    v.name = "naive";
+    v.title = "Naive 2-D window";
+    v.passes = {{"box_naive"}};
+    v.description = "One work-item per pixel reads all (2r+1)^2 neighbours (49 at r=3, 10201 at r=50). Simple, "
+                    "and the cache serves much of the overlap, but the work grows with the square of the radius.";
+    v.seedNote = "Baseline for the box ladder; the seeds did not measure it.";
+    out.push_back(b);
+    FilterSpec &box = out.back();
+    box.variants.push_back(v);
+
+    v.name = "separable";
+    v.title = "Separable: rows, then columns";
+    v.passes = {{"box_separable_h", Slot::Src, Slot::TmpA}, {"box_separable_v", Slot::TmpA, Slot::Dst}};
+    v.tempType = TempType::Float32;
+    v.description = "A box is a row average followed by a column average: pass 1 sums 2r+1 pixels along the "
+                    "row into a float scratch buffer, pass 2 sums 2r+1 of those down the column. 2(2r+1) reads "
+                    "instead of (2r+1)^2, paid for with a scratch buffer 4x the image and a second launch.";
+    v.seedNote = "Seed 000 (OS X guide) splits its Gaussian the same way; cost still grows linearly with r.";
+    box.variants.push_back(v);
+
+    v.name = "sliding_window";
+    v.title = "Sliding window (running sums)";
+    v.passes = {{"box_sliding_rows", Slot::Src, Slot::TmpA, Geometry::Columns},
+                {"box_sliding_cols", Slot::TmpA, Slot::Dst, Geometry::Columns}};
+    v.tempType = TempType::Float32;
+    v.description = "Each work-item walks a whole row (pass 1) or column (pass 2) keeping a running sum: add the "
+                    "pixel entering the window, subtract the one leaving. About 4 reads per pixel whatever the "
+                    "radius, but only W work-items per pass, each a long sequential loop - little parallelism for "
+                    "a GPU, and the row pass reads with a row-sized stride between neighbouring work-items "
+                    "(uncoalesced). Both passes are 1-D launches of W work-items; the row pass strides over rows.";
+    v.seedNote = "Seed 000's recursive-filter lesson in miniature: cost flat in the radius, but sequential per "
+                 "line, so it cannot saturate a GPU.";
+    box.variants.push_back(v);
+}
+
+} // namespace fwb

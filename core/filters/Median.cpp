@@ -1,0 +1,227 @@
+// median3x3 and median5x5 (insertion sort, min/max network, network on a local tile; kernels/median.cl):
+// catalogue entries, the plain CPU reference and the fast multi-threaded CPU path.
+#include "../Catalogue.h"
+#include "../CpuReference.h"
+#include "FastCpu.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+namespace {
+
+using namespace fastcpu;
+
+void medianReference(const Image &src, Image &dst, int size, BorderMode border, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels(), r = size / 2;
+    parallelRows(h, threads, [&](int y0, int y1) {
+        std::vector<int> v(std::size_t(size * size));
+        for (int y = y0; y < y1; ++y)
+            for (int x = 0; x < w; ++x)
+                for (int c = 0; c < ch; ++c) {
+                    std::size_t n = 0;
+                    for (int dy = -r; dy <= r; ++dy)
+                        for (int dx = -r; dx <= r; ++dx)
+                            v[n++] = int(pixelAt(src, x + dx, y + dy, c, border));
+                    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(n / 2), v.end());
+                    dst.row(y)[std::size_t(x * ch + c)] = static_cast<unsigned char>(v[n / 2]);
+                }
+    });
+}
+
+#define FWB_X(a, b)                                                                                           \
+    {                                                                                                          \
+        const u8 lo_ = std::min(p[a], p[b]);                                                                   \
+        p[b] = std::max(p[a], p[b]);                                                                           \
+        p[a] = lo_;                                                                                            \
+    }
+#define FWB_LO(a, b) p[a] = std::min(p[a], p[b]);
+#define FWB_HI(a, b) p[b] = std::max(p[a], p[b]);
+
+// Sorts five rows element-wise (the columns of a 5-row window): 9 exchanges, shared by 5 outputs.
+void sortColumns5(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__restrict s2,
+                  const u8 *__restrict s3, const u8 *__restrict s4, u8 *__restrict r0, u8 *__restrict r1,
+                  u8 *__restrict r2, u8 *__restrict r3, u8 *__restrict r4, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        u8 p[5] = {s0[i], s1[i], s2[i], s3[i], s4[i]};
+        FWB_X(0, 1) FWB_X(3, 4) FWB_X(2, 4) FWB_X(2, 3) FWB_X(0, 3) FWB_X(0, 2) FWB_X(1, 4) FWB_X(1, 3) FWB_X(1, 2)
+        r0[i] = p[0];
+        r1[i] = p[1];
+        r2[i] = p[2];
+        r3[i] = p[3];
+        r4[i] = p[4];
+    }
+}
+
+// Median of 25 from five column-sorted rank rows (r_k = k-th smallest of each column, padded by 2
+// pixels): p[dy * 5 + dx] = r_dy at x + dx - 2. The network is the kernels' 113-step Batcher network
+// pruned further given sorted columns (76 steps), checked exhaustively with the 0-1 principle over
+// all 6^5 column-sorted 0-1 inputs; tst_cpureference compares it with the plain oracle.
+void median5Row(const u8 *__restrict r0, const u8 *__restrict r1, const u8 *__restrict r2,
+                const u8 *__restrict r3, const u8 *__restrict r4, u8 *__restrict out, std::size_t n,
+                std::ptrdiff_t ch)
+{
+    // One pointer per window position, so every load in the loop is base[i] (contiguous in i).
+    const u8 *q[25];
+    const u8 *rows[5] = {r0, r1, r2, r3, r4};
+    for (int dy = 0; dy < 5; ++dy)
+        for (int dx = 0; dx < 5; ++dx)
+            q[dy * 5 + dx] = rows[dy] + (dx - 2) * ch;
+    for (std::size_t i = 0; i < n; ++i) {
+        u8 p[25];
+#pragma GCC unroll 25
+        for (int k = 0; k < 25; ++k)
+            p[k] = q[k][i];
+        FWB_X(0, 1) FWB_X(2, 3) FWB_X(4, 5) FWB_X(6, 7) FWB_X(8, 9) FWB_X(10, 11) FWB_X(12, 13) FWB_X(14, 15)
+        FWB_X(16, 17) FWB_X(18, 19) FWB_X(20, 21) FWB_X(22, 23) FWB_X(1, 3) FWB_X(4, 6) FWB_X(5, 7)
+        FWB_X(8, 10) FWB_X(9, 11) FWB_X(12, 14) FWB_X(13, 15) FWB_X(16, 18) FWB_X(17, 19) FWB_X(20, 22)
+        FWB_HI(1, 2) FWB_X(5, 6) FWB_X(9, 10) FWB_X(13, 14) FWB_X(17, 18) FWB_LO(21, 22) FWB_HI(0, 4)
+        FWB_X(2, 6) FWB_X(3, 7) FWB_X(9, 13) FWB_X(10, 14) FWB_LO(11, 15) FWB_X(16, 20) FWB_X(17, 21)
+        FWB_LO(19, 23) FWB_HI(2, 4) FWB_X(3, 5) FWB_X(10, 12) FWB_X(11, 13) FWB_X(18, 20) FWB_X(5, 6)
+        FWB_X(9, 10) FWB_X(11, 12) FWB_X(13, 14) FWB_X(17, 18) FWB_X(4, 12) FWB_X(5, 13) FWB_LO(6, 14)
+        FWB_HI(4, 8) FWB_HI(5, 9) FWB_X(6, 10) FWB_X(7, 11) FWB_LO(20, 24) FWB_X(7, 9) FWB_X(10, 12)
+        FWB_LO(11, 13) FWB_X(18, 20) FWB_HI(7, 8) FWB_X(9, 10) FWB_X(11, 12) FWB_X(17, 18) FWB_LO(19, 20)
+        FWB_HI(3, 19) FWB_HI(8, 16) FWB_HI(9, 17) FWB_LO(10, 18) FWB_LO(11, 19) FWB_LO(13, 21) FWB_HI(6, 10)
+        FWB_LO(12, 16) FWB_LO(13, 17) FWB_HI(10, 12) FWB_LO(11, 13) FWB_HI(11, 12)
+        out[i] = p[12];
+    }
+}
+
+inline u8 med3(u8 a, u8 b, u8 c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
+
+// Median of 9 from three column-sorted rank rows (low, middle, high; padded by 1 pixel): the median
+// of (largest low, median of middles, smallest high) - Paeth's exact 3x3 median.
+void median3Row(const u8 *__restrict lo, const u8 *__restrict mi, const u8 *__restrict hi, u8 *__restrict out,
+                std::size_t n, std::ptrdiff_t ch)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::ptrdiff_t j = std::ptrdiff_t(i);
+        const u8 a = std::max(std::max(lo[j - ch], lo[j]), lo[j + ch]);
+        const u8 b = med3(mi[j - ch], mi[j], mi[j + ch]);
+        const u8 c = std::min(std::min(hi[j - ch], hi[j]), hi[j + ch]);
+        out[i] = med3(a, b, c);
+    }
+}
+
+void sortColumns3(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__restrict s2, u8 *__restrict r0,
+                  u8 *__restrict r1, u8 *__restrict r2, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        u8 p[3] = {s0[i], s1[i], s2[i]};
+        FWB_X(0, 1) FWB_X(1, 2) FWB_X(0, 1)
+        r0[i] = p[0];
+        r1[i] = p[1];
+        r2[i] = p[2];
+    }
+}
+
+#undef FWB_X
+#undef FWB_LO
+#undef FWB_HI
+
+// Fast path: each window column sorted once per row and shared by its outputs, then a pruned network.
+void medianFast(const Image &src, Image &dst, int size, BorderMode border, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels(), r = size / 2;
+    const std::size_t n = std::size_t(w) * std::size_t(ch);
+    const std::size_t padLen = n + 2 * std::size_t(r) * std::size_t(ch);
+    parallelRows(h, threads, [&](int y0, int y1) {
+        const std::vector<u8> zero(n, 0);
+        std::vector<u8> ranks(std::size_t(size) * padLen);
+        u8 *rank[5] = {};
+        for (int k = 0; k < size; ++k)
+            rank[k] = ranks.data() + std::size_t(k) * padLen + std::size_t(r) * std::size_t(ch);
+        for (int y = y0; y < y1; ++y) {
+            // Sort each column of the window's rows once; the border rule on x then applies to the
+            // sorted columns (a column's values do not depend on x), a zero column for constant.
+            const u8 *s[5] = {};
+            for (int k = 0; k < size; ++k)
+                s[k] = rowOrZero(src.data(), n, y + k - r, h, border, zero.data());
+            if (size == 3)
+                sortColumns3(s[0], s[1], s[2], rank[0], rank[1], rank[2], n);
+            else
+                sortColumns5(s[0], s[1], s[2], s[3], s[4], rank[0], rank[1], rank[2], rank[3], rank[4], n);
+            for (int k = 0; k < size; ++k)
+                padInPlace(rank[k], w, ch, r, border);
+            if (size == 3)
+                median3Row(rank[0], rank[1], rank[2], dst.row(y), n, ch);
+            else
+                median5Row(rank[0], rank[1], rank[2], rank[3], rank[4], dst.row(y), n, ch);
+        }
+    });
+}
+
+void addMedian(std::vector<FilterSpec> &out, int size)
+{
+    const std::string n = std::to_string(size);
+    FilterSpec f;
+    f.name = "median" + n + "x" + n;
+    f.title = "Median " + n + "x" + n;
+    f.description = "Each channel's middle value of its " + n + "x" + n + " neighbourhood: removes salt-and-pepper "
+                    "noise and keeps edges. No arithmetic, only comparisons - the cost is in how the middle "
+                    "value is found.";
+    f.tolerance = 0;
+    f.toleranceNote = "exact: a median selects an input value";
+    f.prepare = [size](const FilterParams &) {
+        PreparedFilter prepared;
+        prepared.radius = size / 2;
+        prepared.defines = {"-DMEDIAN_SIZE=" + std::to_string(size)};
+        return prepared;
+    };
+    f.cpuReference = [size](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            medianFast(src, dst, size, p.border, threads);
+        else
+            medianReference(src, dst, size, p.border, threads);
+    };
+
+    VariantSpec v;
+    v.kernelFile = "median.cl";
+    v.sharesTileProgram = true; // one program per layout for all three variants
+    v.tileHalo = size / 2;
+
+    v.name = "naive_sort";
+    v.title = "Insertion sort";
+    v.passes = {{"median_naive_sort"}};
+    v.description = "Gathers each channel's " + std::to_string(size * size) + " values into a private array and "
+                    "insertion-sorts it. How far each value moves depends on the data, so neighbouring "
+                    "work-items branch differently and SIMD lanes wait for the slowest.";
+    v.seedNote = "Seed 000 guideline: avoid branches - all lanes of a GPU execute both sides of a divergent branch.";
+    f.variants.push_back(v);
+
+    v.name = "sorting_network";
+    v.title = "Branchless min/max network";
+    v.passes = {{"median_sorting_network"}};
+    v.description = std::string("A fixed selection network (Batcher's merge sort pruned to the middle output: ")
+                    + (size == 3 ? "24" : "113") + " min/max steps) on whole pixels (all channels at once as "
+                    "uchar vectors): no branches, constant indices, so the values stay in registers and every "
+                    "work-item runs the same instructions.";
+    v.seedNote = "Seed 000: avoid branches; use a ? x : y, select, min and max.";
+    f.variants.push_back(v);
+
+    v.sharesTileProgram = false;
+    v.tiledLocal = true;
+    v.name = "local_tiled";
+    v.title = "Network on a local-memory tile";
+    v.passes = {{"median_local"}};
+    v.description = "The work-group copies its tile plus a " + std::to_string(size / 2) + "-pixel halo into __local "
+                    "memory once, then runs the same network from there. Saves repeated global reads; pays a "
+                    "barrier and the copy, and on a CPU local memory is ordinary cached memory.";
+    v.seedNote = "Seed 004: a shared-memory tile gave no gain for a 5x5 stencil where L1 already hits.";
+    f.variants.push_back(v);
+    out.push_back(f);
+}
+
+} // namespace
+
+void registerMedian(std::vector<FilterSpec> &out)
+{
+    addMedian(out, 3);
+    addMedian(out, 5);
+}
+
+} // namespace fwb

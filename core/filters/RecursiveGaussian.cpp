@@ -1,0 +1,287 @@
+// recursive_gaussian (Young & van Vliet IIR Gaussian: column passes and transposes;
+// kernels/recursive_gaussian.cl with the shared kernels/transpose.clh): catalogue entry, the plain CPU
+// reference and the fast multi-threaded CPU path.
+#include "../Catalogue.h"
+#include "../CpuReference.h"
+#include "FastCpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+namespace {
+
+using namespace fastcpu;
+
+constexpr double kDefaultSigma = 3.0;
+
+double recursiveSigma(const FilterParams &p)
+{
+    const auto it = p.values.find("sigma");
+    return it == p.values.end() ? kDefaultSigma : it->second;
+}
+
+// Young & van Vliet (1995) third-order recursive Gaussian: w[n] = B x[n] + a1 w[n-1] + a2 w[n-2] +
+// a3 w[n-3] forward, the same backward. Computed in double, rounded to float once; the kernels (host
+// path) and the CPU reference use exactly these four floats.
+struct YvvCoefficients
+{
+    float B = 1, a1 = 0, a2 = 0, a3 = 0;
+};
+
+YvvCoefficients youngVanVliet(double sigmaParam)
+{
+    // The device variant receives sigma as a float (params.s0): start from that same value so both
+    // sides compute the same coefficients (see fwb_yvv_coefficients in kernels/recursive_gaussian.cl).
+    const double sigma = double(float(sigmaParam));
+    const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330 : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
+    const double q2 = q * q, q3 = q2 * q;
+    const double b0 = 1.57825 + 2.44413 * q + 1.4281 * q2 + 0.422205 * q3;
+    const double b1 = 2.44413 * q + 2.85619 * q2 + 1.26661 * q3;
+    const double b2 = -(1.4281 * q2 + 1.26661 * q3);
+    const double b3 = 0.422205 * q3;
+    // B from the float feedback taps, not from the double formula: a pass's gain at DC is
+    // B / (1 - a1 - a2 - a3), and at large sigma B is ~1e-4, so the taps' float rounding alone (a few
+    // 1e-7) would move that gain by ~0.3% per pass, ~1% over the four passes (3 levels of 255).
+    // (1 - a3) - (a1 + a2) is exact in float at large sigma (Sterbenz: each subtraction's operands are
+    // within a factor of 2: a3 ~ 0.9, a2 ~ -a1), so the gain is 1 to within B's own rounding.
+    // fwb_yvv_coefficients in kernels/recursive_gaussian.cl computes B the same way.
+    const float a1 = float(b1 / b0), a2 = float(b2 / b0), a3 = float(b3 / b0);
+    return {(1.0f - a3) - (a1 + a2), a1, a2, a3};
+}
+
+// One line of n samples, `stride` floats apart, filtered in place: forward then backward, each pass
+// starting in the steady state of a constant signal (first sample / last forward value held), in
+// the same float operation order as FWB_IIR_COLUMN_BODY in kernels/recursive_gaussian.cl.
+void iirLine(float *line, int n, std::size_t stride, const YvvCoefficients &k)
+{
+    float w1 = line[0], w2 = w1, w3 = w1;
+    for (int i = 0; i < n; ++i) {
+        float &v = line[std::size_t(i) * stride];
+        const float w0 = k.B * v + (k.a1 * w1 + k.a2 * w2 + k.a3 * w3);
+        v = w0;
+        w3 = w2;
+        w2 = w1;
+        w1 = w0;
+    }
+    float y1 = w1, y2 = w1, y3 = w1;
+    for (int i = n - 1; i >= 0; --i) {
+        float &v = line[std::size_t(i) * stride];
+        const float y0 = k.B * v + (k.a1 * y1 + k.a2 * y2 + k.a3 * y3);
+        v = y0;
+        y3 = y2;
+        y2 = y1;
+        y1 = y0;
+    }
+}
+
+// Columns first, then rows (the device order), in float; rounded once at the end like the kernels.
+void recursiveGaussianReference(const Image &src, Image &dst, double sigma, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels();
+    const YvvCoefficients k = youngVanVliet(sigma);
+    const std::size_t rowFloats = std::size_t(w) * std::size_t(ch);
+    std::vector<float> buf(rowFloats * std::size_t(h));
+    for (int y = 0; y < h; ++y)
+        for (std::size_t i = 0; i < rowFloats; ++i)
+            buf[std::size_t(y) * rowFloats + i] = float(src.row(y)[i]);
+    // Column pass: parallelRows only splits a range, here the range of columns.
+    parallelRows(w, threads, [&](int x0, int x1) {
+        for (int x = x0; x < x1; ++x)
+            for (int c = 0; c < ch; ++c)
+                iirLine(buf.data() + std::size_t(x) * std::size_t(ch) + std::size_t(c), h, rowFloats, k);
+    });
+    parallelRows(h, threads, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            float *row = buf.data() + std::size_t(y) * rowFloats;
+            for (int c = 0; c < ch; ++c)
+                iirLine(row + c, w, std::size_t(ch), k);
+            unsigned char *out = dst.row(y);
+            for (std::size_t i = 0; i < rowFloats; ++i)
+                out[i] = roundToU8(row[i]);
+        }
+    });
+}
+
+VariantSpec recursiveVariant(const std::string &transpose, const std::string &title, bool deviceCoefficients)
+{
+    VariantSpec v;
+    v.name = deviceCoefficients ? "device_coefficients" : "transpose_" + transpose;
+    v.title = title;
+    v.kernelFile = "recursive_gaussian.cl";
+    const std::string columns = deviceCoefficients ? "_device_coeffs" : "";
+    v.passes = {{"iir_columns_u8" + columns, Slot::Src, Slot::TmpA, Geometry::Columns},
+                {"transpose_" + transpose + "_f32", Slot::TmpA, Slot::TmpB, Geometry::Transposed},
+                {"iir_columns_f32" + columns, Slot::TmpB, Slot::TmpA, Geometry::Columns},
+                {"transpose_" + transpose + "_f32_u8", Slot::TmpA, Slot::Dst, Geometry::Transposed}};
+    v.tempType = TempType::Float32;
+    // All variants share one program per layout (built with the tile defines). The local-memory
+    // transposes run TILE_W x TILE_H groups (auto: 16x16); the naive one launches what was asked
+    // (auto = NULL); the column passes take the runtime's choice (a 2-D shape cannot apply to 1-D).
+    v.tiledLocal = transpose != "naive";
+    v.sharesTileProgram = transpose == "naive";
+    v.fastMathMatters = deviceCoefficients;
+    return v;
+}
+
+// One causal sweep of iirLine() over `lanes` lines at once, samples t = first, first + step, ... (count
+// of them): out = B v + (a1 w1 + a2 w2 + a3 w3), in iirLine()'s operation order.
+void iirSweep(float *data, std::size_t pitch, int count, int first, int step, std::size_t lanes, const YvvCoefficients &k,
+              float *__restrict w1, float *__restrict w2, float *__restrict w3)
+{
+    for (int i = 0, t = first; i < count; ++i, t += step) {
+        float *__restrict v = data + std::size_t(t) * pitch;
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const float w0 = k.B * v[l] + (k.a1 * w1[l] + k.a2 * w2[l] + k.a3 * w3[l]);
+            v[l] = w0;
+            w3[l] = w2[l];
+            w2[l] = w1[l];
+            w1[l] = w0;
+        }
+    }
+}
+
+// Runs the reference's iirLine() on `lanes` independent lines at once: line l's sample t sits at
+// data[t * pitch + l]. Per line the float operations and their order are iirLine()'s exactly; the
+// lanes only let the compiler vectorise across lines. w1..w3 are scratch of `lanes` floats each.
+void iirLanes(float *data, std::size_t pitch, int count, std::size_t lanes, const YvvCoefficients &k, float *__restrict w1,
+              float *__restrict w2, float *__restrict w3)
+{
+    for (std::size_t l = 0; l < lanes; ++l)
+        w1[l] = w2[l] = w3[l] = data[l];
+    iirSweep(data, pitch, count, 0, 1, lanes, k, w1, w2, w3);
+    for (std::size_t l = 0; l < lanes; ++l) // backward pass starts from the last forward value held
+        w2[l] = w3[l] = w1[l];
+    iirSweep(data, pitch, count, count - 1, -1, lanes, k, w1, w2, w3);
+}
+
+// Fast path: the reference's recursion per line, many lines at once as vector lanes.
+void recursiveGaussianFast(const Image &src, Image &dst, const YvvCoefficients &k, int threads)
+{
+    const int w = src.width(), h = src.height(), ch = src.channels();
+    const std::size_t n = std::size_t(w) * std::size_t(ch);
+    std::vector<float> buf(n * std::size_t(h));
+    // Column pass: every column (and channel) of a slice of the row at once, row after row - the same
+    // recursion per column as the reference, but walking memory row-wise instead of down a stride.
+    constexpr std::size_t kSlice = 256;
+    const int slices = int((n + kSlice - 1) / kSlice);
+    parallelRows(slices, threads, [&](int s0, int s1) {
+        std::vector<float> state(3 * kSlice);
+        for (int s = s0; s < s1; ++s) {
+            const std::size_t i0 = std::size_t(s) * kSlice, len = std::min(kSlice, n - i0);
+            for (int y = 0; y < h; ++y) {
+                const u8 *in = src.row(y) + i0;
+                float *out = buf.data() + std::size_t(y) * n + i0;
+                for (std::size_t i = 0; i < len; ++i)
+                    out[i] = float(in[i]);
+            }
+            float *w1 = state.data(), *w2 = w1 + kSlice, *w3 = w2 + kSlice;
+            iirLanes(buf.data() + i0, n, h, len, k, w1, w2, w3);
+        }
+    });
+    // Row pass: a group of rows is transposed into a small [x][line] block (line = row and channel),
+    // filtered along x with all lines as vector lanes, then rounded straight into the output rows.
+    const int groupRows = std::max(1, 16 / ch);
+    const int groups = (h + groupRows - 1) / groupRows;
+    parallelRows(groups, threads, [&](int g0, int g1) {
+        std::vector<float> block(std::size_t(w) * std::size_t(groupRows * ch));
+        std::vector<float> state(3 * std::size_t(groupRows * ch));
+        for (int g = g0; g < g1; ++g) {
+            const int y0 = g * groupRows, rowsHere = std::min(groupRows, h - y0);
+            const std::size_t lanes = std::size_t(rowsHere * ch);
+            for (int j = 0; j < rowsHere; ++j) {
+                const float *row = buf.data() + std::size_t(y0 + j) * n;
+                for (int x = 0; x < w; ++x)
+                    for (int c = 0; c < ch; ++c)
+                        block[std::size_t(x) * lanes + std::size_t(j * ch + c)] = row[std::size_t(x) * ch + c];
+            }
+            float *w1 = state.data(), *w2 = w1 + lanes, *w3 = w2 + lanes;
+            iirLanes(block.data(), lanes, w, lanes, k, w1, w2, w3);
+            for (int j = 0; j < rowsHere; ++j) {
+                u8 *out = dst.row(y0 + j);
+                for (int x = 0; x < w; ++x) {
+                    const float *from = block.data() + std::size_t(x) * lanes + std::size_t(j * ch);
+                    for (int c = 0; c < ch; ++c)
+                        out[std::size_t(x) * ch + c] = roundToU8(from[c]);
+                }
+            }
+        }
+    });
+}
+
+} // namespace
+
+void registerRecursiveGaussian(std::vector<FilterSpec> &out)
+{
+    FilterSpec f;
+    f.name = "recursive_gaussian";
+    f.title = "Recursive (IIR) Gaussian";
+    f.description = "Gaussian blur as a recursive filter (Young & van Vliet, 3rd order): each work-item runs "
+                    "down one whole column forward and back, three feedback taps each way, so the cost is the "
+                    "same for sigma 1 or 50. Rows are done by transposing, filtering columns, transposing back "
+                    "(seed 000). Boundary: each pass starts as if the line continued with its end value "
+                    "(replicate-like steady state); the border mode does not apply.";
+    f.params = {{"sigma", "Sigma (px)", "Width of the bell curve; the work per pixel does not grow with it.",
+                 kDefaultSigma, 0.5, 50.0, 0.5, false}};
+    f.hasBorder = false;
+    f.tolerance = 1;
+    f.toleranceNote = "±1 per 8-bit channel: the reference mirrors the float recursion operation for operation "
+                      "(contraction off), so only compiler-level float differences or device-computed "
+                      "coefficients can flip a .5 rounding";
+    f.prepare = [](const FilterParams &p) {
+        const double sigma = recursiveSigma(p);
+        const YvvCoefficients k = youngVanVliet(sigma);
+        PreparedFilter prepared;
+        prepared.coeffs = {k.B, k.a1, k.a2, k.a3};
+        prepared.params[0] = float(sigma);
+        return prepared;
+    };
+    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        const double sigma = recursiveSigma(p);
+        if (useFastCpuPath(threads)) {
+            recursiveGaussianFast(src, dst, youngVanVliet(sigma), threads);
+        } else {
+            recursiveGaussianReference(src, dst, sigma, threads);
+        }
+    };
+
+    VariantSpec v = recursiveVariant("naive", "Transposes: naive", false);
+    v.description = "Four passes: column filter, naive transpose, column filter, naive transpose. The column "
+                    "passes read coalesced (neighbouring work-items, neighbouring columns); the naive "
+                    "transposes write down columns, one cache line per pixel, and dominate the time.";
+    v.seedNote = "Seed 000 (OS X GPU): the recursive blur with naive transposes was the slow starting point.";
+    f.variants.push_back(v);
+
+    v = recursiveVariant("local", "Transposes: 16x16 local tile", false);
+    v.description = "The transposes stage 16x16 blocks in __local memory (seed's transposeLS) so both the global "
+                    "read and the global write are row-wise; all work-groups still sweep the same rows and "
+                    "columns in step, and the local column read has bank conflicts.";
+    v.seedNote = "Seed 000: barely faster than naive - the local-to-global copy made a new bad access pattern.";
+    f.variants.push_back(v);
+
+    v = recursiveVariant("local_diagonal", "Transposes: local tile, diagonal mapping", false);
+    v.description = "Same tiles with the seed's one changed line by = (by + bx) % get_num_groups(1): "
+                    "concurrent work-groups touch different rows/columns, spreading traffic over memory "
+                    "channels. The column passes remain sequential per work-item (limited parallelism: one "
+                    "work-item per column, e.g. 6720 for a 6720-wide image).";
+    v.seedNote = "Seed 000: the diagonal transpose made the recursive blur much faster, but it still could not "
+                 "fill the GPU because the per-column loop is sequential.";
+    f.variants.push_back(v);
+
+    v = recursiveVariant("local_diagonal", "Coefficients on the device", true);
+    v.description = "The local+diagonal pipeline, but every column work-item derives its four coefficients "
+                    "from sigma itself (a sqrt and divisions, in double where the device has fp64, else in float) "
+                    "instead of reading the host's table. At large sigma the filter's poles sit near 1 and an "
+                    "ulp in a coefficient shows: float arithmetic missed the reference by 2 levels at sigma 32 "
+                    "on an H100, the host's own double arithmetic matches it bit for bit. Build with "
+                    "--fast-math (-cl-fast-relaxed-math) to see what relaxed math does: the check reports the "
+                    "max difference either way. Costs nothing measurable: once per work-item.";
+    v.seedNote = "Seed 000 guideline: trade precision for speed with native_/fast built-ins and build options.";
+    f.variants.push_back(v);
+    out.push_back(f);
+}
+
+} // namespace fwb

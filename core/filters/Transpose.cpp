@@ -1,0 +1,127 @@
+// transpose (the output is height x width: naive, local tile, diagonal, padded; kernels/transpose.cl
+// with the shared kernels/transpose.clh): catalogue entry, the plain CPU reference (inline below) and
+// the fast multi-threaded CPU path.
+#include "../Catalogue.h"
+#include "../CpuReference.h"
+#include "FastCpu.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace fwb {
+
+namespace {
+
+using namespace fastcpu;
+
+template <int CH>
+void transposeImpl(const Image &src, Image &dst, int threads)
+{
+    // 32x32-pixel blocks: the block's 32 input rows and 32 output rows stay in L1 while it is copied.
+    constexpr int kBlock = 32;
+    const int ow = dst.width(), oh = dst.height();
+    const u8 *in = src.data();
+    const std::size_t inStride = src.stride();
+    parallelRows(oh, threads, [&](int y0, int y1) {
+        for (int by = y0; by < y1; by += kBlock) {
+            const int ey = std::min(by + kBlock, y1);
+            for (int bx = 0; bx < ow; bx += kBlock) {
+                const int ex = std::min(bx + kBlock, ow);
+                for (int oy = by; oy < ey; ++oy) { // output row oy = input column oy
+                    u8 *o = dst.row(oy);
+                    const u8 *col = in + std::size_t(oy) * CH;
+                    for (int ox = bx; ox < ex; ++ox)
+                        for (int c = 0; c < CH; ++c)
+                            o[std::size_t(ox) * CH + c] = col[std::size_t(ox) * inStride + c];
+                }
+            }
+        }
+    });
+}
+
+// Fast path: 32x32-pixel blocks, specialised per channel count.
+void transposeFast(const Image &src, Image &dst, int threads)
+{
+    switch (src.channels()) {
+    case 1: transposeImpl<1>(src, dst, threads); break;
+    case 3: transposeImpl<3>(src, dst, threads); break;
+    default: transposeImpl<4>(src, dst, threads); break;
+    }
+}
+
+} // namespace
+
+void registerTranspose(std::vector<FilterSpec> &out)
+{
+    FilterSpec f;
+    f.name = "transpose";
+    f.title = "Transpose";
+    f.description = "Swaps rows and columns: the output is height x width. Pure data movement, so it shows the "
+                    "memory system alone: coalescing, local-memory staging, work-group order and bank conflicts "
+                    "(seeds 000 and 002).";
+    f.hasBorder = false;
+    f.transposesOutput = true;
+    f.tolerance = 0;
+    f.toleranceNote = "exact: pixels are moved, never computed";
+    f.prepare = [](const FilterParams &) { return PreparedFilter{}; };
+    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &, int threads) {
+        if (useFastCpuPath(threads)) {
+            transposeFast(src, dst, threads);
+            return;
+        }
+        const int ch = src.channels();
+        parallelRows(dst.height(), threads, [&](int y0, int y1) {
+            for (int oy = y0; oy < y1; ++oy) { // output row oy = input column oy
+                unsigned char *o = dst.row(oy);
+                for (int ox = 0; ox < dst.width(); ++ox)
+                    for (int c = 0; c < ch; ++c)
+                        o[std::size_t(ox * ch + c)] = src.row(ox)[std::size_t(oy * ch + c)];
+            }
+        });
+    };
+
+    VariantSpec v;
+    v.kernelFile = "transpose.cl";
+    v.sharesTileProgram = true; // all four share one program; the naive kernel ignores the tile
+
+    v.name = "naive";
+    v.title = "Naive (global memory)";
+    v.passes = {{"transpose_naive_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
+    v.description = "One work-item per pixel reads its row-major input and writes straight to the transposed "
+                    "place: reads are coalesced, writes stride by the image height, so every work-item of a "
+                    "warp writes a different cache line.";
+    v.seedNote = "Seed 000: the baseline of the transpose ladder.";
+    f.variants.push_back(v);
+
+    v.sharesTileProgram = false;
+    v.tiledLocal = true;
+    v.name = "local";
+    v.title = "Local tile (transposeLS)";
+    v.passes = {{"transpose_local_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
+    v.description = "A TILE_W x TILE_H block (auto 16x16) is staged in __local memory, barrier, then written "
+                    "out transposed so the global write is row-wise too. The column read from local memory "
+                    "hits one bank repeatedly, and concurrent work-groups queue on the same memory rows.";
+    v.seedNote = "Seed 000: barely faster than naive - a new bad access pattern from local rows to global columns.";
+    f.variants.push_back(v);
+
+    v.name = "local_diagonal";
+    v.title = "Local tile, diagonal work-groups";
+    v.passes = {{"transpose_local_diagonal_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
+    v.description = "The seed's one-line change by = (by + bx) % get_num_groups(1): work-groups that run at "
+                    "the same time now read different input rows and write different output columns, so "
+                    "their traffic spreads over memory partitions instead of piling onto one.";
+    v.seedNote = "Seed 000: one changed line, clearly faster than the plain local-tile transpose.";
+    f.variants.push_back(v);
+
+    v.name = "local_padded";
+    v.title = "Local tile 17 wide, diagonal";
+    v.passes = {{"transpose_local_padded_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
+    v.description = "As local_diagonal, with each tile row one element longer (TILE_W + 1): the column read in "
+                    "the write phase then walks consecutive banks instead of hitting one bank TILE_H times. "
+                    "Matters where local memory is banked on-chip (GPUs); a CPU emulates it in cache.";
+    v.seedNote = "Seed 002: local-memory bank conflicts - pad shared arrays so a column spans all banks.";
+    f.variants.push_back(v);
+    out.push_back(f);
+}
+
+} // namespace fwb

@@ -1,0 +1,51 @@
+// sobel (naive, local tile, separable): every variant x format x border on 259x194, every variant x
+// format on 1x1 and 7x5, 640x480 gray8, and the exact |gx| / |gy| outputs, against the CPU reference.
+#include "Catalogue.h"
+#include "Session.h"
+#include "TestSupport.h"
+
+#include <memory>
+
+using namespace fwb;
+using namespace fwb::test;
+
+class TestSobel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void matchesCpuReference_data();
+    void matchesCpuReference();
+
+private:
+    DeviceInfo m_device;
+    std::unique_ptr<Session> m_session;
+};
+
+void TestSobel::initTestCase()
+{
+    FWB_REQUIRE_DEVICE(device);
+    m_device = device;
+    m_session = std::make_unique<Session>(m_device);
+    qInfo("device under test: %s", m_device.summary().c_str());
+}
+
+void TestSobel::cleanupTestCase() { m_session.reset(); }
+
+void TestSobel::matchesCpuReference_data()
+{
+    addReferenceColumns();
+    addReferenceRows("sobel");
+    // The exact integer axes (|gx|, |gy|), tested at 0.
+    for (const char *variant : {"naive", "local_tiled", "separable"})
+        for (int output : {0, 1})
+            addReferenceRow(QString::asprintf("sobel/%s/output%d", variant, output), "sobel", variant,
+                            PixelFormat::Rgb888, BorderMode::Reflect101, 259, 194, QString("output=%1").arg(output), 0);
+}
+
+void TestSobel::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
+
+QTEST_GUILESS_MAIN(TestSobel)
+#include "tst_sobel.moc"

@@ -1,0 +1,61 @@
+// transpose: every variant x pixel format on 259x194 and edge sizes (plus 640x480 in gray8), exact against
+// the single-threaded CPU reference, and the height x width output.
+#include "Catalogue.h"
+#include "Session.h"
+#include "TestSupport.h"
+
+#include <memory>
+
+using namespace fwb;
+using namespace fwb::test;
+
+class TestTranspose : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void matchesReference_data();
+    void matchesReference();
+    void transposeOutputIsHeightByWidth();
+
+private:
+    DeviceInfo m_device;
+    std::unique_ptr<Session> m_session;
+};
+
+void TestTranspose::initTestCase()
+{
+    FWB_REQUIRE_DEVICE(device);
+    m_device = device;
+    m_session = std::make_unique<Session>(m_device);
+    qInfo("device under test: %s", m_device.summary().c_str());
+}
+
+void TestTranspose::cleanupTestCase() { m_session.reset(); }
+
+// One row per variant x format; the sizes run inside the row (same program for all).
+void TestTranspose::matchesReference_data()
+{
+    addAllSizesColumns();
+    addAllSizesRows("transpose");
+}
+
+void TestTranspose::matchesReference() { verifyAllSizesRow(*m_session); }
+
+void TestTranspose::transposeOutputIsHeightByWidth()
+{
+    const FilterSpec *spec = findFilter("transpose");
+    QVERIFY(spec && spec->transposesOutput);
+    for (const VariantSpec &v : spec->variants) {
+        const RunResult r = runOnTestCard(*m_session, oneShotRequest("transpose", v.name, PixelFormat::Rgb888), 259, 194);
+        QVERIFY2(r.ok() && r.matches, describe(r, 259, 194).constData());
+        QCOMPARE(r.output.width(), 194);
+        QCOMPARE(r.output.height(), 259);
+        QCOMPARE(r.output.format(), PixelFormat::Rgb888);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestTranspose)
+#include "tst_transpose.moc"
