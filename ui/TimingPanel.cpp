@@ -281,7 +281,7 @@ void TimingPanel::setResult(const ComputeResult &result)
     setNote({});
     const bool cpu = result.engine.isCpu();
     // The launched shape; the CPU reference has none, and ignores the variant too.
-    const QString shape = cpu ? QString() : QString::fromStdString(r.local.toString());
+    const QString shape = cpu ? QString() : QString::fromStdString(launchShapeLabel(r.local, r.localSource));
     const QString engine = result.engine.label();
     const QString format = QString::fromLatin1(formatName(result.request.params.format));
     if (cpu)
@@ -349,9 +349,21 @@ void TimingPanel::setResult(const ComputeResult &result)
         return tr("CPU took %1").arg(ms(cpuMs));
     };
     if (!cpu) {
-        rows += row(tr("Speed-up vs CPU, 1 thread"), speedup(r.cpuSingleMs), cpuNote(r.cpuSingleMs));
-        rows += row(tr("Speed-up vs CPU, %1 threads").arg(r.cpuThreads), speedup(r.cpuMultiMs),
+        // Against the fastest CPU code we have (ours or OpenCV's), kernel only and end to end.
+        const QString best = QString::fromStdString(r.cpuBestLabel);
+        rows += row(tr("Speed-up vs fastest CPU"), speedup(r.cpuBestMs),
+                    best.isEmpty() ? cpuNote(r.cpuBestMs) : cpuNote(r.cpuBestMs) + tr(" (%1)").arg(best.toHtmlEscaped()));
+        if (r.cpuBestMs > 0 && r.totalMs > 0) {
+            const double x = r.cpuBestMs / r.totalMs;
+            rows += row(tr("… with the copies"), tr("%1×").arg(x, 0, 'f', x < 10 ? 2 : 1),
+                        x < 1 ? tr("upload + kernel + download: slower than the CPU")
+                              : tr("upload + kernel + download against the same CPU time"));
+        }
+        if (r.openCvCpuMs > 0)
+            rows += row(tr("OpenCV on the CPU"), ms(r.openCvCpuMs), tr("%1 threads").arg(r.cpuThreads));
+        rows += row(tr("Speed-up vs our CPU code, %1 threads").arg(r.cpuThreads), speedup(r.cpuMultiMs),
                     cpuNote(r.cpuMultiMs));
+        rows += row(tr("Speed-up vs CPU, 1 thread"), speedup(r.cpuSingleMs), cpuNote(r.cpuSingleMs));
     }
     if (r.checked && !cpu) {
         rows += row(tr("Matches CPU reference"),

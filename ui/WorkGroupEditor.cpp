@@ -23,7 +23,10 @@ WorkGroupEditor::WorkGroupEditor(QWidget *parent) : QGroupBox(tr("Work-group sha
     m_shapePreset->setObjectName("shapePreset");
     for (const char *preset : kLocalSizePresets) {
         const QString name = QString::fromLatin1(preset);
-        m_shapePreset->addItem(name == "auto" ? tr("auto (runtime picks, NULL local size)") : name, name);
+        m_shapePreset->addItem(name == "auto"     ? tr("auto (the project's choice for this device)")
+                               : name == "driver" ? tr("driver (NULL local size: the runtime picks; seed 001)")
+                                                  : name,
+                               name);
     }
     m_shapePreset->addItem(tr("custom"), kCustomShape);
     auto *customRow = new QHBoxLayout;
@@ -76,7 +79,7 @@ void WorkGroupEditor::updateEditors()
         const LocalSize local = localSize();
         const QSignalBlocker b1(m_shapeWidth);
         const QSignalBlocker b2(m_shapeHeight);
-        if (!local.isAuto()) {
+        if (local.isConcrete()) {
             m_shapeWidth->setValue(local.width);
             m_shapeHeight->setValue(local.height);
         }
