@@ -11,3 +11,90 @@
 #define TRANSPOSE_LOAD(buf, index) fwb_load8(buf, index)
 #define TRANSPOSE_STORE(buf, index, value) fwb_store8(buf, index, value)
 #include "transpose.clh"
+
+#if defined(BLOCK_W) && defined(BLOCK_H)
+// Roofline rung: one work-item moves a whole 16x16-pixel block (BLOCK_W x BLOCK_H, built 16x16) with
+// 16-byte loads and stores and transposes it in registers - no __local memory, no barrier. Per
+// work-item: 16 input rows of 16 bytes (gray8) / 64 bytes (rgba8888) in flight at once, then 16
+// output rows of the same width. A warp spread over 16 blocks across and 2 down (auto 16x16 groups)
+// reads 256-byte (gray8) / 1 KiB (rgba) row runs and writes 32-byte / 128-byte runs: whole 32-byte
+// sectors both ways, so each byte crosses the memory bus once.
+// Launch: one work-item per block (global ceil(W/16) x ceil(H/16)); a launch of one work-item per
+// pixel (the plain Transposed geometry) is still correct, the surplus work-items return at once.
+// Partial blocks at the right/bottom edges, rgb888 and rows that are not 16-byte aligned take the
+// per-pixel path.
+#if BLOCK_W != 16 || BLOCK_H != 16
+#error "transpose_roofline_u8 is written for 16x16 blocks"
+#endif
+
+#if CHANNELS == 1
+// Column c of the 16x16 byte block r[0..15] (component `c` of each row): one output row.
+#define FWB_T16_COL(c) (uchar16)(r[0].c, r[1].c, r[2].c, r[3].c, r[4].c, r[5].c, r[6].c, r[7].c,          \
+                                 r[8].c, r[9].c, r[10].c, r[11].c, r[12].c, r[13].c, r[14].c, r[15].c)
+#define FWB_T16_STORE(j, c) o[(j) * ostride] = FWB_T16_COL(c)
+#elif CHANNELS == 4
+// Pixel column j = 4q + c of rows 4p..4p+3 (each input row is 4 uint4 = 16 pixels).
+#define FWB_T4_PART(q, c, p) (uint4)(r[4 * (p)][q].c, r[4 * (p) + 1][q].c, r[4 * (p) + 2][q].c, r[4 * (p) + 3][q].c)
+#define FWB_T4_STORE(q, c)                                                                                   \
+    {                                                                                                        \
+        global uint4 *row = o + (4 * (q) + fwb_comp_##c) * ostride;                                         \
+        row[0] = FWB_T4_PART(q, c, 0);                                                                       \
+        row[1] = FWB_T4_PART(q, c, 1);                                                                       \
+        row[2] = FWB_T4_PART(q, c, 2);                                                                       \
+        row[3] = FWB_T4_PART(q, c, 3);                                                                       \
+    }
+#define fwb_comp_x 0
+#define fwb_comp_y 1
+#define fwb_comp_z 2
+#define fwb_comp_w 3
+#endif
+
+kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int width, int height,
+                                  constant float *coeffs, int radius, float4 params)
+{
+    const int x0 = get_global_id(0) * 16, y0 = get_global_id(1) * 16;
+    if (x0 >= width || y0 >= height)
+        return;
+    const bool full = x0 + 16 <= width && y0 + 16 <= height;
+#if CHANNELS == 1
+    if (full && (width & 15) == 0 && (height & 15) == 0) { // rows start on 16-byte boundaries
+        const int istride = width / 16, ostride = height / 16; // in uchar16 units
+        global const uchar16 *i = (global const uchar16 *)in + y0 * istride + x0 / 16;
+        uchar16 r[16];
+#pragma unroll
+        for (int k = 0; k < 16; ++k)
+            r[k] = i[k * istride];
+        global uchar16 *o = (global uchar16 *)out + x0 * ostride + y0 / 16;
+        FWB_T16_STORE(0, s0); FWB_T16_STORE(1, s1); FWB_T16_STORE(2, s2); FWB_T16_STORE(3, s3);
+        FWB_T16_STORE(4, s4); FWB_T16_STORE(5, s5); FWB_T16_STORE(6, s6); FWB_T16_STORE(7, s7);
+        FWB_T16_STORE(8, s8); FWB_T16_STORE(9, s9); FWB_T16_STORE(10, sa); FWB_T16_STORE(11, sb);
+        FWB_T16_STORE(12, sc); FWB_T16_STORE(13, sd); FWB_T16_STORE(14, se); FWB_T16_STORE(15, sf);
+        return;
+    }
+#elif CHANNELS == 4
+    if (full && (width & 3) == 0 && (height & 3) == 0) { // rows start on 16-byte boundaries
+        const int istride = width / 4, ostride = height / 4; // in uint4 (4-pixel) units
+        global const uint4 *i = (global const uint4 *)in + y0 * istride + x0 / 4;
+        uint4 r[16][4];
+#pragma unroll
+        for (int k = 0; k < 16; ++k) {
+            r[k][0] = i[k * istride];
+            r[k][1] = i[k * istride + 1];
+            r[k][2] = i[k * istride + 2];
+            r[k][3] = i[k * istride + 3];
+        }
+        global uint4 *o = (global uint4 *)out + x0 * ostride + y0 / 4;
+        FWB_T4_STORE(0, x) FWB_T4_STORE(0, y) FWB_T4_STORE(0, z) FWB_T4_STORE(0, w)
+        FWB_T4_STORE(1, x) FWB_T4_STORE(1, y) FWB_T4_STORE(1, z) FWB_T4_STORE(1, w)
+        FWB_T4_STORE(2, x) FWB_T4_STORE(2, y) FWB_T4_STORE(2, z) FWB_T4_STORE(2, w)
+        FWB_T4_STORE(3, x) FWB_T4_STORE(3, y) FWB_T4_STORE(3, z) FWB_T4_STORE(3, w)
+        return;
+    }
+#endif
+    // Per-pixel path: edge blocks, unaligned rows, rgb888.
+    const int bw = min(16, width - x0), bh = min(16, height - y0);
+    for (int j = 0; j < bw; ++j)
+        for (int k = 0; k < bh; ++k)
+            fwb_store8(out, (x0 + j) * height + y0 + k, fwb_load8(in, (y0 + k) * width + x0 + j));
+}
+#endif

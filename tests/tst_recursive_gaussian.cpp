@@ -24,6 +24,8 @@ private slots:
     void recursiveFastMath_data();
     void recursiveFastMath();
     void tiledShapeLeavesColumnPassesToRuntime();
+    void rooflineEdges_data();
+    void rooflineEdges();
 
 private:
     DeviceInfo m_device;
@@ -60,7 +62,7 @@ void TestRecursiveGaussian::recursiveSigmaRange_data()
 void TestRecursiveGaussian::recursiveSigmaRange()
 {
     QFETCH(double, sigma);
-    for (const char *variant : {"transpose_local_diagonal", "device_coefficients"}) {
+    for (const char *variant : {"transpose_local_diagonal", "device_coefficients", "roofline"}) {
         RunRequest req = oneShotRequest("recursive_gaussian", variant, PixelFormat::Rgba8888);
         req.params.values["sigma"] = sigma;
         const RunResult r = runOnTestCard(*m_session, req, 259, 194);
@@ -110,6 +112,32 @@ void TestRecursiveGaussian::tiledShapeLeavesColumnPassesToRuntime()
     QVERIFY2(r.ok() && r.matches, describe(r, 259, 194).constData());
     QVERIFY(QByteArray(r.buildOptions.c_str()).contains("-DTILE_W=16 -DTILE_H=16"));
     QCOMPARE(r.passMs.size(), std::size_t(4));
+}
+
+void TestRecursiveGaussian::rooflineEdges_data()
+{
+    QTest::addColumn<int>("format");
+    for (PixelFormat f : allPixelFormats())
+        QTest::newRow(formatName(f)) << int(f);
+}
+
+// The batched-load rung: the standard sizes and every width 1..40 at heights around its chunk length
+// (32 rows gray8, 16 otherwise: partial chunks at the ends of both sweeps), small and large sigma.
+void TestRecursiveGaussian::rooflineEdges()
+{
+    QFETCH(int, format);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
+    for (int w = 1; w <= 40; ++w)
+        for (int h : {1, 15, 16, 17, 33, 40})
+            sizes.emplace_back(w, h);
+    for (double sigma : {0.5, 50.0}) {
+        RunRequest req = oneShotRequest("recursive_gaussian", "roofline", PixelFormat(format));
+        req.params.values["sigma"] = sigma;
+        for (const auto &[w, h] : sizes) {
+            const RunResult r = runOnTestCard(*m_session, req, w, h);
+            QVERIFY2(r.ok() && r.matches, (QByteArray("sigma ") + QByteArray::number(sigma) + " " + describe(r, w, h)).constData());
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRecursiveGaussian)

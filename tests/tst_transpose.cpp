@@ -19,6 +19,8 @@ private slots:
     void matchesReference_data();
     void matchesReference();
     void transposeOutputIsHeightByWidth();
+    void rooflineEdges_data();
+    void rooflineEdges();
 
 private:
     DeviceInfo m_device;
@@ -54,6 +56,33 @@ void TestTranspose::transposeOutputIsHeightByWidth()
         QCOMPARE(r.output.width(), 194);
         QCOMPARE(r.output.height(), 259);
         QCOMPARE(r.output.format(), PixelFormat::Rgb888);
+    }
+}
+
+void TestTranspose::rooflineEdges_data()
+{
+    QTest::addColumn<int>("format");
+    for (PixelFormat f : allPixelFormats())
+        QTest::newRow(formatName(f)) << int(f);
+}
+
+// The 16x16-block rung: the standard sizes, sizes whose rows are (and are not) 16-byte aligned so both
+// the register path and the per-pixel path run, and every width 1..40 at a few heights (partial
+// blocks at the right and bottom edges).
+void TestTranspose::rooflineEdges()
+{
+    QFETCH(int, format);
+    const RunRequest req = oneShotRequest("transpose", "roofline", PixelFormat(format));
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}, {16, 16},
+                                              {32, 48}, {48, 32}, {36, 20}, {64, 33}, {33, 64}, {80, 96}};
+    for (int w = 1; w <= 40; ++w)
+        for (int h : {1, 16, 17, 35})
+            sizes.emplace_back(w, h);
+    for (const auto &[w, h] : sizes) {
+        const RunResult r = runOnTestCard(*m_session, req, w, h);
+        QVERIFY2(r.ok() && r.matches, describe(r, w, h).constData());
+        QCOMPARE(r.output.width(), h);
+        QCOMPARE(r.output.height(), w);
     }
 }
 

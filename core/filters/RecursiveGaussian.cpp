@@ -281,6 +281,21 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
                     "max difference either way. Costs nothing measurable: once per work-item.";
     v.seedNote = "Seed 000 guideline: trade precision for speed with native_/fast built-ins and build options.";
     f.variants.push_back(v);
+
+    v = recursiveVariant("local_padded", "Roofline: batched column loads", false);
+    v.name = "roofline";
+    v.passes[0].entry = "iir_columns_batched_u8";
+    v.passes[2].entry = "iir_columns_batched_f32";
+    v.preferredLocalGpu = {32, 1}; // column passes: one warp per group spreads ~W/32 groups over all SMs
+    v.description = "Same recursion, operation for operation, but each column work-item loads its next 32 "
+                    "(gray8) / 16 rows into registers before it runs the recursion over the current ones, in "
+                    "both sweeps: dozens of loads in flight per work-item instead of one. A column pass has "
+                    "only W work-items (6720: under two warps per H100 SM), so the plain loop waits a memory "
+                    "latency per row; batching turns it into a bandwidth-bound stream. Transposes: padded "
+                    "16x16 local tiles, diagonal work-groups. Cost stays flat in sigma.";
+    v.seedNote = "Seed 000: the sequential column loop 'cannot fill the GPU' - batching its loads hides the "
+                 "latency without changing the arithmetic.";
+    f.variants.push_back(v);
     out.push_back(f);
 }
 

@@ -121,6 +121,27 @@ void registerTranspose(std::vector<FilterSpec> &out)
                     "Matters where local memory is banked on-chip (GPUs); a CPU emulates it in cache.";
     v.seedNote = "Seed 002: local-memory bank conflicts - pad shared arrays so a column spans all banks.";
     f.variants.push_back(v);
+
+    v = VariantSpec{};
+    v.kernelFile = "transpose.cl";
+    v.name = "roofline";
+    v.title = "Roofline: 16x16 block per work-item, in registers";
+    v.passes = {{"transpose_roofline_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
+    v.blockWidth = 16;
+    v.blockHeight = 16;
+    v.preferredLocalGpu = {16, 16};
+    v.preferredLocalCpu = {16, 4};
+    v.description = "Each work-item moves a whole 16x16-pixel block: 16 row loads of 16 bytes (gray8) or 64 "
+                    "bytes (rgba8888) all in flight at once, a transpose inside its registers (byte/word "
+                    "shuffles, no __local memory, no barrier), 16 row stores of the same width. A warp covers "
+                    "16 blocks across and 2 down, so its reads are 256-byte / 1 KiB runs and its writes 32-byte / "
+                    "128-byte runs: whole 32-byte sectors both ways, every byte crosses the bus once. The "
+                    "one-pixel-per-work-item ladder cannot get there for gray8: with one byte per work-item an "
+                    "H100 SM holds at most 2 KiB of loads in flight, too little to cover the memory latency. "
+                    "Edge blocks, unaligned rows and rgb888 take a per-pixel path.";
+    v.seedNote = "Seeds 000/002 taken to the memory roofline: coalesced 16-byte accesses both ways, several "
+                 "rows per work-item.";
+    f.variants.push_back(v);
     out.push_back(f);
 }
 
