@@ -24,6 +24,36 @@ RunRequest oneShot(const std::string &variant)
 
 } // namespace
 
+namespace {
+
+// The roofline rungs compute a block of pixels per work-item and guard the partial blocks at the right
+// and bottom edges themselves: widths 1..40 (every remainder of a 16-pixel or 4-pixel block, with and
+// without a full block, against the left and right edges at once) at heights 1, 9 and 17 (partial
+// strips), plus 1x1, 7x5, 33x17 and 640x480, each within the filter's tolerance.
+void verifyRooflineBlockEdges(Session &session, const char *filterName, PixelFormat format, BorderMode border,
+                              const std::string &param)
+{
+    const FilterSpec *filter = findFilter(filterName);
+    QVERIFY(filter);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {640, 480}};
+    for (int w = 1; w <= 40; ++w)
+        for (int h : {1, 9, 17})
+            sizes.emplace_back(w, h);
+    RunRequest request = fwb::test::oneShotRequest(filterName, "roofline", format);
+    request.check = true;
+    request.keepOutput = false;
+    request.params.border = border;
+    if (!param.empty())
+        QCOMPARE(applyParam(*filter, request.params, param), std::string());
+    for (const auto &[w, h] : sizes) {
+        const RunResult r = session.run(makeTestCard(w, h, format), request);
+        QVERIFY2(r.ok(), fwb::test::describe(r, w, h).constData());
+        QVERIFY2(r.checked && r.matches, fwb::test::describe(r, w, h).constData());
+    }
+}
+
+} // namespace
+
 class TestGaussian5x5 : public QObject
 {
     Q_OBJECT
@@ -32,6 +62,8 @@ private slots:
     void initTestCase();
     void matchesReference_data();
     void matchesReference();
+    void rooflineBlockEdges_data();
+    void rooflineBlockEdges();
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
     void cpuSingleAndMultiAgree();
@@ -177,11 +209,13 @@ void TestGaussian5x5::vectorizedEveryWidthRemainder()
 void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
 {
     RunRequest request = oneShot("vectorized");
+    request.local = LocalSize::driverChoice(); // the runtime picks: the exact NDRange is launched
     const Image input = makeTestCard(259, 194, PixelFormat::Gray8);
     const RunResult autoShape = m_session->run(input, request);
     QVERIFY2(autoShape.ok(), autoShape.error.c_str());
     QCOMPARE(autoShape.global[0], std::size_t(65)); // ceil(259 / 4)
     QCOMPARE(autoShape.global[1], std::size_t(194));
+    QCOMPARE(autoShape.localSource, LocalSource::Driver);
     QCOMPARE(autoShape.bytesMoved, 2.0 * 259 * 194);
     QVERIFY(autoShape.matches);
     request.local = LocalSize{16, 8};
@@ -190,6 +224,42 @@ void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
     QCOMPARE(shaped.global[0], std::size_t(80)); // 65 rounded up to 16
     QCOMPARE(shaped.global[1], std::size_t(200)); // 194 rounded up to 8
     QVERIFY(shaped.matches);
+    QCOMPARE(shaped.localSource, LocalSource::User);
+    // auto: the project's concrete shape for the device, the global size rounded up to it.
+    request.local = LocalSize{};
+    const RunResult byDefault = m_session->run(input, request);
+    QVERIFY2(byDefault.ok(), byDefault.error.c_str());
+    QCOMPARE(byDefault.localSource, LocalSource::Default);
+    QVERIFY(byDefault.local.isConcrete());
+    QCOMPARE(byDefault.global[0] % std::size_t(byDefault.local.width), std::size_t(0));
+    QCOMPARE(byDefault.global[1] % std::size_t(byDefault.local.height), std::size_t(0));
+    QVERIFY(byDefault.global[0] >= 65 && byDefault.global[1] >= 194);
+    QVERIFY(byDefault.matches);
+}
+
+void TestGaussian5x5::rooflineBlockEdges_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    QTest::addColumn<QString>("param");
+    const FilterSpec *filter = findFilter("gaussian5x5");
+    QVERIFY(filter);
+    const std::vector<BorderMode> borders =
+        filter->hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};
+    for (PixelFormat f : allPixelFormats())
+        for (BorderMode b : borders)
+            for (const char *param : {"sigma=1.3"}) {
+                const QByteArray name = QByteArray(formatName(f)) + "/" + borderModeName(b) + "/" + param;
+                QTest::newRow(name.constData()) << int(f) << int(b) << QString(param);
+            }
+}
+
+void TestGaussian5x5::rooflineBlockEdges()
+{
+    QFETCH(int, format);
+    QFETCH(int, border);
+    QFETCH(QString, param);
+    verifyRooflineBlockEdges(*m_session, "gaussian5x5", PixelFormat(format), BorderMode(border), param.toStdString());
 }
 
 QTEST_GUILESS_MAIN(TestGaussian5x5)
