@@ -1,4 +1,4 @@
-// filter-bench: the command-line bench (thin main; the logic lives in core/BenchCli).
+// filter-bench: the command-line bench (thin main; the command line lives in cli/, the work in core/).
 #include "BenchCli.h"
 
 #ifdef FWB_HAVE_QT

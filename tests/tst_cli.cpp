@@ -1,5 +1,6 @@
 // filter-bench end to end: spawn it, parse its JSON, check exit codes and the messages for bad input;
-// output files are written atomically and never over the input or an existing file.
+// output files are written atomically and never over the input or an existing file. One subcommand
+// per verb, each with its own generated --help; usage errors are exit 2 and one exact line.
 #include "TestSupport.h"
 
 #include <QDir>
@@ -17,6 +18,9 @@ class TestCli : public QObject
 
 private slots:
     void initTestCase();
+    void help();
+    void usageErrors_data();
+    void usageErrors();
     void devicesJson();
     void listJson();
     void runJson();
@@ -57,6 +61,85 @@ void TestCli::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QVERIFY(QFileInfo::exists(QStringLiteral(FWB_FILTER_BENCH)));
+}
+
+// The top-level help documents every verb and every option; each verb has its own --help.
+void TestCli::help()
+{
+    const QStringList runOptions{"--filter", "--variant", "--device", "--local", "--input", "--synthetic",
+                                 "--format", "--param", "--border", "--fast-math", "--repeat", "--warmup",
+                                 "--output", "--overwrite", "--check", "--no-cpu-single", "--transfer",
+                                 "--cache-dir", "--kernel-dir", "--json", "--json-file"};
+    const QStringList inspectOptions{"--global", "--synthetic", "--local", "--cl20", "--device", "--cache-dir",
+                                     "--json"};
+    for (const QStringList &args : {QStringList{"--help"}, QStringList{"-h"}, QStringList{"help"}}) {
+        const Outcome o = bench(args);
+        QCOMPARE(o.code, 0);
+        QVERIFY2(o.out.startsWith("filter-bench: ") && o.out.contains("\nusage: filter-bench <command> [options]\n"),
+                 o.out.constData());
+        for (const char *verb : {"devices", "list", "run", "inspect"})
+            QVERIFY2(o.out.contains(QByteArray("\n") + verb + "\n"), verb);
+        for (const QString &option : runOptions + inspectOptions)
+            QVERIFY2(o.out.contains(option.toUtf8()), qPrintable(option));
+    }
+    const Outcome none = bench({});
+    QCOMPARE(none.code, 2);
+    QVERIFY(none.out.isEmpty() && none.err.contains("usage: filter-bench <command> [options]"));
+
+    const QList<QPair<QString, QStringList>> verbs{{"devices", {"--json"}},
+                                                    {"list", {"--json"}},
+                                                    {"run", runOptions},
+                                                    {"inspect", inspectOptions}};
+    for (const auto &[verb, options] : verbs) {
+        for (const QStringList &args : {QStringList{verb, "--help"}, QStringList{"help", verb}}) {
+            const Outcome o = bench(args);
+            QCOMPARE(o.code, 0);
+            QVERIFY2(o.out.contains(("usage: filter-bench " + verb + " [options]\n").toUtf8()), o.out.constData());
+            for (const QString &option : options + QStringList{"--help"})
+                QVERIFY2(o.out.contains((option + " ").toUtf8()), qPrintable(verb + " " + option));
+        }
+    }
+}
+
+// Usage errors: exit 2 and exactly one line in filter-bench's words, also where CLI11 finds them.
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("line");
+    QTest::newRow("unknown command") << QStringList{"frobnicate"}
+                                     << "unknown command 'frobnicate' (use devices, list, run or inspect; --help for more)";
+    QTest::newRow("option for a command") << QStringList{"--json"}
+                                          << "unknown command '--json' (use devices, list, run or inspect; --help for more)";
+    QTest::newRow("devices option") << QStringList{"devices", "--bogus"} << "unknown option '--bogus' for devices";
+    QTest::newRow("list argument") << QStringList{"list", "--json", "x"} << "unknown option 'x' for list";
+    QTest::newRow("run option") << QStringList{"run", "--filter", "gaussian5x5", "--bogus", "1"}
+                                << "unknown option '--bogus' (see filter-bench --help)";
+    QTest::newRow("another verb") << QStringList{"run", "devices"} << "unknown option 'devices' (see filter-bench --help)";
+    QTest::newRow("inspect option") << QStringList{"inspect", "--bogus"}
+                                    << "unknown option '--bogus' for inspect (see filter-bench --help)";
+    QTest::newRow("value missing") << QStringList{"run", "--filter"} << "option --filter needs a value";
+    QTest::newRow("inspect value missing") << QStringList{"inspect", "--local"} << "option --local needs a value";
+    QTest::newRow("one value per --param") << QStringList{"run", "--filter", "gaussian5x5", "--param", "sigma=1", "sigma=2"}
+                                           << "unknown option 'sigma=2' (see filter-bench --help)";
+    QTest::newRow("no filter") << QStringList{"run", "--repeat", "1"} << "run needs --filter NAME (see filter-bench list)";
+    QTest::newRow("repeat not a number") << QStringList{"run", "--filter", "gaussian5x5", "--repeat", "abc"}
+                                         << "--repeat 'abc' must be a whole number >= 1";
+    QTest::newRow("negative warmup") << QStringList{"run", "--filter", "gaussian5x5", "--warmup", "-1"}
+                                     << "--warmup '-1' must be a whole number >= 0";
+    QTest::newRow("value that looks like an option") << QStringList{"run", "--filter", "--json"}
+                                                     << "unknown filter '--json' (known: ";
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, line);
+    const Outcome o = bench(args);
+    QCOMPARE(o.code, 2);
+    QVERIFY2(o.out.isEmpty(), o.out.constData());
+    QVERIFY2(o.err.startsWith(("filter-bench: " + line).toUtf8()) && o.err.endsWith('\n')
+                 && o.err.count('\n') == 1,
+             o.err.constData());
 }
 
 void TestCli::devicesJson()

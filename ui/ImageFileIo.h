@@ -1,7 +1,7 @@
 // QtImageIo: image files through QImageReader (auto-transform, size limits) and QSaveFile (atomic).
 #pragma once
 
-#include "BenchCli.h"
+#include "ImageIo.h"
 
 #include <QImage>
 #include <QString>

@@ -1,0 +1,119 @@
+// runBenchCli: builds the CLI11 command tree from the verbs, parses, maps every usage problem to
+// exit code 2 and one "filter-bench: <reason>" line, and runs the chosen verb.
+#include "BenchCli.h"
+
+#include "Error.h"
+#include "Verb.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+namespace {
+
+// CLI11's help, in filter-bench's words: "usage: filter-bench <command> [options]".
+class HelpFormatter : public CLI::Formatter
+{
+public:
+    HelpFormatter()
+    {
+        column_width(36);
+        label("REQUIRED", "(required)");
+    }
+    std::string make_usage(const CLI::App *app, std::string name) const override
+    {
+        return "usage: " + name + (app->get_parent() ? " [options]\n" : " <command> [options]\n");
+    }
+};
+
+int usageError(const std::string &message)
+{
+    std::fprintf(stderr, "filter-bench: %s\n", message.c_str());
+    return 2;
+}
+
+// "devices, list, run or inspect".
+std::string verbList(const std::vector<cli::Verb> &verbs)
+{
+    std::string text;
+    for (std::size_t i = 0; i < verbs.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == verbs.size() ? " or " : ", ") + verbs[i].command->get_name();
+    return text;
+}
+
+const cli::Verb *findVerb(const std::vector<cli::Verb> &verbs, const std::string &name)
+{
+    for (const cli::Verb &verb : verbs)
+        if (verb.command->get_name() == name)
+            return &verb;
+    return nullptr;
+}
+
+} // namespace
+
+int runBenchCli(int argc, char **argv, ImageIo *io)
+{
+    CLI::App app("filter-bench: OpenCL filter variants timed on a device and checked against the CPU.",
+                 "filter-bench");
+    app.formatter(std::make_shared<HelpFormatter>());
+    app.option_defaults()->group("options"); // the verbs' options too
+    app.set_help_flag("-h,--help", "print this help and exit (each command has its own: filter-bench run --help)");
+    app.require_subcommand(1);
+    app.footer("Exit status: 0 success, 1 a run failed or did not match, 2 bad usage or input.");
+
+    // Every verb: a subcommand with generated --help. Later verbs (race, tune, ...) add one line here.
+    const std::vector<cli::Verb> verbs = {
+        cli::devicesVerb(app),
+        cli::listVerb(app),
+        cli::runVerb(app, io),
+        cli::inspectVerb(app),
+    };
+    for (const cli::Verb &verb : verbs)
+        verb.command->group("commands");
+
+    // No command: the help on stderr (a usage error); --help, -h or help: on stdout. "help VERB" is
+    // that verb's help.
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (argc < 2 || first == "--help" || first == "-h" || first == "help") {
+        const cli::Verb *verb = first == "help" && argc > 2 ? findVerb(verbs, argv[2]) : nullptr;
+        const std::string text = verb ? verb->command->help("filter-bench") : app.help("", CLI::AppFormatMode::All);
+        std::fputs(text.c_str(), argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!findVerb(verbs, first))
+        return usageError("unknown command '" + first + "' (use " + verbList(verbs) + "; --help for more)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &) {
+        std::fputs(app.help().c_str(), stdout); // the chosen verb's help
+        return 0;
+    } catch (const CLI::ArgumentMismatch &e) {
+        // "--filter: 1 required TEXT missing": an option given last, without its value.
+        const std::string message = e.what();
+        const std::size_t colon = message.find(": ");
+        if (message.rfind("--", 0) == 0 && colon != std::string::npos && message.find(" required ") != std::string::npos)
+            return usageError("option " + message.substr(0, colon) + " needs a value");
+        return usageError(message);
+    } catch (const CLI::ParseError &e) {
+        return usageError(e.what());
+    }
+
+    const cli::Verb &verb = *findVerb(verbs, first);
+    if (const std::vector<std::string> extra = verb.command->remaining(); !extra.empty())
+        return usageError(verb.unknownArgument(extra.front()));
+    try {
+        return verb.run();
+    } catch (const Error &e) {
+        std::string message = e.what();
+        if (e.clCode())
+            message += " (" + clErrorName(e.clCode()) + ")";
+        return usageError(message);
+    } catch (const std::exception &e) {
+        return usageError(std::string("unexpected error: ") + e.what());
+    }
+}
+
+} // namespace fwb

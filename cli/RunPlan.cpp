@@ -1,0 +1,123 @@
+// selectFilters and planRuns (see RunPlan.h).
+#include "RunPlan.h"
+
+#include "Error.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace fwb::cli {
+
+namespace {
+
+bool takesParam(const FilterSpec &filter, const std::string &key)
+{
+    return std::any_of(filter.params.begin(), filter.params.end(), [&](const ParamSpec &p) { return p.key == key; });
+}
+
+} // namespace
+
+std::vector<std::string> splitList(const std::string &text)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start)
+            items.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
+std::vector<const FilterSpec *> selectFilters(const std::string &names)
+{
+    std::vector<const FilterSpec *> filters;
+    if (names == "all") {
+        for (const FilterSpec &f : catalogue())
+            filters.push_back(&f);
+        return filters;
+    }
+    for (const std::string &name : splitList(names)) {
+        const FilterSpec *filter = findFilter(name);
+        if (!filter) {
+            std::string known;
+            for (const FilterSpec &f : catalogue())
+                known += (known.empty() ? "" : ", ") + f.name;
+            throw Error("unknown filter '" + name + "' (known: " + known + ", all)");
+        }
+        filters.push_back(filter);
+    }
+    if (filters.empty())
+        throw Error("--filter '" + names + "' names no filter");
+    return filters;
+}
+
+std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters, const std::string &variantName,
+                                 const std::vector<std::string> &assignments, const FilterParams &base)
+{
+    std::vector<std::pair<std::string, std::vector<std::string>>> swept; // key -> values
+    for (const std::string &a : assignments) {
+        const std::size_t eq = a.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw Error("parameter '" + a + "' is not of the form name=value");
+        const std::string key = a.substr(0, eq);
+        std::vector<std::string> values = splitList(a.substr(eq + 1));
+        if (values.empty())
+            throw Error("parameter " + key + " has no value");
+        bool anyTakesIt = false;
+        for (const FilterSpec *f : filters) {
+            FilterParams probe;
+            if (!takesParam(*f, key))
+                continue;
+            anyTakesIt = true;
+            for (const std::string &v : values)
+                if (std::string problem = applyParam(*f, probe, key + "=" + v); !problem.empty())
+                    throw Error(problem);
+        }
+        if (!anyTakesIt) {
+            FilterParams scratch;
+            if (filters.size() == 1) // the filter's own message lists what it takes
+                throw Error(applyParam(*filters.front(), scratch, a));
+            throw Error("none of the chosen filters has a parameter '" + key + "'");
+        }
+        swept.emplace_back(key, std::move(values));
+    }
+    if (variantName != "all")
+        for (const FilterSpec *f : filters)
+            if (!f->variant(variantName)) {
+                std::string names;
+                for (const VariantSpec &v : f->variants)
+                    names += (names.empty() ? "" : ", ") + v.name;
+                throw Error("unknown variant '" + variantName + "' of filter " + f->name + " (known: " + names
+                            + ", all)");
+            }
+
+    std::size_t combos = 1;
+    for (const auto &entry : swept)
+        combos *= entry.second.size();
+    if (combos * filters.size() > 10000)
+        throw Error("the sweep asks for more than 10000 runs; narrow it");
+    std::vector<PlannedRun> plan;
+    for (std::size_t c = 0; c < combos; ++c) {
+        // Mixed-radix digits of c, the last --param varying fastest.
+        std::vector<std::string> chosen(swept.size());
+        std::size_t rest = c;
+        for (std::size_t i = swept.size(); i-- > 0;) {
+            chosen[i] = swept[i].second[rest % swept[i].second.size()];
+            rest /= swept[i].second.size();
+        }
+        for (const FilterSpec *f : filters) {
+            FilterParams params = base;
+            for (std::size_t i = 0; i < swept.size(); ++i)
+                if (takesParam(*f, swept[i].first))
+                    applyParam(*f, params, swept[i].first + "=" + chosen[i]); // validated above
+            for (const VariantSpec &v : f->variants)
+                if (variantName == "all" || v.name == variantName)
+                    plan.push_back({f, v.name, params, int(c)});
+        }
+    }
+    return plan;
+}
+
+} // namespace fwb::cli

@@ -1,0 +1,118 @@
+// printTable and printSweepMatrix (see RunTable.h).
+#include "RunTable.h"
+
+#include "Devices.h"
+#include "Image.h"
+#include "Session.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace fwb::cli {
+
+namespace {
+
+std::string fmtMs(double ms)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, ms < 0 ? "-" : ms < 10 ? "%.3f" : ms < 1000 ? "%.2f" : "%.0f", ms);
+    return b;
+}
+
+// "sigma=2 radius=3": a run's parameter values, shortest form.
+std::string paramsText(const std::map<std::string, double> &params)
+{
+    std::string text;
+    for (const auto &[name, value] : params) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%s%s=%g", text.empty() ? "" : " ", name.c_str(), value);
+        text += b;
+    }
+    return text.empty() ? "-" : text;
+}
+
+} // namespace
+
+void printTable(const DeviceInfo &device, double copyGBps, const Image &image, const std::string &source,
+                const std::vector<RunResult> &results, bool showParams)
+{
+    // The leading columns name the run; a sweep adds its parameter values.
+    auto lead = [&](const std::string &filter, const std::string &variant, const std::string &params,
+                    const std::string &local) {
+        char b[160];
+        std::snprintf(b, sizeof b, "%-18s %-24s %s%-7s", filter.c_str(), variant.c_str(),
+                      showParams ? (params + std::string(params.size() < 12 ? 12 - params.size() : 0, ' ') + " ").c_str()
+                                 : "",
+                      local.c_str());
+        return std::string(b);
+    };
+    std::printf("Device: %s [%s]  copy bandwidth %.1f GB/s\n", device.summary().c_str(), device.spec().c_str(), copyGBps);
+    std::printf("Image:  %dx%d %s (%s)\n", image.width(), image.height(), formatName(image.format()), source.c_str());
+    const bool pinned = !results.empty() && results.front().transfer == "pinned";
+    std::printf("Copies: %s\n\n", pinned ? "through pinned (page-locked) host buffers; the one memcpy into and out of "
+                                            "them per run is staging_ms in --json, not in upload/download"
+                                          : "straight from/to the image in ordinary (pageable) host memory");
+    std::printf("%s %9s %8s %10s %19s %9s %8s %6s %9s %9s %8s %s\n", lead("filter", "variant", "params", "local").c_str(),
+                "build ms", "upload", "kernel md", "(min..max)", "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms",
+                "speedup", "check");
+    for (const RunResult &r : results) {
+        const std::string head = lead(r.filter, r.variant, paramsText(r.params), r.local.toString());
+        if (!r.ok()) {
+            std::printf("%s %s: %s\n", head.c_str(),
+                        r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR", r.error.c_str());
+            if (!r.buildLog.empty())
+                std::printf("build log:\n%s\n", r.buildLog.c_str());
+            continue;
+        }
+        const std::string range = "(" + fmtMs(r.kernelMs.min) + ".." + fmtMs(r.kernelMs.max) + ")";
+        char check[48];
+        if (r.checked)
+            std::snprintf(check, sizeof check, "%s (max diff %d)", r.matches ? "ok" : "MISMATCH", r.maxAbsDiff);
+        else
+            std::snprintf(check, sizeof check, "-");
+        std::printf("%s %9s %8s %10s %19s %9s %8.1f %5.1f%% %9s %9s %7.1fx %s\n", head.c_str(),
+                    (fmtMs(r.buildMs) + (r.buildCached ? "*" : "")).c_str(), fmtMs(r.uploadMs).c_str(),
+                    fmtMs(r.kernelMs.median).c_str(), range.c_str(), fmtMs(r.downloadMs).c_str(), r.gbps,
+                    copyGBps > 0 ? 100.0 * r.gbps / copyGBps : 0.0, fmtMs(r.cpuSingleMs).c_str(),
+                    fmtMs(r.cpuMultiMs).c_str(), r.speedupVsCpu, check);
+    }
+    std::printf("\nTimes in ms: kernel = device time from profiling events (median of repeats); build * = cached "
+                "binary.\nGB/s = (input + output bytes) / kernel time; %%copy = that against this device's own "
+                "buffer-copy bandwidth.\nspeedup = multi-threaded CPU time / kernel median (transfers excluded; "
+                "see total_ms in --json).\n");
+}
+
+void printSweepMatrix(const std::vector<PlannedRun> &plan, const std::vector<RunResult> &results)
+{
+    std::vector<std::string> rows, columns;
+    std::map<std::pair<std::string, int>, std::string> cells;
+    for (std::size_t i = 0; i < plan.size() && i < results.size(); ++i) {
+        const RunResult &r = results[i];
+        const std::string row = r.filter + "/" + r.variant;
+        if (std::find(rows.begin(), rows.end(), row) == rows.end())
+            rows.push_back(row);
+        if (std::size_t(plan[i].combo) >= columns.size())
+            columns.push_back(paramsText(r.params));
+        cells[{row, plan[i].combo}] = r.ok() ? fmtMs(r.kernelMs.median) + (r.matches ? "" : "!")
+                                             : (r.unavailable ? "u" : r.expectedFailure ? "e" : "x");
+    }
+    std::size_t width = 10;
+    for (const std::string &c : columns)
+        width = std::max(width, c.size() + 1);
+    std::printf("\nKernel median ms over the sweep (! = mismatch, x = error, u = unavailable, e = expected failure):\n");
+    std::printf("%-44s", "filter/variant");
+    for (const std::string &c : columns)
+        std::printf(" %*s", int(width), c.c_str());
+    std::printf("\n");
+    for (const std::string &row : rows) {
+        std::printf("%-44s", row.c_str());
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const auto it = cells.find({row, int(c)});
+            std::printf(" %*s", int(width), it == cells.end() ? "" : it->second.c_str());
+        }
+        std::printf("\n");
+    }
+}
+
+} // namespace fwb::cli

@@ -1,0 +1,253 @@
+// filter-bench run: the planned runs (filters x variants x swept parameters) on one device, timed and
+// checked against the CPU reference, as a table or JSON; optionally the single result as an image.
+#include "Verb.h"
+
+#include "AtomicFile.h"
+#include "Devices.h"
+#include "Error.h"
+#include "ImageIo.h"
+#include "ResultJson.h"
+#include "RunPlan.h"
+#include "RunTable.h"
+#include "Session.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+namespace fwb::cli {
+
+namespace {
+
+struct RunOptions
+{
+    std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir, jsonFile;
+    std::vector<std::string> paramAssignments;
+    std::string repeatText, warmupText, transferText;
+    bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
+    std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
+};
+
+// --repeat N (>= 1) / --warmup N (>= 0).
+int parseCount(const std::string &flag, const std::string &value)
+{
+    const bool repeat = flag == "--repeat";
+    char *end = nullptr;
+    const long n = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end || n < (repeat ? 1 : 0) || n > 100000)
+        throw Error(flag + " '" + value + "' must be a whole number" + (repeat ? " >= 1" : " >= 0"));
+    return int(n);
+}
+
+int cmdRun(const RunOptions &o, ImageIo *io)
+{
+    const std::string &filterName = o.filterName, &variantName = o.variantName, &input = o.input,
+                      &synthetic = o.synthetic, &output = o.output, &jsonFile = o.jsonFile,
+                      &deviceSpec = o.deviceSpec, &cacheDir = o.cacheDir, &kernelDir = o.kernelDir;
+    const bool json = o.json, check = o.check, overwrite = o.overwrite;
+    RunRequest request;
+    request.repeat = o.repeatText.empty() ? 10 : parseCount("--repeat", o.repeatText);
+    request.warmup = o.warmupText.empty() ? 2 : parseCount("--warmup", o.warmupText);
+    request.params.fastMath = o.fastMath;
+    request.cpuSingle = !o.noCpuSingle;
+    if (!o.transferText.empty()) {
+        if (o.transferText != "pageable" && o.transferText != "pinned")
+            throw Error("--transfer '" + o.transferText + "' must be pageable or pinned");
+        request.pinnedTransfers = o.transferText == "pinned";
+    }
+    if (filterName.empty())
+        throw Error("run needs --filter NAME (see filter-bench list)");
+    const std::vector<const FilterSpec *> filters = selectFilters(filterName);
+    const auto format = parsePixelFormat(o.formatText);
+    if (!format)
+        throw Error("unknown pixel format '" + o.formatText + "' (use gray8, rgb888 or rgba8888)");
+    const auto border = parseBorderMode(o.borderText);
+    if (!border)
+        throw Error("unknown border mode '" + o.borderText + "' (use reflect101, replicate or constant)");
+    std::string localError;
+    const auto local = LocalSize::parse(o.localText, &localError);
+    if (!local)
+        throw Error(localError);
+    request.local = *local;
+    request.params.format = *format;
+    request.params.border = *border;
+    request.check = true;
+    request.keepOutput = !output.empty();
+    const std::vector<PlannedRun> plan = planRuns(filters, variantName, o.paramAssignments, request.params);
+    const bool sweeping = plan.back().combo > 0 || filters.size() > 1;
+    if (!input.empty() && !synthetic.empty())
+        throw Error("use either --input or --synthetic, not both");
+    if (!jsonFile.empty()) {
+        std::error_code ec;
+        if (std::filesystem::exists(jsonFile, ec) && !overwrite)
+            throw Error("JSON file " + jsonFile + " exists; pass --overwrite to replace it");
+    }
+    if (!output.empty()) {
+        if (plan.size() != 1)
+            throw Error("--output needs a single filter, --variant and parameter value (one result is saved)");
+        if (!io)
+            throw Error("this build has no image file support (FWB_WITH_QT=OFF): --output is unavailable");
+        std::error_code ec;
+        if (!input.empty() && std::filesystem::equivalent(input, output, ec))
+            throw Error("refusing to write the result over the input image " + input);
+        if (std::filesystem::exists(output, ec) && !overwrite)
+            throw Error("output file " + output + " exists; pass --overwrite to replace it");
+    }
+
+    // The image: a file (Qt builds) or the deterministic test card.
+    Image image;
+    std::string source;
+    if (!input.empty()) {
+        if (!io)
+            throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
+        std::string error;
+        if (!io->load(input, image, error))
+            throw Error("cannot load " + input + ": " + error);
+        source = input;
+    } else {
+        long w = 1920, h = 1080;
+        if (!synthetic.empty()) {
+            char x = 0, tail = 0;
+            if (std::sscanf(synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
+                throw Error("--synthetic '" + synthetic + "' is not of the form WxH, e.g. 1920x1080");
+        }
+        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
+            throw Error("--synthetic " + synthetic + ": " + problem);
+        image = makeTestCard(int(w), int(h), *format);
+        source = "test card";
+    }
+
+    const std::vector<DeviceInfo> devices = listDevices();
+    const DeviceInfo device = selectDevice(devices, deviceSpec);
+    SessionOptions sessionOptions;
+    sessionOptions.cacheDir = cacheDir;
+    sessionOptions.kernelDir = kernelDir;
+    Session session(device, sessionOptions);
+    const double copyGBps = session.copyBandwidthGBps();
+
+    std::vector<RunResult> results;
+    for (const PlannedRun &planned : plan) {
+        request.filter = planned.filter->name;
+        request.variant = planned.variant;
+        request.params = planned.params;
+        results.push_back(session.run(image, request));
+    }
+
+    // Exit status: unavailable/expected outcomes are fine in an "all" sweep, never for a named variant.
+    int status = 0;
+    std::string reason;
+    for (const RunResult &r : results) {
+        const bool explained = r.expectedFailure || (r.unavailable && variantName == "all");
+        if (!r.ok() && !explained) {
+            status = 1;
+            if (reason.empty())
+                reason = r.variant + ": " + r.error;
+        }
+        if (check && r.ok() && !r.matches) {
+            status = 1;
+            if (reason.empty())
+                reason = r.variant + " does not match the CPU reference (max diff " + std::to_string(r.maxAbsDiff)
+                         + ", tolerance " + std::to_string(r.tolerance) + ")";
+        }
+    }
+    if (!output.empty() && !results.empty() && results.front().ok()) {
+        std::string error;
+        if (!io->save(output, results.front().output, error)) {
+            status = 1;
+            reason = "cannot save " + output + ": " + error;
+        }
+    }
+
+    if (json || !jsonFile.empty()) {
+        Json j = Json::object();
+        j["device"] = deviceJson(device);
+        j["copy_gbps"] = jsonNumber(copyGBps);
+        j["image"] = Json::object({{"width", image.width()},
+                                   {"height", image.height()},
+                                   {"format", formatName(*format)},
+                                   {"source", source}});
+        j["border"] = borderModeName(*border);
+        j["repeat"] = request.repeat;
+        j["warmup"] = request.warmup;
+        j["transfer"] = request.pinnedTransfers ? "pinned" : "pageable";
+        Json &list = j["results"] = Json::array();
+        for (const RunResult &r : results)
+            list.push_back(runResultJson(r));
+        j["ok"] = status == 0;
+        const std::string text = dumpJson(j);
+        if (json)
+            std::printf("%s\n", text.c_str());
+        if (!jsonFile.empty()) {
+            std::string error;
+            const std::string line = text + "\n";
+            if (!writeFileAtomically(jsonFile, line.data(), line.size(), &error)) {
+                status = 1;
+                reason = error;
+            }
+        }
+    }
+    if (!json) {
+        printTable(device, copyGBps, image.convertedTo(*format), source, results, sweeping);
+        if (plan.back().combo > 0)
+            printSweepMatrix(plan, results);
+    }
+    if (status != 0)
+        std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
+    return status;
+}
+
+} // namespace
+
+Verb runVerb(CLI::App &root, ImageIo *io)
+{
+    auto o = std::make_shared<RunOptions>();
+    Verb verb;
+    CLI::App &c = *(verb.command
+                    = addVerbCommand(root, "run", "run variants, time them and check them against the CPU"));
+    c.add_option("--filter", o->filterName, "filters to run, in this order (all: the whole catalogue;\n"
+                                            "see filter-bench list)")
+        ->type_name("NAME[,NAME..]|all");
+    c.add_option("--variant", o->variantName, "variant to run (default: all)")->type_name("NAME|all");
+    addDeviceOption(c, o->deviceSpec);
+    addLocalOption(c, o->localText, "work-group shape (default: auto = NULL local size)");
+    c.add_option("--input", o->input, "image file to filter (Qt builds)")->type_name("FILE");
+    addSyntheticOption(c, o->synthetic, "the built-in test card at this size instead (default 1920x1080)");
+    c.add_option("--format", o->formatText, "pixel layout the kernels see (default gray8)")
+        ->type_name("gray8|rgb888|rgba8888");
+    c.add_option("--param", o->paramAssignments,
+                 "filter parameter, e.g. sigma=1.5 (repeatable); a list sweeps it,\n"
+                 "e.g. --filter recursive_gaussian,gaussian --param sigma=1,2,4,8,16,32")
+        ->type_name("NAME=VALUE[,VALUE..]")
+        ->expected(1)
+        ->allow_extra_args(false) // one NAME=VALUES per --param: a following word is not another value
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    c.add_option("--border", o->borderText, "border rule (default reflect101)")
+        ->type_name("reflect101|replicate|constant");
+    c.add_flag("--fast-math", o->fastMath, "build with -cl-fast-relaxed-math where the variant uses such math");
+    c.add_option("--repeat", o->repeatText, "timed repeats (default 10)")->type_name("N");
+    c.add_option("--warmup", o->warmupText, "untimed warm-up runs (default 2)")->type_name("N");
+    c.add_option("--output", o->output, "save the result of a single variant (never over the input)")
+        ->type_name("FILE");
+    c.add_flag("--overwrite", o->overwrite, "let --output and --json-file replace an existing file");
+    c.add_flag("--check", o->check, "fail (exit 1) unless every result matches the CPU reference");
+    c.add_flag("--no-cpu-single", o->noCpuSingle,
+               "skip timing the single-threaded CPU reference (the check still runs)");
+    c.add_option("--transfer", o->transferText,
+                 "host memory for upload/download: the image itself (default) or\n"
+                 "page-locked staging buffers (seed 004's pinned-memory transfers)")
+        ->type_name("pageable|pinned");
+    addCacheDirOption(c, o->cacheDir);
+    c.add_option("--kernel-dir", o->kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
+        ->type_name("DIR");
+    addJsonFlag(c, o->json, "one JSON object instead of the table");
+    c.add_option("--json-file", o->jsonFile, "also write that JSON object to FILE (the table still prints)")
+        ->type_name("FILE");
+    verb.run = [o, io] { return cmdRun(*o, io); };
+    verb.unknownArgument = [](const std::string &argument) {
+        return "unknown option '" + argument + "' (see filter-bench --help)";
+    };
+    return verb;
+}
+
+} // namespace fwb::cli

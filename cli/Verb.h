@@ -1,0 +1,48 @@
+// What a filter-bench verb is made of: a CLI11 subcommand (its options and its generated --help) and
+// the function that runs once they are parsed. Options that several verbs take are worded once here,
+// so every verb's --help describes them alike.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace fwb {
+class ImageIo;
+}
+
+namespace fwb::cli {
+
+struct Verb
+{
+    CLI::App *command = nullptr;
+    // Runs the verb on its parsed options and returns the exit code (0 success, 1 a run failed or did
+    // not match); throws fwb::Error for bad usage or input (exit 2).
+    std::function<int()> run;
+    // The one-line reason for an argument the verb does not take (the first one given).
+    std::function<std::string(const std::string &argument)> unknownArgument;
+};
+
+// A subcommand as every verb has it: arguments it does not know are collected for
+// Verb::unknownArgument (not a CLI11 error), and an option given twice keeps its last value.
+CLI::App *addVerbCommand(CLI::App &root, const std::string &name, const std::string &description);
+
+// "unknown option 'X' for VERB (see filter-bench --help)": the wording for verbs with options.
+std::function<std::string(const std::string &)> unknownOptionFor(const std::string &verb);
+
+// Options shared by verbs.
+CLI::Option *addJsonFlag(CLI::App &command, bool &json, const std::string &description);
+CLI::Option *addDeviceOption(CLI::App &command, std::string &spec);
+CLI::Option *addCacheDirOption(CLI::App &command, std::string &dir);
+CLI::Option *addLocalOption(CLI::App &command, std::string &text, const std::string &description);
+CLI::Option *addSyntheticOption(CLI::App &command, std::string &size, const std::string &description);
+
+// The verbs, in the order --help lists them.
+Verb devicesVerb(CLI::App &root);
+Verb listVerb(CLI::App &root);
+Verb runVerb(CLI::App &root, ImageIo *io);
+Verb inspectVerb(CLI::App &root);
+
+} // namespace fwb::cli
