@@ -815,11 +815,26 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
             limits.kernelMaxWorkGroupSize = launch.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
             limits.kernelLocalMem = launch.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
             limits.dimensions = launch.dims;
-            const PassShape shape = resolvePassShape(d->info, variant->globalRule, launch.dims == 1, false, request.local,
-                                                     std::nullopt, limits.kernelMaxWorkGroupSize, launch.global[0],
-                                                     launch.global[1]);
-            launch.local = shape.local;
-            launch.source = shape.source;
+            const LocalSize &required = problem.passes[p].local;
+            if (required.isConcrete()) {
+                // The kernel's tiles are compiled for one shape: auto launches it, anything else is refused.
+                if (!request.local.isAuto() && request.local != required) {
+                    r.errorCode = "invalid work-group shape";
+                    throw Error("variant " + variant->name + " is compiled for work-groups of " + required.toString()
+                                + " (its tile sizes); ask for auto or " + required.toString() + ", not "
+                                + request.local.toString());
+                }
+                launch.local = required;
+                launch.source = request.local.isAuto() ? LocalSource::Default : LocalSource::User;
+            } else {
+                const LocalSize preferred = d->info.kind == DeviceKind::Cpu ? variant->preferredLocalCpu
+                                                                            : variant->preferredLocalGpu;
+                const PassShape shape = resolvePassShape(d->info, variant->globalRule, launch.dims == 1, false,
+                                                         request.local, std::nullopt, limits.kernelMaxWorkGroupSize,
+                                                         launch.global[0], launch.global[1], preferred);
+                launch.local = shape.local;
+                launch.source = shape.source;
+            }
             if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
                 r.errorCode = "invalid work-group shape";
                 throw Error(why);
@@ -845,6 +860,12 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
         }
 
         std::vector<WorkloadBuffer> results = problem.buffers;
+        const int steps = std::max(1, problem.steps);
+        for (const auto &[first, second] : problem.pingPong)
+            if (first < 0 || second < 0 || std::size_t(first) >= buffers.size() || std::size_t(second) >= buffers.size())
+                throw Error("workload " + workload->name + " swaps a buffer it does not have");
+        // bound[b]: the buffer passed as argument b right now (ping-pong pairs swap it between steps).
+        std::vector<std::size_t> bound(buffers.size());
         std::vector<double> uploads, kernels, downloads, walls;
         std::vector<std::vector<double>> passTimes(launches.size());
         const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
@@ -854,31 +875,50 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                 throw Error("run cancelled");
             }
             const auto t0 = Clock::now();
-            std::vector<cl::Event> upEvents, passEvents(launches.size()), downEvents;
+            std::vector<cl::Event> upEvents, downEvents;
+            std::vector<std::vector<cl::Event>> passEvents(launches.size(), std::vector<cl::Event>(std::size_t(steps)));
+            for (std::size_t b = 0; b < buffers.size(); ++b)
+                bound[b] = b;
+            auto bindBuffers = [&] {
+                for (PassLaunch &launch : launches)
+                    for (std::size_t b = 0; b < buffers.size(); ++b)
+                        launch.kernel.setArg(cl_uint(b), buffers[bound[b]]);
+            };
+            if (!problem.pingPong.empty())
+                bindBuffers();
             for (std::size_t b = 0; b < buffers.size(); ++b)
                 if (problem.buffers[b].input && !problem.buffers[b].data.empty()) {
                     upEvents.emplace_back();
-                    d->queue.enqueueWriteBuffer(buffers[b], CL_FALSE, 0, problem.buffers[b].data.size(),
+                    d->queue.enqueueWriteBuffer(buffers[bound[b]], CL_FALSE, 0, problem.buffers[b].data.size(),
                                                 problem.buffers[b].data.data(), nullptr, &upEvents.back());
                 }
-            for (std::size_t p = 0; p < launches.size(); ++p) {
-                const PassLaunch &launch = launches[p];
-                if (launch.empty)
-                    continue;
-                const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
-                                                            : cl::NDRange(launch.global[0], launch.global[1]);
-                cl::NDRange localRange = cl::NullRange;
-                if (launch.local.isConcrete())
-                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
-                                                  : cl::NDRange(std::size_t(launch.local.width),
-                                                                std::size_t(launch.local.height));
-                d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr, &passEvents[p]);
+            for (int step = 0; step < steps; ++step) {
+                for (std::size_t p = 0; p < launches.size(); ++p) {
+                    const PassLaunch &launch = launches[p];
+                    if (launch.empty)
+                        continue;
+                    const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
+                                                                : cl::NDRange(launch.global[0], launch.global[1]);
+                    cl::NDRange localRange = cl::NullRange;
+                    if (launch.local.isConcrete())
+                        localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
+                                                      : cl::NDRange(std::size_t(launch.local.width),
+                                                                    std::size_t(launch.local.height));
+                    d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr,
+                                                  &passEvents[p][std::size_t(step)]);
+                }
+                if (!problem.pingPong.empty()) {
+                    // setArg copies the handle at enqueue time, so rebinding affects only later launches.
+                    for (const auto &[first, second] : problem.pingPong)
+                        std::swap(bound[std::size_t(first)], bound[std::size_t(second)]);
+                    bindBuffers();
+                }
             }
             for (std::size_t b = 0; b < buffers.size(); ++b)
                 if (problem.buffers[b].output && !results[b].data.empty()) {
                     downEvents.emplace_back();
-                    d->queue.enqueueReadBuffer(buffers[b], CL_FALSE, 0, results[b].data.size(), results[b].data.data(),
-                                               nullptr, &downEvents.back());
+                    d->queue.enqueueReadBuffer(buffers[bound[b]], CL_FALSE, 0, results[b].data.size(),
+                                               results[b].data.data(), nullptr, &downEvents.back());
                 }
             d->queue.finish();
             const auto t1 = Clock::now();
@@ -893,7 +933,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
             uploads.push_back(sumMs(upEvents));
             double kernelSum = 0;
             for (std::size_t p = 0; p < launches.size(); ++p) {
-                const double ms = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
+                const double ms = launches[p].empty ? 0.0 : sumMs(passEvents[p]);
                 passTimes[p].push_back(ms);
                 kernelSum += ms;
             }
@@ -919,6 +959,9 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
             r.matches = check.matches;
             r.maxError = check.maxError;
             r.checkDetail = check.detail;
+            r.cpuSingleMs = check.cpuSingleMs;
+            r.cpuMultiMs = check.cpuMultiMs;
+            r.cpuThreads = check.cpuThreads;
         }
     } catch (...) {
         recordCurrentException(r);
@@ -944,9 +987,10 @@ RunResult Session::runBaseline(const Image &input, const RunRequest &request, Ba
         r.error = "unknown filter '" + request.filter + "'";
         return r;
     }
-    // OpenCV rounds .5 cases its own way (fixed point, cvRound): ±1. Its 8-bit GaussianBlur with more
-    // than 5 taps sums 16-bit fixed-point weights, each rounded: up to 2 off on 13 taps (sigma 2).
-    r.tolerance = std::max(filter->name == "gaussian" ? 2 : 1, filter->tolerance);
+    // OpenCV rounds .5 cases its own way (fixed point, cvRound): ±1. Its 8-bit GaussianBlur sums
+    // 16-bit fixed-point weights, each rounded on its own: up to 2 off (measured on the test card).
+    const bool gaussian = filter->name == "gaussian" || filter->name == "gaussian5x5";
+    r.tolerance = std::max(gaussian ? 2 : 1, filter->tolerance);
     for (const ParamSpec &p : filter->params)
         r.params[p.key] = filter->param(request.params, p.key);
     r.format = formatName(request.params.format);

@@ -26,6 +26,8 @@ const std::vector<WorkloadSpec> &workloads()
     static const std::vector<WorkloadSpec> all = [] {
         std::vector<WorkloadSpec> out;
         registerVectorAdd(out);
+        registerMatmul(out);
+        registerNBody(out);
         return out;
     }();
     return all;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fwb {
@@ -30,6 +31,9 @@ struct WorkloadPass
 {
     std::size_t global[2] = {1, 1};
     int dims = 1;
+    // Concrete when the kernel is compiled for one work-group shape (its __local tiles and register
+    // blocks are sized by -D defines): auto launches exactly this, any other requested shape is refused.
+    LocalSize local;
 };
 
 // What a workload's setup() makes of its size parameters for one variant.
@@ -41,6 +45,12 @@ struct WorkloadProblem
     std::vector<WorkloadPass> passes;   // one per VariantSpec pass
     double work = 0;                    // units of the metric per run (flops, elements, interactions)
     double bytesMoved = 0;              // bytes a run must move at least (for GB/s), 0 if not bandwidth-bound
+    // Time-stepped workloads (N-body): one run launches every pass `steps` times. After each step the
+    // buffer arguments of each pair swap (ping-pong: a step reads one buffer and writes the other).
+    // Uploads go to, and results come from, the buffer bound to each argument at that moment, so an
+    // input+output argument holds the initial state before the run and the final state after it.
+    int steps = 1;
+    std::vector<std::pair<int, int>> pingPong;
 };
 
 // The outcome of comparing a run's outputs with the host reference.
@@ -50,6 +60,9 @@ struct WorkloadCheck
     double maxError = 0;  // in the workload's own unit (absolute or relative, see toleranceNote)
     double tolerance = 0;
     std::string detail;   // e.g. "checked 64 random elements and every row sum"
+    double cpuSingleMs = -1; // the host reference's time per run, when the check measured it (-1: not)
+    double cpuMultiMs = -1;
+    int cpuThreads = 0;
 };
 
 struct WorkloadSpec
@@ -91,5 +104,7 @@ const WorkloadSpec *findWorkload(const std::string &name);
 
 // Registration hooks, one per workload family (core/workloads/*.cpp).
 void registerVectorAdd(std::vector<WorkloadSpec> &out);
+void registerMatmul(std::vector<WorkloadSpec> &out);
+void registerNBody(std::vector<WorkloadSpec> &out);
 
 } // namespace fwb

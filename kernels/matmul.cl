@@ -1,0 +1,393 @@
+// Matrix multiplication C = A * B (float32, n x n): seed 003's nine-step ladder, seed 002's 16x16
+// tiles, and the rungs past the seeds after Cedric Nugteren's myGEMM (register blocking, wide loads,
+// padded tiles, double-buffered prefetch). Every matrix is stored with row stride `ld` >= n; the host
+// pads with zeros where a kernel reads in fours, eights or whole tiles, so padding adds nothing.
+// Tile sizes and private-array capacities arrive as -D defines (see core/workloads/Matmul.cpp).
+
+// ---- Seed 003, steps 1-3: one work-item per element of C, 2-D range (r = id 0, c = id 1) ----------
+
+// Step 1: accumulates straight into global C (the host zeroes it): every product costs a read and a
+// write of C on top of the two input reads.
+__kernel void matmul_naive(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int r = get_global_id(0);
+    const int col = get_global_id(1);
+    if (r >= n || col >= n)
+        return;
+    for (int k = 0; k < n; ++k)
+        c[r * ld + col] += a[r * ld + k] * b[k * ld + col];
+}
+
+// Step 2: the second matrix arrives column-major (bt[col * ld + k] = B[k][col]), so each work-item reads
+// both of its operands sequentially.
+__kernel void matmul_coalesced(__global const float *a, __global const float *bt, __global float *c, int n, int ld)
+{
+    const int r = get_global_id(0);
+    const int col = get_global_id(1);
+    if (r >= n || col >= n)
+        return;
+    for (int k = 0; k < n; ++k)
+        c[r * ld + col] += a[r * ld + k] * bt[col * ld + k];
+}
+
+// Step 3: the sum lives in a private variable (a register) and C is written once.
+__kernel void matmul_private_sum(__global const float *a, __global const float *bt, __global float *c, int n, int ld)
+{
+    const int r = get_global_id(0);
+    const int col = get_global_id(1);
+    if (r >= n || col >= n)
+        return;
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k)
+        sum += a[r * ld + k] * bt[col * ld + k];
+    c[r * ld + col] = sum;
+}
+
+// ---- Seed 003, steps 4-9: one work-item per row of C, 1-D range -----------------------------------
+
+// Step 4: a whole row per work-item, so there are n work-items, not n^2.
+__kernel void matmul_row_per_item(__global const float *a, __global const float *bt, __global float *c, int n, int ld)
+{
+    const int r = get_global_id(0);
+    if (r >= n)
+        return;
+    for (int col = 0; col < n; ++col) {
+        float sum = 0.0f;
+        for (int k = 0; k < n; ++k)
+            sum += a[r * ld + k] * bt[col * ld + k];
+        c[r * ld + col] = sum;
+    }
+}
+
+#ifdef ROW_CAP
+// Step 5: the work-item's row of A is copied once into a private array (ROW_CAP >= ld floats) and
+// reused for every column.
+__kernel void matmul_row_in_private(__global const float *a, __global const float *bt, __global float *c, int n,
+                                    int ld)
+{
+    const int r = get_global_id(0);
+    if (r >= n)
+        return;
+    float row[ROW_CAP];
+    for (int k = 0; k < n; ++k)
+        row[k] = a[r * ld + k];
+    for (int col = 0; col < n; ++col) {
+        float sum = 0.0f;
+        for (int k = 0; k < n; ++k)
+            sum += row[k] * bt[col * ld + k];
+        c[r * ld + col] = sum;
+    }
+}
+
+// Step 6: as step 5, and the work-group copies each column of B into local memory together (a strided
+// loop over its work-items), waits at a barrier, then every work-item reads the shared copy. Work-items
+// past the last row keep running so that every barrier is reached by the whole group.
+__kernel void matmul_column_in_local(__global const float *a, __global const float *bt, __global float *c, int n,
+                                     int ld)
+{
+    const int r = get_global_id(0);
+    const int lid = get_local_id(0);
+    const int lsize = get_local_size(0);
+    const bool live = r < n;
+    float row[ROW_CAP];
+    __local float column[ROW_CAP];
+    for (int k = 0; k < n; ++k)
+        row[k] = live ? a[r * ld + k] : 0.0f;
+    for (int col = 0; col < n; ++col) {
+        for (int k = lid; k < n; k += lsize)
+            column[k] = bt[col * ld + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float sum = 0.0f;
+        for (int k = 0; k < n; ++k)
+            sum += row[k] * column[k];
+        if (live)
+            c[r * ld + col] = sum;
+        barrier(CLK_LOCAL_MEM_FENCE); // nobody overwrites the column while another still reads it
+    }
+}
+
+// Step 7: the inner loop multiplies four at a time with dot(), building both float4s from scalars
+// every iteration (ld is a multiple of 4; the padding is zeros).
+__kernel void matmul_float4(__global const float *a, __global const float *bt, __global float *c, int n, int ld)
+{
+    const int r = get_global_id(0);
+    if (r >= n)
+        return;
+    float row[ROW_CAP];
+    for (int k = 0; k < ld; ++k)
+        row[k] = a[r * ld + k];
+    for (int col = 0; col < n; ++col) {
+        float sum = 0.0f;
+        for (int k = 0; k < ld; k += 4)
+            sum += dot((float4)(row[k], row[k + 1], row[k + 2], row[k + 3]),
+                       (float4)(bt[col * ld + k], bt[col * ld + k + 1], bt[col * ld + k + 2], bt[col * ld + k + 3]));
+        c[r * ld + col] = sum;
+    }
+}
+
+// Step 8: the private row is kept as float4s, built once before the loops (the "conversions hoisted").
+__kernel void matmul_float4_hoisted(__global const float *a, __global const float *bt, __global float *c, int n,
+                                    int ld)
+{
+    const int r = get_global_id(0);
+    if (r >= n)
+        return;
+    float4 row[ROW_CAP / 4];
+    for (int k = 0; k < ld / 4; ++k)
+        row[k] = (float4)(a[r * ld + 4 * k], a[r * ld + 4 * k + 1], a[r * ld + 4 * k + 2], a[r * ld + 4 * k + 3]);
+    for (int col = 0; col < n; ++col) {
+        float sum = 0.0f;
+        for (int k = 0; k < ld / 4; ++k)
+            sum += dot(row[k], (float4)(bt[col * ld + 4 * k], bt[col * ld + 4 * k + 1], bt[col * ld + 4 * k + 2],
+                                        bt[col * ld + 4 * k + 3]));
+        c[r * ld + col] = sum;
+    }
+}
+
+// dot() stops at four lanes: the seed's dot8 adds the halves and dots with ones.
+inline float dot8(float8 x, float8 y)
+{
+    const float8 p = x * y;
+    return dot(p.lo + p.hi, (float4)(1.0f));
+}
+
+// Step 9: the same with float8 (ld is a multiple of 8).
+__kernel void matmul_float8(__global const float *a, __global const float *bt, __global float *c, int n, int ld)
+{
+    const int r = get_global_id(0);
+    if (r >= n)
+        return;
+    float8 row[ROW_CAP / 8];
+    for (int k = 0; k < ld / 8; ++k)
+        row[k] = vload8(k, a + r * ld);
+    for (int col = 0; col < n; ++col) {
+        float sum = 0.0f;
+        for (int k = 0; k < ld / 8; ++k) {
+            const int base = col * ld + 8 * k;
+            sum += dot8(row[k], (float8)(bt[base], bt[base + 1], bt[base + 2], bt[base + 3], bt[base + 4],
+                                         bt[base + 5], bt[base + 6], bt[base + 7]));
+        }
+        c[r * ld + col] = sum;
+    }
+}
+#endif // ROW_CAP
+
+// ---- Seed 002: 16x16 tiles through local memory ---------------------------------------------------
+
+#ifndef TILE
+#define TILE 16
+#endif
+
+// One work-item per element of C (id 0 = column, so a warp reads rows of B and writes rows of C
+// contiguously). The group stages a TILE x TILE block of A and of B in local memory per step, so each
+// element loaded from global memory serves TILE products. Edge tiles load zeros past n.
+__kernel void matmul_tiled_local(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int col = get_global_id(0);
+    const int r = get_global_id(1);
+    __local float as[TILE][TILE];
+    __local float bs[TILE][TILE];
+    float sum = 0.0f;
+    for (int t = 0; t < n; t += TILE) {
+        as[ty][tx] = (r < n && t + tx < n) ? a[r * ld + t + tx] : 0.0f;
+        bs[ty][tx] = (t + ty < n && col < n) ? b[(t + ty) * ld + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TILE; ++k)
+            sum += as[ty][k] * bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (r < n && col < n)
+        c[r * ld + col] = sum;
+}
+
+// ---- Past the seeds: myGEMM's register blocking ---------------------------------------------------
+// A work-group computes a TSM x TSN block of C with (TSN/WPTN) x (TSM/WPTM) work-items; each work-item
+// keeps a WPTM x WPTN block of sums in registers. Per step the group stages a TSM x TSK slab of A and a
+// TSK x TSN slab of B in local memory. The host pads n up to a multiple of TSM, TSN and TSK (ld), so the
+// kernels need no guards; the padding is zeros and adds nothing to the sums.
+
+#if defined(TSM) && defined(TSN) && defined(TSK) && defined(WPTM) && defined(WPTN)
+#define RTSM (TSM / WPTM) // work-items down a group (local size 1)
+#define RTSN (TSN / WPTN) // work-items across a group (local size 0)
+#define GROUP_ITEMS (RTSM * RTSN)
+#ifndef PAD
+#define PAD 0
+#endif
+
+// Rung 11 (myGEMM 6): scalar loads. A work-item's outputs are strided by RTSM rows and RTSN columns, so
+// neighbouring work-items read neighbouring words of local memory (no bank conflicts) and write
+// neighbouring words of C.
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+matmul_register_blocked(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int tid = ty * RTSN + tx;
+    const int row0 = get_group_id(1) * TSM;
+    const int col0 = get_group_id(0) * TSN;
+    __local float as[TSM][TSK];
+    __local float bs[TSK][TSN];
+    float acc[WPTM][WPTN];
+    for (int wm = 0; wm < WPTM; ++wm)
+        for (int wn = 0; wn < WPTN; ++wn)
+            acc[wm][wn] = 0.0f;
+    for (int t = 0; t < ld; t += TSK) {
+        for (int id = tid; id < TSM * TSK; id += GROUP_ITEMS) {
+            const int m = id / TSK, k = id % TSK;
+            as[m][k] = a[(row0 + m) * ld + t + k];
+        }
+        for (int id = tid; id < TSK * TSN; id += GROUP_ITEMS) {
+            const int k = id / TSN, nn = id % TSN;
+            bs[k][nn] = b[(t + k) * ld + col0 + nn];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TSK; ++k) {
+            float breg[WPTN];
+            for (int wn = 0; wn < WPTN; ++wn)
+                breg[wn] = bs[k][tx + wn * RTSN];
+            for (int wm = 0; wm < WPTM; ++wm) {
+                const float areg = as[ty + wm * RTSM][k];
+                for (int wn = 0; wn < WPTN; ++wn)
+                    acc[wm][wn] = fma(areg, breg[wn], acc[wm][wn]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int wm = 0; wm < WPTM; ++wm)
+        for (int wn = 0; wn < WPTN; ++wn)
+            c[(row0 + ty + wm * RTSM) * ld + col0 + tx + wn * RTSN] = acc[wm][wn];
+}
+
+// Rungs 12-14 share one body. A work-item's outputs come in float4 runs: rows ty*4 + i + g*RTSM*4 and
+// columns tx*4 + j + h*RTSN*4 (i, j < 4), so its operands are float4 reads of local memory and its
+// results float4 writes, and sixteen neighbouring work-items still cover 256 contiguous bytes. The A
+// slab is stored transposed (k-major) so four rows of one k are one float4; global slabs are read as
+// float4 (16-byte loads). PAD widens each transposed row: without it the four words a work-item stores
+// from one float4 of A land TSM words apart, in the same bank as its neighbours' (bank conflicts).
+#define VM (WPTM / 4) // float4 runs of rows per work-item
+#define VN (WPTN / 4) // float4 runs of columns per work-item
+#define AS_STRIDE (TSM + PAD)
+#define A_LOADS (TSM * TSK / 4 / GROUP_ITEMS) // float4 loads of A per work-item per slab
+#define B_LOADS (TSK * TSN / 4 / GROUP_ITEMS)
+
+inline void load_slabs(__global const float *a, __global const float *b, int ld, int row0, int col0, int t, int tid,
+                       float4 *ar, float4 *br)
+{
+    for (int l = 0; l < A_LOADS; ++l) {
+        const int id = tid + l * GROUP_ITEMS; // TSK/4 float4s per row of the slab
+        const int m = id / (TSK / 4), k4 = id % (TSK / 4);
+        ar[l] = vload4(0, a + (row0 + m) * ld + t + 4 * k4);
+    }
+    for (int l = 0; l < B_LOADS; ++l) {
+        const int id = tid + l * GROUP_ITEMS;
+        const int k = id / (TSN / 4), n4 = id % (TSN / 4);
+        br[l] = vload4(0, b + (t + k) * ld + col0 + 4 * n4);
+    }
+}
+
+inline void store_slabs(__local float *as, __local float *bs, int tid, const float4 *ar, const float4 *br)
+{
+    for (int l = 0; l < A_LOADS; ++l) {
+        const int id = tid + l * GROUP_ITEMS;
+        const int m = id / (TSK / 4), k = 4 * (id % (TSK / 4));
+        as[(k + 0) * AS_STRIDE + m] = ar[l].x;
+        as[(k + 1) * AS_STRIDE + m] = ar[l].y;
+        as[(k + 2) * AS_STRIDE + m] = ar[l].z;
+        as[(k + 3) * AS_STRIDE + m] = ar[l].w;
+    }
+    for (int l = 0; l < B_LOADS; ++l) {
+        const int id = tid + l * GROUP_ITEMS;
+        const int k = id / (TSN / 4), n4 = id % (TSN / 4);
+        vstore4(br[l], 0, bs + k * TSN + 4 * n4);
+    }
+}
+
+inline void multiply_slab(__local const float *as, __local const float *bs, int tx, int ty, float4 acc[WPTM][VN])
+{
+    for (int k = 0; k < TSK; ++k) {
+        float4 breg[VN];
+        for (int h = 0; h < VN; ++h)
+            breg[h] = vload4(0, bs + k * TSN + 4 * tx + h * RTSN * 4);
+        for (int g = 0; g < VM; ++g) {
+            const float4 areg = vload4(0, as + k * AS_STRIDE + 4 * ty + g * RTSM * 4);
+            for (int h = 0; h < VN; ++h) {
+                acc[4 * g + 0][h] = fma((float4)(areg.x), breg[h], acc[4 * g + 0][h]);
+                acc[4 * g + 1][h] = fma((float4)(areg.y), breg[h], acc[4 * g + 1][h]);
+                acc[4 * g + 2][h] = fma((float4)(areg.z), breg[h], acc[4 * g + 2][h]);
+                acc[4 * g + 3][h] = fma((float4)(areg.w), breg[h], acc[4 * g + 3][h]);
+            }
+        }
+    }
+}
+
+inline void store_block(__global float *c, int ld, int row0, int col0, int tx, int ty, float4 acc[WPTM][VN])
+{
+    for (int g = 0; g < VM; ++g)
+        for (int i = 0; i < 4; ++i)
+            for (int h = 0; h < VN; ++h)
+                vstore4(acc[4 * g + i][h], 0, c + (row0 + g * RTSM * 4 + 4 * ty + i) * ld + col0 + h * RTSN * 4 + 4 * tx);
+}
+
+// Rungs 12 (PAD 0: wide loads) and 13 (PAD 4: padded transposed tile): load, wait, multiply, wait.
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+matmul_register_blocked_wide(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int tid = ty * RTSN + tx;
+    const int row0 = get_group_id(1) * TSM;
+    const int col0 = get_group_id(0) * TSN;
+    __local float as[TSK * AS_STRIDE];
+    __local float bs[TSK * TSN];
+    float4 acc[WPTM][VN];
+    for (int i = 0; i < WPTM; ++i)
+        for (int h = 0; h < VN; ++h)
+            acc[i][h] = (float4)(0.0f);
+    float4 ar[A_LOADS], br[B_LOADS];
+    for (int t = 0; t < ld; t += TSK) {
+        load_slabs(a, b, ld, row0, col0, t, tid, ar, br);
+        store_slabs(as, bs, tid, ar, br);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        multiply_slab(as, bs, tx, ty, acc);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    store_block(c, ld, row0, col0, tx, ty, acc);
+}
+
+// Rung 14 (myGEMM's prefetching): two sets of slabs. The next slab's global loads are issued into
+// registers before the current slab is multiplied, so their latency hides behind the arithmetic, and
+// they are stored into the other local buffer afterwards: one barrier per step instead of two.
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+matmul_register_blocked_prefetch(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int tid = ty * RTSN + tx;
+    const int row0 = get_group_id(1) * TSM;
+    const int col0 = get_group_id(0) * TSN;
+    __local float as[2][TSK * AS_STRIDE];
+    __local float bs[2][TSK * TSN];
+    float4 acc[WPTM][VN];
+    for (int i = 0; i < WPTM; ++i)
+        for (int h = 0; h < VN; ++h)
+            acc[i][h] = (float4)(0.0f);
+    float4 ar[A_LOADS], br[B_LOADS];
+    load_slabs(a, b, ld, row0, col0, 0, tid, ar, br);
+    store_slabs(as[0], bs[0], tid, ar, br);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int buf = 0;
+    for (int t = 0; t < ld; t += TSK) {
+        const bool more = t + TSK < ld;
+        if (more)
+            load_slabs(a, b, ld, row0, col0, t + TSK, tid, ar, br);
+        multiply_slab(as[buf], bs[buf], tx, ty, acc);
+        if (more)
+            store_slabs(as[1 - buf], bs[1 - buf], tid, ar, br);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buf = 1 - buf;
+    }
+    store_block(c, ld, row0, col0, tx, ty, acc);
+}
+#endif // register-blocking defines
