@@ -53,11 +53,13 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
     std::printf("Copies: %s\n\n", pinned ? "through pinned (page-locked) host buffers; the one memcpy into and out of "
                                             "them per run is staging_ms in --json, not in upload/download"
                                           : "straight from/to the image in ordinary (pageable) host memory");
-    std::printf("%s %9s %8s %10s %19s %9s %8s %6s %9s %9s %8s %s\n", lead("filter", "variant", "params", "local").c_str(),
-                "build ms", "upload", "kernel md", "(min..max)", "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms",
-                "speedup", "check");
+    std::printf("%s %9s %8s %10s %19s %9s %8s %6s %9s %9s %9s %8s %8s %s\n",
+                lead("filter", "variant", "params", "local").c_str(), "build ms", "upload", "kernel md", "(min..max)",
+                "download", "GB/s", "%copy", "cpu1 ms", "cpuN ms", "opencv ms", "speedup", "e2e", "check");
+    std::string fastestCpu;
     for (const RunResult &r : results) {
-        const std::string head = lead(r.filter, r.variant, paramsText(r.params), r.local.toString());
+        const std::string head = lead(r.filter, r.variant, paramsText(r.params),
+                                      r.baseline ? std::string("-") : launchShapeLabel(r.local, r.localSource));
         if (!r.ok()) {
             std::printf("%s %s: %s\n", head.c_str(),
                         r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR", r.error.c_str());
@@ -71,16 +73,22 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
             std::snprintf(check, sizeof check, "%s (max diff %d)", r.matches ? "ok" : "MISMATCH", r.maxAbsDiff);
         else
             std::snprintf(check, sizeof check, "-");
-        std::printf("%s %9s %8s %10s %19s %9s %8.1f %5.1f%% %9s %9s %7.1fx %s\n", head.c_str(),
+        std::printf("%s %9s %8s %10s %19s %9s %8.1f %5.1f%% %9s %9s %9s %7.1fx %7.2fx %s\n", head.c_str(),
                     (fmtMs(r.buildMs) + (r.buildCached ? "*" : "")).c_str(), fmtMs(r.uploadMs).c_str(),
                     fmtMs(r.kernelMs.median).c_str(), range.c_str(), fmtMs(r.downloadMs).c_str(), r.gbps,
                     copyGBps > 0 ? 100.0 * r.gbps / copyGBps : 0.0, fmtMs(r.cpuSingleMs).c_str(),
-                    fmtMs(r.cpuMultiMs).c_str(), r.speedupVsCpu, check);
+                    fmtMs(r.cpuMultiMs).c_str(), fmtMs(r.openCvCpuMs).c_str(), r.speedupVsCpu,
+                    r.speedupTotalVsCpu, check);
+        if (!r.cpuBestLabel.empty())
+            fastestCpu = r.cpuBestLabel;
     }
+    if (!fastestCpu.empty())
+        std::printf("\nFastest CPU code (the speedups' baseline): %s.", fastestCpu.c_str());
     std::printf("\nTimes in ms: kernel = device time from profiling events (median of repeats); build * = cached "
                 "binary.\nGB/s = (input + output bytes) / kernel time; %%copy = that against this device's own "
-                "buffer-copy bandwidth.\nspeedup = multi-threaded CPU time / kernel median (transfers excluded; "
-                "see total_ms in --json).\n");
+                "buffer-copy bandwidth.\nspeedup = fastest CPU time (ours or OpenCV's, all threads) / kernel median; "
+                "e2e = the same / (upload + kernel + download).\nopencv_cpu / opencv_tapi rows: OpenCV on the CPU and "
+                "through OpenCL on this device, wall time per call (T-API: up to cv::ocl::finish()).\n");
 }
 
 void printSweepMatrix(const std::vector<PlannedRun> &plan, const std::vector<RunResult> &results)

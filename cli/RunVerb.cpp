@@ -26,6 +26,7 @@ struct RunOptions
     std::vector<std::string> paramAssignments;
     std::string repeatText, warmupText, transferText;
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
+    bool baselines = false, noBaselines = false;
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
 };
 
@@ -126,19 +127,34 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     Session session(device, sessionOptions);
     const double copyGBps = session.copyBandwidthGBps();
 
+    // Our variants, then OpenCV's rows for the same filter and parameters (opencv_cpu on every CPU
+    // thread, opencv_tapi on this device), by default when every variant runs.
+    const bool withBaselines = !o.noBaselines && (o.baselines || variantName == "all");
     std::vector<RunResult> results;
-    for (const PlannedRun &planned : plan) {
+    std::vector<PlannedRun> shown; // the plan as the rows came out (baseline rows included)
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        const PlannedRun &planned = plan[i];
         request.filter = planned.filter->name;
         request.variant = planned.variant;
         request.params = planned.params;
         results.push_back(session.run(image, request));
+        shown.push_back(planned);
+        const bool lastOfGroup = i + 1 == plan.size() || plan[i + 1].filter != planned.filter
+                                 || plan[i + 1].combo != planned.combo;
+        if (withBaselines && lastOfGroup && openCvUnsupportedReason(*planned.filter, planned.params)
+                                                    .find("no equivalent") == std::string::npos)
+            for (Baseline baseline : {Baseline::OpenCvCpu, Baseline::OpenCvTapi}) {
+                results.push_back(session.runBaseline(image, request, baseline));
+                shown.push_back(planned);
+                shown.back().variant = baselineName(baseline);
+            }
     }
 
     // Exit status: unavailable/expected outcomes are fine in an "all" sweep, never for a named variant.
     int status = 0;
     std::string reason;
     for (const RunResult &r : results) {
-        const bool explained = r.expectedFailure || (r.unavailable && variantName == "all");
+        const bool explained = r.expectedFailure || (r.unavailable && (variantName == "all" || r.baseline));
         if (!r.ok() && !explained) {
             status = 1;
             if (reason.empty())
@@ -190,7 +206,7 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     if (!json) {
         printTable(device, copyGBps, image.convertedTo(*format), source, results, sweeping);
         if (plan.back().combo > 0)
-            printSweepMatrix(plan, results);
+            printSweepMatrix(shown, results);
     }
     if (status != 0)
         std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
@@ -210,7 +226,8 @@ Verb runVerb(CLI::App &root, ImageIo *io)
         ->type_name("NAME[,NAME..]|all");
     c.add_option("--variant", o->variantName, "variant to run (default: all)")->type_name("NAME|all");
     addDeviceOption(c, o->deviceSpec);
-    addLocalOption(c, o->localText, "work-group shape (default: auto = NULL local size)");
+    addLocalOption(c, o->localText, "work-group shape (default: auto = the project's shape for the device,\n"
+                                    "e.g. 32x8 on GPUs; driver = NULL local size, the runtime picks)");
     c.add_option("--input", o->input, "image file to filter (Qt builds)")->type_name("FILE");
     addSyntheticOption(c, o->synthetic, "the built-in test card at this size instead (default 1920x1080)");
     c.add_option("--format", o->formatText, "pixel layout the kernels see (default gray8)")
@@ -237,6 +254,10 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                  "host memory for upload/download: the image itself (default) or\n"
                  "page-locked staging buffers (seed 004's pinned-memory transfers)")
         ->type_name("pageable|pinned");
+    c.add_flag("--baselines", o->baselines,
+               "add OpenCV's rows (opencv_cpu, opencv_tapi) for a single --variant too\n"
+               "(default: with --variant all, for every filter OpenCV also has)");
+    c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
     addCacheDirOption(c, o->cacheDir);
     c.add_option("--kernel-dir", o->kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
         ->type_name("DIR");

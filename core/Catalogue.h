@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Image.h"
+#include "WorkGroup.h"
 
 #include <functional>
 #include <map>
@@ -54,9 +55,12 @@ enum class TempType { Pixels8, Float32 };
 enum class Geometry {
     Pixels,      // 2-D, W x H (one work-item per output pixel)
     PixelsX4,    // 2-D, ceil(W/4) x H: four horizontally adjacent output pixels per work-item
-    Transposed,  // 2-D, W x H over the input; output is H x W (a transpose)
+    Transposed,  // 2-D, W x H over the input (ceil(W/blockWidth) x ceil(H/blockHeight) when the variant
+                 // moves a block per work-item); output is H x W (a transpose)
     Interior,    // 2-D, (W-2) x (H-2): seed 001's interior-only 3x3 box blur
     Columns,     // 1-D, W work-items: one per column (recursive filters)
+    Blocks,      // 2-D, ceil(W/blockWidth) x ceil(H/blockHeight): a block of outputs per work-item
+                 // (roofline rungs); the kernel gets -DBLOCK_W/-DBLOCK_H and guards partial blocks
 };
 
 // What to do when the global size does not divide by the local size.
@@ -91,6 +95,10 @@ struct VariantSpec
     bool needsNonUniform = false;
     bool fastMathMatters = false; // kernel uses transcendental/division math affected by fast-math
     std::vector<PixelFormat> formats; // empty: every format
+    int blockWidth = 1;  // Geometry::Blocks: output pixels per work-item across (a row segment)
+    int blockHeight = 1; // Geometry::Blocks: output rows per work-item down (the strip it slides along)
+    LocalSize preferredLocalGpu; // auto on GPUs, when the project default (32x8) is not this kernel's best
+    LocalSize preferredLocalCpu; // auto on CPU devices (PoCL), likewise (default 256x1)
     std::string description; // what it changes and why it should be faster or slower
     std::string seedNote;    // what the reference documents measured for it
 

@@ -69,6 +69,8 @@ Json runResultJson(const RunResult &r)
     j["device"] = r.device;
     j["device_spec"] = r.deviceSpec;
     j["local"] = r.local.toString();
+    j["local_source"] = localSourceName(r.localSource);
+    j["local_label"] = launchShapeLabel(r.local, r.localSource);
     j["global"] = Json::array({std::int64_t(r.global[0]), std::int64_t(r.global[1])});
     j["build_options"] = r.buildOptions;
     j["build_ms"] = jsonNumber(r.buildMs);
@@ -89,9 +91,22 @@ Json runResultJson(const RunResult &r)
     j["gbps"] = jsonNumber(r.gbps);
     j["cpu_ms"] = Json::object({{"single", measuredOrNull(r.cpuSingleMs)},
                                 {"multi", measuredOrNull(r.cpuMultiMs)},
-                                {"threads", r.cpuThreads}});
+                                {"threads", r.cpuThreads},
+                                {"opencv", measuredOrNull(r.openCvCpuMs)},
+                                {"best", measuredOrNull(r.cpuBestMs)},
+                                {"best_label", textOrNull(r.cpuBestLabel)}});
     j["speedup_vs_cpu"] = jsonNumber(r.speedupVsCpu);
     j["speedup_total_vs_cpu"] = jsonNumber(r.speedupTotalVsCpu);
+    if (r.baseline) {
+        j["baseline"] = true;
+        j["baseline_call"] = textOrNull(r.baselineCall);
+    }
+    if (!r.metricName.empty()) {
+        j["metric"] = r.metricName;
+        j["metric_value"] = jsonNumber(r.metricValue);
+        j["max_error"] = jsonNumber(r.maxError);
+        j["check_detail"] = textOrNull(r.checkDetail);
+    }
     j["checked"] = r.checked;
     j["max_abs_diff"] = r.maxAbsDiff;
     j["mean_abs_diff"] = jsonNumber(r.meanAbsDiff);

@@ -528,9 +528,12 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
             switch (pass.geometry) {
             case Geometry::Pixels:
-            case Geometry::Transposed:
                 launch.global[0] = std::size_t(curW);
                 launch.global[1] = std::size_t(curH);
+                break;
+            case Geometry::Transposed: // a blockWidth x blockHeight block per work-item (default 1x1)
+                launch.global[0] = (std::size_t(curW) + std::size_t(variant->blockWidth) - 1) / std::size_t(variant->blockWidth);
+                launch.global[1] = (std::size_t(curH) + std::size_t(variant->blockHeight) - 1) / std::size_t(variant->blockHeight);
                 break;
             case Geometry::PixelsX4: // the kernel guards the last, partial group of four itself
                 launch.global[0] = (std::size_t(curW) + 3) / 4;
@@ -1015,7 +1018,9 @@ RunResult Session::runBaseline(const Image &input, const RunRequest &request, Ba
             run = runOpenCvCpu(src, *filter, request.params, threads, request.repeat, request.warmup);
         } else {
             ClHandles handles;
-            handles.platform = d->device.getInfo<CL_DEVICE_PLATFORM>();
+            cl_platform_id platform = nullptr; // plain C: CLHPP versions disagree on getInfo's type here
+            clGetDeviceInfo(d->device(), CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr);
+            handles.platform = platform;
             handles.context = d->context();
             handles.device = d->device();
             handles.platformName = d->info.platformName;

@@ -1,6 +1,7 @@
 // filter-bench end to end: spawn it, parse its JSON, check exit codes and the messages for bad input;
 // output files are written atomically and never over the input or an existing file. One subcommand
 // per verb, each with its own generated --help; usage errors are exit 2 and one exact line.
+#include "OpenCvBaseline.h"
 #include "TestSupport.h"
 
 #include <QDir>
@@ -176,7 +177,7 @@ void TestCli::listJson()
         QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
     }
     QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
-                                 "vectorized"}));
+                                 "vectorized", "roofline"}));
 }
 
 void TestCli::runJson()
@@ -192,9 +193,21 @@ void TestCli::runJson()
     QCOMPARE(root["image"].toObject()["format"].toString(), QStringLiteral("rgba8888"));
     QVERIFY(root["device"].toObject().contains("name"));
     const QJsonArray results = root["results"].toArray();
-    QCOMPARE(results.size(), 6);
-    for (const QJsonValue &value : results) {
-        const QJsonObject r = value.toObject();
+    const int variants = int(fwb::findFilter("gaussian5x5")->variants.size());
+    QCOMPARE(results.size(), variants + 2); // every variant, then OpenCV's two rows
+    for (int i = 0; i < results.size(); ++i) {
+        const QJsonObject r = results[i].toObject();
+        if (i >= variants) { // opencv_cpu, opencv_tapi: marked, and checked like a variant or unavailable with why
+            QCOMPARE(r["variant"].toString(), QString(i == variants ? "opencv_cpu" : "opencv_tapi"));
+            QVERIFY(r["baseline"].toBool());
+            QVERIFY(r["error"].isNull() ? r["matches"].toBool() : r["unavailable"].toBool());
+            continue;
+        }
+        QCOMPARE(r["local_source"].toString(), QStringLiteral("default"));
+        QVERIFY(r["local_label"].toString().startsWith("auto ("));
+        QVERIFY(!r.contains("baseline"));
+        QVERIFY(r["cpu_ms"].toObject()["best"].toDouble() > 0);
+        QVERIFY(!r["cpu_ms"].toObject()["best_label"].toString().isEmpty());
         for (const char *key : {"filter", "variant", "local", "global", "build_ms", "build_cached", "upload_ms",
                                 "kernel_ms", "download_ms", "total_ms", "mpix_per_s", "gbps", "cpu_ms",
                                 "speedup_vs_cpu", "max_abs_diff", "matches", "error"})
@@ -242,16 +255,23 @@ void TestCli::runSweep()
     QFile f(json);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonArray results = QJsonDocument::fromJson(f.readAll()).object()["results"].toArray();
-    QCOMPARE(results.size(), 2 * (4 + 2)); // 2 sigmas x (4 recursive + 2 separable variants)
+    const int recursive = int(fwb::findFilter("recursive_gaussian")->variants.size());
+    const int separable = int(fwb::findFilter("gaussian")->variants.size());
+    const int baselines = fwb::openCvVersion().empty() ? 0 : 2; // gaussian has OpenCV rows, the IIR filter none
+    QCOMPARE(results.size(), 2 * (recursive + separable + baselines));
     QStringList seen;
     for (const QJsonValue &value : results) {
         const QJsonObject r = value.toObject();
+        if (r["baseline"].toBool()) {
+            QVERIFY(r["error"].isNull() ? r["matches"].toBool() : r["unavailable"].toBool());
+            continue;
+        }
         QVERIFY2(r["error"].isNull() && r["matches"].toBool(), qPrintable(r["variant"].toString()));
         seen << QString("%1/%2").arg(r["filter"].toString()).arg(r["params"].toObject()["sigma"].toDouble());
         QCOMPARE(r["format"].toString(), QStringLiteral("gray8"));
     }
     QCOMPARE(seen.first(), QStringLiteral("recursive_gaussian/1"));
-    QCOMPARE(seen.at(4), QStringLiteral("gaussian/1"));
+    QCOMPARE(seen.at(recursive), QStringLiteral("gaussian/1"));
     QCOMPARE(seen.last(), QStringLiteral("gaussian/3"));
     // The JSON file is a result too: never replaced without --overwrite.
     const Outcome again = bench({"run", "--filter", "transpose", "--synthetic", "8x8", "--repeat", "1",
@@ -272,6 +292,8 @@ void TestCli::runPinned()
     QVERIFY(results.size() >= 5);
     for (const QJsonValue &value : results) {
         const QJsonObject r = value.toObject();
+        if (r["baseline"].toBool())
+            continue; // OpenCV's rows copy the way OpenCV does
         QCOMPARE(r["transfer"].toString(), QStringLiteral("pinned"));
         QVERIFY2(r["matches"].toBool(), qPrintable(r["variant"].toString()));
         QVERIFY(r["upload_ms"].toDouble() > 0 && r["download_ms"].toDouble() > 0);
