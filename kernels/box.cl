@@ -117,3 +117,63 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
                - CONVERT_IPIXEL(fwb_loadf_column(tmp, x, y - radius, width, height));
     }
 }
+
+#if defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS)
+#define RF_R 1
+#include "roofline.clh"
+
+// Roofline rung of seed 001's interior 3x3 box: a work-item owns BLOCK_W pixels across (16-byte
+// chunks) x BLOCK_H rows down and slides down its strip loading every input row once (one 16-byte load
+// plus a 1-pixel halo), keeping the last two rows' horizontal 3-sums in registers: 3 + 3 adds per
+// output channel, one 16-byte store per output row. The launch covers the whole image (ceil(W/BLOCK_W)
+// x ceil(H/BLOCK_H)); the one-pixel frame keeps its input value (dst starts as a copy of src): rows 0 and
+// H-1 are not written, and in columns 0 and W-1 the store puts the input pixel back, so every store stays
+// one wide write. Sums are exact integers in float; (2s + 9) / 18 truncated is round(s / 9) exactly
+// (2s + 9 is odd, so the quotient is at least 1/18 away from an integer, far beyond float error).
+kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                                     constant float *coeffs, int radius, float4 params)
+{
+    const int y0 = (int)get_global_id(1) * BLOCK_H;
+    if (y0 >= height)
+        return;
+    const int16 lane = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int c = 0; c < RF_CHUNKS; ++c) {
+        const int x0 = rf_chunk_x(c);
+        if (x0 >= width)
+            break;
+        const int16 px = x0 + lane / CHANNELS;
+        const int16 frame = (px == 0) | (px == width - 1); // lanes that keep their input value
+        const bool anyFrame = x0 == 0 || x0 + RF_PX >= width;
+        float16 h0 = 0.0f, h1 = 0.0f, mid = 0.0f;
+#pragma unroll
+        for (int i = 0; i < BLOCK_H + 2; ++i) {
+            const int y = y0 - 1 + i; // input row; output row y - 1 once three rows are in
+            if (y - 1 >= height - 1)
+                break;
+            float row[RF_ROWLEN];
+            rf_load_row(src, fwb_border_index(y, height), x0, width, row);
+            const float16 centre = RF_WINDOW(row, 1);
+            const float16 h = RF_WINDOW(row, 0) + centre + RF_WINDOW(row, 2);
+            if (i >= 2 && y - 1 >= 1) {
+                float16 v = (2.0f * (h0 + h1 + h) + 9.0f) * (1.0f / 18.0f);
+                if (anyFrame)
+                    v = select(v, mid, frame);
+                rf_store_chunk(dst, y - 1, x0, width, v);
+            }
+            h0 = h1;
+            h1 = h;
+            mid = centre;
+        }
+    }
+}
+#undef RF_R
+#endif
+
+#if defined(TILE_W) && defined(TILE_H) && defined(BOX_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
+// Roofline rung of the box of any radius: both passes fused through __local memory with running sums
+// (kernels/fused_separable.clh): no scratch buffer in global memory, cost nearly flat in the radius.
+#define FS_R BOX_RADIUS
+#define FS_BOX 1
+#define FS_NAME box_roofline
+#include "fused_separable.clh"
+#endif

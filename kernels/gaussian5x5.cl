@@ -233,3 +233,47 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
                 fwb_store(dst, index + i, sum[i]);
     }
 }
+
+#ifdef FWB_G0
+#define RF_R 2
+#include "roofline.clh"
+
+// Roofline rung: each work-item computes BLOCK_W pixels across (16-byte chunks: 16 gray8 or 4 rgba8888
+// pixels) x BLOCK_H rows down. It walks down its strip loading every input row once (one 16-byte load
+// plus the 2-pixel halo), filters it along x with the five 1-D taps (-DFWB_G0..G4, whose products are
+// the 25 weights), keeps the last five row results in registers and combines them along y: each input
+// byte is fetched about (BLOCK_H + 4) / BLOCK_H times, 10 multiply-adds per output channel instead of
+// 25, one 16-byte store per output row. Rows are border-mapped once each; columns near the left and
+// right edges go through the border rule pixel by pixel inside rf_load_row.
+kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                                 constant float *coeffs, int radius, float4 params)
+{
+    const int y0 = (int)get_global_id(1) * BLOCK_H;
+    if (y0 >= height)
+        return;
+    for (int c = 0; c < RF_CHUNKS; ++c) {
+        const int x0 = rf_chunk_x(c);
+        if (x0 >= width)
+            break;
+        float16 h0 = 0.0f, h1 = 0.0f, h2 = 0.0f, h3 = 0.0f;
+#pragma unroll
+        for (int i = 0; i < BLOCK_H + 4; ++i) {
+            const int y = y0 - 2 + i; // input row; output row y - 2 once four rows are in
+            if (y - 2 >= height)
+                break;
+            float row[RF_ROWLEN];
+            rf_load_row(src, fwb_border_index(y, height), x0, width, row);
+            const float16 h = FWB_G0 * RF_WINDOW(row, 0) + FWB_G1 * RF_WINDOW(row, 1) + FWB_G2 * RF_WINDOW(row, 2)
+                              + FWB_G3 * RF_WINDOW(row, 3) + FWB_G4 * RF_WINDOW(row, 4);
+            if (i >= 4) {
+                const float16 v = FWB_G0 * h0 + FWB_G1 * h1 + FWB_G2 * h2 + FWB_G3 * h3 + FWB_G4 * h;
+                rf_store_chunk(dst, y - 2, x0, width, v + 0.5f);
+            }
+            h0 = h1;
+            h1 = h2;
+            h2 = h3;
+            h3 = h;
+        }
+    }
+}
+#endif

@@ -82,3 +82,11 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
     fwb_store(dst, y * width + x, sum);
 }
 #endif
+
+#if defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
+// Roofline rung: both passes fused through __local memory (kernels/fused_separable.clh): the float
+// intermediate never touches global memory, so the image crosses the memory bus once in, once out.
+#define FS_R GAUSS_RADIUS
+#define FS_NAME gaussian_roofline
+#include "fused_separable.clh"
+#endif

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+
 namespace fwb {
 
 namespace {
@@ -129,6 +130,28 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
                     "(14x16, 16x14, 14x14 for 638x478 / 16x16). No padding, no guard, full groups elsewhere.";
     v.seedNote = "Seed 001: works only when compiled -cl-std=CL2.0 on an OpenCL 2.0 device; "
                  "get_local_size() reports the smaller edge groups, get_enqueued_local_size() the requested 16x16.";
+    interior.variants.push_back(v);
+
+    v = VariantSpec{};
+    v.kernelFile = "box.cl";
+    v.name = "roofline";
+    v.title = "Row strips in registers, 16-byte loads and stores";
+    v.passes = {{"box3x3_interior_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.blockWidth = 16;
+    v.blockHeight = 8;
+    v.preferredLocalGpu = LocalSize{32, 4};
+    v.preferredLocalCpu = LocalSize{16, 1};
+    v.description = "Each work-item computes 16 pixels across (one 16-byte chunk of gray8, four of rgba8888) and "
+                    "8 rows down, walking down its strip: every input row is loaded once (one aligned 16-byte "
+                    "load plus a 1-pixel halo) and its 3-pixel row sums stay in registers for the next two "
+                    "output rows, so each input byte is fetched (8+2)/8 = 1.25 times instead of 9 and each "
+                    "output row leaves in one 16-byte store. The launch covers the whole image rounded up to "
+                    "blocks, so there is no interior-size problem to solve; the one-pixel frame is kept by "
+                    "writing the input pixel back in columns 0 and W-1 (the store stays one wide write) and by "
+                    "not writing rows 0 and H-1.";
+    v.seedNote = "Seed 001 is about launching (W-2) x (H-2) work-items; this rung sidesteps the question by "
+                 "giving each work-item a block, as the 'Fast stencils' anchors (CUDA convolutionSeparable, "
+                 "Halide's sliding windows) do.";
     interior.variants.push_back(v);
 }
 
