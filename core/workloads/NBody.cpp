@@ -293,7 +293,9 @@ void registerNBody(std::vector<WorkloadSpec> &out)
     v.description = "The work-group loads 256 bodies into local memory together (one each), waits at a "
                     "barrier, and every work-item reads them from there: one global read per body per group "
                     "instead of per work-item.";
-    v.seedNote = "Seed 002's 'tiles': the shared-memory version of its N-body sample.";
+    v.seedNote = "Seed 002's 'tiles': the shared-memory version of its N-body sample. H100: 1.45e12 "
+                 "interactions/s at 100,000 bodies (28.9 TFLOPS at 20 flops each, 43% of FP32 peak); 3,390 "
+                 "steps/s at 10,000 bodies.";
     w.variants.push_back(v);
 
     v.name = "unrolled";
@@ -305,7 +307,9 @@ void registerNBody(std::vector<WorkloadSpec> &out)
                     "read from local memory serves 4 interactions; the inner loop is unrolled 8 times so "
                     "independent interactions interleave. With fast math the reciprocal square root is the "
                     "hardware's approximation (native_rsqrt): the check's worst difference shows its cost.";
-    v.seedNote = "Past the seed (GPU Gems 3, ch. 31: several bodies per thread, unrolled loop).";
+    v.seedNote = "Past the seed (GPU Gems 3, ch. 31: several bodies per thread, unrolled loop). H100: 1.11e12 "
+                 "interactions/s at 100,000 bodies, below tiled_local's 1.45e12: 4 bodies per work-item leave "
+                 "too few work-groups (196 for 132 SMs) to hide latency; native_rsqrt changed nothing there.";
     w.variants.push_back(v);
 
     out.push_back(std::move(w));
