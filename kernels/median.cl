@@ -124,3 +124,118 @@ kernel void median_local(global const uchar *src, global uchar *dst, int width, 
     fwb_store8(dst, y * width + x, p[MEDIAN_N / 2]);
 }
 #endif
+
+#if defined(BLOCK_W) && defined(BLOCK_H)
+#include "byte_strips.clh"
+#define MEDIAN_NL BS_HALO_VECTORS(MEDIAN_R * CHANNELS) // whole halo vectors on each side
+#define MEDIAN_NV (BS_NC + 2 * MEDIAN_NL)
+// Keep the window's rows in registers while sliding down when they fit, else re-read them (cache).
+#ifndef MEDIAN_RING
+#define MEDIAN_RING (MEDIAN_SIZE * MEDIAN_NV <= 15)
+#endif
+
+#define MX(a, b)                                                                                   \
+    {                                                                                              \
+        const bs_u8v lo_ = min(p[a], p[b]);                                                        \
+        p[b] = max(p[a], p[b]);                                                                    \
+        p[a] = lo_;                                                                                \
+    }
+#define MLO(a, b) p[a] = min(p[a], p[b]);
+#define MHI(a, b) p[b] = max(p[a], p[b]);
+
+// The 5x5 network given column-sorted input: p[dy * 5 + dx] = dy-th smallest of column x + dx - 2.
+// The 113-step network pruned for sorted columns (76 steps), the same as median5Row() in
+// core/filters/Median.cpp (checked exhaustively there with the 0-1 principle).
+#define FWB_MEDIAN25_SORTED_COLUMNS \
+    MX(0, 1) MX(2, 3) MX(4, 5) MX(6, 7) MX(8, 9) MX(10, 11) MX(12, 13) MX(14, 15) \
+    MX(16, 17) MX(18, 19) MX(20, 21) MX(22, 23) MX(1, 3) MX(4, 6) MX(5, 7) \
+    MX(8, 10) MX(9, 11) MX(12, 14) MX(13, 15) MX(16, 18) MX(17, 19) MX(20, 22) \
+    MHI(1, 2) MX(5, 6) MX(9, 10) MX(13, 14) MX(17, 18) MLO(21, 22) MHI(0, 4) \
+    MX(2, 6) MX(3, 7) MX(9, 13) MX(10, 14) MLO(11, 15) MX(16, 20) MX(17, 21) \
+    MLO(19, 23) MHI(2, 4) MX(3, 5) MX(10, 12) MX(11, 13) MX(18, 20) MX(5, 6) \
+    MX(9, 10) MX(11, 12) MX(13, 14) MX(17, 18) MX(4, 12) MX(5, 13) MLO(6, 14) \
+    MHI(4, 8) MHI(5, 9) MX(6, 10) MX(7, 11) MLO(20, 24) MX(7, 9) MX(10, 12) \
+    MLO(11, 13) MX(18, 20) MHI(7, 8) MX(9, 10) MX(11, 12) MX(17, 18) MLO(19, 20) \
+    MHI(3, 19) MHI(8, 16) MHI(9, 17) MLO(10, 18) MLO(11, 19) MLO(13, 21) MHI(6, 10) \
+    MLO(12, 16) MLO(13, 17) MHI(10, 12) MLO(11, 13) MHI(11, 12)
+
+inline bs_u8v median_med3(bs_u8v a, bs_u8v b, bs_u8v c) { return max(min(a, b), min(max(a, b), c)); }
+
+// Roofline rung: a work-item owns BLOCK_W pixels across and BLOCK_H rows down, as whole byte vectors
+// (BLOCK_W * CHANNELS bytes: 16 gray8 medians, or 4 channels of 4 rgba pixels, per 16-byte vector
+// op). Each column of the window is sorted once per output row and shared by the MEDIAN_SIZE outputs
+// that contain it (the neighbours are byte-shifted copies of the sorted vectors); then 3x3 is Paeth's
+// median of (max of lows, median of middles, min of highs): 3x6 + 12 min/max instead of 24, and 5x5
+// runs the 76-step network for sorted columns instead of 113 steps. Exact.
+kernel void median_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                            constant float *coeffs, int radius, float4 params)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+    bs_u8v rows[MEDIAN_SIZE][MEDIAN_NV];
+#if MEDIAN_RING
+#pragma unroll
+    for (int k = 0; k < MEDIAN_SIZE - 1; ++k)
+        bs_load_row(src, width, height, y0 - MEDIAN_R + k, x0, MEDIAN_NL, MEDIAN_NV, rows[k]);
+#endif
+    const int yEnd = min(y0 + BLOCK_H, height);
+    for (int y = y0; y < yEnd; ++y) {
+#if MEDIAN_RING
+        bs_load_row(src, width, height, y + MEDIAN_R, x0, MEDIAN_NL, MEDIAN_NV, rows[MEDIAN_SIZE - 1]);
+#else
+#pragma unroll
+        for (int k = 0; k < MEDIAN_SIZE; ++k)
+            bs_load_row(src, width, height, y - MEDIAN_R + k, x0, MEDIAN_NL, MEDIAN_NV, rows[k]);
+#endif
+        // Sort every column of the window (vertically, lane by lane): rank[i] = i-th smallest.
+        bs_u8v rank[MEDIAN_SIZE][MEDIAN_NV];
+#pragma unroll
+        for (int k = 0; k < MEDIAN_NV; ++k) {
+            bs_u8v p[MEDIAN_SIZE];
+#pragma unroll
+            for (int i = 0; i < MEDIAN_SIZE; ++i)
+                p[i] = rows[i][k];
+#if MEDIAN_SIZE == 3
+            MX(0, 1) MX(1, 2) MX(0, 1)
+#else
+            MX(0, 1) MX(3, 4) MX(2, 4) MX(2, 3) MX(0, 3) MX(0, 2) MX(1, 4) MX(1, 3) MX(1, 2)
+#endif
+#pragma unroll
+            for (int i = 0; i < MEDIAN_SIZE; ++i)
+                rank[i][k] = p[i];
+        }
+        bs_u8v o[BS_NC];
+#pragma unroll
+        for (int j = 0; j < BS_NC; ++j) {
+            const int pos = (MEDIAN_NL + j) * BS_VW;
+#if MEDIAN_SIZE == 3
+            const bs_u8v lo = max(max(bs_at(rank[0], pos - CHANNELS, MEDIAN_NV), rank[0][MEDIAN_NL + j]),
+                                  bs_at(rank[0], pos + CHANNELS, MEDIAN_NV));
+            const bs_u8v mid = median_med3(bs_at(rank[1], pos - CHANNELS, MEDIAN_NV), rank[1][MEDIAN_NL + j],
+                                           bs_at(rank[1], pos + CHANNELS, MEDIAN_NV));
+            const bs_u8v hi = min(min(bs_at(rank[2], pos - CHANNELS, MEDIAN_NV), rank[2][MEDIAN_NL + j]),
+                                  bs_at(rank[2], pos + CHANNELS, MEDIAN_NV));
+            o[j] = median_med3(lo, mid, hi);
+#else
+            bs_u8v p[25];
+#pragma unroll
+            for (int dy = 0; dy < 5; ++dy)
+#pragma unroll
+                for (int dx = 0; dx < 5; ++dx)
+                    p[dy * 5 + dx] = bs_at(rank[dy], pos + (dx - 2) * CHANNELS, MEDIAN_NV);
+            FWB_MEDIAN25_SORTED_COLUMNS
+            o[j] = p[12];
+#endif
+        }
+        bs_store_row(dst, width, height, y, x0, o);
+#if MEDIAN_RING
+#pragma unroll
+        for (int i = 0; i < MEDIAN_SIZE - 1; ++i)
+#pragma unroll
+            for (int k = 0; k < MEDIAN_NV; ++k)
+                rows[i][k] = rows[i + 1][k];
+#endif
+    }
+}
+#endif

@@ -91,3 +91,92 @@ kernel void morph_local(global const uchar *src, global uchar *dst, int width, i
     fwb_store8(dst, y * width + x, acc);
 }
 #endif
+
+#if defined(BLOCK_W) && defined(BLOCK_H)
+#include "byte_strips.clh"
+#define MORPH_NL BS_HALO_VECTORS(MORPH_RADIUS * CHANNELS) // whole halo vectors on each side
+#define MORPH_NV (BS_NC + 2 * MORPH_NL)
+#if MORPH_DILATE
+#define MORPH_VIDENTITY ((bs_u8v)(0))
+#else
+#define MORPH_VIDENTITY ((bs_u8v)(255))
+#endif
+// Keep the 2r+1 row results of the window in registers while sliding down when they fit (small r),
+// else recompute them per output row from cached input rows.
+#ifndef MORPH_RING
+#define MORPH_RING (MORPH_K * BS_NC <= 20)
+#endif
+
+// The row pass for one input row: BS_NC vectors of min/max over x-r .. x+r (byte-shifted copies of
+// the registers loaded once), the border rule on x already in the loaded halo.
+inline void morph_row_op(global const uchar *src, int width, int height, int y, int x0, bs_u8v *out)
+{
+    bs_u8v v[MORPH_NV];
+    bs_load_row(src, width, height, y, x0, MORPH_NL, MORPH_NV, v);
+#pragma unroll
+    for (int j = 0; j < BS_NC; ++j) {
+        const int pos = (MORPH_NL + j) * BS_VW;
+        bs_u8v acc = v[MORPH_NL + j];
+#pragma unroll
+        for (int dx = 1; dx <= MORPH_RADIUS; ++dx) {
+            acc = MORPH_OP(acc, bs_at(v, pos - dx * CHANNELS, MORPH_NV));
+            acc = MORPH_OP(acc, bs_at(v, pos + dx * CHANNELS, MORPH_NV));
+        }
+        out[j] = acc;
+    }
+}
+
+// Roofline rung: one launch, the separable split kept in registers. A work-item owns BLOCK_W pixels
+// across and BLOCK_H rows down as whole byte vectors (16 gray8 pixels, or 4 rgba8888 pixels, per
+// 16-byte min/max). Each input row is loaded once as aligned vectors plus a halo and reduced along x
+// from byte-shifted copies; the column pass takes the min/max of the last 2r+1 row results, kept in
+// registers while the work-item slides down (small r; for large r they are recomputed from the
+// cached rows). Exact, border rule included (x and y map independently).
+kernel void morph_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                           constant float *coeffs, int radius, float4 params)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+    const int yEnd = min(y0 + BLOCK_H, height);
+#if MORPH_RING
+    bs_u8v ring[MORPH_K][BS_NC];
+#pragma unroll
+    for (int k = 0; k < MORPH_K - 1; ++k)
+        morph_row_op(src, width, height, y0 - MORPH_RADIUS + k, x0, ring[k]);
+    for (int y = y0; y < yEnd; ++y) {
+        morph_row_op(src, width, height, y + MORPH_RADIUS, x0, ring[MORPH_K - 1]);
+        bs_u8v o[BS_NC];
+#pragma unroll
+        for (int j = 0; j < BS_NC; ++j) {
+            bs_u8v acc = ring[0][j];
+#pragma unroll
+            for (int k = 1; k < MORPH_K; ++k)
+                acc = MORPH_OP(acc, ring[k][j]);
+            o[j] = acc;
+        }
+        bs_store_row(dst, width, height, y, x0, o);
+#pragma unroll
+        for (int k = 0; k < MORPH_K - 1; ++k)
+#pragma unroll
+            for (int j = 0; j < BS_NC; ++j)
+                ring[k][j] = ring[k + 1][j];
+    }
+#else
+    for (int y = y0; y < yEnd; ++y) {
+        bs_u8v o[BS_NC];
+#pragma unroll
+        for (int j = 0; j < BS_NC; ++j)
+            o[j] = MORPH_VIDENTITY;
+        for (int dy = -MORPH_RADIUS; dy <= MORPH_RADIUS; ++dy) {
+            bs_u8v r[BS_NC];
+            morph_row_op(src, width, height, y + dy, x0, r);
+#pragma unroll
+            for (int j = 0; j < BS_NC; ++j)
+                o[j] = MORPH_OP(o[j], r[j]);
+        }
+        bs_store_row(dst, width, height, y, x0, o);
+    }
+#endif
+}
+#endif

@@ -105,3 +105,71 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
     const ipixel_t dCentre = CONVERT_IPIXEL(fwb_loads(tmp, 2 * i));
     sobel_store(dst, i, dUp + 2 * dCentre + dDown, sDown - sUp, params);
 }
+
+#if defined(BLOCK_W) && defined(BLOCK_H)
+#include "byte_strips.clh"
+#define SOBEL_NL BS_HALO_VECTORS(CHANNELS) // whole vectors of halo on each side (one pixel is needed)
+#define SOBEL_NV (BS_NC + 2 * SOBEL_NL)
+// Keep the three input rows in registers while sliding down (else re-read two of them, from cache).
+#ifndef SOBEL_RING
+#define SOBEL_RING 1
+#endif
+
+// Roofline rung: a work-item owns BLOCK_W pixels across and BLOCK_H rows down and keeps the three
+// input rows it needs in registers as whole vectors, loading one new row per output row (SOBEL_RING). The vertical
+// part comes first on aligned vectors (a = up + 2 mid + down, b = down - up, 16-bit), then gx and gy
+// use byte-shifted copies of a and b: gx = a(x+1) - a(x-1), gy = b(x-1) + 2 b(x) + b(x+1). Same
+// integers and the same rounding as sobel_store().
+kernel void sobel_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                           constant float *coeffs, int radius, float4 params)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+    const int output = (int)params.x;
+    bs_u8v r0[SOBEL_NV], r1[SOBEL_NV], r2[SOBEL_NV];
+#if SOBEL_RING
+    bs_load_row(src, width, height, y0 - 1, x0, SOBEL_NL, SOBEL_NV, r0);
+    bs_load_row(src, width, height, y0, x0, SOBEL_NL, SOBEL_NV, r1);
+#endif
+    const int yEnd = min(y0 + BLOCK_H, height);
+    for (int y = y0; y < yEnd; ++y) {
+#if !SOBEL_RING
+        bs_load_row(src, width, height, y - 1, x0, SOBEL_NL, SOBEL_NV, r0);
+        bs_load_row(src, width, height, y, x0, SOBEL_NL, SOBEL_NV, r1);
+#endif
+        bs_load_row(src, width, height, y + 1, x0, SOBEL_NL, SOBEL_NV, r2);
+        bs_s16v a[SOBEL_NV], b[SOBEL_NV];
+#pragma unroll
+        for (int k = 0; k < SOBEL_NV; ++k) {
+            const bs_s16v up = BS_CONVERT_S16(r0[k]), down = BS_CONVERT_S16(r2[k]);
+            a[k] = up + (bs_s16v)(2) * BS_CONVERT_S16(r1[k]) + down;
+            b[k] = down - up;
+        }
+        bs_u8v o[BS_NC];
+#pragma unroll
+        for (int j = 0; j < BS_NC; ++j) {
+            const int pos = (SOBEL_NL + j) * BS_VW;
+            const bs_s16v gx = bs_at_s16(a, pos + CHANNELS, SOBEL_NV) - bs_at_s16(a, pos - CHANNELS, SOBEL_NV);
+            const bs_s16v gy = bs_at_s16(b, pos - CHANNELS, SOBEL_NV) + (bs_s16v)(2) * b[SOBEL_NL + j]
+                               + bs_at_s16(b, pos + CHANNELS, SOBEL_NV);
+            if (output == 0) {
+                o[j] = BS_CONVERT_U8_SAT((abs(gx) + (bs_u16v)(2)) >> 2);
+            } else if (output == 1) {
+                o[j] = BS_CONVERT_U8_SAT((abs(gy) + (bs_u16v)(2)) >> 2);
+            } else {
+                const BS_CAT(int, BS_VW) ix = BS_CONVERT_INT(gx), iy = BS_CONVERT_INT(gy);
+                o[j] = BS_CONVERT_U8_SAT(sqrt(BS_CONVERT_FLOAT(ix * ix + iy * iy)) * 0.25f + 0.5f);
+            }
+        }
+        bs_store_row(dst, width, height, y, x0, o);
+#if SOBEL_RING
+#pragma unroll
+        for (int k = 0; k < SOBEL_NV; ++k) {
+            r0[k] = r1[k];
+            r1[k] = r2[k];
+        }
+#endif
+    }
+}
+#endif
