@@ -5,8 +5,11 @@
 #
 #   scripts/bench-suite.sh OUTDIR [--bench PATH] [--size WxH] [--device SPEC] [--repeat N] [--part P]
 #
-# --part layouts|sweeps|all (default all): the per-layout tables time every filter on the CPU too
-# (single-threaded reference), which dominates the wall time on big images; sweeps skip that.
+# --part roofline|layouts|sweeps|all (default all): roofline = issue 9's targets (every family's
+# variants with OpenCV's rows, gray8 and rgba8888; the default launch at an odd size against the
+# even one; OpenCV through Python's cv2 where filter-bench was built without OpenCV) and a summary
+# (scripts/roofline-summary.py) in roofline.md. The per-layout tables time every filter on the CPU
+# too (single-threaded reference), which dominates the wall time on big images; sweeps skip that.
 # Example on a bare GPU server (no Qt):
 #   ./scripts/build.sh -DFWB_WITH_QT=OFF && ./scripts/bench-suite.sh bench-h100
 set -uo pipefail
@@ -39,9 +42,31 @@ step() {
 
 "$bench" devices >"$out/devices.txt" 2>&1
 "$bench" devices --json >"$out/devices.json" 2>&1
+if [ "$part" = all ] || [ "$part" = roofline ]; then
+    # The parameters OpenCV is compared at: 3x3 box/erode/dilate, Sobel |gx|, sigma 1 (5x5) and 2.
+    for format in gray8 rgba8888; do
+        step "all-$format" run --filter all --format "$format" --param radius=1 --param output=0 --no-cpu-single \
+            --baselines "${common[@]}"
+        # cv::medianBlur replicates the edge pixels only: the median rows OpenCV can be compared on.
+        step "median-$format" run --filter median3x3,median5x5 --format "$format" --border replicate \
+            --no-cpu-single --baselines "${common[@]}"
+    done
+    even="$size" odd="$(echo "$size" | awk -Fx '{print $1-1 "x" $2+1}')"
+    step default-even run --filter all --no-cpu-single --no-baselines --synthetic "$even" --repeat "$repeat" \
+        ${device:+--device "$device"}
+    step default-odd run --filter all --no-cpu-single --no-baselines --synthetic "$odd" --repeat "$repeat" \
+        ${device:+--device "$device"}
+    if ! grep -q '"opencv_cpu"' "$out/all-gray8.json" 2>/dev/null && python3 -c "import cv2" 2>/dev/null; then
+        echo "== opencv-python: filter-bench has no OpenCV rows here; timing Python's cv2 on the same sizes"
+        python3 "$root/scripts/opencv-baseline.py" --size "$size" --repeat "$repeat" \
+            --json "$out/opencv-python.json" >"$out/opencv-python.txt" 2>&1 || failed=1
+    fi
+    python3 "$root/scripts/roofline-summary.py" "$out" >"$out/roofline.md" 2>&1 || failed=1
+    cat "$out/roofline.md"
+fi
 if [ "$part" = all ] || [ "$part" = layouts ]; then
     for format in gray8 rgba8888 rgb888; do
-        step "all-$format" run --filter all --format "$format" "${common[@]}"
+        step "layout-$format" run --filter all --format "$format" "${common[@]}"
     done
 fi
 [ "$part" = all ] || [ "$part" = sweeps ] || { echo "bench-suite: results in $out (failures: $failed)"; exit "$failed"; }

@@ -37,6 +37,9 @@ def main():
         run = load(os.path.join(out, f"all-{fmt}.json"))
         if not run:
             continue
+        extra = load(os.path.join(out, f"median-{fmt}.json"))  # medians with the border OpenCV has
+        if extra:
+            run["results"] = run["results"] + extra["results"]
         copy = run.get("copy_gbps") or 0
         device = run.get("device", {}).get("name", "?")
         lines.append(f"\n## {fmt}, {run['image']['width']}x{run['image']['height']} on {device} "
@@ -46,7 +49,8 @@ def main():
         lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
         groups = {}
         for r in run["results"]:
-            groups.setdefault((r["filter"], key_params(r)), []).append(r)
+            groups.setdefault((r["filter"], key_params(r) + ("" if r.get("border") in (None, "reflect101")
+                                                            else f" {r['border']}")), []).append(r)
         for (flt, params), rows in groups.items():
             ours = [r for r in rows if not r.get("baseline") and not r.get("error") and r.get("matches")]
             if not ours:
@@ -59,7 +63,7 @@ def main():
             tapi = base.get("opencv_tapi", {}).get("kernel_ms")
             if python_ocv and (cpu is None or tapi is None):
                 for p in python_ocv.get("results", []):
-                    pkey = "" if p["params"].startswith("border") else p["params"]
+                    pkey = " replicate" if p["params"].startswith("border") else p["params"]
                     if p["filter"] == flt and p["format"] == fmt and pkey == params:
                         cpu = cpu if cpu is not None else p.get("opencv_cpu_ms")
                         tapi = tapi if tapi is not None else p.get("opencv_tapi_ms")
