@@ -261,13 +261,13 @@ kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int
             const int y = y0 - 2 + i; // input row; output row y - 2 once four rows are in
             if (y - 2 >= height)
                 break;
-            float row[RF_ROWLEN];
-            rf_load_row(src, fwb_border_index(y, height), x0, width, row);
+            RF_ROW_DECL(row);
+            rf_load_row(src, fwb_border_index(y, height), x0, width, RF_ROW_ARG(row));
             const float16 h = FWB_G0 * RF_WINDOW(row, 0) + FWB_G1 * RF_WINDOW(row, 1) + FWB_G2 * RF_WINDOW(row, 2)
                               + FWB_G3 * RF_WINDOW(row, 3) + FWB_G4 * RF_WINDOW(row, 4);
             if (i >= 4) {
                 const float16 v = FWB_G0 * h0 + FWB_G1 * h1 + FWB_G2 * h2 + FWB_G3 * h3 + FWB_G4 * h;
-                rf_store_chunk(dst, y - 2, x0, width, v + 0.5f);
+                rf_store_chunk(dst, y - 2, x0, width, convert_uchar16_sat(v + 0.5f));
             }
             h0 = h1;
             h1 = h2;

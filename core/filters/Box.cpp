@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <vector>
 
-
 namespace fwb {
 
 namespace {
@@ -217,7 +216,7 @@ void registerBox(std::vector<FilterSpec> &out)
     v.passes = {{"box_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.tiledLocal = true;
     v.blockWidth = 4;
-    v.blockHeight = 1;
+    v.blockHeight = 1; // 2-row blocks ran 6% faster (r = 3, gray8) but need 84 KB at r = 50 rgba8888
     v.description = "One kernel does both passes. A work-group owns a tile of (4 x its width) pixels by (its "
                     "height) rows; its work-items first walk down the tile's columns plus r columns of apron "
                     "on each side keeping a running column sum (add the row entering, subtract the row leaving), "
@@ -226,7 +225,11 @@ void registerBox(std::vector<FilterSpec> &out)
                     "bytes for rgba8888). The intermediate never goes to global memory (the separable variants "
                     "write and read back a float buffer 4x the image), and the cost per pixel barely grows with "
                     "the radius. The tile needs (rows x (4 x width + 2r) x channels) floats of __local memory: "
-                    "42 KB for rgba8888 at r = 50 with the 16x16 auto shape.";
+                    "42 KB for rgba8888 at r = 50 with the 16x16 auto shape. Measured (H100, 6720x4480, r = 3): "
+                    "gray8 0.367 ms with 16x16, 0.251 ms with 32x4 (240 GB/s, 8% of copy; separable 0.404 ms), "
+                    "rgba8888 0.908 ms (separable 0.594 ms). Far from the memory limit: the column "
+                    "pass reads one byte per work-item per load and the row pass re-reads 2r+1 floats of __local "
+                    "memory per output, so instruction issue, not bandwidth, sets the time.";
     v.seedNote = "Seed 000's lesson (cost flat in the radius) without its sequential whole-line loops, and "
                  "seed 003's local-memory staging applied to the intermediate rather than the input.";
     box.variants.push_back(v);
