@@ -69,6 +69,8 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
         cli::listVerb(app),
         cli::runVerb(app, io),
         cli::inspectVerb(app),
+        cli::matmulVerb(app),
+        cli::nbodyVerb(app),
     };
     for (const cli::Verb &verb : verbs)
         verb.command->group("commands");

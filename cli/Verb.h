@@ -44,5 +44,7 @@ Verb devicesVerb(CLI::App &root);
 Verb listVerb(CLI::App &root);
 Verb runVerb(CLI::App &root, ImageIo *io);
 Verb inspectVerb(CLI::App &root);
+Verb matmulVerb(CLI::App &root);
+Verb nbodyVerb(CLI::App &root);
 
 } // namespace fwb::cli

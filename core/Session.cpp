@@ -374,6 +374,11 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
     return dst;
 }
 
+Session::NativeHandles Session::nativeHandles() const
+{
+    return {d->context(), d->device(), d->queue()};
+}
+
 double Session::copyBandwidthGBps()
 {
     if (d->copyGBps >= 0)

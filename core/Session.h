@@ -144,6 +144,17 @@ public:
     // measured once per session: the honest ceiling for a bandwidth-bound filter.
     double copyBandwidthGBps();
 
+    // The session's own OpenCL objects as C handles (cl_context, cl_device_id, and the profiling
+    // cl_command_queue), for code that runs beside the session on them: the FP32 peak probe, CLBlast.
+    // Valid for the session's life, on the thread that owns it; the caller retains what it keeps.
+    struct NativeHandles
+    {
+        void *context = nullptr;
+        void *device = nullptr;
+        void *queue = nullptr;
+    };
+    NativeHandles nativeHandles() const;
+
     // CPU reference, timed; cached per (image content, filter, params).
     Image cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
                        double *ms);

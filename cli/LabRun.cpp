@@ -1,0 +1,141 @@
+// The Compute Lab verbs' shared parts (see LabRun.h).
+#include "LabRun.h"
+
+#include "ComputeProbe.h"
+#include "Devices.h"
+#include "Error.h"
+#include "WorkGroup.h"
+#include "Workload.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace fwb::cli {
+
+void addLabOptions(CLI::App &c, LabOptions &o, int defaultRepeat)
+{
+    c.add_option("--variant", o.variantName, "variant to run (default: all, in ladder order)")->type_name("NAME|all");
+    c.add_option("--device", o.deviceSpec, "P:D, gpu, cpu or a name substring (default: best GPU, else CPU;\n"
+                                           "see filter-bench devices)")
+        ->type_name("SPEC");
+    c.add_option("--local", o.localText, "work-group shape (default: auto = each variant's own shape; variants\n"
+                                         "compiled for one shape refuse any other)")
+        ->type_name("WxH|auto|driver");
+    c.add_option("--repeat", o.repeatText, "timed repeats (default " + std::to_string(defaultRepeat) + ")")
+        ->type_name("N");
+    c.add_option("--warmup", o.warmupText, "untimed warm-up runs (default 1)")->type_name("N");
+    c.add_flag("--fast-math", o.fastMath, "build with -cl-fast-relaxed-math where the variant uses such math");
+    c.add_flag("--no-check", o.noCheck, "skip the comparison with the host reference (and its CPU timing)");
+    c.add_option("--cache-dir", o.cacheDir, "program-binary cache folder; - disables the disk cache")
+        ->type_name("DIR|-");
+    c.add_flag("--json", o.json, "one JSON object instead of the table");
+}
+
+std::vector<long> parseSizeList(const std::string &flag, const std::string &text, long minimum, long maximum)
+{
+    std::vector<long> values;
+    std::stringstream list(text);
+    for (std::string item; std::getline(list, item, ',');) {
+        char *end = nullptr;
+        const long long value = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end || value < minimum || value > maximum)
+            throw Error(flag + " '" + item + "' must be a whole number from " + std::to_string(minimum) + " to "
+                        + std::to_string(maximum));
+        values.push_back(long(value));
+    }
+    if (values.empty() || text.back() == ',')
+        throw Error(flag + " '" + text + "' must be one or more whole numbers, e.g. 2000 or 2000,4096");
+    return values;
+}
+
+int parseLabCount(const std::string &flag, const std::string &text, int minimum, int fallback)
+{
+    if (text.empty())
+        return fallback;
+    char *end = nullptr;
+    const long n = std::strtol(text.c_str(), &end, 10);
+    if (*end || n < minimum || n > 100000)
+        throw Error(flag + " '" + text + "' must be a whole number >= " + std::to_string(minimum));
+    return int(n);
+}
+
+std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, const std::string &name)
+{
+    std::vector<std::string> names;
+    for (const VariantSpec &v : workload.variants)
+        if (name == "all" || v.name == name)
+            names.push_back(v.name);
+    if (names.empty()) {
+        std::string known;
+        for (const VariantSpec &v : workload.variants)
+            known += (known.empty() ? "" : ", ") + v.name;
+        throw Error(workload.name + " has no variant '" + name + "' (use all or one of: " + known + ")");
+    }
+    return names;
+}
+
+LocalSize parseLabLocal(const std::string &text, const DeviceInfo &device)
+{
+    std::string error;
+    const auto local = LocalSize::parse(text, &error);
+    if (!local)
+        throw Error("--local: " + error);
+    LaunchLimits limits; // the device's limits only; each kernel's own are checked when it launches
+    if (std::string why = localSizeProblem(device, *local, limits); !why.empty())
+        throw Error("--local " + text + ": " + why);
+    return *local;
+}
+
+void classifyShapeRefusal(RunResult &r, const std::string &variantName)
+{
+    if (r.ok() || r.errorCode != "invalid work-group shape")
+        return;
+    if (variantName != "all")
+        throw Error(r.variant + ": " + r.error);
+    r.unavailable = true;
+}
+
+int labExitStatus(const std::vector<RunResult> &results, const std::string &variantName, std::string *reason)
+{
+    int status = 0;
+    for (const RunResult &r : results) {
+        std::string why;
+        if (!r.ok() && !(r.unavailable && (variantName == "all" || r.baseline)))
+            why = r.variant + ": " + r.error;
+        else if (r.ok() && r.checked && !r.matches)
+            why = r.variant + " does not match the host reference (" + r.checkDetail + ")";
+        if (!why.empty() && status == 0) {
+            status = 1;
+            *reason = why;
+        }
+    }
+    return status;
+}
+
+Json fp32PeakJson(const Fp32Peak &peak)
+{
+    Json j = Json::object();
+    j["gflops"] = peak.ok() ? jsonNumber(peak.gflops) : Json(nullptr);
+    j["kernel_ms"] = jsonNumber(peak.kernelMs);
+    j["work_items"] = std::int64_t(peak.workItems);
+    j["iterations"] = peak.iterations;
+    j["flops_per_iteration"] = 128;
+    j["error"] = peak.error.empty() ? Json(nullptr) : Json(peak.error);
+    return j;
+}
+
+std::string checkText(const RunResult &r)
+{
+    if (r.unavailable)
+        return "unavailable: " + r.error;
+    if (!r.ok())
+        return "ERROR " + (r.errorCode.empty() ? std::string() : r.errorCode + ": ") + r.error;
+    if (!r.checked)
+        return "not checked";
+    char text[64];
+    std::snprintf(text, sizeof text, "%s (err %.2g)", r.matches ? "ok" : "MISMATCH", r.maxError);
+    return text;
+}
+
+} // namespace fwb::cli

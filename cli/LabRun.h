@@ -1,0 +1,59 @@
+// What the Compute Lab verbs (filter-bench matmul, filter-bench nbody) share: their common options,
+// size lists, variant selection, the launch-shape check against the device, the exit status and the
+// JSON document around the results.
+#pragma once
+
+#include "JsonIo.h"
+#include "Session.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace fwb {
+struct DeviceInfo;
+struct Fp32Peak;
+struct WorkloadSpec;
+} // namespace fwb
+
+namespace fwb::cli {
+
+struct LabOptions
+{
+    std::string variantName = "all", deviceSpec, localText = "auto", cacheDir, repeatText, warmupText;
+    bool json = false, fastMath = false, noCheck = false, noBaselines = false;
+};
+
+// --variant, --device, --local, --repeat, --warmup, --fast-math, --no-check, --cache-dir, --json.
+void addLabOptions(CLI::App &command, LabOptions &options, int defaultRepeat);
+
+// "2000,4096" -> {2000, 4096}; each a whole number in [minimum, maximum], else fwb::Error naming the flag.
+std::vector<long> parseSizeList(const std::string &flag, const std::string &text, long minimum, long maximum);
+
+// --repeat / --warmup (empty: the fallback).
+int parseLabCount(const std::string &flag, const std::string &text, int minimum, int fallback);
+
+// The variants `name` selects ("all" or one name), else fwb::Error listing the names.
+std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, const std::string &name);
+
+// --local parsed and checked against the device's own limits (width, height, items), else fwb::Error:
+// a shape no kernel could launch is bad input, not a driver error.
+LocalSize parseLabLocal(const std::string &text, const DeviceInfo &device);
+
+// A run refused because the variant is compiled for other work-groups, or its kernel cannot take the
+// shape asked for: with --variant all such a row is shown as unavailable; for a named variant it is
+// bad input (fwb::Error, exit 2).
+void classifyShapeRefusal(RunResult &result, const std::string &variantName);
+
+// 0, or 1 with the first reason: a failed run (unavailable rows are fine in an "all" sweep and for
+// baselines), or a result that does not match the host reference.
+int labExitStatus(const std::vector<RunResult> &results, const std::string &variantName, std::string *reason);
+
+// The probe's figure for --json: gflops, kernel_ms, work_items, iterations, error.
+Json fp32PeakJson(const Fp32Peak &peak);
+
+// "ok (err 1.2e-07)", "MISMATCH (err ...)", "unavailable: why" or "ERROR CODE: why" for the tables.
+std::string checkText(const RunResult &result);
+
+} // namespace fwb::cli
