@@ -120,7 +120,7 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
 // part comes first on aligned vectors (a = up + 2 mid + down, b = down - up, 16-bit), then gx and gy
 // use byte-shifted copies of a and b: gx = a(x+1) - a(x-1), gy = b(x-1) + 2 b(x) + b(x+1). Same
 // integers and the same rounding as sobel_store().
-kernel void sobel_roofline(global const uchar *src, global uchar *dst, int width, int height,
+kernel void sobel_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                            constant float *coeffs, int radius, float4 params)
 {
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
@@ -132,8 +132,12 @@ kernel void sobel_roofline(global const uchar *src, global uchar *dst, int width
     bs_load_row(src, width, height, y0 - 1, x0, SOBEL_NL, SOBEL_NV, r0);
     bs_load_row(src, width, height, y0, x0, SOBEL_NL, SOBEL_NV, r1);
 #endif
-    const int yEnd = min(y0 + BLOCK_H, height);
-    for (int y = y0; y < yEnd; ++y) {
+    // Every row of the block is computed (row loads follow the border rule, so they stay inside the
+    // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
+    // rows' loads (restrict: they cannot alias the stores) while the current row computes.
+#pragma unroll
+    for (int i = 0; i < BLOCK_H; ++i) {
+        const int y = y0 + i;
 #if !SOBEL_RING
         bs_load_row(src, width, height, y - 1, x0, SOBEL_NL, SOBEL_NV, r0);
         bs_load_row(src, width, height, y, x0, SOBEL_NL, SOBEL_NV, r1);
