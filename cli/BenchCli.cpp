@@ -69,6 +69,9 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
         cli::listVerb(app),
         cli::runVerb(app, io),
         cli::inspectVerb(app),
+        cli::raceVerb(app, io),
+        cli::tuneVerb(app, io),
+        cli::reportVerb(app, io),
         cli::matmulVerb(app),
         cli::nbodyVerb(app),
     };

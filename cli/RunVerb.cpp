@@ -10,6 +10,7 @@
 #include "RunPlan.h"
 #include "RunTable.h"
 #include "Session.h"
+#include "TuningDb.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@ struct RunOptions
     std::string repeatText, warmupText, transferText;
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
+    bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
 };
 
@@ -124,6 +126,13 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = cacheDir;
     sessionOptions.kernelDir = kernelDir;
+    // auto launches use the tuning database's shape for this device/variant/format/size class (filled
+    // by filter-bench tune); a damaged database is a warning, never a failure.
+    auto tuning = std::make_shared<TuningDb>(TuningDb::defaultPath(cacheDir));
+    if (std::string warning; !o.noTuned && !tuning->load(&warning))
+        std::fprintf(stderr, "filter-bench: warning: %s\n", warning.c_str());
+    if (!o.noTuned)
+        sessionOptions.tunedLocal = TuningDb::lookup(tuning);
     Session session(device, sessionOptions);
     const double copyGBps = session.copyBandwidthGBps();
 
@@ -258,6 +267,7 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                "add OpenCV's rows (opencv_cpu, opencv_tapi) for a single --variant too\n"
                "(default: with --variant all, for every filter OpenCV also has)");
     c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
+    c.add_flag("--no-tuned", o->noTuned, "ignore the work-group tuning database (auto = the project's default)");
     addCacheDirOption(c, o->cacheDir);
     c.add_option("--kernel-dir", o->kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
         ->type_name("DIR");

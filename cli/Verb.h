@@ -44,6 +44,9 @@ Verb devicesVerb(CLI::App &root);
 Verb listVerb(CLI::App &root);
 Verb runVerb(CLI::App &root, ImageIo *io);
 Verb inspectVerb(CLI::App &root);
+Verb raceVerb(CLI::App &root, ImageIo *io);
+Verb tuneVerb(CLI::App &root, ImageIo *io);
+Verb reportVerb(CLI::App &root, ImageIo *io);
 Verb matmulVerb(CLI::App &root);
 Verb nbodyVerb(CLI::App &root);
 

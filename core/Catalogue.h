@@ -101,6 +101,7 @@ struct VariantSpec
     LocalSize preferredLocalCpu; // auto on CPU devices (PoCL), likewise (default 256x1)
     std::string description; // what it changes and why it should be faster or slower
     std::string seedNote;    // what the reference documents measured for it
+    std::string plainWords;  // one sentence for people who never programmed (race, presentation mode)
 
     bool compiledWithTile() const { return tiledLocal || sharesTileProgram; }
 };

@@ -1,0 +1,142 @@
+// Shared setup of the race, tune and report verbs (see BenchInput.h).
+#include "BenchInput.h"
+
+#include "Error.h"
+#include "ImageIo.h"
+#include "RunPlan.h"
+#include "Verb.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace fwb::cli {
+
+void addBenchInputOptions(CLI::App &c, BenchInputOptions &o, const std::string &jsonDescription, int defaultRepeat)
+{
+    c.add_option("--filter", o.filterName, "the filter (see filter-bench list)")->type_name("NAME");
+    addDeviceOption(c, o.deviceSpec);
+    c.add_option("--input", o.input, "image file to filter (Qt builds)")->type_name("FILE");
+    addSyntheticOption(c, o.synthetic, "the built-in test card at this size instead (default 1920x1080)");
+    c.add_option("--format", o.formatText, "pixel layout the kernels see (default gray8)")
+        ->type_name("gray8|rgb888|rgba8888");
+    c.add_option("--border", o.borderText, "border rule (default reflect101)")
+        ->type_name("reflect101|replicate|constant");
+    c.add_option("--param", o.paramAssignments, "filter parameter, e.g. sigma=1.5 (repeatable)")
+        ->type_name("NAME=VALUE")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    c.add_option("--repeat", o.repeatText, "timed repeats per run (default " + std::to_string(defaultRepeat) + ")")
+        ->type_name("N");
+    c.add_option("--warmup", o.warmupText, "untimed warm-up runs (default 1)")->type_name("N");
+    c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
+    addCacheDirOption(c, o.cacheDir);
+    c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
+        ->type_name("DIR");
+    addJsonFlag(c, o.json, jsonDescription);
+}
+
+namespace {
+
+int parseCount(const std::string &flag, const std::string &value, int minimum)
+{
+    char *end = nullptr;
+    const long n = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end || n < minimum || n > 100000)
+        throw Error(flag + " '" + value + "' must be a whole number >= " + std::to_string(minimum));
+    return int(n);
+}
+
+} // namespace
+
+BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+{
+    BenchSetup s;
+    if (o.filterName.empty())
+        throw Error(verb + " needs --filter NAME (see filter-bench list)");
+    s.filter = findFilter(o.filterName);
+    if (!s.filter)
+        selectFilters(o.filterName); // throws with the list of known filters
+    if (!s.filter)
+        throw Error(verb + " takes one filter, not '" + o.filterName + "'");
+    const auto format = parsePixelFormat(o.formatText);
+    if (!format)
+        throw Error("unknown pixel format '" + o.formatText + "' (use gray8, rgb888 or rgba8888)");
+    const auto border = parseBorderMode(o.borderText);
+    if (!border)
+        throw Error("unknown border mode '" + o.borderText + "' (use reflect101, replicate or constant)");
+    std::string localError;
+    const auto local = LocalSize::parse(o.localText, &localError);
+    if (!local)
+        throw Error(localError);
+    RunRequest &r = s.request;
+    r.filter = s.filter->name;
+    r.local = *local;
+    r.params.format = *format;
+    r.params.border = *border;
+    r.repeat = o.repeatText.empty() ? defaultRepeat : parseCount("--repeat", o.repeatText, 1);
+    r.warmup = o.warmupText.empty() ? 1 : parseCount("--warmup", o.warmupText, 0);
+    r.keepOutput = false;
+    for (const std::string &assignment : o.paramAssignments)
+        if (std::string error = applyParam(*s.filter, r.params, assignment); !error.empty())
+            throw Error(error);
+
+    if (!o.input.empty() && !o.synthetic.empty())
+        throw Error("use either --input or --synthetic, not both");
+    if (!o.input.empty()) {
+        if (!io)
+            throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
+        std::string error;
+        if (!io->load(o.input, s.image, error))
+            throw Error("cannot load " + o.input + ": " + error);
+        s.source = o.input;
+    } else {
+        long w = 1920, h = 1080;
+        if (!o.synthetic.empty()) {
+            char x = 0, tail = 0;
+            if (std::sscanf(o.synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
+                throw Error("--synthetic '" + o.synthetic + "' is not of the form WxH, e.g. 1920x1080");
+        }
+        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
+            throw Error("--synthetic " + o.synthetic + ": " + problem);
+        s.image = makeTestCard(int(w), int(h), *format);
+        s.source = "test card";
+    }
+    s.device = selectDevice(listDevices(), o.deviceSpec);
+    s.tuning = std::make_shared<TuningDb>(TuningDb::defaultPath(o.cacheDir));
+    if (!s.tuning->load(&s.tuningWarning))
+        std::fprintf(stderr, "filter-bench: warning: %s\n", s.tuningWarning.c_str());
+    s.tuning->setEnabled(!o.noTuned);
+    return s;
+}
+
+SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup &setup)
+{
+    SessionOptions options;
+    options.cacheDir = o.cacheDir;
+    options.kernelDir = o.kernelDir;
+    options.tunedLocal = TuningDb::lookup(setup.tuning);
+    return options;
+}
+
+std::string shellCommandLine(const std::vector<std::string> &args)
+{
+    std::string line;
+    for (const std::string &a : args) {
+        if (!line.empty())
+            line += ' ';
+        const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                              "0123456789-_=.,:/+@%") == std::string::npos;
+        if (plain) {
+            line += a;
+        } else {
+            line += '\'';
+            for (char c : a)
+                line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            line += '\'';
+        }
+    }
+    return line;
+}
+
+} // namespace fwb::cli

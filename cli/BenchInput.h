@@ -1,0 +1,57 @@
+// What the race, tune and report verbs share with run: the image (--input or --synthetic), the base
+// request (--format, --border, --param, --repeat, --warmup, --local) and a session that reads the
+// tuning database unless --no-tuned.
+#pragma once
+
+#include "Session.h"
+#include "TuningDb.h"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fwb {
+class ImageIo;
+}
+
+namespace fwb::cli {
+
+struct BenchInputOptions
+{
+    std::string filterName, deviceSpec, input, synthetic, cacheDir, kernelDir;
+    std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
+    std::vector<std::string> paramAssignments;
+    std::string repeatText, warmupText;
+    bool noTuned = false;
+    bool json = false;
+};
+
+// Adds --filter, --device, --input, --synthetic, --format, --border, --param, --repeat, --warmup,
+// --cache-dir, --kernel-dir, --no-tuned and --json (as `json` describes) to `command`.
+void addBenchInputOptions(CLI::App &command, BenchInputOptions &o, const std::string &jsonDescription,
+                          int defaultRepeat);
+
+struct BenchSetup
+{
+    const FilterSpec *filter = nullptr;
+    Image image;
+    std::string source; // "test card" or the file
+    RunRequest request; // filter, params, border, format, local, repeat, warmup; variant empty
+    DeviceInfo device;
+    std::shared_ptr<TuningDb> tuning;
+    std::string tuningWarning; // a damaged database, ignored
+};
+
+// Parses and validates everything; throws fwb::Error with the usage problem.
+BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
+
+// Session options for the setup: the cache folder, kernel folder and the tuning hook (enabled unless
+// --no-tuned).
+SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup &setup);
+
+// The command line that reproduces a run, quoted for a POSIX shell.
+std::string shellCommandLine(const std::vector<std::string> &args);
+
+} // namespace fwb::cli

@@ -1,0 +1,130 @@
+// filter-bench race: every variant of one filter plus the CPU and OpenCV rows on one image, ranked
+// fastest first (end to end by default, --kernel-only for the kernels alone), as a table or JSON.
+#include "Verb.h"
+
+#include "BenchInput.h"
+#include "Error.h"
+#include "Race.h"
+#include "ResultJson.h"
+#include "RunPlan.h"
+
+#include <cstdio>
+
+namespace fwb::cli {
+
+namespace {
+
+struct RaceVerbOptions
+{
+    BenchInputOptions in;
+    std::string variants;
+    bool kernelOnly = false, noBaselines = false, noCpu = false;
+};
+
+std::string msText(double ms)
+{
+    char text[32];
+    if (ms <= 0)
+        return "-";
+    std::snprintf(text, sizeof text, ms >= 100 ? "%.1f ms" : ms >= 1 ? "%.3f ms" : "%.4f ms", ms);
+    return text;
+}
+
+int cmdRace(const RaceVerbOptions &o, ImageIo *io)
+{
+    const BenchSetup setup = prepareBench(o.in, io, 10, "race");
+    RaceOptions options;
+    options.baselines = !o.noBaselines;
+    options.cpuRows = !o.noCpu;
+    options.variants = splitList(o.variants);
+    for (const std::string &v : options.variants)
+        if (!setup.filter->variant(v))
+            throw Error("filter " + setup.filter->name + " has no variant '" + v + "'");
+    const RaceMetric metric = o.kernelOnly ? RaceMetric::KernelOnly : RaceMetric::EndToEnd;
+    Session session(setup.device, benchSessionOptions(o.in, setup));
+    const RaceResult race = runRace(session, setup.image, setup.request, options, nullptr,
+                                    [&](const RaceEntry &e, int done, int total) {
+                                        if (!o.in.json)
+                                            std::fprintf(stderr, "[%d/%d] %s\n", done, total, e.name.c_str());
+                                    });
+
+    int status = 0;
+    std::string reason;
+    for (const RaceEntry &e : race.entries) {
+        const RunResult &r = e.result;
+        if (!r.ok() && !r.unavailable && !r.expectedFailure && reason.empty())
+            reason = e.name + ": " + r.error;
+        else if (r.ok() && r.checked && !r.matches && reason.empty())
+            reason = e.name + " does not match the CPU reference (max diff " + std::to_string(r.maxAbsDiff) + ")";
+    }
+    if (!reason.empty())
+        status = 1;
+
+    if (o.in.json) {
+        Json j = Json::object();
+        j["device"] = deviceJson(setup.device);
+        j["source"] = setup.source;
+        j["border"] = borderModeName(setup.request.params.border);
+        j["repeat"] = setup.request.repeat;
+        j["tuned"] = !o.in.noTuned;
+        j["race"] = raceJson(race, metric);
+        j["ok"] = status == 0;
+        std::printf("%s\n", dumpJson(j).c_str());
+    } else {
+        std::printf("race: %s on %s\n", setup.filter->name.c_str(), setup.device.summary().c_str());
+        std::printf("image: %dx%d %s (%s), %s, median of %d\n", race.width, race.height, race.format.c_str(),
+                    setup.source.c_str(), metric == RaceMetric::EndToEnd ? "end to end" : "kernel only",
+                    setup.request.repeat);
+        std::printf("\n %2s  %-28s %12s %12s  %-18s  %s\n", "#", "variant", "end to end", "kernel", "work-group",
+                    "vs the CPU");
+        int rank = 0;
+        const int winner = race.winner(metric);
+        for (int i : race.ranking(metric)) {
+            const RaceEntry &e = race.entries[i];
+            const bool ran = e.timeMs(metric) > 0;
+            std::string shape = ran && !e.onHost && !e.baseline ? launchShapeLabel(e.result.local, e.result.localSource)
+                                                                : std::string();
+            std::string note = ran ? speedupWords(race.speedup(e, metric))
+                                   : (e.result.unavailable ? "unavailable: " : "failed: ") + e.result.error;
+            if (ran && e.result.checked && !e.result.matches)
+                note += " (DOES NOT MATCH the CPU reference)";
+            std::printf(" %2s  %-28s %12s %12s  %-18s  %s%s\n", ran ? std::to_string(++rank).c_str() : "",
+                        e.name.c_str(), ran ? msText(e.timeMs(RaceMetric::EndToEnd)).c_str() : "-",
+                        ran ? msText(e.timeMs(RaceMetric::KernelOnly)).c_str() : "-", shape.c_str(), note.c_str(),
+                        i == winner ? "  <- winner" : "");
+        }
+        std::printf("\n");
+        if (race.cpuReferenceMs > 0)
+            std::printf("the CPU: %s, %s\n", race.cpuReferenceName.c_str(), msText(race.cpuReferenceMs).c_str());
+        if (race.memoryFloorMs > 0)
+            std::printf("memory limit: %s (bytes moved at the device's copy bandwidth, %.1f GB/s)\n",
+                        msText(race.memoryFloorMs).c_str(), race.copyGBps);
+        if (winner >= 0)
+            std::printf("winner: %s - %s\n", race.entries[winner].name.c_str(),
+                        raceWhy(race.filter, race.entries[winner]).c_str());
+    }
+    if (status != 0)
+        std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
+    return status;
+}
+
+} // namespace
+
+Verb raceVerb(CLI::App &root, ImageIo *io)
+{
+    auto o = std::make_shared<RaceVerbOptions>();
+    Verb verb;
+    CLI::App &c = *(verb.command = addVerbCommand(root, "race",
+                                                  "every variant of a filter plus the CPU and OpenCV, fastest first"));
+    addBenchInputOptions(c, o->in, "one JSON object (rows cpu_single, cpu_multi and OpenCV's marked baseline: true)",
+                         10);
+    c.add_option("--variant", o->variants, "race only these variants (default: all)")->type_name("NAME[,NAME..]");
+    c.add_flag("--kernel-only", o->kernelOnly, "rank by kernel time (default: end to end, copies included)");
+    c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
+    c.add_flag("--no-cpu", o->noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
+    verb.run = [o, io] { return cmdRace(*o, io); };
+    verb.unknownArgument = unknownOptionFor("race");
+    return verb;
+}
+
+} // namespace fwb::cli

@@ -1,0 +1,164 @@
+// filter-bench tune: every valid work-group shape for one variant (or all), the best one saved to the
+// tuning database that auto launches then use ("auto (16x16, tuned)"); a heat map table or JSON.
+#include "Verb.h"
+
+#include "BenchInput.h"
+#include "Error.h"
+#include "ResultJson.h"
+#include "RunPlan.h"
+#include "Tuner.h"
+
+#include <cstdio>
+
+namespace fwb::cli {
+
+namespace {
+
+struct TuneVerbOptions
+{
+    BenchInputOptions in;
+    std::string variant;
+    std::string shapes;
+    int maxItems = 1024;
+    bool dryRun = false;
+};
+
+void printHeatMap(const TuneResult &t)
+{
+    std::printf("\n%s / %s  (kernel ms; '-' refused, '*' best)\n%8s", t.filter.c_str(), t.variant.c_str(), "h \\ w");
+    for (int w : t.widths)
+        std::printf(" %8d", w);
+    std::printf("\n");
+    for (int h : t.heights) {
+        std::printf("%8d", h);
+        for (int w : t.widths) {
+            const TuneCell *c = t.cell(w, h);
+            if (!c) {
+                std::printf(" %8s", "");
+            } else if (!c->ok()) {
+                std::printf(" %8s", "-");
+            } else {
+                char cell[32];
+                std::snprintf(cell, sizeof cell, "%.4g%s", c->kernelMs, t.best >= 0 && &t.cells[t.best] == c ? "*" : "");
+                std::printf(" %8s", cell);
+            }
+        }
+        std::printf("\n");
+    }
+    if (t.best >= 0) {
+        std::printf("best: %s, %.4g ms", t.cells[t.best].local.toString().c_str(), t.cells[t.best].kernelMs);
+        if (t.defaultRun.ok())
+            std::printf("; default %s, %.4g ms (%.2fx)", launchShapeLabel(t.defaultRun.local, t.defaultRun.localSource).c_str(),
+                        t.defaultRun.kernelMs.median, t.speedupOverDefault());
+        std::printf("\n");
+    } else {
+        std::printf("no shape ran%s\n", t.cells.empty() ? "" : (": " + t.cells.front().refusal).c_str());
+    }
+}
+
+int cmdTune(const TuneVerbOptions &o, ImageIo *io)
+{
+    BenchSetup setup = prepareBench(o.in, io, 5, "tune");
+    if (o.variant.empty())
+        throw Error("tune needs --variant NAME or --variant all");
+    TuneOptions options;
+    options.maxItems = o.maxItems;
+    for (const std::string &text : splitList(o.shapes)) {
+        std::string error;
+        const auto shape = LocalSize::parse(text, &error);
+        if (!shape || !shape->isConcrete())
+            throw Error("--shapes: '" + text + "' is not a WxH shape" + (error.empty() ? "" : " (" + error + ")"));
+        options.shapes.push_back(*shape);
+    }
+    std::vector<std::string> variants;
+    if (o.variant == "all") {
+        for (const VariantSpec &v : setup.filter->variants)
+            if (variantUnavailableReason(v, setup.device, setup.request.params.format).empty())
+                variants.push_back(v.name);
+    } else {
+        for (const std::string &v : splitList(o.variant)) {
+            const VariantSpec *spec = setup.filter->variant(v);
+            if (!spec)
+                throw Error("filter " + setup.filter->name + " has no variant '" + v + "'");
+            if (std::string why = variantUnavailableReason(*spec, setup.device, setup.request.params.format); !why.empty())
+                throw Error("variant " + v + " cannot run here: " + why);
+            variants.push_back(v);
+        }
+    }
+    setup.tuning->setEnabled(false); // the tuner measures the untuned default
+    Session session(setup.device, benchSessionOptions(o.in, setup));
+    std::vector<TuneResult> tunes;
+    for (const std::string &v : variants) {
+        RunRequest request = setup.request;
+        request.variant = v;
+        tunes.push_back(tuneVariant(session, setup.image, request, options, nullptr,
+                                    [&](const TuneCell &cell, int done, int total) {
+                                        if (!o.in.json)
+                                            std::fprintf(stderr, "\r%s: %d/%d shapes", v.c_str(), done, total);
+                                    }));
+        if (!o.in.json)
+            std::fprintf(stderr, "\n");
+        if (const auto entry = tuningEntry(setup.device, tunes.back(), setup.request.params.format))
+            setup.tuning->put(*entry);
+    }
+    std::string saveError;
+    const bool saved = o.dryRun || setup.tuning->save(&saveError);
+    int status = 0;
+    if (!saved)
+        status = 1;
+    for (const TuneResult &t : tunes)
+        if (t.best < 0)
+            status = 1;
+
+    if (o.in.json) {
+        Json j = Json::object();
+        j["device"] = deviceJson(setup.device);
+        j["image"] = Json::object({{"width", setup.image.width()},
+                                   {"height", setup.image.height()},
+                                   {"format", formatName(setup.request.params.format)},
+                                   {"source", setup.source}});
+        j["database"] = setup.tuning->path().string();
+        j["saved"] = saved && !o.dryRun;
+        Json &list = j["tunes"] = Json::array();
+        for (const TuneResult &t : tunes)
+            list.push_back(tuneJson(t));
+        j["ok"] = status == 0;
+        std::printf("%s\n", dumpJson(j).c_str());
+    } else {
+        std::printf("tune: %s on %s, %dx%d %s (%s), size class %s\n", setup.filter->name.c_str(),
+                    setup.device.summary().c_str(), setup.image.width(), setup.image.height(),
+                    formatName(setup.request.params.format), setup.source.c_str(),
+                    imageSizeClass(setup.image.width(), setup.image.height()).c_str());
+        for (const TuneResult &t : tunes)
+            printHeatMap(t);
+        if (o.dryRun)
+            std::printf("\n(--dry-run: the tuning database was not changed)\n");
+        else if (saved)
+            std::printf("\nsaved to %s\n", setup.tuning->path().string().c_str());
+    }
+    if (!saved)
+        std::fprintf(stderr, "filter-bench: cannot save the tuning database: %s\n", saveError.c_str());
+    return status;
+}
+
+} // namespace
+
+Verb tuneVerb(CLI::App &root, ImageIo *io)
+{
+    auto o = std::make_shared<TuneVerbOptions>();
+    Verb verb;
+    CLI::App &c = *(verb.command = addVerbCommand(root, "tune",
+                                                  "try every work-group shape for a variant; save the best"));
+    addBenchInputOptions(c, o->in, "one JSON object (each tune's cells, best shape and default)", 5);
+    c.add_option("--variant", o->variant, "variant(s) to tune, or all that run here")->type_name("NAME[,NAME..]|all");
+    c.add_option("--max-items", o->maxItems, "largest work-group tried, in work-items (default 1024)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 65536));
+    c.add_option("--shapes", o->shapes, "try only these shapes, e.g. 8x8,16x16,32x8")->type_name("WxH[,WxH..]");
+    c.add_flag("--dry-run", o->dryRun, "measure and print, but leave the tuning database as it is");
+    verb.run = [o, io] { return cmdTune(*o, io); };
+    verb.unknownArgument = unknownOptionFor("tune");
+    return verb;
+}
+
+} // namespace fwb::cli

@@ -1,0 +1,285 @@
+// Race: every variant of a filter plus the CPU and OpenCV rows on one image, ranked (see Race.h).
+#include "Race.h"
+
+#include "ResultJson.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+namespace fwb {
+
+const char *raceMetricName(RaceMetric metric)
+{
+    return metric == RaceMetric::KernelOnly ? "kernel" : "end_to_end";
+}
+
+double RaceEntry::timeMs(RaceMetric metric) const
+{
+    if (!ok())
+        return -1;
+    if (metric == RaceMetric::KernelOnly || onHost || result.totalMs <= 0)
+        return result.kernelMs.median;
+    return result.totalMs;
+}
+
+std::vector<int> RaceResult::ranking(RaceMetric metric) const
+{
+    std::vector<int> order(entries.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double ta = entries[a].timeMs(metric), tb = entries[b].timeMs(metric);
+        if ((ta > 0) != (tb > 0))
+            return ta > 0;
+        return ta > 0 && ta < tb;
+    });
+    return order;
+}
+
+int RaceResult::winner(RaceMetric metric) const
+{
+    const std::vector<int> order = ranking(metric);
+    return !order.empty() && entries[order.front()].timeMs(metric) > 0 ? order.front() : -1;
+}
+
+double RaceResult::speedup(const RaceEntry &entry, RaceMetric metric) const
+{
+    const double t = entry.timeMs(metric);
+    return t > 0 && cpuReferenceMs > 0 ? cpuReferenceMs / t : 0;
+}
+
+namespace {
+
+bool cancelled(const std::atomic<bool> *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+bool openCvHas(const FilterSpec &filter, const FilterParams &params)
+{
+    // Same rule as filter-bench run: rows for every filter OpenCV has an equivalent of (an unsupported
+    // format or border still gets its row, saying why).
+    return openCvUnsupportedReason(filter, params).find("no equivalent") == std::string::npos;
+}
+
+std::string threadWord(int threads)
+{
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// A CPU row: our plain reference on one thread, or our fast path on every thread.
+RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter, const RunRequest &request,
+                   int threads)
+{
+    RaceEntry e;
+    e.name = threads == 1 ? "cpu_single" : "cpu_multi";
+    e.title = "CPU, " + threadWord(threads);
+    e.baseline = true;
+    e.onHost = true;
+    RunResult &r = e.result;
+    r.filter = filter.name;
+    r.variant = e.name;
+    r.device = e.title;
+    r.deviceSpec = "cpu";
+    r.baseline = true;
+    r.baselineCall = threads == 1 ? "the plain C++ reference (the check's oracle), one thread"
+                                  : "the fast C++ path on every thread";
+    r.format = formatName(request.params.format);
+    if (filter.hasBorder)
+        r.border = borderModeName(request.params.border);
+    for (const ParamSpec &p : filter.params)
+        r.params[p.key] = filter.param(request.params, p.key);
+    r.cpuThreads = threads;
+    try {
+        double ms = 0;
+        session.cpuReference(src, filter, request.params, threads, &ms);
+        r.kernelMs = Stats{ms, ms, ms};
+        r.totalMs = ms;
+        (threads == 1 ? r.cpuSingleMs : r.cpuMultiMs) = ms;
+        r.bytesMoved = 2.0 * double(src.sizeBytes());
+        if (ms > 0) {
+            r.mpixPerS = double(src.width()) * double(src.height()) / (ms * 1e-3) / 1e6;
+            r.gbps = r.bytesMoved / (ms * 1e-3) / 1e9;
+        }
+        r.checked = true; // the reference itself, or checked against it by the test suites
+        r.matches = true;
+        r.maxAbsDiff = 0;
+    } catch (const std::exception &ex) {
+        r.error = ex.what();
+    }
+    return e;
+}
+
+} // namespace
+
+int raceEntryCount(const FilterSpec &filter, const FilterParams &params, const RaceOptions &options)
+{
+    int n = options.variants.empty() ? int(filter.variants.size()) : int(options.variants.size());
+    if (options.cpuRows)
+        n += 2;
+    if (options.baselines && openCvHas(filter, params))
+        n += 2;
+    return n;
+}
+
+RaceResult runRace(Session &session, const Image &input, const RunRequest &base, const RaceOptions &options,
+                   const std::atomic<bool> *cancel, const RaceProgress &progress)
+{
+    RaceResult race;
+    race.filter = base.filter;
+    race.width = input.width();
+    race.height = input.height();
+    race.format = formatName(base.params.format);
+    const FilterSpec *filter = findFilter(base.filter);
+    if (!filter || input.isNull())
+        return race;
+    const int total = raceEntryCount(*filter, base.params, options);
+    auto add = [&](RaceEntry entry) {
+        race.entries.push_back(std::move(entry));
+        if (progress)
+            progress(race.entries.back(), int(race.entries.size()), total);
+    };
+    const Image src = input.format() == base.params.format ? input : input.convertedTo(base.params.format);
+
+    if (options.measureCopyBandwidth && !cancelled(cancel)) {
+        try {
+            race.copyGBps = session.copyBandwidthGBps();
+        } catch (const std::exception &) {
+            race.copyGBps = 0;
+        }
+    }
+    if (options.cpuRows) {
+        const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+        for (int t : {1, threads}) {
+            if (cancelled(cancel))
+                break;
+            add(cpuEntry(session, src, *filter, base, t));
+        }
+    }
+    std::vector<std::string> names = options.variants;
+    if (names.empty())
+        for (const VariantSpec &v : filter->variants)
+            names.push_back(v.name);
+    for (const std::string &name : names) {
+        if (cancelled(cancel))
+            break;
+        RunRequest request = base;
+        request.variant = name;
+        RaceEntry e;
+        e.name = name;
+        const VariantSpec *variant = filter->variant(name);
+        e.title = variant ? variant->title : name;
+        e.result = session.run(input, request, cancel);
+        if (e.result.cancelled)
+            break;
+        add(std::move(e));
+    }
+    if (options.baselines && openCvHas(*filter, base.params)) {
+        for (Baseline b : {Baseline::OpenCvCpu, Baseline::OpenCvTapi}) {
+            if (cancelled(cancel))
+                break;
+            RaceEntry e;
+            e.name = baselineName(b);
+            e.title = b == Baseline::OpenCvCpu ? "OpenCV on the CPU" : "OpenCV through OpenCL";
+            e.baseline = true;
+            e.onHost = b == Baseline::OpenCvCpu;
+            e.result = session.runBaseline(input, base, b, cancel);
+            e.result.baseline = true;
+            if (e.result.cancelled)
+                break;
+            add(std::move(e));
+        }
+    }
+    race.cancelled = cancelled(cancel);
+
+    for (const RaceEntry &e : race.entries) {
+        if (e.onHost && e.name != "cpu_single" && e.ok()
+            && (race.cpuReferenceMs <= 0 || e.result.kernelMs.median < race.cpuReferenceMs)) {
+            race.cpuReferenceMs = e.result.kernelMs.median;
+            race.cpuReferenceName = e.name;
+        }
+        if (race.memoryFloorMs < 0 && !e.onHost && e.ok() && e.result.bytesMoved > 0 && race.copyGBps > 0)
+            race.memoryFloorMs = e.result.bytesMoved / (race.copyGBps * 1e9) * 1e3;
+    }
+    if (race.cpuReferenceMs <= 0) // no multi-threaded row: the runs' own fastest-CPU figure
+        for (const RaceEntry &e : race.entries)
+            if (e.result.cpuBestMs > 0) {
+                race.cpuReferenceMs = e.result.cpuBestMs;
+                race.cpuReferenceName = e.result.cpuBestLabel;
+                break;
+            }
+    return race;
+}
+
+std::string speedupWords(double speedup)
+{
+    if (speedup <= 0)
+        return {};
+    char text[64];
+    if (speedup >= 1.15) {
+        std::snprintf(text, sizeof text, speedup >= 10 ? "%.0f\u00d7 faster than the CPU" : "%.1f\u00d7 faster than the CPU",
+                      speedup);
+    } else if (speedup > 1 / 1.15) {
+        std::snprintf(text, sizeof text, "about as fast as the CPU");
+    } else {
+        const double slower = 1 / speedup;
+        std::snprintf(text, sizeof text, slower >= 10 ? "%.0f\u00d7 slower than the CPU" : "%.1f\u00d7 slower than the CPU",
+                      slower);
+    }
+    return text;
+}
+
+std::string raceWhy(const std::string &filterName, const RaceEntry &entry)
+{
+    if (entry.name == "cpu_single")
+        return "The computer's main processor working through the picture one pixel at a time, on one core.";
+    if (entry.name == "cpu_multi")
+        return "The computer's main processor with every core sharing the picture.";
+    if (entry.name == "opencv_cpu")
+        return "OpenCV, the standard image library, on every core of the main processor.";
+    if (entry.name == "opencv_tapi")
+        return "OpenCV, the standard image library, running its own graphics-processor code.";
+    const FilterSpec *filter = findFilter(filterName);
+    const VariantSpec *variant = filter ? filter->variant(entry.name) : nullptr;
+    if (!variant)
+        return {};
+    if (!variant->plainWords.empty())
+        return variant->plainWords;
+    const std::string &d = variant->description;
+    std::size_t end = d.find(". ");
+    return end == std::string::npos ? d : d.substr(0, end + 1);
+}
+
+Json raceJson(const RaceResult &race, RaceMetric metric)
+{
+    Json j = Json::object();
+    j["filter"] = race.filter;
+    j["image"] = Json::object({{"width", race.width}, {"height", race.height}, {"format", race.format}});
+    j["metric"] = raceMetricName(metric);
+    j["cancelled"] = race.cancelled;
+    j["copy_gbps"] = jsonNumber(race.copyGBps);
+    j["memory_floor_ms"] = race.memoryFloorMs > 0 ? jsonNumber(race.memoryFloorMs) : Json();
+    j["cpu_reference_ms"] = race.cpuReferenceMs > 0 ? jsonNumber(race.cpuReferenceMs) : Json();
+    j["cpu_reference"] = race.cpuReferenceName;
+    const int win = race.winner(metric);
+    j["winner"] = win >= 0 ? Json(race.entries[win].name) : Json();
+    Json &rows = j["results"] = Json::array();
+    int rank = 0;
+    for (int i : race.ranking(metric)) {
+        const RaceEntry &e = race.entries[i];
+        Json row = runResultJson(e.result);
+        const double t = e.timeMs(metric);
+        row["rank"] = t > 0 ? Json(++rank) : Json();
+        row["title"] = e.title;
+        row["baseline"] = e.baseline;
+        row["race_ms"] = t > 0 ? jsonNumber(t) : Json();
+        row["speedup_vs_cpu_race"] = t > 0 && race.cpuReferenceMs > 0 ? jsonNumber(race.speedup(e, metric)) : Json();
+        row["why"] = raceWhy(race.filter, e);
+        rows.push_back(std::move(row));
+    }
+    return j;
+}
+
+} // namespace fwb

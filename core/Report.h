@@ -1,0 +1,50 @@
+// Report: one self-contained HTML file (XHTML-compatible, charts as inline SVG, images as PNG data
+// URIs, no network) with the device, the settings, the race, the tuning heat map, the sweep chart,
+// thumbnails, the tool version and the command line that reproduces it.
+#pragma once
+
+#include "Devices.h"
+#include "Race.h"
+#include "Sweep.h"
+#include "Tuner.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fwb {
+
+struct ReportImage
+{
+    std::string caption;
+    std::string png; // encoded PNG bytes
+};
+
+struct ReportData
+{
+    std::string title;
+    DeviceInfo device;
+    std::vector<std::pair<std::string, std::string>> settings; // shown in this order
+    std::optional<RaceResult> race;
+    RaceMetric metric = RaceMetric::EndToEnd;
+    std::optional<TuneResult> tune;
+    std::optional<SweepResult> sweep;
+    std::vector<ReportImage> images; // empty in Qt-free builds (no PNG encoder)
+    std::string imagesNote;          // why there are none, when there are none
+    std::string toolVersion;
+    std::string commandLine;
+    std::string generatedAt;
+};
+
+std::string htmlEscape(const std::string &text);
+std::string base64Encode(const std::string &bytes);
+
+// The charts on their own (also usable by the GUI's export).
+std::string raceSvg(const RaceResult &race, RaceMetric metric);
+std::string tuneHeatMapSvg(const TuneResult &tune);
+std::string sweepSvg(const SweepResult &sweep);
+
+std::string reportHtml(const ReportData &data);
+
+} // namespace fwb

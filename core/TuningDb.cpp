@@ -1,0 +1,199 @@
+// The work-group tuning database as JSON in the cache folder (see TuningDb.h).
+#include "TuningDb.h"
+
+#include "AtomicFile.h"
+#include "JsonIo.h"
+#include "ProgramCache.h"
+
+#include <ctime>
+
+namespace fwb {
+
+std::string imageSizeClass(int width, int height)
+{
+    const double mp = double(width) * double(height) / 1e6;
+    return mp < 0.25 ? "tiny" : mp < 1 ? "small" : mp < 4 ? "hd" : mp < 16 ? "large" : "huge";
+}
+
+TuningKey TuningKey::of(const DeviceInfo &device, const std::string &filter, const std::string &variant,
+                        PixelFormat format, int width, int height)
+{
+    return TuningKey{device.platformName, device.name, device.driverVersion, filter, variant, formatName(format),
+                     imageSizeClass(width, height)};
+}
+
+TuningDb::TuningDb(std::filesystem::path file) : m_path(file.empty() ? defaultPath() : std::move(file)) {}
+
+std::filesystem::path TuningDb::defaultPath(const std::string &cacheDir)
+{
+    if (cacheDir == "-")
+        return {};
+    std::filesystem::path dir = cacheDir.empty() ? ProgramCache::defaultDiskDir() : cacheDir;
+    if (dir.empty())
+        return {};
+    if (cacheDir.empty() && dir.filename() == "programs") // beside the program binaries, not among them
+        dir = dir.parent_path();
+    return dir / "tuning.json";
+}
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+Json keyJson(const TuningKey &k)
+{
+    return Json::object({{"platform", k.platform},
+                         {"device", k.device},
+                         {"driver", k.driver},
+                         {"filter", k.filter},
+                         {"variant", k.variant},
+                         {"format", k.format},
+                         {"size_class", k.sizeClass}});
+}
+
+// Throws nlohmann's exceptions on a malformed entry (caught by load()).
+TuningEntry entryFromJson(const Json &j)
+{
+    TuningEntry e;
+    e.key.platform = j.at("platform").get<std::string>();
+    e.key.device = j.at("device").get<std::string>();
+    e.key.driver = j.at("driver").get<std::string>();
+    e.key.filter = j.at("filter").get<std::string>();
+    e.key.variant = j.at("variant").get<std::string>();
+    e.key.format = j.at("format").get<std::string>();
+    e.key.sizeClass = j.at("size_class").get<std::string>();
+    std::string error;
+    const auto local = LocalSize::parse(j.at("local").get<std::string>(), &error);
+    if (!local || !local->isConcrete())
+        throw std::runtime_error("bad local size '" + j.at("local").get<std::string>() + "'");
+    e.local = *local;
+    e.kernelMs = j.value("kernel_ms", 0.0);
+    e.defaultMs = j.value("default_ms", 0.0);
+    e.defaultLocal = j.value("default_local", std::string());
+    e.width = j.value("width", 0);
+    e.height = j.value("height", 0);
+    e.when = j.value("when", std::string());
+    return e;
+}
+
+std::string utcNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+} // namespace
+
+bool TuningDb::load(std::string *warning)
+{
+    std::lock_guard lock(m_mutex);
+    m_entries.clear();
+    std::error_code ec;
+    if (m_path.empty() || !std::filesystem::exists(m_path, ec))
+        return true;
+    std::string error;
+    const std::optional<Json> doc = parseJsonFile(m_path, &error);
+    auto damaged = [&](const std::string &why) {
+        if (warning)
+            *warning = "tuning database " + m_path.string() + " is damaged (" + why
+                       + "); ignoring it, it will be rewritten";
+        return false;
+    };
+    if (!doc)
+        return damaged(error);
+    if (!doc->is_object() || !doc->contains("entries") || !(*doc)["entries"].is_array())
+        return damaged("no \"entries\" list");
+    int skipped = 0;
+    for (const Json &item : (*doc)["entries"]) {
+        try {
+            m_entries.push_back(entryFromJson(item));
+        } catch (const std::exception &) {
+            ++skipped;
+        }
+    }
+    if (skipped > 0) {
+        if (warning)
+            *warning = "tuning database " + m_path.string() + ": skipped " + std::to_string(skipped)
+                       + " malformed entr" + (skipped == 1 ? "y" : "ies");
+        return false;
+    }
+    return true;
+}
+
+bool TuningDb::save(std::string *error) const
+{
+    if (m_path.empty()) {
+        if (error)
+            *error = "no tuning database file (the disk cache is off)";
+        return false;
+    }
+    Json doc = Json::object();
+    doc["version"] = kFormatVersion;
+    doc["note"] = "work-group shapes found by filter-bench tune / the workbench's tuner";
+    Json &list = doc["entries"] = Json::array();
+    {
+        std::lock_guard lock(m_mutex);
+        for (const TuningEntry &e : m_entries) {
+            Json j = keyJson(e.key);
+            j["local"] = e.local.toString();
+            j["kernel_ms"] = jsonNumber(e.kernelMs);
+            j["default_ms"] = jsonNumber(e.defaultMs);
+            j["default_local"] = e.defaultLocal;
+            j["width"] = e.width;
+            j["height"] = e.height;
+            j["when"] = e.when;
+            list.push_back(std::move(j));
+        }
+    }
+    const std::string text = doc.dump(1) + "\n";
+    return writeFileAtomically(m_path, text.data(), text.size(), error);
+}
+
+std::optional<TuningEntry> TuningDb::find(const TuningKey &key) const
+{
+    std::lock_guard lock(m_mutex);
+    for (const TuningEntry &e : m_entries)
+        if (e.key == key)
+            return e;
+    return std::nullopt;
+}
+
+void TuningDb::put(const TuningEntry &entry)
+{
+    std::lock_guard lock(m_mutex);
+    TuningEntry copy = entry;
+    if (copy.when.empty())
+        copy.when = utcNow();
+    for (TuningEntry &e : m_entries)
+        if (e.key == entry.key) {
+            e = copy;
+            return;
+        }
+    m_entries.push_back(copy);
+}
+
+std::vector<TuningEntry> TuningDb::entries() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_entries;
+}
+
+TunedLocalLookup TuningDb::lookup(std::shared_ptr<TuningDb> db)
+{
+    return [db](const DeviceInfo &device, const RunRequest &request, int width,
+                int height) -> std::optional<LocalSize> {
+        if (!db || !db->enabled())
+            return std::nullopt;
+        const auto entry = db->find(TuningKey::of(device, request.filter, request.variant, request.params.format,
+                                                  width, height));
+        if (!entry)
+            return std::nullopt;
+        return entry->local;
+    };
+}
+
+} // namespace fwb

@@ -1,0 +1,242 @@
+// Work-group tuner and tuning database: shapes, refusals, the best shape, the JSON file (damaged files
+// ignored and rewritten), the tuned shape used by auto afterwards, and the tune verb / --no-tuned.
+#include "TestSupport.h"
+
+#include "Tuner.h"
+#include "TuningDb.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace fwb;
+
+class TestTuning : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        if (!test::testDevice(m_device))
+            QSKIP("no OpenCL platform");
+    }
+
+    void sizeClasses()
+    {
+        QCOMPARE(imageSizeClass(259, 194), std::string("tiny"));
+        QCOMPARE(imageSizeClass(800, 600), std::string("small"));
+        QCOMPARE(imageSizeClass(1920, 1080), std::string("hd"));
+        QCOMPARE(imageSizeClass(3840, 2160), std::string("large"));
+        QCOMPARE(imageSizeClass(6720, 4480), std::string("huge"));
+    }
+
+    void shapesArePowersOfTwoAndMultiples()
+    {
+        DeviceInfo gpu;
+        gpu.kind = DeviceKind::Gpu;
+        gpu.vendor = "NVIDIA Corporation";
+        gpu.maxWorkGroupSize = 1024;
+        const VariantSpec *plain = findFilter("gaussian5x5")->variant("constant_memory");
+        QVERIFY(plain);
+        TuneOptions options;
+        const std::vector<LocalSize> shapes = tuneShapes(gpu, *plain, options);
+        auto has = [&](int w, int h) {
+            return std::find(shapes.begin(), shapes.end(), LocalSize{w, h}) != shapes.end();
+        };
+        QVERIFY(has(1, 1) && has(32, 8) && has(16, 16) && has(1024, 1) && has(1, 1024) && has(96, 2));
+        QVERIFY(!has(64, 32)); // 2048 items
+        for (const LocalSize &s : shapes)
+            QVERIFY(s.items() <= 1024);
+        options.maxItems = 256;
+        options.minItems = 32;
+        for (const LocalSize &s : tuneShapes(gpu, *plain, options))
+            QVERIFY(s.items() >= 32 && s.items() <= 256);
+        // Per-column variants: one row of work-items.
+        const FilterSpec *recursive = findFilter("recursive_gaussian");
+        for (const VariantSpec &v : recursive->variants) {
+            if (std::all_of(v.passes.begin(), v.passes.end(), [](const PassSpec &p) { return p.geometry == Geometry::Columns; }))
+                for (const LocalSize &s : tuneShapes(gpu, v, TuneOptions{}))
+                    QCOMPARE(s.height, 1);
+        }
+    }
+
+    void databaseRoundTripAndDamage()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/tuning.json").toStdString();
+        TuningDb db(path);
+        std::string warning;
+        QVERIFY(db.load(&warning)); // missing: empty, fine
+        QVERIFY(db.entries().empty());
+        TuningEntry e;
+        e.key = TuningKey::of(m_device, "gaussian5x5", "constant_memory", PixelFormat::Gray8, 259, 194);
+        e.local = LocalSize{16, 4};
+        e.kernelMs = 0.5;
+        e.defaultMs = 0.7;
+        db.put(e);
+        e.local = LocalSize{8, 8}; // same key: replaced
+        db.put(e);
+        QCOMPARE(db.entries().size(), std::size_t(1));
+        std::string error;
+        QVERIFY2(db.save(&error), error.c_str());
+
+        TuningDb again(path);
+        QVERIFY(again.load(&warning));
+        const auto found = again.find(e.key);
+        QVERIFY(found);
+        QCOMPARE(found->local, (LocalSize{8, 8}));
+        QVERIFY(!found->when.empty());
+        QVERIFY(!again.find(TuningKey::of(m_device, "gaussian5x5", "constant_memory", PixelFormat::Gray8, 1920, 1080)));
+
+        // Damaged: ignored with a warning naming the file, then rewritten by the next save.
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"entries\": [ {\"platform\": ");
+        f.close();
+        TuningDb damaged(path);
+        warning.clear();
+        QVERIFY(!damaged.load(&warning));
+        QVERIFY2(warning.find("damaged") != std::string::npos && warning.find(path) != std::string::npos, warning.c_str());
+        QVERIFY(damaged.entries().empty());
+        damaged.put(e);
+        QVERIFY(damaged.save(&error));
+        TuningDb rewritten(path);
+        QVERIFY(rewritten.load(&warning));
+        QCOMPARE(rewritten.entries().size(), std::size_t(1));
+
+        // A malformed entry is skipped, the others kept.
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"version\":1,\"entries\":[{\"platform\":\"p\"},"
+                "{\"platform\":\"p\",\"device\":\"d\",\"driver\":\"1\",\"filter\":\"box\",\"variant\":\"naive\","
+                "\"format\":\"gray8\",\"size_class\":\"tiny\",\"local\":\"32x8\"}]}");
+        f.close();
+        TuningDb partial(path);
+        QVERIFY(!partial.load(&warning));
+        QCOMPARE(partial.entries().size(), std::size_t(1));
+    }
+
+    void tunerFindsBestAndRefusesInvalidShapes()
+    {
+        Session session(m_device);
+        const Image image = makeTestCard(96, 64, PixelFormat::Gray8);
+        RunRequest request = test::oneShotRequest("gaussian5x5", "constant_memory");
+        TuneOptions options;
+        const int tooBig = int(m_device.maxWorkGroupSize) * 2;
+        options.shapes = {LocalSize{8, 8}, LocalSize{16, 4}, LocalSize{tooBig, 1}};
+        int calls = 0;
+        const TuneResult tune = tuneVariant(session, image, request, options, nullptr,
+                                            [&](const TuneCell &, int done, int total) {
+                                                QCOMPARE(done, ++calls);
+                                                QCOMPARE(total, 3);
+                                            });
+        QCOMPARE(int(tune.cells.size()), 3);
+        QVERIFY(tune.cells[0].ok());
+        QVERIFY(tune.cells[1].ok());
+        QVERIFY(!tune.cells[2].ok());
+        QVERIFY(!tune.cells[2].refusal.empty());
+        QVERIFY(tune.best == 0 || tune.best == 1);
+        QVERIFY(tune.defaultRun.ok());
+        QVERIFY(tune.speedupOverDefault() > 0);
+        QCOMPARE(tune.widths, (std::vector<int>{8, 16, tooBig}));
+        QCOMPARE(tune.heights, (std::vector<int>{1, 4, 8}));
+        QVERIFY(tune.cell(16, 4) == &tune.cells[1]);
+        const auto entry = tuningEntry(m_device, tune, PixelFormat::Gray8);
+        QVERIFY(entry);
+        QCOMPARE(entry->local, tune.cells[tune.best].local);
+        const Json j = tuneJson(tune);
+        QCOMPARE(j["cells"].size(), std::size_t(3));
+        QVERIFY(j["cells"][2]["ms"].is_null());
+
+        // Cancel midway.
+        std::atomic<bool> cancel{false};
+        const TuneResult cut = tuneVariant(session, image, request, options, &cancel,
+                                           [&](const TuneCell &, int done, int) { cancel = done == 1; });
+        QVERIFY(cut.cancelled);
+        QCOMPARE(int(cut.cells.size()), 1);
+    }
+
+    void autoUsesTheTunedShape()
+    {
+        QTemporaryDir dir;
+        auto db = std::make_shared<TuningDb>((dir.path() + "/tuning.json").toStdString());
+        const Image image = makeTestCard(96, 64, PixelFormat::Gray8);
+        TuningEntry e;
+        e.key = TuningKey::of(m_device, "gaussian5x5", "constant_memory", PixelFormat::Gray8, image.width(), image.height());
+        e.local = LocalSize{8, 4};
+        db->put(e);
+        SessionOptions options;
+        options.tunedLocal = TuningDb::lookup(db);
+        Session session(m_device, options);
+        const RunRequest request = test::oneShotRequest("gaussian5x5", "constant_memory");
+        RunResult r = session.run(image, request);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.localSource, LocalSource::Tuned);
+        QCOMPARE(r.local, (LocalSize{8, 4}));
+        QCOMPARE(launchShapeLabel(r.local, r.localSource), std::string("auto (8x4, tuned)"));
+        db->setEnabled(false);
+        r = session.run(image, request);
+        QCOMPARE(r.localSource, LocalSource::Default);
+        db->setEnabled(true);
+        RunRequest user = request;
+        user.local = LocalSize{16, 16};
+        r = session.run(image, user);
+        QCOMPARE(r.localSource, LocalSource::User);
+    }
+
+    void tuneVerbFillsTheDatabase()
+    {
+        QTemporaryDir cache;
+        QProcess tune;
+        tune.start(QStringLiteral(FWB_FILTER_BENCH),
+                   {"tune", "--filter", "gaussian5x5", "--variant", "constant_memory", "--synthetic", "96x64", "--shapes",
+                    "8x8,16x4", "--repeat", "1", "--json", "--cache-dir", cache.path()});
+        QVERIFY(tune.waitForFinished(300000));
+        QCOMPARE(tune.exitCode(), 0);
+        const QJsonObject doc = QJsonDocument::fromJson(tune.readAllStandardOutput()).object();
+        QVERIFY(doc.value("saved").toBool());
+        const QString best = doc.value("tunes").toArray().first().toObject().value("best").toString();
+        QVERIFY(best == "8x8" || best == "16x4");
+        QVERIFY(QFile::exists(cache.path() + "/tuning.json"));
+
+        auto runJson = [&](const QStringList &extra) {
+            QProcess run;
+            run.start(QStringLiteral(FWB_FILTER_BENCH),
+                      QStringList{"run", "--filter", "gaussian5x5", "--variant", "constant_memory", "--synthetic", "96x64",
+                                  "--repeat", "1", "--json", "--cache-dir", cache.path()}
+                          + extra);
+            run.waitForFinished(300000);
+            return QJsonDocument::fromJson(run.readAllStandardOutput())
+                .object()
+                .value("results")
+                .toArray()
+                .first()
+                .toObject();
+        };
+        QJsonObject row = runJson({});
+        QCOMPARE(row.value("local_source").toString(), QString("tuned"));
+        row = runJson({"--no-tuned"});
+        QCOMPARE(row.value("local_source").toString(), QString("default"));
+
+        // A damaged database: a warning, the run still succeeds.
+        QFile f(cache.path() + "/tuning.json");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("not json");
+        f.close();
+        QProcess run;
+        run.start(QStringLiteral(FWB_FILTER_BENCH), {"run", "--filter", "gaussian5x5", "--variant", "constant_memory",
+                                                     "--synthetic", "96x64", "--repeat", "1", "--cache-dir", cache.path()});
+        QVERIFY(run.waitForFinished(300000));
+        QCOMPARE(run.exitCode(), 0);
+        QVERIFY(run.readAllStandardError().contains("damaged"));
+    }
+
+private:
+    DeviceInfo m_device;
+};
+
+QTEST_GUILESS_MAIN(TestTuning)
+#include "tst_tuning.moc"
