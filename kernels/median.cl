@@ -167,7 +167,7 @@ inline bs_u8v median_med3(bs_u8v a, bs_u8v b, bs_u8v c) { return max(min(a, b), 
 // that contain it (the neighbours are byte-shifted copies of the sorted vectors); then 3x3 is Paeth's
 // median of (max of lows, median of middles, min of highs): 3x6 + 12 min/max instead of 24, and 5x5
 // runs the 76-step network for sorted columns instead of 113 steps. Exact.
-kernel void median_roofline(global const uchar *src, global uchar *dst, int width, int height,
+kernel void median_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                             constant float *coeffs, int radius, float4 params)
 {
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
@@ -179,8 +179,12 @@ kernel void median_roofline(global const uchar *src, global uchar *dst, int widt
     for (int k = 0; k < MEDIAN_SIZE - 1; ++k)
         bs_load_row(src, width, height, y0 - MEDIAN_R + k, x0, MEDIAN_NL, MEDIAN_NV, rows[k]);
 #endif
-    const int yEnd = min(y0 + BLOCK_H, height);
-    for (int y = y0; y < yEnd; ++y) {
+    // Every row of the block is computed (row loads follow the border rule, so they stay inside the
+    // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
+    // rows' loads (restrict: they cannot alias the stores) while the current row computes.
+#pragma unroll
+    for (int i = 0; i < BLOCK_H; ++i) {
+        const int y = y0 + i;
 #if MEDIAN_RING
         bs_load_row(src, width, height, y + MEDIAN_R, x0, MEDIAN_NL, MEDIAN_NV, rows[MEDIAN_SIZE - 1]);
 #else
