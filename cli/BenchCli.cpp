@@ -68,6 +68,7 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
         cli::devicesVerb(app),
         cli::listVerb(app),
         cli::runVerb(app, io),
+        cli::userVariantsVerb(app),
         cli::inspectVerb(app),
         cli::raceVerb(app, io),
         cli::tuneVerb(app, io),

@@ -6,6 +6,7 @@
 #include "Devices.h"
 #include "Error.h"
 #include "ImageIo.h"
+#include "IsolatedRun.h"
 #include "ResultJson.h"
 #include "RunPlan.h"
 #include "RunTable.h"
@@ -28,6 +29,7 @@ struct RunOptions
     std::string repeatText, warmupText, transferText;
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
+    std::string userVariant, timeoutText; // run in the helper process (IsolatedRun)
     bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
 };
@@ -45,7 +47,13 @@ int parseCount(const std::string &flag, const std::string &value)
 
 int cmdRun(const RunOptions &o, ImageIo *io)
 {
-    const std::string &filterName = o.filterName, &variantName = o.variantName, &input = o.input,
+    // --user-variant / --timeout: every row runs in the helper process, stopped when over time.
+    const IsolatedRun isolated = isolatedRun(o.userVariant, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir);
+    if (isolated.kernel && !o.filterName.empty() && o.filterName != isolated.kernel->baseFilter)
+        throw Error("user variant " + isolated.kernel->name + " is a " + isolated.kernel->baseFilter + " variant, not "
+                    + o.filterName);
+    const std::string &filterName = isolated.kernel ? isolated.kernel->baseFilter : o.filterName,
+                      &variantName = isolated.kernel ? isolated.kernel->baseVariant : o.variantName, &input = o.input,
                       &synthetic = o.synthetic, &output = o.output, &jsonFile = o.jsonFile,
                       &deviceSpec = o.deviceSpec, &cacheDir = o.cacheDir, &kernelDir = o.kernelDir;
     const bool json = o.json, check = o.check, overwrite = o.overwrite;
@@ -146,7 +154,7 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.filter = planned.filter->name;
         request.variant = planned.variant;
         request.params = planned.params;
-        results.push_back(session.run(image, request));
+        results.push_back(isolated.enabled ? isolated.run(image, request) : session.run(image, request));
         shown.push_back(planned);
         const bool lastOfGroup = i + 1 == plan.size() || plan[i + 1].filter != planned.filter
                                  || plan[i + 1].combo != planned.combo;
@@ -271,6 +279,15 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     addCacheDirOption(c, o->cacheDir);
     c.add_option("--kernel-dir", o->kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
         ->type_name("DIR");
+    c.add_option("--user-variant", o->userVariant,
+                 "run a saved user variant (see filter-bench user-variants) in the helper\n"
+                 "process; its base filter and variant stand in for --filter/--variant")
+        ->type_name("NAME|PATH");
+    c.add_option("--timeout", o->timeoutText,
+                 "run each variant in the helper process and stop it after S seconds\n"
+                 "(exit 1: '... did not finish within S s and was stopped'; default 10\n"
+                 "with --user-variant)")
+        ->type_name("S");
     addJsonFlag(c, o->json, "one JSON object instead of the table");
     c.add_option("--json-file", o->jsonFile, "also write that JSON object to FILE (the table still prints)")
         ->type_name("FILE");

@@ -43,6 +43,7 @@ CLI::Option *addSyntheticOption(CLI::App &command, std::string &size, const std:
 Verb devicesVerb(CLI::App &root);
 Verb listVerb(CLI::App &root);
 Verb runVerb(CLI::App &root, ImageIo *io);
+Verb userVariantsVerb(CLI::App &root);
 Verb inspectVerb(CLI::App &root);
 Verb raceVerb(CLI::App &root, ImageIo *io);
 Verb tuneVerb(CLI::App &root, ImageIo *io);

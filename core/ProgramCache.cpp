@@ -3,6 +3,7 @@
 #include "ProgramCache.h"
 
 #include "AtomicFile.h"
+#include "BuildDiagnostics.h"
 #include "Error.h"
 #include "Hash.h"
 
@@ -125,7 +126,9 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
         program.build({device}, options.c_str());
     } catch (const cl::Error &e) {
         std::string log = buildLogOf(program, device);
-        throw Error("kernel build failed (" + clErrorName(e.err()) + ")" + (options.empty() ? "" : " with options '" + options + "'"),
+        const std::string first = firstBuildError(log); // "gaussian5x5.cl:119:5: error: ..." (#line)
+        throw Error("kernel build failed (" + clErrorName(e.err()) + ")" + (first.empty() ? "" : ": " + first)
+                        + (options.empty() ? "" : " with options '" + options + "'"),
                     e.err(), log);
     }
     bi.origin = ProgramOrigin::Compiled;

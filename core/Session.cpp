@@ -409,10 +409,11 @@ double Session::copyBandwidthGBps()
     return d->copyGBps;
 }
 
-std::string Session::checkLaunch(const RunRequest &request, int width, int height)
+std::string Session::checkLaunch(const RunRequest &request, int width, int height, std::string *buildLog)
 {
     const FilterSpec *filter = findFilter(request.filter);
-    const VariantSpec *variant = filter ? filter->variant(request.variant) : nullptr;
+    const VariantSpec *variant = request.variantOverride ? request.variantOverride.get()
+                                 : filter ? filter->variant(request.variant) : nullptr;
     if (!variant)
         return "unknown filter/variant " + request.filter + "/" + request.variant;
     if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
@@ -422,7 +423,9 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
         const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
         const PreparedFilter prepared = filter->prepare(request.params);
-        const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
+        const KernelSource source = request.sourceOverride.empty()
+                                        ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
+                                        : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
         const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, tile);
         cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, opts);
         for (const PassSpec &pass : variant->passes) {
@@ -437,6 +440,8 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
                 return why;
         }
     } catch (const Error &e) {
+        if (buildLog)
+            *buildLog = e.buildLog();
         return e.what();
     } catch (const cl::Error &e) {
         return std::string(e.what()) + " failed: " + clErrorName(e.err());
@@ -463,7 +468,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
     r.format = formatName(request.params.format);
     if (filter->hasBorder)
         r.border = borderModeName(request.params.border);
-    const VariantSpec *variant = filter->variant(request.variant);
+    const VariantSpec *variant = request.variantOverride ? request.variantOverride.get() : filter->variant(request.variant);
     if (!variant) {
         r.error = "unknown variant '" + request.variant + "' of filter " + filter->name;
         return r;
@@ -491,7 +496,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
         const PreparedFilter prepared = filter->prepare(request.params);
-        const KernelSource source = loadKernelSource(variant->kernelFile, d->options.kernelDir);
+        const KernelSource source = request.sourceOverride.empty()
+                                        ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
+                                        : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
         r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, tile);
         BuildInfo build;
         cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, r.buildOptions, &build);

@@ -42,6 +42,10 @@ struct RunRequest
     bool pinnedTransfers = false; // copy through page-locked host memory (seed 004: 19 ms -> 8.39 ms)
     bool keepOutput = true;
     bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
+    // A user's kernel (the editor, user variants): launched exactly as the catalogue launches a variant,
+    // with this spec in place of `variant`'s and, when non-empty, this text as its kernel file.
+    std::shared_ptr<const VariantSpec> variantOverride;
+    std::string sourceOverride;
 };
 
 struct RunResult
@@ -138,7 +142,8 @@ public:
 
     // Builds the variant's program (if needed) and checks the work-group shape against device and
     // kernel limits, without launching. Empty when it would launch, else the reason.
-    std::string checkLaunch(const RunRequest &request, int width, int height);
+    // A failed build also leaves the compiler's log in *buildLog (when given).
+    std::string checkLaunch(const RunRequest &request, int width, int height, std::string *buildLog = nullptr);
 
     // Device-to-device copy bandwidth (read + write bytes / time) of a 256 MiB (or smaller) buffer,
     // measured once per session: the honest ceiling for a bandwidth-bound filter.

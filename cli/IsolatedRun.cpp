@@ -1,0 +1,52 @@
+// IsolatedRun: filter-bench run's rows in the helper process, with a time limit.
+#include "IsolatedRun.h"
+
+#include "Error.h"
+#include "WorkerProcess.h"
+
+#include <cstdlib>
+
+namespace fwb::cli {
+
+IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
+                        const std::string &cacheDir, const std::string &kernelDir)
+{
+    IsolatedRun isolated;
+    isolated.deviceSpec = deviceSpec;
+    isolated.cacheDir = cacheDir;
+    isolated.kernelDir = kernelDir;
+    if (!timeoutText.empty()) {
+        char *end = nullptr;
+        const double s = std::strtod(timeoutText.c_str(), &end);
+        if (*end || !(s > 0) || s > 86400)
+            throw Error("--timeout '" + timeoutText + "' must be a number of seconds > 0, e.g. 10 or 0.5");
+        isolated.timeoutS = s;
+        isolated.enabled = true;
+    }
+    if (!userVariant.empty()) {
+        isolated.kernel = loadUserVariant(userVariant);
+        userVariantSpec(*isolated.kernel); // an unknown base or wrong entry count fails here, before any run
+        isolated.enabled = true;
+    }
+    return isolated;
+}
+
+RunResult IsolatedRun::run(const Image &image, const RunRequest &request) const
+{
+    WorkerJob job;
+    job.deviceSpec = deviceSpec;
+    job.cacheDir = cacheDir;
+    job.kernelDir = kernelDir;
+    job.request = request;
+    if (kernel) {
+        job.kernel = kernel;
+        job.request.variant = kernel->name;
+    }
+    job.input = image;
+    WorkerOptions options;
+    options.timeoutS = timeoutS;
+    WorkerOutcome outcome = runInWorker(job, options);
+    return std::move(outcome.result);
+}
+
+} // namespace fwb::cli

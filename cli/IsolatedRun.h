@@ -1,0 +1,31 @@
+// filter-bench run's protected path: --timeout S and --user-variant NAME|PATH run each row in the
+// helper process (core/WorkerProcess.h), which is stopped when it exceeds the time limit.
+#pragma once
+
+#include "Session.h"
+#include "UserVariants.h"
+#include "WorkerProcess.h"
+
+#include <optional>
+#include <string>
+
+namespace fwb::cli {
+
+struct IsolatedRun
+{
+    bool enabled = false;
+    double timeoutS = kDefaultWorkerTimeoutS;
+    std::optional<UserVariant> kernel; // --user-variant
+    std::string deviceSpec, cacheDir, kernelDir;
+
+    // The row `request` would run in-process, run in the helper instead (the user variant in place of
+    // request.variant when one was given). Never throws.
+    RunResult run(const Image &image, const RunRequest &request) const;
+};
+
+// Parses --timeout (seconds > 0; empty: 10 s when a user variant is given, else off) and loads
+// --user-variant. Throws fwb::Error.
+IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
+                        const std::string &cacheDir, const std::string &kernelDir);
+
+} // namespace fwb::cli

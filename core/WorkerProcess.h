@@ -1,0 +1,83 @@
+// The helper process for user kernels: a request (image, filter, variant, edited source) goes to a
+// separate `filter-worker` process through files in a private temp folder; the caller waits with a
+// time limit and kills it when exceeded, so a kernel that loops forever, writes out of bounds or
+// crashes the driver costs one process, never the window or the CLI. Qt-free (posix_spawn).
+//
+// Protocol (version kWorkerProtocol), one folder per job:
+//   request.json  {"protocol":1, "op":"run"|"build", "device":"P:D", "cache_dir", "kernel_dir",
+//                  "request":{filter, variant, params, border, format, fast_math, local, repeat,
+//                  warmup, check, cpu_single, keep_output}, "kernel":{name, base_filter,
+//                  base_variant, kernel_file, entry_points, defines, ...} (user kernels only),
+//                  "input":{"width","height","format"}}
+//   kernel.cl     the user kernel's text (when the request has one)
+//   input.raw     the image's pixels, tightly packed
+//   launching     created by the worker once the program is built (the kernel's time limit starts)
+// The worker answers with response.json {"protocol":1, "result":{...}} and, for runs that keep
+// their output, output.raw; then exits 0.
+#pragma once
+
+#include "Image.h"
+#include "Session.h"
+#include "UserVariants.h"
+
+#include <atomic>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace fwb {
+
+inline constexpr int kWorkerProtocol = 1;
+inline constexpr double kDefaultWorkerTimeoutS = 10.0;
+
+struct WorkerJob
+{
+    enum class Op { Run, Build };
+    Op op = Op::Run;
+    std::string deviceSpec; // "P:D"; empty: the default device
+    std::string cacheDir;   // program cache for the worker (SessionOptions::cacheDir)
+    std::string kernelDir;  // override folder for the kernel files and headers
+    RunRequest request;     // request.variant names the row; variantOverride/sourceOverride do not travel:
+    std::optional<UserVariant> kernel; // the user's kernel (editor or saved variant); empty: the catalogue's
+    Image input;            // Build: only its size and format matter
+};
+
+struct WorkerOptions
+{
+    std::string workerPath;     // empty: $FWB_WORKER, else filter-worker beside this executable
+    // The kernel's limit: from the moment the helper has built the program and starts launching
+    // (it says so by creating `launching` in the job folder), so a slow first compile does not count.
+    double timeoutS = kDefaultWorkerTimeoutS;
+    double buildTimeoutS = 120; // starting the helper, finding the device and building
+    const std::atomic<bool> *cancel = nullptr; // set: the worker is killed and the run cancelled
+};
+
+struct WorkerOutcome
+{
+    RunResult result;   // error set on every failure, including the ones below
+    bool timedOut = false;
+    bool crashed = false;   // exited by a signal or without an answer
+    bool cancelled = false;
+    double wallMs = 0;      // spawn to reaped, everything included
+    double launchedMs = -1; // from the worker's "launching" (program built) to reaped; -1: never launched
+    double workerMs = 0;    // inside the worker: reading the job to writing the answer
+    double sessionMs = 0;   // inside the worker: finding the device and opening the Session
+    double runMs = 0;       // inside the worker: build (cached or not) + Session::run
+    double launchMs = 0;    // inside the worker: Session::run alone (what an in-process run costs)
+    std::string stderrText; // what the worker printed (a driver's complaint before a crash)
+};
+
+// "the kernel did not finish within 10 s and was stopped" (the seconds as given, %g).
+std::string workerTimeoutMessage(double timeoutS);
+
+// Runs `job` in a fresh helper process and waits at most options.timeoutS (<= 0: no limit).
+// Never throws.
+WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options = {});
+
+// The helper's side: reads `dir`/request.json, runs it, writes the answer. Returns the exit status.
+int serveWorkerJob(const std::filesystem::path &dir);
+
+// The worker executable runInWorker would start (resolved as described in WorkerOptions).
+std::string defaultWorkerPath();
+
+} // namespace fwb
