@@ -78,6 +78,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v.kernelFile = "gaussian5x5.cl";
 
     v.name = "private_array";
+    v.plainWords = "Each worker first copies the 25 blur weights into its own scratch pad, which turns out to be slow: the scratch pad lives far away in main memory.";
     v.title = "Private array, runtime loop bound";
     v.passes = {{"gaussian5x5_private_array"}};
     v.description = "The weights sit in an array declared inside the kernel, and the loop bound is a kernel "
@@ -91,6 +92,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     g.variants.push_back(v);
 
     v.name = "unrolled_constant";
+    v.plainWords = "The 25 multiplications are written out one by one, so the graphics chip never has to stop and look up what comes next.";
     v.title = "Unrolled, weights folded in";
     v.passes = {{"gaussian5x5_unrolled"}};
     v.description = "The window size is fixed at compile time, so the compiler unrolls both loops and writes "
@@ -100,6 +102,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     g.variants.push_back(v);
 
     v.name = "constant_memory";
+    v.plainWords = "The blur weights sit in a small shared shelf every worker can reach quickly, and each worker loops over them.";
     v.title = "Constant memory, runtime loop bound";
     v.passes = {{"gaussian5x5_constant"}};
     v.description = "The weights live in the device's __constant memory (cached and broadcast to all "
@@ -109,6 +112,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     g.variants.push_back(v);
 
     v.name = "local_tiled";
+    v.plainWords = "Each team of workers first copies its patch of the picture into a small shared table, then blurs from there instead of from main memory.";
     v.title = "Local-memory tile";
     v.passes = {{"gaussian5x5_local"}};
     v.tiledLocal = true;
@@ -123,6 +127,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "gaussian5x5.cl";
     v.name = "image2d";
+    v.plainWords = "The picture is handed to the graphics chip's texture unit, the part built for looking up nearby pixels in games.";
     v.title = "Image object + sampler";
     v.passes = {{"gaussian5x5_image"}};
     v.usesImages = true;
@@ -136,6 +141,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "gaussian5x5.cl";
     v.name = "vectorized";
+    v.plainWords = "Each worker computes four neighbouring pixels at once, so the picture is read in bigger gulps.";
     v.title = "Four pixels per work-item, vector loads";
     v.passes = {{"gaussian5x5_vectorized", Slot::Src, Slot::Dst, Geometry::PixelsX4}};
     v.description = "Each work-item computes four neighbouring pixels of a row instead of one, so a quarter as "
@@ -155,6 +161,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "gaussian5x5.cl";
     v.name = "roofline";
+    v.plainWords = "Each worker handles a whole block of pixels and keeps the rows it needs at hand, so every pixel is fetched from memory about once: as fast as memory can go.";
     v.title = "Row strips in registers, 16-byte loads and stores";
     v.passes = {{"gaussian5x5_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.blockWidth = 16;
