@@ -132,19 +132,23 @@ inline void morph_row_op(global const uchar *src, int width, int height, int y, 
 // from byte-shifted copies; the column pass takes the min/max of the last 2r+1 row results, kept in
 // registers while the work-item slides down (small r; for large r they are recomputed from the
 // cached rows). Exact, border rule included (x and y map independently).
-kernel void morph_roofline(global const uchar *src, global uchar *dst, int width, int height,
+kernel void morph_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                            constant float *coeffs, int radius, float4 params)
 {
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
     if (x0 >= width || y0 >= height)
         return;
-    const int yEnd = min(y0 + BLOCK_H, height);
 #if MORPH_RING
     bs_u8v ring[MORPH_K][BS_NC];
 #pragma unroll
     for (int k = 0; k < MORPH_K - 1; ++k)
         morph_row_op(src, width, height, y0 - MORPH_RADIUS + k, x0, ring[k]);
-    for (int y = y0; y < yEnd; ++y) {
+    // Every row of the block is computed (row loads follow the border rule, so they stay inside the
+    // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
+    // rows' loads (restrict: they cannot alias the stores) while the current row computes.
+#pragma unroll
+    for (int i = 0; i < BLOCK_H; ++i) {
+        const int y = y0 + i;
         morph_row_op(src, width, height, y + MORPH_RADIUS, x0, ring[MORPH_K - 1]);
         bs_u8v o[BS_NC];
 #pragma unroll
@@ -163,7 +167,8 @@ kernel void morph_roofline(global const uchar *src, global uchar *dst, int width
                 ring[k][j] = ring[k + 1][j];
     }
 #else
-    for (int y = y0; y < yEnd; ++y) {
+    for (int i = 0; i < BLOCK_H; ++i) {
+        const int y = y0 + i;
         bs_u8v o[BS_NC];
 #pragma unroll
         for (int j = 0; j < BS_NC; ++j)

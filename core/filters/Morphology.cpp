@@ -176,17 +176,19 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.name = "roofline";
     v.title = "Roofline: fused separable in registers";
     v.passes = {{"morph_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.blockWidth = 16;
-    v.blockHeight = 16;
+    v.blockWidth = 8; // measured on an H100 (6720x4480 gray8, r = 2): 8x8 0.065 ms, 16x16 0.12
+    v.blockHeight = 8;
     v.preferredLocalGpu = {32, 4};
     v.preferredLocalCpu = {16, 4};
-    v.description = "One launch, the separable split kept in registers. Each work-item produces a 16-pixel-wide "
-                    "strip 16 rows tall on whole byte vectors (one 16-byte " + opName + " = 16 gray8 pixels or "
-                    "4 rgba pixels). Each input row is loaded once as aligned vectors plus a halo, reduced along "
+    v.description = "One launch, the separable split kept in registers. Each work-item produces an 8x8 block of "
+                    "outputs on whole byte vectors (one vector " + opName + " = 8 gray8 pixels, or 8 rgba pixels "
+                    "x 4 channels). Each input row is loaded once as aligned vectors plus a halo, reduced along "
                     "the row from byte-shifted copies of those registers, and the last 2r+1 row results stay in "
-                    "registers while the strip slides down (for large radii, where they no longer fit, they are "
-                    "recomputed from cached rows), so the column pass costs 2r " + opName + "s per 16 bytes "
-                    "and no scratch image. Each byte crosses memory about once. Exact.";
+                    "registers while the block slides down (for large radii, where they no longer fit, they are "
+                    "recomputed from cached rows), so the column pass costs 2r " + opName + "s per vector "
+                    "and no scratch image: each byte crosses memory about once. Exact. Measured on an H100, "
+                    "6720x4480 gray8, r = 2: 0.065 ms (~925 GB/s, 32% of copy bandwidth) vs 0.229 ms for the "
+                    "local tile and 0.276 ms for the two-pass separable rung.";
     v.seedNote = "The separable trick of seed 004's ladder without its scratch round trip; the 'physical limits' "
                  "line of the digest (2 bytes per 8-bit pixel) is the target.";
     f.variants.push_back(v);
