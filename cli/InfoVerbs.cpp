@@ -4,6 +4,7 @@
 #include "Catalogue.h"
 #include "Devices.h"
 #include "ResultJson.h"
+#include "Session.h"
 
 #include <cstdio>
 #include <vector>
@@ -12,7 +13,27 @@ namespace fwb::cli {
 
 namespace {
 
-int cmdDevices(bool json)
+// The bandwidth probe for one device (a session opened for it), and what SVM it offers; the error
+// when the device cannot be opened.
+struct ProbeLine
+{
+    Session::BandwidthProbe probe;
+    std::string svm;
+};
+ProbeLine probeDevice(const DeviceInfo &device)
+{
+    ProbeLine line;
+    try {
+        Session session(device);
+        line.probe = session.bandwidthProbe();
+        session.transferUnavailableReason(TransferMode::Svm, nullptr, &line.svm);
+    } catch (const std::exception &e) {
+        line.probe.error = e.what();
+    }
+    return line;
+}
+
+int cmdDevices(bool json, bool probe)
 {
     const std::vector<DeviceInfo> devices = listDevices();
     const int def = defaultDeviceIndex(devices);
@@ -20,8 +41,14 @@ int cmdDevices(bool json)
         Json j = Json::object();
         j["default"] = def >= 0 ? Json(devices[std::size_t(def)].spec()) : Json(nullptr);
         Json &list = j["devices"] = Json::array();
-        for (const DeviceInfo &d : devices)
+        for (const DeviceInfo &d : devices) {
             list.push_back(deviceJson(d));
+            if (probe && !d.isEmulator) {
+                const ProbeLine line = probeDevice(d);
+                list.back()["probe"] = bandwidthProbeJson(line.probe);
+                list.back()["svm"] = line.svm;
+            }
+        }
         std::printf("%s\n", dumpJson(j).c_str());
         return 0;
     }
@@ -45,6 +72,19 @@ int cmdDevices(bool json)
         std::printf("      preferred vector width char/short/int/float/double: %u/%u/%u/%u/%u%s\n",
                     d.preferredVectorWidthChar, d.preferredVectorWidthShort, d.preferredVectorWidthInt,
                     d.preferredVectorWidthFloat, d.preferredVectorWidthDouble, d.isEmulator ? " | emulator" : "");
+        if (probe && !d.isEmulator) {
+            const ProbeLine line = probeDevice(d);
+            const Session::BandwidthProbe &p = line.probe;
+            if (!p.error.empty()) {
+                std::printf("      probe failed: %s\n", p.error.c_str());
+                continue;
+            }
+            std::printf("      probe (%zu MiB, GB/s): device copy %.1f | host->device pageable %.1f, pinned %.1f | "
+                        "device->host pageable %.1f, pinned %.1f | kernel reading host memory (zero copy) %.1f\n",
+                        p.bytes >> 20, p.deviceCopyGBps, p.h2dPageableGBps, p.h2dPinnedGBps, p.d2hPageableGBps,
+                        p.d2hPinnedGBps, p.zeroCopyReadGBps);
+            std::printf("      svm: %s\n", line.svm.c_str());
+        }
     }
     return 0;
 }
@@ -87,10 +127,14 @@ std::function<std::string(const std::string &)> unknownOptionForPlain(const std:
 Verb devicesVerb(CLI::App &root)
 {
     auto json = std::make_shared<bool>(false);
+    auto probe = std::make_shared<bool>(false);
     Verb verb;
     verb.command = addVerbCommand(root, "devices", "list every OpenCL device (the default is marked *)");
     addJsonFlag(*verb.command, *json, "one JSON object instead of the text");
-    verb.run = [json] { return cmdDevices(*json); };
+    verb.command->add_flag("--probe", *probe,
+                           "measure each device's copy bandwidths: device copy, host<->device pageable and\n"
+                           "pinned, a kernel reading host memory (zero copy)");
+    verb.run = [json, probe] { return cmdDevices(*json, *probe); };
     verb.unknownArgument = unknownOptionForPlain("devices");
     return verb;
 }

@@ -6,6 +6,7 @@
 #include "Session.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -50,7 +51,12 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
     std::printf("Device: %s [%s]  copy bandwidth %.1f GB/s\n", device.summary().c_str(), device.spec().c_str(), copyGBps);
     std::printf("Image:  %dx%d %s (%s)\n", image.width(), image.height(), formatName(image.format()), source.c_str());
     const bool pinned = !results.empty() && results.front().transfer == "pinned";
-    std::printf("Copies: %s\n\n", pinned ? "through pinned (page-locked) host buffers; the one memcpy into and out of "
+    // One transfer line under each row when the copies are not plain pageable ones, or the image was tiled.
+    const bool transferLines = std::any_of(results.begin(), results.end(), [](const RunResult &r) {
+        return r.transfer != std::string("pageable") || r.tiles > 1 || r.uploadPctOfProbe >= 0;
+    });
+    std::printf("Copies: %s\n\n", transferLines ? "per row below (transfer mode, GB/s, % of the bandwidth probe, end to end)"
+                                   : pinned ? "through pinned (page-locked) host buffers; the one memcpy into and out of "
                                             "them per run is staging_ms in --json, not in upload/download"
                                           : "straight from/to the image in ordinary (pageable) host memory");
     std::printf("%s %9s %8s %10s %19s %9s %8s %6s %9s %9s %9s %8s %8s %s\n",
@@ -61,8 +67,9 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
         const std::string head = lead(r.filter, r.variant, paramsText(r.params),
                                       r.baseline ? std::string("-") : launchShapeLabel(r.local, r.localSource));
         if (!r.ok()) {
-            std::printf("%s %s: %s\n", head.c_str(),
-                        r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR", r.error.c_str());
+            std::printf("%s %s%s: %s\n", head.c_str(),
+                        r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR",
+                        transferLines ? (" (" + r.transfer + ")").c_str() : "", r.error.c_str());
             if (!r.buildLog.empty())
                 std::printf("build log:\n%s\n", r.buildLog.c_str());
             continue;
@@ -81,6 +88,17 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
                     r.speedupTotalVsCpu, check);
         if (!r.cpuBestLabel.empty())
             fastestCpu = r.cpuBestLabel;
+        if (transferLines && !r.baseline) {
+            auto pct = [](double p) { return p >= 0 ? " " + std::to_string(int(std::lround(p))) + "% of probe" : std::string(); };
+            std::printf("    %-13s up %s ms %.2f GB/s%s, down %s ms %.2f GB/s%s, staging %s ms, end to end %s ms",
+                        r.transfer.c_str(), fmtMs(r.uploadMs).c_str(), r.uploadGBps, pct(r.uploadPctOfProbe).c_str(),
+                        fmtMs(r.downloadMs).c_str(), r.downloadGBps, pct(r.downloadPctOfProbe).c_str(),
+                        fmtMs(r.stagingMs).c_str(), fmtMs(r.endToEndMs).c_str());
+            if (r.tiles > 1)
+                std::printf("; %d tiles of %dx%d (halo %d) on %d queues, overlap %.0f%%", r.tiles, r.tileWidth,
+                            r.tileHeight, r.tileHalo, r.streams, r.overlapPct);
+            std::printf("%s\n", r.reuploaded ? "" : "; upload skipped: image resident");
+        }
     }
     if (!fastestCpu.empty())
         std::printf("\nFastest CPU code (the speedups' baseline): %s.", fastestCpu.c_str());

@@ -26,11 +26,11 @@ struct RunOptions
 {
     std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir, jsonFile;
     std::vector<std::string> paramAssignments;
-    std::string repeatText, warmupText, transferText;
+    std::string repeatText, warmupText, transferText, tileText, maxAllocText;
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
-    std::string userVariant, timeoutText; // run in the helper process (IsolatedRun)
     bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
+    std::string userVariant, timeoutText; // run in the helper process (IsolatedRun)
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
 };
 
@@ -62,10 +62,31 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     request.warmup = o.warmupText.empty() ? 2 : parseCount("--warmup", o.warmupText);
     request.params.fastMath = o.fastMath;
     request.cpuSingle = !o.noCpuSingle;
-    if (!o.transferText.empty()) {
-        if (o.transferText != "pageable" && o.transferText != "pinned")
-            throw Error("--transfer '" + o.transferText + "' must be pageable or pinned");
-        request.pinnedTransfers = o.transferText == "pinned";
+    std::vector<TransferMode> modes{TransferMode::Pageable};
+    if (o.transferText == "all") {
+        modes = allTransferModes();
+    } else if (!o.transferText.empty()) {
+        const auto mode = parseTransferMode(o.transferText);
+        if (!mode)
+            throw Error("--transfer '" + o.transferText + "' must be pageable, pinned, zero_copy, output_mapped, svm or all");
+        modes = {*mode};
+    }
+    request.transfer = modes.front();
+    if (!o.tileText.empty()) {
+        char x = 0, tail = 0;
+        long tw = 0, th = 0;
+        if (std::sscanf(o.tileText.c_str(), "%ld%c%ld%c", &tw, &x, &th, &tail) != 3 || (x != 'x' && x != 'X') || tw < 1
+            || th < 1 || tw > kMaxImageSide || th > kMaxImageSide)
+            throw Error("--tile '" + o.tileText + "' is not of the form WxH with sides >= 1, e.g. 1024x1024");
+        request.tileWidth = int(tw);
+        request.tileHeight = int(th);
+    }
+    if (!o.maxAllocText.empty()) {
+        char *end = nullptr;
+        const long long n = std::strtoll(o.maxAllocText.c_str(), &end, 10);
+        if (*end || n < 1 || n > (1ll << 30))
+            throw Error("--max-alloc-mib '" + o.maxAllocText + "' must be a whole number of MiB >= 1");
+        request.maxAllocBytes = std::uint64_t(n) << 20;
     }
     if (filterName.empty())
         throw Error("run needs --filter NAME (see filter-bench list)");
@@ -123,7 +144,7 @@ int cmdRun(const RunOptions &o, ImageIo *io)
             if (std::sscanf(synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
                 throw Error("--synthetic '" + synthetic + "' is not of the form WxH, e.g. 1920x1080");
         }
-        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
+        if (std::string problem = imageSizeProblem(w, h, channelCount(*format)); !problem.empty())
             throw Error("--synthetic " + synthetic + ": " + problem);
         image = makeTestCard(int(w), int(h), *format);
         source = "test card";
@@ -143,6 +164,8 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         sessionOptions.tunedLocal = TuningDb::lookup(tuning);
     Session session(device, sessionOptions);
     const double copyGBps = session.copyBandwidthGBps();
+    // With --transfer, the bandwidth probe (once per device per process) gives every copy its % of the ceiling.
+    const Session::BandwidthProbe *probe = o.transferText.empty() ? nullptr : &session.bandwidthProbe();
 
     // Our variants, then OpenCV's rows for the same filter and parameters (opencv_cpu on every CPU
     // thread, opencv_tapi on this device), by default when every variant runs.
@@ -154,8 +177,12 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.filter = planned.filter->name;
         request.variant = planned.variant;
         request.params = planned.params;
-        results.push_back(isolated.enabled ? isolated.run(image, request) : session.run(image, request));
-        shown.push_back(planned);
+        for (TransferMode mode : modes) { // --transfer all: one row per mode
+            request.transfer = mode;
+            results.push_back(isolated.enabled ? isolated.run(image, request) : session.run(image, request));
+            shown.push_back(planned);
+        }
+        request.transfer = modes.front();
         const bool lastOfGroup = i + 1 == plan.size() || plan[i + 1].filter != planned.filter
                                  || plan[i + 1].combo != planned.combo;
         if (withBaselines && lastOfGroup && openCvUnsupportedReason(*planned.filter, planned.params)
@@ -171,7 +198,8 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     int status = 0;
     std::string reason;
     for (const RunResult &r : results) {
-        const bool explained = r.expectedFailure || (r.unavailable && (variantName == "all" || r.baseline));
+        const bool explained = r.expectedFailure
+                               || (r.unavailable && (variantName == "all" || r.baseline || modes.size() > 1));
         if (!r.ok() && !explained) {
             status = 1;
             if (reason.empty())
@@ -203,7 +231,9 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         j["border"] = borderModeName(*border);
         j["repeat"] = request.repeat;
         j["warmup"] = request.warmup;
-        j["transfer"] = request.pinnedTransfers ? "pinned" : "pageable";
+        j["transfer"] = o.transferText.empty() ? std::string("pageable") : o.transferText;
+        if (probe)
+            j["probe"] = bandwidthProbeJson(*probe);
         Json &list = j["results"] = Json::array();
         for (const RunResult &r : results)
             list.push_back(runResultJson(r));
@@ -268,9 +298,17 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--no-cpu-single", o->noCpuSingle,
                "skip timing the single-threaded CPU reference (the check still runs)");
     c.add_option("--transfer", o->transferText,
-                 "host memory for upload/download: the image itself (default) or\n"
-                 "page-locked staging buffers (seed 004's pinned-memory transfers)")
-        ->type_name("pageable|pinned");
+                 "how the image moves (seed 004's table): pageable copies (default), pinned\n"
+                 "staging, zero_copy (kernel on host-visible memory), output_mapped, svm;\n"
+                 "all = one row per mode")
+        ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all");
+    c.add_option("--tile", o->tileText,
+                 "process the image in tiles of WxH output pixels, with halos, streamed over\n"
+                 "several queues (default: only when the image does not fit the device)")
+        ->type_name("WxH");
+    c.add_option("--max-alloc-mib", o->maxAllocText,
+                 "pretend the device allows at most N MiB in one allocation (tiles then)")
+        ->type_name("N");
     c.add_flag("--baselines", o->baselines,
                "add OpenCV's rows (opencv_cpu, opencv_tapi) for a single --variant too\n"
                "(default: with --variant all, for every filter OpenCV also has)");

@@ -123,6 +123,8 @@ struct FilterSpec
     bool hasBorder = true;
     bool copySourceToDst = false; // output starts as a copy of the input (interior-only filters)
     bool transposesOutput = false; // output is H x W (the transpose operation)
+    bool tileable = true;         // false: an output depends on a whole row/column (IIR), so tiles with
+                                  // halos cannot reproduce it (large images are refused instead)
     int tolerance = 1;            // max |device - CPU reference| per 8-bit channel
     std::string toleranceNote;
     std::vector<VariantSpec> variants;

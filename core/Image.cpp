@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <unistd.h>
 
 namespace fwb {
 
@@ -45,7 +46,18 @@ const std::vector<PixelFormat> &allPixelFormats()
     return formats;
 }
 
-std::string imageSizeProblem(std::int64_t width, std::int64_t height)
+// Physical memory of this machine in bytes (0 when unknown).
+static std::uint64_t physicalMemoryBytes()
+{
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
+#else
+    return 0;
+#endif
+}
+
+std::string imageSizeProblem(std::int64_t width, std::int64_t height, int channels)
 {
     if (width <= 0 || height <= 0)
         return "image size " + std::to_string(width) + "x" + std::to_string(height)
@@ -54,12 +66,18 @@ std::string imageSizeProblem(std::int64_t width, std::int64_t height)
         return "image size " + std::to_string(width) + "x" + std::to_string(height)
                + " is too large (limit: " + std::to_string(kMaxImageSide) + " per side and "
                + std::to_string(kMaxImagePixels / 1000000) + " Mpixel in all)";
+    // Input, output and a converted copy live at once: a third of physical memory per image at most.
+    const std::uint64_t bytes = std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(std::max(0, channels));
+    if (const std::uint64_t memory = physicalMemoryBytes(); channels > 0 && memory && bytes > memory / 3)
+        return "image size " + std::to_string(width) + "x" + std::to_string(height) + " needs "
+               + std::to_string(bytes >> 20) + " MiB, more than a third of this machine's "
+               + std::to_string(memory >> 20) + " MiB of memory (input, output and a copy live at once)";
     return {};
 }
 
 Image::Image(int width, int height, PixelFormat format)
 {
-    if (std::string problem = imageSizeProblem(width, height); !problem.empty())
+    if (std::string problem = imageSizeProblem(width, height, channelCount(format)); !problem.empty())
         throw Error(problem);
     m_width = width;
     m_height = height;

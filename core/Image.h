@@ -17,11 +17,13 @@ const char *formatName(PixelFormat format);
 std::optional<PixelFormat> parsePixelFormat(std::string_view name);
 const std::vector<PixelFormat> &allPixelFormats();
 
-// Largest image the tools accept: 2^28 pixels (e.g. 16384x16384) and 65536 on a side.
-inline constexpr std::int64_t kMaxImagePixels = std::int64_t(1) << 28;
-inline constexpr int kMaxImageSide = 65536;
-// Empty when width x height is acceptable, otherwise a sentence saying why not.
-std::string imageSizeProblem(std::int64_t width, std::int64_t height);
+// Largest image the tools accept: 2^31 pixels (2 Gpixel, e.g. 46000x46000) and 2^20 on a side; images
+// bigger than the device allows go through in tiles (Session::run). The host memory check is separate.
+inline constexpr std::int64_t kMaxImagePixels = std::int64_t(1) << 31;
+inline constexpr int kMaxImageSide = 1 << 20;
+// Empty when width x height is acceptable, otherwise a sentence saying why not. With channels > 0, also
+// refuses (before allocating) an image this machine's physical memory cannot hold, naming both sizes.
+std::string imageSizeProblem(std::int64_t width, std::int64_t height, int channels = 0);
 
 class Image
 {

@@ -77,8 +77,21 @@ Json runResultJson(const RunResult &r)
     j["build_cached"] = r.buildCached;
     j["build_origin"] = r.buildOrigin;
     j["transfer"] = r.transfer;
+    j["transfer_note"] = textOrNull(r.transferNote);
     j["staging_ms"] = jsonNumber(r.stagingMs);
     j["upload_ms"] = jsonNumber(r.uploadMs);
+    j["upload_gbps"] = jsonNumber(r.uploadGBps);
+    j["upload_pct_of_probe"] = measuredOrNull(r.uploadPctOfProbe);
+    j["download_gbps"] = jsonNumber(r.downloadGBps);
+    j["download_pct_of_probe"] = measuredOrNull(r.downloadPctOfProbe);
+    j["end_to_end_ms"] = jsonNumber(r.endToEndMs);
+    j["reuploaded"] = r.reuploaded;
+    j["tiles"] = r.tiles;
+    j["tile_size"] = r.tiles > 1 || r.tileWidth > 0 ? Json(std::to_string(r.tileWidth) + "x" + std::to_string(r.tileHeight))
+                                                    : Json(nullptr);
+    j["tile_halo"] = r.tileHalo;
+    j["streams"] = r.streams;
+    j["overlap_pct"] = jsonNumber(r.overlapPct);
     j["kernel_ms"] = Json::object(
         {{"min", jsonNumber(r.kernelMs.min)}, {"median", jsonNumber(r.kernelMs.median)}, {"max", jsonNumber(r.kernelMs.max)}});
     Json &passes = j["pass_ms"] = Json::array();

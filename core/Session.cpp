@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <new>
 #include <thread>
 
@@ -33,9 +34,65 @@ Stats Stats::of(std::vector<double> samples)
     return s;
 }
 
+const char *transferModeName(TransferMode mode)
+{
+    switch (mode) {
+    case TransferMode::Pageable: return "pageable";
+    case TransferMode::Pinned: return "pinned";
+    case TransferMode::ZeroCopy: return "zero_copy";
+    case TransferMode::OutputMapped: return "output_mapped";
+    case TransferMode::Svm: return "svm";
+    }
+    return "?";
+}
+
+std::optional<TransferMode> parseTransferMode(const std::string &name)
+{
+    for (TransferMode mode : allTransferModes())
+        if (name == transferModeName(mode))
+            return mode;
+    return std::nullopt;
+}
+
+const std::vector<TransferMode> &allTransferModes()
+{
+    static const std::vector<TransferMode> modes{TransferMode::Pageable, TransferMode::Pinned, TransferMode::ZeroCopy,
+                                                 TransferMode::OutputMapped, TransferMode::Svm};
+    return modes;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// One pass's NDRange for an input of curW x curH (see Geometry).
+void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, std::size_t global[2])
+{
+    const std::size_t w = std::size_t(curW), h = std::size_t(curH);
+    const std::size_t bw = std::size_t(variant.blockWidth), bh = std::size_t(variant.blockHeight);
+    switch (pass.geometry) {
+    case Geometry::Pixels: global[0] = w; global[1] = h; break;
+    case Geometry::Transposed: // a blockWidth x blockHeight block per work-item (default 1x1)
+    case Geometry::Blocks: global[0] = (w + bw - 1) / bw; global[1] = (h + bh - 1) / bh; break;
+    case Geometry::PixelsX4: global[0] = (w + 3) / 4; global[1] = h; break; // the kernel guards the last group
+    case Geometry::Interior:
+        global[0] = std::size_t(std::max(0, curW - 2));
+        global[1] = std::size_t(std::max(0, curH - 2));
+        break;
+    case Geometry::Columns: global[0] = w; global[1] = 1; break;
+    }
+}
+
+bool allocationFailure(cl_int err)
+{
+    return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY
+           || err == CL_INVALID_BUFFER_SIZE;
+}
+
+std::string mib(std::uint64_t bytes)
+{
+    return std::to_string((bytes + (std::uint64_t(1) << 20) - 1) >> 20) + " MiB";
+}
 
 double msBetween(Clock::time_point a, Clock::time_point b)
 {
@@ -147,7 +204,7 @@ struct Session::Impl
     cl::Buffer coeffBuffer;
     std::vector<float> coeffUploaded;
     std::uint64_t uploadedHash = 0;
-    bool uploadedIsImage = false;
+    int uploadedWhere = -1; // transfer mode * 2 + 1 for image2d: where the resident image lives
     double copyGBps = -1;
 
     struct CpuEntry
@@ -167,6 +224,132 @@ struct Session::Impl
         std::size_t bytes = 0;
     };
     PinnedHost pinnedIn, pinnedOut;
+
+    // zero_copy / output_mapped: buffers the kernel reads and writes in host-visible memory.
+    struct HostVisible
+    {
+        cl::Buffer buffer;
+        std::size_t bytes = 0;
+    };
+    HostVisible visibleSrc, visibleDst;
+    cl::Buffer &hostVisible(HostVisible &entry, std::size_t bytes)
+    {
+        if (!entry.buffer() || entry.bytes != bytes) {
+            entry = HostVisible();
+            if (&entry == &visibleSrc)
+                uploadedHash = 0;
+            entry.buffer = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+            entry.bytes = bytes;
+        }
+        return entry.buffer;
+    }
+
+    // svm: shared virtual memory blocks (coarse grain unless the device offers fine-grain buffers).
+    struct SvmBlock
+    {
+        void *ptr = nullptr;
+        std::size_t bytes = 0;
+    };
+    SvmBlock svmSrc, svmDst;
+    std::optional<cl_device_svm_capabilities> svmCapsKnown;
+    cl_device_svm_capabilities svmCaps()
+    {
+        if (!svmCapsKnown) {
+            cl_device_svm_capabilities caps = 0;
+            if (clGetDeviceInfo(device(), CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, nullptr) != CL_SUCCESS)
+                caps = 0; // an OpenCL 1.2 device does not know the query
+            svmCapsKnown = caps;
+        }
+        return *svmCapsKnown;
+    }
+    bool svmFine() { return (svmCaps() & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0; }
+    void *svm(SvmBlock &block, std::size_t bytes)
+    {
+        if (block.ptr && block.bytes == bytes)
+            return block.ptr;
+        release(block);
+        if (&block == &svmSrc)
+            uploadedHash = 0;
+        block.ptr = clSVMAlloc(context(), CL_MEM_READ_WRITE | (svmFine() ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0), bytes, 0);
+        if (!block.ptr)
+            throw Error("clSVMAlloc of " + mib(bytes) + " failed", CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        block.bytes = bytes;
+        return block.ptr;
+    }
+    void release(SvmBlock &block)
+    {
+        if (block.ptr) {
+            queue.finish();
+            clSVMFree(context(), block.ptr);
+        }
+        block = SvmBlock();
+    }
+
+    // Streamed tiles: each slot has its own queue and buffers (sized for the largest tile), so tile i+1's
+    // upload, tile i's kernels and tile i-1's download can run at once on different queues.
+    struct TileSlot
+    {
+        cl::CommandQueue queue;
+        std::map<Slot, BufferEntry> buffers;
+        cl::Image2D srcImage, dstImage;
+        int imageWidth = 0, imageHeight = 0;
+        PixelFormat imageFormat = PixelFormat::Gray8;
+    };
+    std::vector<TileSlot> tileSlots;
+
+    // After an allocation failure or a lost launch: every device buffer goes, so the next (smaller)
+    // run starts from a clean slate on the same context.
+    void releaseDeviceMemory() noexcept
+    {
+        try {
+            queue.finish();
+        } catch (const cl::Error &) {
+            try {
+                queue = cl::CommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE);
+            } catch (const cl::Error &) {
+            }
+        }
+        buffers.clear();
+        srcImage = cl::Image2D();
+        dstImage = cl::Image2D();
+        imageWidth = imageHeight = 0;
+        tileSlots.clear();
+        visibleSrc = HostVisible();
+        visibleDst = HostVisible();
+        try {
+            release(pinnedIn);
+            release(pinnedOut);
+            release(svmSrc);
+            release(svmDst);
+        } catch (const cl::Error &) {
+            pinnedIn = pinnedOut = PinnedHost();
+        }
+        uploadedHash = 0;
+    }
+
+    void runTiles(const Image &src, Image &out, const FilterSpec &filter, const VariantSpec &variant,
+                  std::vector<PassLaunch> &launches, const cl::Buffer &coeffs, const cl_float4 &params4,
+                  const std::uint8_t *uploadFrom, std::uint8_t *downloadTo, int halo, const RunRequest &request,
+                  const std::function<bool()> &cancelled, RunResult &r);
+
+    // The bandwidth probe's figures this process measured for the device, if any (never measures).
+    const Session::BandwidthProbe *probeIfMeasured() const;
+    void fillProbePercent(RunResult &r, TransferMode mode) const
+    {
+        const Session::BandwidthProbe *probe = probeIfMeasured();
+        if (!probe || !probe->error.empty())
+            return;
+        // The ceiling each mode's copies can reach: pageable copies the pageable probe, pinned and the
+        // mapped modes the pinned one (a DMA from page-locked memory); output_mapped's input is pageable.
+        const bool pageableIn = mode == TransferMode::Pageable || mode == TransferMode::OutputMapped;
+        const bool pageableOut = mode == TransferMode::Pageable;
+        const double up = pageableIn ? probe->h2dPageableGBps : probe->h2dPinnedGBps;
+        const double down = pageableOut ? probe->d2hPageableGBps : probe->d2hPinnedGBps;
+        if (r.uploadGBps > 0 && up > 0)
+            r.uploadPctOfProbe = 100.0 * r.uploadGBps / up;
+        if (r.downloadGBps > 0 && down > 0)
+            r.downloadPctOfProbe = 100.0 * r.downloadGBps / down;
+    }
 
     void *pinned(PinnedHost &host, std::size_t bytes)
     {
@@ -193,6 +376,8 @@ struct Session::Impl
         try {
             release(pinnedIn);
             release(pinnedOut);
+            release(svmSrc);
+            release(svmDst);
         } catch (const cl::Error &) {
             // a lost device takes its mappings with it; nothing left to release
         }
@@ -316,6 +501,9 @@ struct Session::Impl
         if (requested.isAuto() && tuned && tuned->isConcrete())
             return *tuned;
         const std::size_t cap = info.maxWorkGroupSize ? info.maxWorkGroupSize : 256;
+        const LocalSize preferred = info.kind == DeviceKind::Cpu ? variant.preferredLocalCpu : variant.preferredLocalGpu;
+        if (preferred.isConcrete() && preferred.items() <= cap)
+            return preferred; // the variant's measured best tile for this kind of device
         return cap >= 256 ? LocalSize{16, 16} : cap >= 64 ? LocalSize{8, 8} : LocalSize{4, 4};
     }
 
@@ -372,6 +560,396 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
     if (ms)
         *ms = elapsed;
     return dst;
+}
+
+namespace {
+
+// One process-wide record of bandwidth probes, keyed by device: measured once, shared by sessions.
+struct ProbeRegistry
+{
+    std::mutex mutex;
+    std::map<std::string, Session::BandwidthProbe> probes;
+};
+ProbeRegistry &probeRegistry()
+{
+    static ProbeRegistry registry;
+    return registry;
+}
+std::string probeKey(const DeviceInfo &info)
+{
+    return info.platformName + "|" + info.name + "|" + info.driverVersion + "|" + info.spec();
+}
+
+// A kernel that streams a buffer through the device: the zero-copy probe reads host-visible memory with it.
+const char *kProbeReadSource = R"CLC(
+__kernel void fwb_probe_read(__global const uint4 *src, __global uint *sink, uint n)
+{
+    uint4 acc = (uint4)(0);
+    for (uint k = get_global_id(0); k < n; k += get_global_size(0))
+        acc += src[k];
+    if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9e3779b9u)
+        sink[0] = 1;
+}
+)CLC";
+
+} // namespace
+
+const Session::BandwidthProbe *Session::Impl::probeIfMeasured() const
+{
+    ProbeRegistry &registry = probeRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    auto it = registry.probes.find(probeKey(info));
+    return it == registry.probes.end() ? nullptr : &it->second;
+}
+
+const Session::BandwidthProbe &Session::bandwidthProbe()
+{
+    if (const BandwidthProbe *known = d->probeIfMeasured())
+        return *known;
+    BandwidthProbe p;
+    try {
+        std::size_t bytes = std::size_t(64) << 20;
+        if (d->info.maxAllocSize)
+            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.maxAllocSize / 2));
+        if (d->info.globalMemSize)
+            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.globalMemSize / 8));
+        bytes &= ~std::size_t(4095);
+        p.bytes = bytes;
+        p.deviceCopyGBps = copyBandwidthGBps();
+        cl::CommandQueue &q = d->queue;
+        auto gbps = [bytes](const std::function<void(cl::Event &)> &enqueue) {
+            std::vector<double> samples;
+            for (int i = 0; i < 5; ++i) {
+                cl::Event ev;
+                enqueue(ev);
+                ev.wait();
+                if (i > 0) // the first pays page-in and lazy allocation
+                    samples.push_back(eventMs(ev));
+            }
+            const double ms = Stats::of(samples).median;
+            return ms > 0 ? double(bytes) / (ms * 1e-3) / 1e9 : 0.0;
+        };
+        cl::Buffer device(d->context, CL_MEM_READ_WRITE, bytes);
+        std::vector<std::uint8_t> pageable(bytes, 1);
+        p.h2dPageableGBps = gbps([&](cl::Event &ev) {
+            q.enqueueWriteBuffer(device, CL_FALSE, 0, bytes, pageable.data(), nullptr, &ev);
+        });
+        p.d2hPageableGBps = gbps([&](cl::Event &ev) {
+            q.enqueueReadBuffer(device, CL_FALSE, 0, bytes, pageable.data(), nullptr, &ev);
+        });
+        cl::Buffer pinnedBuffer(d->context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        void *pinned = q.enqueueMapBuffer(pinnedBuffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+        std::memset(pinned, 1, bytes);
+        p.h2dPinnedGBps = gbps([&](cl::Event &ev) {
+            q.enqueueWriteBuffer(device, CL_FALSE, 0, bytes, pinned, nullptr, &ev);
+        });
+        p.d2hPinnedGBps = gbps([&](cl::Event &ev) {
+            q.enqueueReadBuffer(device, CL_FALSE, 0, bytes, pinned, nullptr, &ev);
+        });
+        q.enqueueUnmapMemObject(pinnedBuffer, pinned);
+        q.finish();
+        // Zero copy: a kernel streaming a host-visible buffer (unmapped, so the device owns it).
+        cl::Program program(d->context, std::string(kProbeReadSource));
+        program.build({d->device});
+        cl::Kernel kernel(program, "fwb_probe_read");
+        cl::Buffer sink(d->context, CL_MEM_READ_WRITE, sizeof(cl_uint));
+        const cl_uint n = cl_uint(bytes / 16);
+        kernel.setArg(0, pinnedBuffer);
+        kernel.setArg(1, sink);
+        kernel.setArg(2, n);
+        const std::size_t items = std::min<std::size_t>(roundUp(n, 256), std::size_t(std::max(1u, d->info.computeUnits)) * 2048);
+        p.zeroCopyReadGBps = gbps([&](cl::Event &ev) {
+            q.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(roundUp(items, 256)), cl::NDRange(256), nullptr, &ev);
+        });
+    } catch (const cl::Error &e) {
+        p.error = std::string(e.what()) + " failed: " + clErrorName(e.err());
+    } catch (const std::exception &e) {
+        p.error = e.what();
+    }
+    ProbeRegistry &registry = probeRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    return registry.probes.emplace(probeKey(d->info), p).first->second;
+}
+
+std::string Session::transferUnavailableReason(TransferMode mode, const VariantSpec *variant, std::string *note)
+{
+    const bool images = variant && variant->usesImages;
+    std::string what;
+    std::string why;
+    switch (mode) {
+    case TransferMode::Pageable:
+        what = "copies straight from and to the image in ordinary (pageable) memory";
+        break;
+    case TransferMode::Pinned:
+        what = "copies through page-locked staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once)";
+        break;
+    case TransferMode::ZeroCopy:
+    case TransferMode::OutputMapped:
+        what = mode == TransferMode::ZeroCopy
+                   ? std::string("the kernel reads and writes host-visible CL_MEM_ALLOC_HOST_PTR buffers, mapped")
+                         + (d->info.hostUnifiedMemory ? " (this device shares host memory: nothing moves)" : "")
+                   : std::string("input copied from pageable memory; output written into a host-visible buffer, mapped");
+        if (images)
+            why = std::string(transferModeName(mode)) + " does not apply to image2d variants: an image object lives in "
+                  "the device's own texture layout, which the host cannot map in place without a copy "
+                  "(use pageable or pinned)";
+        break;
+    case TransferMode::Svm: {
+        const cl_device_svm_capabilities caps = d->svmCaps();
+        if (images)
+            why = "svm does not apply to image2d variants: image objects cannot live in shared virtual memory "
+                  "(use pageable or pinned)";
+        else if (!(caps & (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)))
+            why = "svm is unavailable: the device (" + d->info.openclVersion + ") reports no CL_DEVICE_SVM_CAPABILITIES; "
+                  "it lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER";
+        what = caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+                   ? "fine-grain buffer SVM (clSVMAlloc; the host memcpy needs no map)"
+                   : "coarse-grain buffer SVM (clSVMAlloc; map and unmap around the host memcpy)";
+        break;
+    }
+    }
+    if (note)
+        *note = why.empty() ? what : why;
+    return why;
+}
+
+void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &filter, const VariantSpec &variant,
+                             std::vector<PassLaunch> &launches, const cl::Buffer &coeffs, const cl_float4 &params4,
+                             const std::uint8_t *uploadFrom, std::uint8_t *downloadTo, int halo,
+                             const RunRequest &request, const std::function<bool()> &cancelled, RunResult &r)
+{
+    (void)coeffs;
+    (void)params4; // bound once per kernel by run(); only the buffers and sizes change per tile
+    const int w = src.width(), h = src.height(), ch = src.channels();
+    const bool transposed = filter.transposesOutput;
+    const bool usesTemps = std::any_of(variant.passes.begin(), variant.passes.end(), [](const PassSpec &p) {
+        return p.in == Slot::TmpA || p.in == Slot::TmpB || p.out == Slot::TmpA || p.out == Slot::TmpB;
+    });
+    const std::uint64_t unit = std::uint64_t(ch) * (usesTemps && variant.tempType == TempType::Float32 ? 4 : 1);
+    std::uint64_t maxAlloc = info.maxAllocSize;
+    if (request.maxAllocBytes && (!maxAlloc || request.maxAllocBytes < maxAlloc))
+        maxAlloc = request.maxAllocBytes;
+    const int streams = std::clamp(request.streams, 1, 8);
+    const std::uint64_t perPixel = 2 * std::uint64_t(ch) + (usesTemps ? 2 * unit : 0); // one slot's buffers
+
+    // Tile size (output pixels): the one asked for, else the largest that fits every slot's buffers,
+    // at most 8 Mpixel (smaller tiles overlap better; launches cost a few microseconds each).
+    std::int64_t tw = request.tileWidth > 0 ? std::min(request.tileWidth, w) : 0;
+    std::int64_t th = request.tileHeight > 0 ? std::min(request.tileHeight, h) : 0;
+    if (tw == 0 && th > 0)
+        tw = w;
+    if (th == 0 && tw > 0 && request.tileWidth > 0)
+        th = h;
+    if (tw == 0 || th == 0) {
+        std::uint64_t maxPixels = std::uint64_t(8) << 20;
+        if (maxAlloc)
+            maxPixels = std::min(maxPixels, maxAlloc / unit);
+        if (info.globalMemSize)
+            maxPixels = std::min(maxPixels, info.globalMemSize * 3 / 4 / std::uint64_t(streams) / perPixel);
+        const std::int64_t span = 2 * std::int64_t(halo);
+        if (variant.usesImages)
+            maxPixels = std::min<std::uint64_t>(maxPixels, std::uint64_t(info.image2dMaxWidth) * info.image2dMaxHeight);
+        if (std::uint64_t(w + span) * std::uint64_t(span + 16) <= maxPixels
+            && (!variant.usesImages || std::size_t(w + span) <= info.image2dMaxWidth))
+            tw = w;
+        else
+            tw = std::int64_t(std::sqrt(double(maxPixels))) - span;
+        th = tw > 0 ? std::int64_t(maxPixels / std::uint64_t(tw + span)) - span : 0;
+        if (variant.usesImages)
+            th = std::min<std::int64_t>(th, std::int64_t(info.image2dMaxHeight) - span);
+        th = std::min<std::int64_t>(th, h);
+        tw = std::min<std::int64_t>(tw, w);
+    }
+    const std::uint64_t slotBytes = std::uint64_t(std::max<std::int64_t>(0, std::min<std::int64_t>(w, tw + 2 * halo)))
+                                    * std::uint64_t(std::max<std::int64_t>(0, std::min<std::int64_t>(h, th + 2 * halo))) * unit;
+    if (tw < 1 || th < 1 || (maxAlloc && slotBytes > maxAlloc))
+        throw Error("no tile fits: a " + std::to_string(std::max<std::int64_t>(tw, 1)) + "x"
+                        + std::to_string(std::max<std::int64_t>(th, 1)) + " tile with its " + std::to_string(halo)
+                        + "-pixel halo needs " + mib(std::max<std::uint64_t>(slotBytes, unit)) + " per buffer; the device allows "
+                        + mib(maxAlloc) + " in one allocation",
+                    CL_INVALID_BUFFER_SIZE);
+    const int cols = int((w + tw - 1) / tw), rows = int((h + th - 1) / th);
+    const int tiles = cols * rows;
+    const int slots = std::min(streams, tiles);
+    r.tiles = tiles;
+    r.tileWidth = int(tw);
+    r.tileHeight = int(th);
+    r.tileHalo = halo;
+    r.streams = slots;
+
+    // Slots: a queue and buffers for the largest tile input (the image's own buffers are released first).
+    buffers.clear();
+    srcImage = cl::Image2D();
+    dstImage = cl::Image2D();
+    imageWidth = imageHeight = 0;
+    uploadedHash = 0;
+    const int capW = int(std::min<std::int64_t>(w, tw + 2 * halo)), capH = int(std::min<std::int64_t>(h, th + 2 * halo));
+    const std::size_t capPixels = std::size_t(capW) * std::size_t(capH);
+    const std::size_t capBytes = capPixels * std::size_t(ch), capTemp = capPixels * std::size_t(unit);
+    if (int(tileSlots.size()) > slots)
+        tileSlots.resize(std::size_t(slots));
+    while (int(tileSlots.size()) < slots)
+        tileSlots.emplace_back();
+    for (std::size_t i = 0; i < tileSlots.size(); ++i) {
+        TileSlot &slot = tileSlots[i];
+        if (!slot.queue())
+            slot.queue = i == 0 ? queue : cl::CommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE);
+        if (variant.usesImages) {
+            slot.buffers.clear();
+            if (!slot.srcImage() || slot.imageWidth != capW || slot.imageHeight != capH || slot.imageFormat != src.format()) {
+                slot.srcImage = cl::Image2D();
+                slot.dstImage = cl::Image2D();
+                const cl::ImageFormat fmt(src.format() == PixelFormat::Gray8 ? CL_R : CL_RGBA, CL_UNSIGNED_INT8);
+                slot.srcImage = cl::Image2D(context, CL_MEM_READ_ONLY, fmt, std::size_t(capW), std::size_t(capH));
+                slot.dstImage = cl::Image2D(context, CL_MEM_WRITE_ONLY, fmt, std::size_t(capW), std::size_t(capH));
+                slot.imageWidth = capW;
+                slot.imageHeight = capH;
+                slot.imageFormat = src.format();
+            }
+            continue;
+        }
+        slot.srcImage = cl::Image2D();
+        slot.dstImage = cl::Image2D();
+        slot.imageWidth = slot.imageHeight = 0;
+        for (Slot s : {Slot::Src, Slot::Dst, Slot::TmpA, Slot::TmpB}) {
+            const bool used = s == Slot::Src || s == Slot::Dst
+                              || std::any_of(variant.passes.begin(), variant.passes.end(),
+                                             [s](const PassSpec &p) { return p.in == s || p.out == s; });
+            const std::size_t bytes = !used ? 0 : s == Slot::Src || s == Slot::Dst ? capBytes : capTemp;
+            BufferEntry &entry = slot.buffers[s];
+            if (entry.bytes != bytes) {
+                entry = BufferEntry();
+                if (bytes)
+                    entry.buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+                entry.bytes = bytes;
+            }
+        }
+    }
+
+    const int outW = out.width();
+    const std::size_t hostPitch = std::size_t(w) * std::size_t(ch), outPitch = std::size_t(outW) * std::size_t(ch);
+    std::vector<double> uploads, kernels, downloads, walls, overlaps;
+    std::vector<std::vector<double>> passTimes(launches.size());
+    const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
+    for (int iter = 0; iter < total; ++iter) {
+        const bool timed = iter >= std::max(0, request.warmup);
+        const auto t0 = Clock::now();
+        const std::size_t tileCount = std::size_t(tiles);
+        std::vector<cl::Event> ups(tileCount), downs(tileCount);
+        std::vector<std::vector<cl::Event>> passEvents(tileCount, std::vector<cl::Event>(launches.size()));
+        for (int t = 0; t < tiles; ++t) {
+            if (cancelled()) {
+                for (TileSlot &slot : tileSlots)
+                    slot.queue.finish();
+                r.cancelled = true;
+                throw Error("run cancelled");
+            }
+            TileSlot &slot = tileSlots[std::size_t(t % slots)];
+            cl::CommandQueue &q = slot.queue;
+            const int tx = int((t % cols) * tw), ty = int((t / cols) * th);
+            const int cw = int(std::min<std::int64_t>(tw, w - tx)), chh = int(std::min<std::int64_t>(th, h - ty));
+            const int ix = std::max(0, tx - halo), iy = std::max(0, ty - halo);
+            const int iw = std::min(w, tx + cw + halo) - ix, ih = std::min(h, ty + chh + halo) - iy;
+            const std::uint8_t *from = uploadFrom + std::size_t(iy) * hostPitch + std::size_t(ix) * std::size_t(ch);
+            if (variant.usesImages)
+                q.enqueueWriteImage(slot.srcImage, CL_FALSE, {0, 0, 0}, {std::size_t(iw), std::size_t(ih), 1}, hostPitch, 0,
+                                    const_cast<std::uint8_t *>(from), nullptr, &ups[std::size_t(t)]);
+            else
+                q.enqueueWriteBufferRect(slot.buffers[Slot::Src].buffer, CL_FALSE, {0, 0, 0},
+                                         {std::size_t(ix) * std::size_t(ch), std::size_t(iy), 0},
+                                         {std::size_t(iw) * std::size_t(ch), std::size_t(ih), 1},
+                                         std::size_t(iw) * std::size_t(ch), 0, hostPitch, 0, uploadFrom, nullptr,
+                                         &ups[std::size_t(t)]);
+            if (filter.copySourceToDst && !variant.usesImages)
+                q.enqueueCopyBuffer(slot.buffers[Slot::Src].buffer, slot.buffers[Slot::Dst].buffer, 0, 0,
+                                    std::size_t(iw) * std::size_t(ih) * std::size_t(ch));
+            int curW = iw, curH = ih;
+            for (std::size_t p = 0; p < launches.size(); ++p) {
+                PassLaunch &launch = launches[p];
+                const PassSpec &pass = variant.passes[p];
+                if (variant.usesImages) {
+                    launch.kernel.setArg(0, slot.srcImage);
+                    launch.kernel.setArg(1, slot.dstImage);
+                } else {
+                    launch.kernel.setArg(0, slot.buffers[pass.in].buffer);
+                    launch.kernel.setArg(1, slot.buffers[pass.out].buffer);
+                }
+                launch.kernel.setArg(2, cl_int(curW));
+                launch.kernel.setArg(3, cl_int(curH));
+                std::size_t global[2] = {0, 0};
+                passGlobal(variant, pass, curW, curH, global);
+                if (pass.geometry == Geometry::Transposed)
+                    std::swap(curW, curH);
+                if (global[0] == 0 || global[1] == 0)
+                    continue;
+                cl::NDRange localRange = cl::NullRange;
+                if (launch.local.isConcrete()) {
+                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
+                                                  : cl::NDRange(std::size_t(launch.local.width), std::size_t(launch.local.height));
+                    if (variant.globalRule == GlobalRule::RoundUp) {
+                        global[0] = roundUp(global[0], std::size_t(launch.local.width));
+                        global[1] = roundUp(global[1], std::size_t(launch.local.height));
+                    }
+                }
+                const cl::NDRange globalRange = launch.dims == 1 ? cl::NDRange(global[0]) : cl::NDRange(global[0], global[1]);
+                q.enqueueNDRangeKernel(launch.kernel, cl::NullRange, globalRange, localRange, nullptr,
+                                       &passEvents[std::size_t(t)][p]);
+            }
+            // The tile's own pixels (its halo dropped) go to their place in the output; a transpose's
+            // tile (no halo) lands transposed.
+            const std::size_t bx = std::size_t(tx - ix), by = std::size_t(ty - iy);
+            const std::size_t hx = transposed ? std::size_t(ty) : std::size_t(tx);
+            const std::size_t hy = transposed ? std::size_t(tx) : std::size_t(ty);
+            const std::size_t rw = std::size_t(transposed ? chh : cw), rh = std::size_t(transposed ? cw : chh);
+            if (variant.usesImages)
+                q.enqueueReadImage(slot.dstImage, CL_FALSE, {bx, by, 0}, {rw, rh, 1}, outPitch, 0,
+                                   downloadTo + hy * outPitch + hx * std::size_t(ch), nullptr, &downs[std::size_t(t)]);
+            else
+                q.enqueueReadBufferRect(slot.buffers[Slot::Dst].buffer, CL_FALSE, {bx * std::size_t(ch), by, 0},
+                                        {hx * std::size_t(ch), hy, 0}, {rw * std::size_t(ch), rh, 1},
+                                        std::size_t(curW) * std::size_t(ch), 0, outPitch, 0, downloadTo, nullptr,
+                                        &downs[std::size_t(t)]);
+            q.flush();
+        }
+        for (TileSlot &slot : tileSlots)
+            slot.queue.finish();
+        const auto t1 = Clock::now();
+        if (!timed)
+            continue;
+        double up = 0, kernel = 0, down = 0;
+        cl_ulong first = ~cl_ulong(0), last = 0;
+        auto span = [&](const cl::Event &e) {
+            first = std::min(first, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+            last = std::max(last, e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+            return eventMs(e);
+        };
+        std::vector<double> passSum(launches.size(), 0.0);
+        for (int t = 0; t < tiles; ++t) {
+            up += span(ups[std::size_t(t)]);
+            for (std::size_t p = 0; p < launches.size(); ++p)
+                if (passEvents[std::size_t(t)][p]())
+                    passSum[p] += span(passEvents[std::size_t(t)][p]);
+            down += span(downs[std::size_t(t)]);
+        }
+        for (std::size_t p = 0; p < launches.size(); ++p) {
+            passTimes[p].push_back(passSum[p]);
+            kernel += passSum[p];
+        }
+        uploads.push_back(up);
+        kernels.push_back(kernel);
+        downloads.push_back(down);
+        walls.push_back(msBetween(t0, t1));
+        const double serial = up + kernel + down;
+        const double deviceSpan = last > first ? double(last - first) * 1e-6 : serial;
+        overlaps.push_back(serial > 0 ? std::max(0.0, 100.0 * (1.0 - deviceSpan / serial)) : 0.0);
+    }
+    r.uploadMs = Stats::of(uploads).median;
+    r.kernelMs = Stats::of(kernels);
+    for (const auto &samples : passTimes)
+        r.passMs.push_back(Stats::of(samples).median);
+    r.downloadMs = Stats::of(downloads).median;
+    r.totalMs = Stats::of(walls).median;
+    r.overlapPct = Stats::of(overlaps).median;
 }
 
 Session::NativeHandles Session::nativeHandles() const
@@ -506,22 +1084,86 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         r.buildOrigin = programOriginName(build.origin);
         r.buildCached = build.origin != ProgramOrigin::Compiled;
 
-        if (variant->usesImages) {
-            if (std::size_t(w) > d->info.image2dMaxWidth || std::size_t(h) > d->info.image2dMaxHeight)
-                throw Error("image " + std::to_string(w) + "x" + std::to_string(h) + " exceeds the device's image2d limit ("
-                            + std::to_string(d->info.image2dMaxWidth) + "x" + std::to_string(d->info.image2dMaxHeight) + ")",
-                            CL_INVALID_IMAGE_SIZE);
-            d->ensureImages(w, h, src.format());
+        // Tiles: when the image's buffers exceed what the device allows in one allocation (or in all),
+        // or when asked to. Decided before anything is allocated.
+        const TransferMode mode = request.transfer;
+        r.transfer = transferModeName(mode);
+        if (std::string why = transferUnavailableReason(mode, variant, &r.transferNote); !why.empty()) {
+            r.unavailable = true;
+            throw Error(why);
         }
-        cl::Buffer &srcBuf = d->buffer(Slot::Src, pixelBytes);
-        cl::Buffer &dstBuf = d->buffer(Slot::Dst, pixelBytes);
+        const bool usesTemps = std::any_of(variant->passes.begin(), variant->passes.end(), [](const PassSpec &p) {
+            return p.in == Slot::TmpA || p.in == Slot::TmpB || p.out == Slot::TmpA || p.out == Slot::TmpB;
+        });
         const std::size_t tempBytes = pixelBytes * (variant->tempType == TempType::Float32 ? sizeof(float) : 1);
-        auto slotBuffer = [&](Slot slot) -> cl::Buffer & {
-            switch (slot) {
-            case Slot::Src: return srcBuf;
-            case Slot::Dst: return dstBuf;
-            default: return d->buffer(slot, tempBytes);
+        std::uint64_t maxAlloc = d->info.maxAllocSize;
+        if (request.maxAllocBytes && (!maxAlloc || request.maxAllocBytes < maxAlloc))
+            maxAlloc = request.maxAllocBytes;
+        const std::size_t largestBuffer = usesTemps ? std::max(pixelBytes, tempBytes) : pixelBytes;
+        const std::uint64_t deviceBytes = 2 * std::uint64_t(pixelBytes) + (usesTemps ? 2 * std::uint64_t(tempBytes) : 0);
+        const bool tooBig = (maxAlloc && largestBuffer > maxAlloc)
+                            || pixelBytes > std::size_t(INT32_MAX) // kernels index the image with int
+                            || (d->info.globalMemSize && deviceBytes > d->info.globalMemSize * 3 / 4)
+                            || (variant->usesImages
+                                && (std::size_t(w) > d->info.image2dMaxWidth || std::size_t(h) > d->info.image2dMaxHeight));
+        const bool tiled = request.tileWidth > 0 || request.tileHeight > 0 || tooBig;
+        if (tiled) {
+            const std::string need = "the image (" + std::to_string(w) + "x" + std::to_string(h) + " " + formatName(src.format())
+                                     + ") needs a " + mib(largestBuffer) + " buffer and " + mib(deviceBytes)
+                                     + " on the device; it allows " + mib(maxAlloc) + " in one allocation"
+                                     + (d->info.globalMemSize ? " and has " + mib(d->info.globalMemSize) : std::string());
+            if (!request.allowTiles)
+                throw Error(need + " (tiling is off)", CL_INVALID_BUFFER_SIZE);
+            if (!filter->tileable)
+                throw Error(filter->name + " cannot be tiled (every output depends on its whole row and column)"
+                                + (tooBig ? ": " + need : std::string()),
+                            CL_INVALID_BUFFER_SIZE);
+            if (mode != TransferMode::Pageable && mode != TransferMode::Pinned) {
+                r.unavailable = true;
+                throw Error(std::string("tiled runs copy rectangles from pageable or pinned memory; ")
+                            + transferModeName(mode) + " needs the whole image in one device-visible buffer");
             }
+            if (variant->globalRule == GlobalRule::Exact)
+                throw Error("variant " + variant->name + " launches the exact NDRange, which a tile's size need not "
+                            "divide; tiles need a rounding-up variant");
+        }
+        if (variant->usesImages && !tiled)
+            d->ensureImages(w, h, src.format());
+        // Src/Dst: device buffers, host-visible buffers (zero_copy, output_mapped's output) or SVM.
+        cl::Buffer srcBuf, dstBuf;
+        void *svmSrc = nullptr, *svmDst = nullptr;
+        if (!tiled && !variant->usesImages) {
+            switch (mode) {
+            case TransferMode::Pageable:
+            case TransferMode::Pinned:
+                srcBuf = d->buffer(Slot::Src, pixelBytes);
+                dstBuf = d->buffer(Slot::Dst, pixelBytes);
+                break;
+            case TransferMode::ZeroCopy:
+                srcBuf = d->hostVisible(d->visibleSrc, pixelBytes);
+                dstBuf = d->hostVisible(d->visibleDst, pixelBytes);
+                break;
+            case TransferMode::OutputMapped:
+                srcBuf = d->buffer(Slot::Src, pixelBytes);
+                dstBuf = d->hostVisible(d->visibleDst, pixelBytes);
+                break;
+            case TransferMode::Svm:
+                svmSrc = d->svm(d->svmSrc, pixelBytes);
+                svmDst = d->svm(d->svmDst, pixelBytes);
+                break;
+            }
+        }
+        auto bindSlot = [&](cl::Kernel &kernel, cl_uint index, Slot slot) {
+            if (slot == Slot::Src && svmSrc)
+                clSetKernelArgSVMPointer(kernel(), index, svmSrc);
+            else if (slot == Slot::Dst && svmDst)
+                clSetKernelArgSVMPointer(kernel(), index, svmDst);
+            else if (slot == Slot::Src)
+                kernel.setArg(index, srcBuf);
+            else if (slot == Slot::Dst)
+                kernel.setArg(index, dstBuf);
+            else
+                kernel.setArg(index, d->buffer(slot, tempBytes));
         };
         cl::Buffer &coeffs = d->coefficients(prepared.coeffs);
         cl_float4 params4{{prepared.params[0], prepared.params[1], prepared.params[2], prepared.params[3]}};
@@ -538,33 +1180,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             limits.kernelMaxWorkGroupSize = launch.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
             limits.kernelLocalMem = launch.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
-            switch (pass.geometry) {
-            case Geometry::Pixels:
-                launch.global[0] = std::size_t(curW);
-                launch.global[1] = std::size_t(curH);
-                break;
-            case Geometry::Transposed: // a blockWidth x blockHeight block per work-item (default 1x1)
-                launch.global[0] = (std::size_t(curW) + std::size_t(variant->blockWidth) - 1) / std::size_t(variant->blockWidth);
-                launch.global[1] = (std::size_t(curH) + std::size_t(variant->blockHeight) - 1) / std::size_t(variant->blockHeight);
-                break;
-            case Geometry::PixelsX4: // the kernel guards the last, partial group of four itself
-                launch.global[0] = (std::size_t(curW) + 3) / 4;
-                launch.global[1] = std::size_t(curH);
-                break;
-            case Geometry::Interior:
-                launch.global[0] = std::size_t(std::max(0, curW - 2));
-                launch.global[1] = std::size_t(std::max(0, curH - 2));
-                break;
-            case Geometry::Blocks:
-                launch.global[0] = (std::size_t(curW) + std::size_t(variant->blockWidth) - 1) / std::size_t(variant->blockWidth);
-                launch.global[1] = (std::size_t(curH) + std::size_t(variant->blockHeight) - 1) / std::size_t(variant->blockHeight);
-                break;
-            case Geometry::Columns:
+            if (pass.geometry == Geometry::Columns)
                 launch.dims = 1;
-                launch.global[0] = std::size_t(curW);
-                launch.global[1] = 1;
-                break;
-            }
+            passGlobal(*variant, pass, curW, curH, launch.global);
             launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
             if (variant->tiledLocal && pass.geometry != Geometry::Columns) {
                 launch.local = tile; // the kernel sizes its __local tile from this very shape
@@ -587,12 +1205,14 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                     launch.global[1] = roundUp(launch.global[1], std::size_t(launch.local.height));
             }
             int arg = 0;
-            if (variant->usesImages) {
+            if (tiled) {
+                arg = 2; // the tile slot binds its own buffers or images per tile
+            } else if (variant->usesImages) {
                 launch.kernel.setArg(arg++, d->srcImage);
                 launch.kernel.setArg(arg++, d->dstImage);
             } else {
-                launch.kernel.setArg(arg++, slotBuffer(pass.in));
-                launch.kernel.setArg(arg++, slotBuffer(pass.out));
+                bindSlot(launch.kernel, cl_uint(arg++), pass.in);
+                bindSlot(launch.kernel, cl_uint(arg++), pass.out);
             }
             launch.kernel.setArg(arg++, cl_int(curW));
             launch.kernel.setArg(arg++, cl_int(curH));
@@ -619,32 +1239,40 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         }
 
         // Upload -> passes -> download, warm-up first, then timed repeats.
-        const std::uint64_t hash = request.reuseUpload ? src.contentHash() : 0;
-        const bool canSkipUpload = request.reuseUpload && hash == d->uploadedHash && d->uploadedIsImage == variant->usesImages;
+        const bool copiesInput = mode == TransferMode::Pageable || mode == TransferMode::Pinned
+                                 || mode == TransferMode::OutputMapped;
+        // The resident image counts only for the same memory and mode: a new mode shows its own upload.
+        const int where = int(mode) * 2 + (variant->usesImages ? 1 : 0);
+        const std::uint64_t hash = request.reuseUpload && !tiled ? src.contentHash() : 0;
+        const bool canSkipUpload = request.reuseUpload && !tiled && hash == d->uploadedHash && d->uploadedWhere == where;
         r.reuploaded = !canSkipUpload;
         std::vector<double> uploads, kernels, downloads, walls;
         std::vector<std::vector<double>> passTimes(launches.size());
         Image out(curW, curH, src.format()); // curW x curH: the last pass's output size
+        const std::size_t outBytes = out.sizeBytes();
         // Where the copies read and write on the host: the images themselves, or pinned staging
         // buffers filled once per run (the staging memcpy is reported apart, as stagingMs).
         const std::uint8_t *uploadFrom = src.data();
         std::uint8_t *downloadTo = out.data();
-        if (request.pinnedTransfers) {
+        if (mode == TransferMode::Pinned) {
             // Allocating and page-locking happens once per image size and session (like a build, not
             // part of a run's cost); the memcpy into the staging buffer is what each new image pays.
             std::uint8_t *stagingIn = static_cast<std::uint8_t *>(d->pinned(d->pinnedIn, pixelBytes));
-            downloadTo = static_cast<std::uint8_t *>(d->pinned(d->pinnedOut, pixelBytes));
+            downloadTo = static_cast<std::uint8_t *>(d->pinned(d->pinnedOut, outBytes));
             if (!canSkipUpload) { // the image already on the device needs no staging either
                 const auto s0 = Clock::now();
                 std::memcpy(stagingIn, src.data(), pixelBytes);
                 r.stagingMs = msBetween(s0, Clock::now());
             }
             uploadFrom = stagingIn;
-            r.transfer = "pinned";
         }
         const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
         launching = true;
-        for (int iter = 0; iter < total; ++iter) {
+        if (tiled) {
+            d->runTiles(src, out, *filter, *variant, launches, coeffs, params4, uploadFrom, downloadTo,
+                        filter->transposesOutput ? 0 : prepared.radius, request, cancelled, r);
+        }
+        for (int iter = 0; iter < (tiled ? 0 : total); ++iter) {
             if (cancelled()) {
                 r.cancelled = true;
                 throw Error("run cancelled");
@@ -653,16 +1281,39 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             const auto t0 = Clock::now();
             cl::Event upEvent;
             bool uploaded = false;
+            double upHostMs = -1; // mapped modes: the host clock times map + memcpy + unmap
             if (!canSkipUpload) {
-                if (variant->usesImages)
+                if (variant->usesImages) {
                     d->queue.enqueueWriteImage(d->srcImage, CL_FALSE, {0, 0, 0}, {std::size_t(w), std::size_t(h), 1}, 0, 0,
                                                const_cast<std::uint8_t *>(uploadFrom), nullptr, &upEvent);
-                else
+                } else if (copiesInput) {
                     d->queue.enqueueWriteBuffer(srcBuf, CL_FALSE, 0, pixelBytes, uploadFrom, nullptr, &upEvent);
+                } else if (mode == TransferMode::ZeroCopy) {
+                    const auto u0 = Clock::now();
+                    void *p = d->queue.enqueueMapBuffer(srcBuf, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, pixelBytes);
+                    std::memcpy(p, src.data(), pixelBytes);
+                    d->queue.enqueueUnmapMemObject(srcBuf, p, nullptr, &upEvent);
+                    upEvent.wait();
+                    upHostMs = msBetween(u0, Clock::now());
+                } else { // svm
+                    const auto u0 = Clock::now();
+                    if (!d->svmFine())
+                        clEnqueueSVMMap(d->queue(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, svmSrc, pixelBytes, 0,
+                                        nullptr, nullptr);
+                    std::memcpy(svmSrc, src.data(), pixelBytes);
+                    if (!d->svmFine())
+                        clEnqueueSVMUnmap(d->queue(), svmSrc, 0, nullptr, nullptr);
+                    d->queue.finish();
+                    upHostMs = msBetween(u0, Clock::now());
+                }
                 uploaded = true;
             }
-            if (filter->copySourceToDst && !variant->usesImages)
-                d->queue.enqueueCopyBuffer(srcBuf, dstBuf, 0, 0, pixelBytes);
+            if (filter->copySourceToDst && !variant->usesImages) {
+                if (svmSrc)
+                    clEnqueueSVMMemcpy(d->queue(), CL_FALSE, svmDst, svmSrc, pixelBytes, 0, nullptr, nullptr);
+                else
+                    d->queue.enqueueCopyBuffer(srcBuf, dstBuf, 0, 0, pixelBytes);
+            }
             std::vector<cl::Event> passEvents(launches.size());
             for (std::size_t p = 0; p < launches.size(); ++p) {
                 const PassLaunch &launch = launches[p];
@@ -683,19 +1334,39 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 }
             }
             cl::Event downEvent;
-            if (variant->usesImages)
+            double downHostMs = -1;
+            if (variant->usesImages) {
                 d->queue.enqueueReadImage(d->dstImage, CL_TRUE, {0, 0, 0}, {std::size_t(w), std::size_t(h), 1}, 0, 0,
                                           downloadTo, nullptr, &downEvent);
-            else
-                d->queue.enqueueReadBuffer(dstBuf, CL_TRUE, 0, pixelBytes, downloadTo, nullptr, &downEvent);
+            } else if (mode == TransferMode::Pageable || mode == TransferMode::Pinned) {
+                d->queue.enqueueReadBuffer(dstBuf, CL_TRUE, 0, outBytes, downloadTo, nullptr, &downEvent);
+            } else if (mode == TransferMode::Svm) {
+                d->queue.finish(); // the kernels' time is theirs, not the download's
+                const auto u0 = Clock::now();
+                if (!d->svmFine())
+                    clEnqueueSVMMap(d->queue(), CL_TRUE, CL_MAP_READ, svmDst, outBytes, 0, nullptr, nullptr);
+                std::memcpy(out.data(), svmDst, outBytes);
+                if (!d->svmFine())
+                    clEnqueueSVMUnmap(d->queue(), svmDst, 0, nullptr, nullptr);
+                d->queue.finish();
+                downHostMs = msBetween(u0, Clock::now());
+            } else { // zero_copy, output_mapped: the output is in host-visible memory; map it and take it
+                d->queue.finish();
+                const auto u0 = Clock::now();
+                void *p = d->queue.enqueueMapBuffer(dstBuf, CL_TRUE, CL_MAP_READ, 0, outBytes);
+                std::memcpy(out.data(), p, outBytes);
+                d->queue.enqueueUnmapMemObject(dstBuf, p, nullptr, &downEvent);
+                downEvent.wait();
+                downHostMs = msBetween(u0, Clock::now());
+            }
             const auto t1 = Clock::now();
             if (uploaded) {
                 d->uploadedHash = hash;
-                d->uploadedIsImage = variant->usesImages;
+                d->uploadedWhere = where;
             }
             if (!timed)
                 continue;
-            uploads.push_back(uploaded ? eventMs(upEvent) : 0.0);
+            uploads.push_back(!uploaded ? 0.0 : upHostMs >= 0 ? upHostMs : eventMs(upEvent));
             double kernelSum = 0;
             for (std::size_t p = 0; p < launches.size(); ++p) {
                 const double ms = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
@@ -703,7 +1374,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 kernelSum += ms;
             }
             kernels.push_back(kernelSum);
-            downloads.push_back(eventMs(downEvent));
+            downloads.push_back(downHostMs >= 0 ? downHostMs : eventMs(downEvent));
             walls.push_back(msBetween(t0, t1));
         }
         launching = false;
@@ -712,12 +1383,20 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             std::memcpy(out.data(), downloadTo, out.sizeBytes());
             r.stagingMs += msBetween(s0, Clock::now());
         }
-        r.uploadMs = Stats::of(uploads).median;
-        r.kernelMs = Stats::of(kernels);
-        for (const auto &samples : passTimes)
-            r.passMs.push_back(Stats::of(samples).median);
-        r.downloadMs = Stats::of(downloads).median;
-        r.totalMs = Stats::of(walls).median;
+        if (!tiled) {
+            r.uploadMs = Stats::of(uploads).median;
+            r.kernelMs = Stats::of(kernels);
+            for (const auto &samples : passTimes)
+                r.passMs.push_back(Stats::of(samples).median);
+            r.downloadMs = Stats::of(downloads).median;
+            r.totalMs = Stats::of(walls).median;
+        }
+        r.endToEndMs = r.totalMs + (mode == TransferMode::Pinned ? r.stagingMs : 0.0);
+        if (r.uploadMs > 0)
+            r.uploadGBps = double(pixelBytes) / (r.uploadMs * 1e-3) / 1e9;
+        if (r.downloadMs > 0)
+            r.downloadGBps = double(outBytes) / (r.downloadMs * 1e-3) / 1e9;
+        d->fillProbePercent(r, mode);
         const double pixels = double(w) * double(h);
         r.bytesMoved = 2.0 * double(pixelBytes); // from the image, not the NDRange (PixelsX4 launches W/4)
         if (r.kernelMs.median > 0) {
@@ -756,8 +1435,12 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                       + " because the global size does not divide by the local size (CL_INVALID_WORK_GROUP_SIZE)";
         }
         d->uploadedHash = 0; // device state is uncertain after a failure: upload again next time
+        if (allocationFailure(e.err()))
+            d->releaseDeviceMemory(); // the next, smaller run gets the whole device back
     } catch (...) {
         recordCurrentException(r);
+        if (r.errorCode == "CL_OUT_OF_HOST_MEMORY")
+            d->releaseDeviceMemory();
     }
     if (r.totalMs == 0)
         r.totalMs = msBetween(wallStart, Clock::now());

@@ -11,6 +11,7 @@
 #include "Workload.h"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <map>
@@ -28,6 +29,20 @@ struct Stats
     static Stats of(std::vector<double> samples);
 };
 
+// How the image reaches the kernel and comes back (seed 004's transfer table). Copy modes time the
+// copy command; mapped modes (zero_copy, output_mapped's output, svm) time map + memcpy + unmap on the
+// host clock, because there the memcpy is the transfer.
+enum class TransferMode {
+    Pageable,     // write/read straight from the Image (ordinary memory: the driver bounces it)
+    Pinned,       // write/read through page-locked staging buffers (staging memcpy apart, once per run)
+    ZeroCopy,     // kernel reads and writes host-visible CL_MEM_ALLOC_HOST_PTR buffers, mapped; no copy command
+    OutputMapped, // input copied (pageable), output written into a host-visible buffer and mapped
+    Svm,          // shared virtual memory (coarse grain: map/unmap; fine grain: plain memcpy)
+};
+const char *transferModeName(TransferMode mode);
+std::optional<TransferMode> parseTransferMode(const std::string &name);
+const std::vector<TransferMode> &allTransferModes();
+
 struct RunRequest
 {
     std::string filter;
@@ -39,7 +54,11 @@ struct RunRequest
     bool cpuSingle = true; // time the single-threaded reference too (slow on big images)
     bool check = true;  // compare against the CPU reference (single-threaded when cpuSingle)
     bool reuseUpload = false; // skip the upload when the same image is already on the device
-    bool pinnedTransfers = false; // copy through page-locked host memory (seed 004: 19 ms -> 8.39 ms)
+    TransferMode transfer = TransferMode::Pageable; // seed 004: 19 ms pageable, 8.39 pinned, 6.93 output mapped
+    int tileWidth = 0, tileHeight = 0; // > 0: process in tiles of this output size (with halos), streamed
+    std::uint64_t maxAllocBytes = 0;   // > 0: pretend the device allows at most this per allocation (tiles then)
+    bool allowTiles = true;            // tile an image whose buffers exceed the device (false: refuse it)
+    int streams = 3;                   // queues the tiles rotate over (upload / kernel / download overlap)
     bool keepOutput = true;
     bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
     // A user's kernel (the editor, user variants): launched exactly as the catalogue launches a variant,
@@ -65,9 +84,18 @@ struct RunResult
     std::string buildOrigin; // memory / disk / compiled
     bool buildCached = false;
     bool reuploaded = true;
-    std::string transfer = "pageable"; // host memory the copies used: pageable or pinned
+    std::string transfer = "pageable"; // the TransferMode's name (transferModeName)
+    std::string transferNote; // what the mode used, e.g. "svm: coarse-grain buffer", or why it is unavailable
     double stagingMs = 0;  // pinned only: host memcpy into and out of the pinned buffers, once per run
-    double uploadMs = 0;   // median over repeats (profiling events)
+    double uploadMs = 0;   // median over repeats (profiling events; mapped modes: host clock, memcpy included)
+    double uploadGBps = 0, downloadGBps = 0; // image bytes / uploadMs, downloadMs
+    double uploadPctOfProbe = -1, downloadPctOfProbe = -1; // of the bandwidth probe's figure for this mode (-1: none)
+    double endToEndMs = 0; // one repeat from Image to Image: totalMs + stagingMs
+    int tiles = 1;         // > 1: the image went through in tiles with halos
+    int tileWidth = 0, tileHeight = 0; // output size of a (full) tile; 0 when untiled
+    int tileHalo = 0;      // pixels of input read around each tile (the filter's reach)
+    int streams = 1;       // queues the tiles rotated over
+    double overlapPct = 0; // tiles: 1 - device span / (sum of upload + kernel + download), in percent
     Stats kernelMs;        // sum of all passes of one repeat, over repeats
     std::vector<double> passMs; // median of each pass
     double downloadMs = 0;
@@ -159,6 +187,22 @@ public:
         void *queue = nullptr;
     };
     NativeHandles nativeHandles() const;
+
+    // Host<->device bandwidth, measured once per device per process (the first call pays ~0.5 s).
+    struct BandwidthProbe
+    {
+        double deviceCopyGBps = 0;   // device-to-device copy, read + write bytes
+        double h2dPageableGBps = 0, d2hPageableGBps = 0;
+        double h2dPinnedGBps = 0, d2hPinnedGBps = 0;
+        double zeroCopyReadGBps = 0; // a kernel reading a host-visible (CL_MEM_ALLOC_HOST_PTR) buffer
+        std::size_t bytes = 0;       // size of each transfer
+        std::string error;           // non-empty when the probe failed
+    };
+    const BandwidthProbe &bandwidthProbe();
+
+    // Why a transfer mode cannot run here (svm without CL_DEVICE_SVM_CAPABILITIES, mapped modes on
+    // image2d variants), or empty; `note` receives what the mode will use (e.g. the SVM grain).
+    std::string transferUnavailableReason(TransferMode mode, const VariantSpec *variant, std::string *note = nullptr);
 
     // CPU reference, timed; cached per (image content, filter, params).
     Image cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,

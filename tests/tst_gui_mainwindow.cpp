@@ -11,6 +11,7 @@
 #include "MainWindow.h"
 #include "TimingPanel.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -198,12 +199,12 @@ private slots:
         ControlPanel *c = w.controls();
         QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
         QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
-        auto *pinned = c->findChild<QCheckBox *>("pinnedCheck");
-        QVERIFY(pinned);
-        pinned->setChecked(true);
+        auto *transfer = c->findChild<QComboBox *>("transferCombo");
+        QVERIFY(transfer);
+        transfer->setCurrentIndex(transfer->findData(QStringLiteral("pinned")));
         ComputeResult result;
         QVERIFY(runOnce(w, &result));
-        pinned->setChecked(false);
+        transfer->setCurrentIndex(transfer->findData(QStringLiteral("pageable")));
         QVERIFY2(result.run.ok(), result.run.error.c_str());
         QCOMPARE(QString::fromStdString(result.run.transfer), QStringLiteral("pinned"));
         QVERIFY(result.run.matches);

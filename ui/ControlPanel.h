@@ -102,7 +102,7 @@ private:
     QCheckBox *m_fastMath = nullptr;
     WorkGroupEditor *m_workGroup = nullptr;
     QSpinBox *m_repeat = nullptr;
-    QCheckBox *m_pinned = nullptr;
+    QComboBox *m_transfer = nullptr; // TransferMode, in allTransferModes() order
     QCheckBox *m_autoRun = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;

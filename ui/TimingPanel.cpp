@@ -255,7 +255,7 @@ QString TimingPanel::summaryLine(const ComputeResult &result)
             parts << tr("program built (%1 ms)").arg(r.buildMs, 0, 'f', 0);
         else
             parts << tr("program from %1 cache").arg(q(r.buildOrigin));
-        parts << (r.reuploaded ? tr("image uploaded each repeat") : tr("image reused on the device"));
+        parts << (r.reuploaded ? tr("image uploaded each repeat") : tr("upload skipped: image resident"));
         parts << (r.matches ? tr("matches the CPU reference (max diff %1)").arg(r.maxAbsDiff)
                             : tr("DIFFERS from the CPU reference (max diff %1 > %2)")
                                   .arg(r.maxAbsDiff)
@@ -312,10 +312,17 @@ void TimingPanel::setResult(const ComputeResult &result)
                 tr("%1; min %2, max %3").arg(repeats, ms(r.kernelMs.min), ms(r.kernelMs.max)));
     if (!cpu) {
         rows += row(tr("Upload / download"), QStringLiteral("%1 / %2").arg(ms(r.uploadMs), ms(r.downloadMs)),
-                    (r.reuploaded ? tr("image sent every repeat") : tr("image already on the device"))
+                    (r.reuploaded ? tr("image sent every repeat") : tr("upload skipped: image resident"))
                         + (r.transfer == "pinned"
                                ? tr(", through pinned memory (staging copy %1 once)").arg(ms(r.stagingMs))
-                               : tr(", from ordinary (pageable) memory")));
+                           : r.transfer == "pageable" ? tr(", from ordinary (pageable) memory")
+                                                      : tr(", %1: %2").arg(QString::fromStdString(r.transfer),
+                                                                           QString::fromStdString(r.transferNote))));
+        if (r.uploadGBps > 0 || r.downloadGBps > 0)
+            rows += row(tr("Copy rates"), tr("%1 / %2 GB/s").arg(r.uploadGBps, 0, 'f', 1).arg(r.downloadGBps, 0, 'f', 1),
+                        r.tiles > 1 ? tr("%1 tiles of %2x%3, overlap %4%").arg(r.tiles).arg(r.tileWidth)
+                                          .arg(r.tileHeight).arg(r.overlapPct, 0, 'f', 0)
+                                    : tr("upload / download"));
         rows += row(tr("Whole repeat (host clock)"), ms(r.totalMs), tr("upload + kernel + download"));
         const QString origin = QString::fromStdString(r.buildOrigin);
         rows += row(tr("Program"), origin == "compiled" ? tr("built in %1").arg(ms(r.buildMs))

@@ -228,6 +228,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
                  kDefaultSigma, 0.5, 50.0, 0.5, false}};
     f.hasBorder = false;
     f.tolerance = 1;
+    f.tileable = false; // IIR: every output depends on its whole row and column, no finite halo
     f.toleranceNote = "±1 per 8-bit channel: the reference mirrors the float recursion operation for operation "
                       "(contraction off), so only compiler-level float differences or device-computed "
                       "coefficients can flip a .5 rounding";

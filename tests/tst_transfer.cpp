@@ -1,0 +1,271 @@
+// Data movement: every transfer mode gives the reference's pixels (or says why it cannot run), tiles
+// with halos give the untiled output byte for byte for every filter, the bandwidth probe measures,
+// the resident image skips its upload, and a refused oversized run leaves the session usable.
+#include "TestSupport.h"
+
+#include "Catalogue.h"
+#include "Image.h"
+#include "Session.h"
+
+#include <QtTest>
+
+#include <memory>
+
+using namespace fwb;
+using namespace fwb::test;
+
+class TestTransfer : public QObject
+{
+    Q_OBJECT
+
+    DeviceInfo m_device;
+    std::unique_ptr<Session> m_session;
+    bool m_ok = false;
+
+    RunResult run(const Image &image, RunRequest request)
+    {
+        return m_session->run(image, request);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_ok = testDevice(m_device);
+        if (!m_ok)
+            QSKIP("no OpenCL platform");
+        m_session = std::make_unique<Session>(m_device);
+    }
+
+    void everyModeMatchesTheReference_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<int>("mode");
+        const struct { const char *filter, *variant; PixelFormat format; } cases[] = {
+            {"gaussian5x5", "unrolled_constant", PixelFormat::Gray8},
+            {"gaussian5x5", "image2d", PixelFormat::Rgba8888},
+            {"box3x3_interior", "uniform_padded", PixelFormat::Gray8}, // output starts as a copy of the input
+            {"gaussian", "separable", PixelFormat::Rgb888},    // float scratch buffers between passes
+            {"transpose", "naive", PixelFormat::Rgba8888},
+        };
+        for (const auto &c : cases)
+            for (TransferMode mode : allTransferModes())
+                QTest::newRow((std::string(c.filter) + "/" + c.variant + "/" + formatName(c.format) + "/"
+                               + transferModeName(mode)).c_str())
+                    << c.filter << c.variant << int(c.format) << int(mode);
+    }
+
+    void everyModeMatchesTheReference()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QString, variant);
+        QFETCH(int, format);
+        QFETCH(int, mode);
+        const FilterSpec *spec = findFilter(filter.toStdString());
+        QVERIFY(spec);
+        if (!spec->variant(variant.toStdString()))
+            QSKIP("variant not in this catalogue");
+        const Image image = makeTestCard(131, 67, PixelFormat(format));
+        RunRequest request = oneShotRequest(filter.toStdString(), variant.toStdString(), PixelFormat(format));
+        request.transfer = TransferMode(mode);
+        const RunResult r = run(image, request);
+        QCOMPARE(QString::fromStdString(r.transfer), QString(transferModeName(TransferMode(mode))));
+        if (r.unavailable) {
+            QVERIFY2(!r.error.empty(), "an unavailable mode says why");
+            const bool images = spec->variant(variant.toStdString())->usesImages;
+            if (images)
+                QVERIFY2(r.error.find("image2d") != std::string::npos || r.error.find("image") != std::string::npos,
+                         r.error.c_str());
+            else
+                QVERIFY2(TransferMode(mode) == TransferMode::Svm && r.error.find("CL_DEVICE_SVM") != std::string::npos,
+                         r.error.c_str());
+            return;
+        }
+        QVERIFY2(r.ok(), describe(r, 131, 67).constData());
+        QVERIFY2(r.matches, describe(r, 131, 67).constData());
+        QVERIFY(r.endToEndMs >= r.totalMs);
+        QVERIFY(!r.transferNote.empty());
+        if (TransferMode(mode) == TransferMode::Pinned)
+            QVERIFY(r.stagingMs >= 0);
+    }
+
+    // image2d variants: pageable and pinned apply; the mapped modes and svm say why not.
+    void imageVariantsSayWhichModesApply()
+    {
+        const FilterSpec *spec = findFilter("gaussian5x5");
+        const VariantSpec *images = spec ? spec->variant("image2d") : nullptr;
+        if (!images)
+            QSKIP("no image2d variant");
+        for (TransferMode mode : allTransferModes()) {
+            std::string note;
+            const std::string why = m_session->transferUnavailableReason(mode, images, &note);
+            const bool applies = mode == TransferMode::Pageable || mode == TransferMode::Pinned;
+            QVERIFY2(applies == why.empty(), transferModeName(mode));
+            QVERIFY(!note.empty());
+        }
+    }
+
+    void tiledEqualsUntiled_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("tileWidth");  // 0: let --max-alloc force the tiles
+        QTest::addColumn<int>("tileHeight");
+        for (const FilterSpec &f : catalogue())
+            for (const VariantSpec &v : f.variants) {
+                const PixelFormat format = v.formats.empty() ? PixelFormat::Gray8 : v.formats.front();
+                QTest::newRow((f.name + "/" + v.name + "/tile 40x24").c_str())
+                    << QString::fromStdString(f.name) << QString::fromStdString(v.name) << int(format) << 157 << 93 << 40 << 24;
+            }
+        // Odd sizes, other formats, strips and forced by a pretend allocation limit.
+        QTest::newRow("gaussian5x5/unrolled_constant rgba 1-row tiles") << "gaussian5x5" << "unrolled_constant"
+                                                                        << int(PixelFormat::Rgba8888) << 61 << 37 << 61 << 1;
+        QTest::newRow("gaussian/separable rgb888 7x5 tiles") << "gaussian" << "separable" << int(PixelFormat::Rgb888) << 59
+                                                             << 41 << 7 << 5;
+        QTest::newRow("median5x5 max-alloc") << "median5x5" << "" << int(PixelFormat::Gray8) << 301 << 203 << 0 << 0;
+        QTest::newRow("box rgba max-alloc") << "box" << "" << int(PixelFormat::Rgba8888) << 211 << 97 << 0 << 0;
+        QTest::newRow("transpose rgba 33x17 tiles") << "transpose" << "" << int(PixelFormat::Rgba8888) << 100 << 70 << 33
+                                                    << 17;
+    }
+
+    void tiledEqualsUntiled()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QString, variant);
+        QFETCH(int, format);
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(int, tileWidth);
+        QFETCH(int, tileHeight);
+        const FilterSpec *spec = findFilter(filter.toStdString());
+        QVERIFY(spec);
+        const VariantSpec *v = variant.isEmpty() ? &spec->variants.front() : spec->variant(variant.toStdString());
+        QVERIFY(v);
+        if (!variantUnavailableReason(*v, m_device, PixelFormat(format)).empty())
+            QSKIP("variant unavailable on this device");
+        const Image image = makeTestCard(width, height, PixelFormat(format));
+        RunRequest request = oneShotRequest(spec->name, v->name, PixelFormat(format));
+        request.check = false;
+        const RunResult whole = run(image, request);
+        if (whole.expectedFailure || whole.unavailable)
+            QSKIP("the untiled run does not launch here");
+        QVERIFY2(whole.ok(), describe(whole, width, height).constData());
+        QCOMPARE(whole.tiles, 1);
+        request.tileWidth = tileWidth;
+        request.tileHeight = tileHeight;
+        if (tileWidth == 0) // a device that allows ~ a fifth of the image per allocation
+            request.maxAllocBytes = image.sizeBytes() * (v->tempType == TempType::Float32 ? 4 : 1) / 5;
+        const RunResult tiled = run(image, request);
+        if (!spec->tileable) {
+            QVERIFY2(!tiled.ok() && tiled.error.find("cannot be tiled") != std::string::npos, tiled.error.c_str());
+            return;
+        }
+        if (v->globalRule == GlobalRule::Exact) {
+            QVERIFY2(!tiled.ok() && tiled.error.find("exact NDRange") != std::string::npos, tiled.error.c_str());
+            return;
+        }
+        QVERIFY2(tiled.ok(), describe(tiled, width, height).constData());
+        QVERIFY2(tiled.tiles > 1, QByteArray::number(tiled.tiles));
+        QVERIFY(tiled.tileWidth > 0 && tiled.tileHeight > 0);
+        QCOMPARE(tiled.tileHalo, spec->transposesOutput ? 0 : tiled.tileHalo);
+        QVERIFY(tiled.overlapPct >= 0 && tiled.overlapPct <= 100);
+        QCOMPARE(tiled.output.width(), whole.output.width());
+        QCOMPARE(tiled.output.height(), whole.output.height());
+        QCOMPARE(maxAbsDiff(tiled.output, whole.output), 0);
+    }
+
+    // Pinned tiles copy rectangles out of the staging buffers; mapped modes refuse to tile.
+    void tiledModes()
+    {
+        const Image image = makeTestCard(97, 83, PixelFormat::Gray8);
+        RunRequest request = oneShotRequest("gaussian5x5", "unrolled_constant");
+        request.tileWidth = 32;
+        request.tileHeight = 32;
+        request.transfer = TransferMode::Pinned;
+        const RunResult pinned = run(image, request);
+        QVERIFY2(pinned.ok() && pinned.matches, describe(pinned, 97, 83).constData());
+        QCOMPARE(pinned.tiles, 12); // 4 columns x 3 rows
+        request.transfer = TransferMode::ZeroCopy;
+        const RunResult mapped = run(image, request);
+        QVERIFY(mapped.unavailable);
+        QVERIFY2(mapped.error.find("tiled") != std::string::npos, mapped.error.c_str());
+    }
+
+    void probeMeasuresOncePerDevice()
+    {
+        const Session::BandwidthProbe &probe = m_session->bandwidthProbe();
+        QVERIFY2(probe.error.empty(), probe.error.c_str());
+        QVERIFY(probe.bytes > 0);
+        QVERIFY(probe.h2dPageableGBps > 0 && probe.d2hPageableGBps > 0);
+        QVERIFY(probe.h2dPinnedGBps > 0 && probe.d2hPinnedGBps > 0);
+        QVERIFY(probe.zeroCopyReadGBps > 0);
+        Session other(m_device);
+        QCOMPARE(&other.bandwidthProbe(), &probe); // once per device per process
+        // With the probe known, each copy is a share of it.
+        const Image image = makeTestCard(640, 480, PixelFormat::Gray8);
+        RunRequest request = oneShotRequest("gaussian5x5", "unrolled_constant");
+        request.transfer = TransferMode::Pinned;
+        const RunResult r = run(image, request);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY(r.uploadGBps > 0 && r.downloadGBps > 0);
+        QVERIFY(r.uploadPctOfProbe > 0 && r.downloadPctOfProbe > 0);
+    }
+
+    void residentImageSkipsTheUpload()
+    {
+        const Image image = makeTestCard(200, 120, PixelFormat::Gray8);
+        RunRequest request = oneShotRequest("gaussian5x5", "unrolled_constant");
+        request.reuseUpload = true;
+        const RunResult first = run(image, request);
+        QVERIFY2(first.ok(), first.error.c_str());
+        request.variant = "constant_memory";
+        const RunResult second = run(image, request);
+        QVERIFY2(second.ok() && second.matches, second.error.c_str());
+        QVERIFY(!second.reuploaded);
+        QCOMPARE(second.uploadMs, 0.0);
+        request.transfer = TransferMode::Pinned; // another mode shows its own upload
+        const RunResult third = run(image, request);
+        QVERIFY(third.reuploaded && third.matches);
+    }
+
+    // An image too big for the (pretend) device with tiling off is refused before allocating, both
+    // sizes named; the next run works. A filter that cannot be tiled is refused the same way.
+    void refusedRunLeavesTheSessionUsable()
+    {
+        const Image image = makeTestCard(400, 300, PixelFormat::Rgba8888);
+        RunRequest request = oneShotRequest("box", "separable", PixelFormat::Rgba8888);
+        if (!findFilter("box")->variant("separable"))
+            request.variant = findFilter("box")->variants.front().name;
+        request.maxAllocBytes = 64 << 10;
+        request.allowTiles = false;
+        const RunResult refused = run(image, request);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error.find("MiB") != std::string::npos && refused.error.find("allows") != std::string::npos,
+                 refused.error.c_str());
+        RunRequest iir = oneShotRequest("recursive_gaussian", findFilter("recursive_gaussian")->variants.front().name,
+                                        PixelFormat::Rgba8888);
+        iir.maxAllocBytes = 64 << 10;
+        const RunResult noTiles = run(image, iir);
+        QVERIFY2(!noTiles.ok() && noTiles.error.find("cannot be tiled") != std::string::npos, noTiles.error.c_str());
+        request.maxAllocBytes = 0;
+        request.allowTiles = true;
+        const RunResult next = run(image, request);
+        QVERIFY2(next.ok() && next.matches, describe(next, 400, 300).constData());
+    }
+
+    void imageLimitIsHostMemory()
+    {
+        QVERIFY(imageSizeProblem(40000, 30000).empty()); // 1.2 Gpixel passes the size check
+        QVERIFY(!imageSizeProblem(100000, 100000).empty());
+        const std::string tooMuch = imageSizeProblem(46000, 46000, 4); // 8 GiB: more than a third of most CI hosts
+        if (!tooMuch.empty())
+            QVERIFY2(tooMuch.find("MiB") != std::string::npos, tooMuch.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransfer)
+#include "tst_transfer.moc"
