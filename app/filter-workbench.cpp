@@ -1,10 +1,12 @@
 // filter-workbench: thin main of the GUI; the window lives in the fwb_ui library. Also takes
 // screenshots (--screenshot) for the docs: run once, wait for the result, save the window as PNG.
 #include "ControlPanel.h"
+#include "LabPage.h"
 #include "MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
@@ -71,6 +73,13 @@ int main(int argc, char *argv[])
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
                        allVariants, size});
+    const QCommandLineOption lab(QStringLiteral("lab"),
+                                 QStringLiteral("Open the Compute Lab page on this workload; with --screenshot, run "
+                                                "the ladder to the end or animate N-body for a few seconds."),
+                                 QStringLiteral("matmul|nbody"));
+    const QCommandLineOption labSize(QStringLiteral("lab-size"),
+                                     QStringLiteral("Compute Lab size: matrix n or bodies."), QStringLiteral("N"));
+    parser.addOptions({lab, labSize});
 
     if (wantsTextOnly(argc, argv)) {
         QCoreApplication core(argc, argv);
@@ -145,6 +154,26 @@ int main(int argc, char *argv[])
     else
         loaded = window.loadFile(imagePath);
 
+    fwb::LabPage *labPage = nullptr;
+    if (parser.isSet(lab)) {
+        for (fwb::WorkbenchPage *page : window.pages())
+            if (auto *found = qobject_cast<fwb::LabPage *>(page))
+                labPage = found;
+        const QString which = parser.value(lab);
+        if (!labPage || (which != QLatin1String("matmul") && which != QLatin1String("nbody")))
+            return fail(QStringLiteral("bad --lab '%1' (matmul or nbody)").arg(which));
+        labPage->activate();
+        labPage->setWorkload(which == QLatin1String("nbody") ? fwb::LabPage::Workload::NBody
+                                                             : fwb::LabPage::Workload::Matmul);
+        if (parser.isSet(labSize)) {
+            bool ok = false;
+            const int n = parser.value(labSize).toInt(&ok);
+            if (!ok || n < 16)
+                return fail(QStringLiteral("bad --lab-size '%1' (a whole number >= 16)").arg(parser.value(labSize)));
+            labPage->setSize(n);
+        }
+    }
+
     if (!shot)
         return app.exec();
 
@@ -167,6 +196,37 @@ int main(int argc, char *argv[])
         grabAndExit(2);
         app.exec();
         return exitCode;
+    }
+
+    // Compute Lab screenshots: the ladder once every rung is in; the animation once both sides have a
+    // rate and have run a few seconds.
+    if (labPage) {
+        bool grabbing = false;
+        auto grabOnce = [&](int code) {
+            if (!grabbing) {
+                grabbing = true;
+                grabAndExit(code);
+            }
+        };
+        QObject::connect(labPage, &fwb::LabPage::ladderFinished, &app, [&] { grabOnce(0); });
+        QObject::connect(labPage, &fwb::LabPage::labFailed, &app, [&](const QString &message) {
+            fail(message);
+            grabOnce(1);
+        });
+        QElapsedTimer clock;
+        clock.start();
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+            const bool rates = labPage->cpuView()->stepsPerSecond() > 0 && labPage->deviceView()->stepsPerSecond() > 0;
+            if ((rates && clock.elapsed() > 5000) || clock.elapsed() > 30000)
+                grabOnce(rates ? 0 : 1);
+        });
+        if (labPage->workload() == fwb::LabPage::Workload::NBody)
+            poll.start(200);
+        QTimer::singleShot(600000, &app, [&] { app.exit(fail(QStringLiteral("timed out waiting for the Compute Lab"))); });
+        QTimer::singleShot(0, labPage, [labPage] { labPage->start(); });
+        const int rc = app.exec();
+        return rc != 0 ? rc : exitCode;
     }
 
     // Screenshot sequence: optionally every available variant (history), then the chosen one.

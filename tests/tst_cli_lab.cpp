@@ -63,7 +63,7 @@ void TestCliLab::help()
 {
     const Outcome all = bench({"--help"});
     QCOMPARE(all.code, 0);
-    QVERIFY2(all.out.contains("\n  matmul") && all.out.contains("\n  nbody"), all.out.constData());
+    QVERIFY2(all.out.contains("\nmatmul\n") && all.out.contains("\nnbody\n"), all.out.constData());
     const Outcome m = bench({"matmul", "--help"});
     QCOMPARE(m.code, 0);
     for (const char *option : {"--n", "--variant", "--device", "--local", "--repeat", "--warmup", "--json", "--no-check"})
@@ -104,7 +104,7 @@ void TestCliLab::matmulJson()
         QVERIFY(r.value("kernel_ms").toObject().value("median").toDouble() > 0);
         QVERIFY(r.value("gflops").toDouble() > 0);
         QCOMPARE(r.value("gflops").toDouble(), r.value("metric_value").toDouble());
-        QVERIFY(qAbs(r.value("pct_of_fp32_peak").toDouble() - 100 * r.value("gflops").toDouble() / peak) < 1e-6 * peak);
+        QVERIFY(qAbs(r.value("pct_of_fp32_peak").toDouble() - 100 * r.value("gflops").toDouble() / peak) < 1e-3 * r.value("pct_of_fp32_peak").toDouble()); // JSON numbers keep 6 digits
         const double n = r.value("params").toObject().value("n").toDouble();
         QVERIFY(n == 67 || n == 130);
     }
@@ -187,9 +187,9 @@ void TestCliLab::nbodyJson()
         QVERIFY2(r.value("error").isNull() && r.value("matches").toBool(), qPrintable(name));
         const double kernelMs = r.value("kernel_ms").toObject().value("median").toDouble();
         QVERIFY(kernelMs > 0);
-        QVERIFY(qAbs(r.value("steps_per_s").toDouble() - 3 / (kernelMs * 1e-3)) < 1e-6 * r.value("steps_per_s").toDouble());
+        QVERIFY(qAbs(r.value("steps_per_s").toDouble() - 3 / (kernelMs * 1e-3)) < 1e-3 * r.value("steps_per_s").toDouble());
         QVERIFY(r.value("interactions_per_s").toDouble() > 0);
-        QVERIFY(qAbs(r.value("gflops").toDouble() - 20e-9 * r.value("interactions_per_s").toDouble()) < 1e-3);
+        QVERIFY(qAbs(r.value("gflops").toDouble() - 20e-9 * r.value("interactions_per_s").toDouble()) < 1e-3 * r.value("gflops").toDouble());
         QVERIFY(r.value("cpu_steps_per_s").toDouble() > 0);
         QVERIFY(r.value("pct_of_fp32_peak").toDouble() > 0);
         QVERIFY2(r.value("check_detail").toString().contains("energy drift"), qPrintable(name));

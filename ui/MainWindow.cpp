@@ -7,6 +7,7 @@
 #include "ControlPanel.h"
 #include "ErrorBanner.h"
 #include "HelpDialog.h"
+#include "LabPage.h"
 #include "ImageFileIo.h"
 #include "RecentFilesMenu.h"
 #include "TimingPanel.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     // Pages in tab order; the next ones plug in here, one line each, e.g.
     // addPage(new RacePage(m_pageTabs)); (createActions() then adds their actions).
     addPage(m_comparePage = new ComparePage(m_pageTabs));
+    addPage(new LabPage(m_pageTabs));
 
     m_statusLabel = new QLabel(tr("Ready"), this);
     m_statusLabel->setObjectName("runStatus");

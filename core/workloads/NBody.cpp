@@ -1,5 +1,6 @@
 // nbody (seed 002's particle simulation; kernels/nbody.cl): all-pairs gravity, k time steps per run,
 // its initial cloud, the CPU reference (single- and multi-threaded, bit-identical) and the check.
+#include "../NBodyLive.h"
 #include "../Workload.h"
 
 #include <algorithm>
@@ -256,6 +257,31 @@ WorkloadCheck checkNBody(const WorkloadProblem &problem, const std::vector<Workl
 }
 
 } // namespace
+
+void nbodyInitialState(std::size_t n, std::vector<float> &pos, std::vector<float> &vel)
+{
+    const std::vector<Body> bodies = initialCloud(n);
+    pos.resize(n * 4);
+    vel.resize(n * 4);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::memcpy(&pos[i * 4], bodies[i].p, 16);
+        std::memcpy(&vel[i * 4], bodies[i].v, 16);
+    }
+}
+
+void nbodyStepsOnCpu(std::vector<float> &pos, std::vector<float> &vel, int steps, int threads)
+{
+    std::vector<Body> bodies(pos.size() / 4);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        std::memcpy(bodies[i].p, &pos[i * 4], 16);
+        std::memcpy(bodies[i].v, &vel[i * 4], 16);
+    }
+    simulate(bodies, steps, threads > 0 ? threads : hostThreads());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        std::memcpy(&pos[i * 4], bodies[i].p, 16);
+        std::memcpy(&vel[i * 4], bodies[i].v, 16);
+    }
+}
 
 void registerNBody(std::vector<WorkloadSpec> &out)
 {

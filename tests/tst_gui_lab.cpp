@@ -1,0 +1,138 @@
+// The Compute Lab page in the real window, offscreen: it is a tab of the shell; the matmul ladder
+// runs on its worker and every rung lands as a checked bar with % of the FP32 peak and the seed's
+// ghost; the N-body animation shows frames from the CPU and the device side by side while the GUI
+// thread keeps ticking; switching workload stops it.
+#include "TestSupport.h"
+
+#include "LabPage.h"
+#include "MainWindow.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTabWidget>
+
+using namespace fwb;
+
+class TestGuiLab : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void pageIsATab();
+    void seedFigures();
+    void ladder();
+    void nbodyAnimation();
+
+private:
+    LabPage *labPage(MainWindow &window)
+    {
+        for (WorkbenchPage *page : window.pages())
+            if (auto *lab = qobject_cast<LabPage *>(page))
+                return lab;
+        return nullptr;
+    }
+    DeviceInfo m_device;
+    bool m_haveDevice = false;
+};
+
+void TestGuiLab::initTestCase()
+{
+    m_haveDevice = fwb::test::testDevice(m_device);
+}
+
+void TestGuiLab::pageIsATab()
+{
+    MainWindow window(false);
+    LabPage *lab = labPage(window);
+    QVERIFY(lab);
+    QCOMPARE(lab->title(), QStringLiteral("Compute Lab"));
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("pageTabs"));
+    QVERIFY(tabs && tabs->indexOf(lab) >= 0);
+    lab->activate();
+    QCOMPARE(tabs->currentWidget(), lab);
+}
+
+// The ghosts come from the variants' seed notes: seed 003's GPU figure per rung, seed 002's tiles.
+void TestGuiLab::seedFigures()
+{
+    const WorkloadSpec &matmul = *findWorkload("matmul");
+    auto seed = [&](const char *name) { return seedGflopsFromNote(QString::fromStdString(matmul.variant(name)->seedNote)); };
+    QCOMPARE(seed("naive"), 1.26);
+    QCOMPARE(seed("coalesced"), 1.23);
+    QCOMPARE(seed("float4_hoisted"), 32.06);
+    QCOMPARE(seed("tiled_local"), 126.0);
+    QCOMPARE(seed("register_blocked"), 0.0); // past the seeds: no ghost
+}
+
+void TestGuiLab::ladder()
+{
+    if (!m_haveDevice)
+        QSKIP("no OpenCL platform on this machine");
+    MainWindow window(false);
+    window.show();
+    LabPage *lab = labPage(window);
+    lab->activate();
+    QVERIFY(lab->setDeviceSpec(QString::fromStdString(m_device.spec())));
+    lab->setWorkload(LabPage::Workload::Matmul);
+    lab->setSize(72);
+    QVERIFY(lab->setVariants({"naive", "tiled_local", "register_blocked"}));
+    QSignalSpy finished(lab, &LabPage::ladderFinished);
+    lab->start();
+    QVERIFY(lab->isRunning());
+    QVERIFY(finished.wait(120000));
+    const QVector<LadderChart::Rung> &rungs = lab->ladderChart()->rungs();
+    QCOMPARE(rungs.size(), 3);
+    QVERIFY(lab->ladderChart()->peak() > 0); // the FMA probe ran
+    for (const LadderChart::Rung &rung : rungs) {
+        QVERIFY2(rung.hasResult && rung.row.ok && rung.row.matches, qPrintable(rung.variant + ": " + rung.row.error));
+        QVERIFY(rung.row.gflops > 0);
+        QVERIFY(rung.row.pctOfPeak > 0 && rung.row.pctOfPeak < 150);
+        QCOMPARE(rung.row.n, 72);
+    }
+    QCOMPARE(rungs[0].seedGflops, 1.26);
+    QVERIFY(!lab->isRunning());
+    QVERIFY(!lab->ladderChart()->grab().isNull());
+}
+
+void TestGuiLab::nbodyAnimation()
+{
+    if (!m_haveDevice)
+        QSKIP("no OpenCL platform on this machine");
+    MainWindow window(false);
+    window.show();
+    LabPage *lab = labPage(window);
+    lab->activate();
+    QVERIFY(lab->setDeviceSpec(QString::fromStdString(m_device.spec())));
+    lab->setWorkload(LabPage::Workload::NBody);
+    lab->setSize(1024);
+    QSignalSpy painted(lab, &LabPage::framePainted);
+    QSignalSpy failed(lab, &LabPage::labFailed);
+    lab->start();
+    // The GUI thread ticks every 10 ms throughout; its worst gap shows whether the animation stalls it.
+    QElapsedTimer clock, sinceTick;
+    clock.start();
+    sinceTick.start();
+    qint64 worstGap = 0;
+    while (clock.elapsed() < 60000 && failed.isEmpty()
+           && (lab->cpuView()->stepsPerSecond() <= 0 || lab->deviceView()->stepsPerSecond() <= 0
+               || lab->deviceView()->framesShown() < 5)) {
+        QTest::qWait(10);
+        worstGap = std::max(worstGap, sinceTick.restart());
+    }
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+    QVERIFY(lab->cpuView()->stepsPerSecond() > 0);
+    QVERIFY(lab->deviceView()->stepsPerSecond() > 0);
+    QVERIFY(lab->deviceView()->framesShown() >= 5);
+    QVERIFY2(worstGap < 1000, qPrintable(QString::number(worstGap) + " ms"));
+    // Switching the workload stops both engines; no frame arrives after that.
+    lab->setWorkload(LabPage::Workload::Matmul);
+    QVERIFY(!lab->isRunning());
+    QTest::qWait(300);
+    const qint64 shown = lab->deviceView()->framesShown() + lab->cpuView()->framesShown();
+    QTest::qWait(500);
+    QCOMPARE(lab->deviceView()->framesShown() + lab->cpuView()->framesShown(), shown);
+}
+
+QTEST_MAIN(TestGuiLab)
+#include "tst_gui_lab.moc"

@@ -1,0 +1,94 @@
+// LabPage: the Compute Lab in the window: choose a workload (matmul ladder or N-body), a device, a
+// size and variants; the ladder as GFLOPS bars against the FP32 peak with the seeds' figures as ghosts;
+// the N-body cloud animated on the CPU and on the device side by side with live steps/s. Its OpenCL
+// work runs on its own LabWorker threads: the window never waits for it.
+#pragma once
+
+#include "Devices.h"
+#include "LabViews.h"
+#include "LabWorker.h"
+#include "WorkbenchPage.h"
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+
+namespace fwb {
+
+class LabPage : public WorkbenchPage
+{
+    Q_OBJECT
+
+public:
+    explicit LabPage(QWidget *parent = nullptr);
+    ~LabPage() override;
+
+    QString title() const override { return tr("Compute Lab"); }
+
+    enum class Workload { Matmul, NBody };
+    void setWorkload(Workload workload);
+    Workload workload() const;
+    // Matrix size n (matmul) or bodies (N-body).
+    void setSize(int size);
+    int size() const;
+    // Ladder rungs to run (matmul); unknown names are ignored. False when none is known.
+    bool setVariants(const QStringList &names);
+    QStringList checkedVariants() const;
+    bool setDeviceSpec(const QString &spec);
+    void setNBodyVariant(const QString &name);
+
+    // Makes this page the current tab of the window.
+    void activate();
+    // Matmul: runs the checked rungs. N-body: starts (or restarts) both animations.
+    void start();
+    void stop();
+    bool isRunning() const { return m_running; }
+
+    LadderChart *ladderChart() const { return m_ladder; }
+    NBodyView *cpuView() const { return m_cpuView; }
+    NBodyView *deviceView() const { return m_deviceView; }
+    QString statusText() const;
+
+signals:
+    void ladderFinished();
+    void framePainted(bool cpu); // an animation frame reached the screen
+    void labFailed(const QString &message);
+
+private:
+    void buildUi();
+    void workloadChanged();
+    void deviceChanged();
+    void fillVariantList();
+    void onFrame(bool cpu, const LabFrame &frame);
+    void updateSpeedup();
+    void setStatus(const QString &text);
+    LabWorker *deviceWorker();
+
+    std::vector<DeviceInfo> m_devices;
+    QComboBox *m_workloadBox = nullptr;
+    QComboBox *m_deviceBox = nullptr;
+    QSpinBox *m_sizeBox = nullptr;
+    QLabel *m_sizeLabel = nullptr;
+    QComboBox *m_nbodyVariantBox = nullptr;
+    QCheckBox *m_fastMath = nullptr;
+    QPushButton *m_runButton = nullptr;
+    QListWidget *m_variantList = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    LadderChart *m_ladder = nullptr;
+    NBodyView *m_cpuView = nullptr;
+    NBodyView *m_deviceView = nullptr;
+    QLabel *m_speedupLabel = nullptr;
+    QLabel *m_status = nullptr;
+    LabWorker *m_deviceWorker = nullptr; // for the chosen device; replaced when the device changes
+    LabWorker *m_cpuWorker = nullptr;
+    bool m_running = false;
+    int m_matmulSize = 512, m_bodies = 4096;
+};
+
+} // namespace fwb

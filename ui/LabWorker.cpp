@@ -1,0 +1,195 @@
+// LabWorker: the request loop, the ladder (runWorkload per rung, the FP32 probe, CLBlast) and the
+// N-body animation loop (see LabWorker.h).
+#include "LabWorker.h"
+
+#include "ClBlastBaseline.h"
+#include "ComputeProbe.h"
+#include "Error.h"
+#include "NBodyLive.h"
+#include "Session.h"
+#include "Workload.h"
+
+#include <QMutexLocker>
+
+#include <algorithm>
+#include <chrono>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+namespace fwb {
+
+namespace {
+
+constexpr double kFrameSeconds = 1.0 / 30; // aim for ~30 frames a second of stepping between read-backs
+
+} // namespace
+
+LabWorker::LabWorker(const DeviceInfo &device, bool cpuEngine, QObject *parent)
+    : QThread(parent), m_deviceInfo(device), m_cpuEngine(cpuEngine)
+{
+    qRegisterMetaType<fwb::LabRow>();
+    qRegisterMetaType<fwb::LabFrame>();
+}
+
+LabWorker::~LabWorker()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        m_abort = true;
+        m_restart = true;
+        m_condition.wakeOne();
+    }
+    wait();
+}
+
+QString LabWorker::engineName() const
+{
+    return m_cpuEngine ? tr("CPU (host reference, all threads)") : QString::fromStdString(m_deviceInfo.name);
+}
+
+void LabWorker::submit(const LabRequest &request)
+{
+    QMutexLocker locker(&m_mutex);
+    m_pending = request;
+    m_hasPending = true;
+    m_restart = true;
+    m_frameInFlight = false;
+    if (!isRunning())
+        start(QThread::LowPriority);
+    else
+        m_condition.wakeOne();
+}
+
+void LabWorker::run()
+{
+#ifdef Q_OS_LINUX
+    // As ComputeWorker: a nicer thread (and the PoCL threads it starts) leaves the GUI thread its share.
+    setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 5);
+#endif
+    forever {
+        m_mutex.lock();
+        while (!m_abort && !m_hasPending)
+            m_condition.wait(&m_mutex);
+        if (m_abort) {
+            m_mutex.unlock();
+            break;
+        }
+        const LabRequest request = m_pending;
+        m_hasPending = false;
+        m_restart = false;
+        m_mutex.unlock();
+        try {
+            if (request.kind == LabRequest::Ladder)
+                runLadder(request);
+            else if (request.kind == LabRequest::NBody)
+                runNBody(request);
+        } catch (const std::exception &e) {
+            emit failed(QString::fromStdString(e.what()));
+        }
+    }
+    m_session.reset(); // OpenCL objects die on the thread that made them
+}
+
+bool LabWorker::ensureSession(QString *error)
+{
+    if (m_session)
+        return true;
+    try {
+        m_session = std::make_unique<Session>(m_deviceInfo);
+        return true;
+    } catch (const std::exception &e) {
+        *error = tr("Cannot open %1: %2").arg(QString::fromStdString(m_deviceInfo.name), QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void LabWorker::runLadder(const LabRequest &request)
+{
+    QString error;
+    if (m_cpuEngine || !ensureSession(&error)) {
+        emit failed(error.isEmpty() ? tr("the CPU engine runs no ladder") : error);
+        return;
+    }
+    const Fp32Peak &peak = fp32Peak(*m_session);
+    emit peakMeasured(peak.ok() ? peak.gflops : 0, QString::fromStdString(peak.error));
+    for (const QString &name : request.variants) {
+        if (restartWanted())
+            return;
+        RunResult r;
+        if (name == QLatin1String("clblast")) {
+            r = runClBlastMatmul(*m_session, request.n, request.repeat, 1, true, &m_restart);
+        } else {
+            WorkloadRequest w;
+            w.workload = "matmul";
+            w.variant = name.toStdString();
+            w.params = {{"n", double(request.n)}};
+            w.repeat = request.repeat;
+            w.warmup = 1;
+            r = m_session->runWorkload(w, &m_restart);
+        }
+        if (r.cancelled)
+            return;
+        LabRow row;
+        row.variant = name;
+        row.n = request.n;
+        row.ok = r.ok();
+        row.matches = r.matches;
+        row.unavailable = r.unavailable;
+        row.baseline = r.baseline;
+        row.error = QString::fromStdString(r.error);
+        row.kernelMs = r.kernelMs.median;
+        row.gflops = r.ok() ? r.metricValue : 0;
+        row.pctOfPeak = percentOfPeak(row.gflops, peak);
+        row.local = QString::fromStdString(r.local.toString());
+        emit rowReady(row);
+    }
+    emit ladderFinished();
+}
+
+void LabWorker::runNBody(const LabRequest &request)
+{
+    QString error;
+    if (!m_cpuEngine && !ensureSession(&error)) {
+        emit failed(error);
+        return;
+    }
+    NBodyLive sim(m_cpuEngine ? nullptr : m_session.get(), request.nbodyVariant.toStdString(), request.bodies,
+                  request.fastMath);
+    auto emitFrame = [&](double stepsPerSecond) {
+        const std::vector<float> xyz = sim.positions();
+        LabFrame frame;
+        frame.xyz = QVector<float>(xyz.begin(), xyz.end());
+        frame.stepsPerSecond = stepsPerSecond;
+        frame.steps = sim.stepsDone();
+        frame.bodies = sim.bodies();
+        m_frameInFlight = true;
+        emit frameReady(frame);
+    };
+    emitFrame(0);
+    // Step in batches sized to about a frame's time; read back and show a frame only when the page
+    // has painted the last one, so a slow window never queues frames and a slow engine never waits.
+    int batch = 1;
+    double recentSteps = 0, recentSeconds = 0;
+    while (!restartWanted()) {
+        const double seconds = sim.advance(batch);
+        recentSteps += batch;
+        recentSeconds += seconds;
+        if (seconds < kFrameSeconds / 2 && batch < 4096)
+            batch *= 2;
+        else if (seconds > kFrameSeconds * 2 && batch > 1)
+            batch /= 2;
+        if (!m_frameInFlight && recentSeconds > 0) {
+            emitFrame(recentSteps / recentSeconds);
+            if (recentSeconds > 1.0) { // steps/s over the last second or so
+                recentSteps = 0;
+                recentSeconds = 0;
+            }
+        }
+    }
+}
+
+} // namespace fwb
