@@ -226,6 +226,27 @@ private slots:
               wrong.sessionMs, wrong.runMs, wrong.workerMs);
     }
 
+    // What the helper process costs per run beyond the run itself (spawn, OpenCL platform and device,
+    // Session, program from the disk cache, files both ways), printed for the record.
+    void helperOverhead()
+    {
+        if (!m_haveDevice)
+            QSKIP("no OpenCL platform");
+        runEdited({}, 60); // the program in the disk cache
+        double total = 0, session = 0, spawn = 0;
+        const int n = 5;
+        for (int i = 0; i < n; ++i) {
+            const WorkerOutcome o = runEdited({}, 60);
+            QVERIFY2(o.result.ok(), o.result.error.c_str());
+            total += o.wallMs - o.launchMs;
+            session += o.sessionMs;
+            spawn += o.wallMs - o.workerMs;
+        }
+        qInfo("helper-process overhead per run (259x194 gray8, %d runs): %.1f ms beyond Session::run; of it %.1f ms "
+              "finding the device and opening the Session, %.1f ms outside the worker's main (spawn, exec, exit)",
+              n, total / n, session / n, spawn / n);
+    }
+
     // Saved, listed, run from the CLI (wrong pixels: "does not match"; --timeout on a loop: exit 1
     // with the message), deleted.
     void userVariantsOnDisk()

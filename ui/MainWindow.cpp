@@ -7,6 +7,7 @@
 #include "ControlPanel.h"
 #include "ErrorBanner.h"
 #include "HelpDialog.h"
+#include "KernelEditorDock.h"
 #include "LabPage.h"
 #include "ImageFileIo.h"
 #include "RecentFilesMenu.h"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     // boxes were otherwise below the fold of a dock squeezed above the timing panel.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     createDocks();
+    KernelEditorDock::install(this, [this] { return makeRequest(); }); // "Kernel source" dock
     createActions();
 
     m_debounce.setSingleShot(true);
