@@ -56,7 +56,9 @@ if [ "$part" = all ] || [ "$part" = roofline ]; then
         ${device:+--device "$device"}
     step default-odd run --filter all --no-cpu-single --no-baselines --synthetic "$odd" --repeat "$repeat" \
         ${device:+--device "$device"}
-    if ! grep -q '"opencv_cpu"' "$out/all-gray8.json" 2>/dev/null && python3 -c "import cv2" 2>/dev/null; then
+    opencv_rows=$(python3 -c "import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))['results']
+                  if r.get('baseline') and not r.get('error')))" "$out/all-gray8.json" 2>/dev/null || echo 0)
+    if [ "$opencv_rows" = 0 ] && python3 -c "import cv2" 2>/dev/null; then
         echo "== opencv-python: filter-bench has no OpenCV rows here; timing Python's cv2 on the same sizes"
         python3 "$root/scripts/opencv-baseline.py" --size "$size" --repeat "$repeat" \
             --json "$out/opencv-python.json" >"$out/opencv-python.txt" 2>&1 || failed=1
