@@ -1,5 +1,6 @@
 // filter-workbench: thin main of the GUI; the window lives in the fwb_ui library. Also takes
 // screenshots (--screenshot) for the docs: run once, wait for the result, save the window as PNG.
+#include "BuildVersion.h"
 #include "ControlPanel.h"
 #include "LabPage.h"
 #include "MainWindow.h"
@@ -40,7 +41,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication::setOrganizationName(QStringLiteral("OpenCLFilterWorkbench"));
     QCoreApplication::setApplicationName(QStringLiteral("filter-workbench"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(FWB_VERSION_LINE)); // "0.2.0 (commit 1a2b3c4)"
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Compare OpenCL image-filter kernel variants."));

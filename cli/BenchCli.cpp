@@ -2,6 +2,7 @@
 // exit code 2 and one "filter-bench: <reason>" line, and runs the chosen verb.
 #include "BenchCli.h"
 
+#include "BuildVersion.h"
 #include "Error.h"
 #include "Verb.h"
 
@@ -60,6 +61,7 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
     app.formatter(std::make_shared<HelpFormatter>());
     app.option_defaults()->group("options"); // the verbs' options too
     app.set_help_flag("-h,--help", "print this help and exit (each command has its own: filter-bench run --help)");
+    app.set_version_flag("--version", "filter-bench " FWB_VERSION_LINE, "print the version and commit and exit");
     app.require_subcommand(1);
     app.footer("Exit status: 0 success, 1 a run failed or did not match, 2 bad usage or input.");
 
@@ -75,6 +77,7 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
         cli::reportVerb(app, io),
         cli::matmulVerb(app),
         cli::nbodyVerb(app),
+        cli::cacheVerb(app),
     };
     for (const cli::Verb &verb : verbs)
         verb.command->group("commands");
@@ -82,6 +85,10 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
     // No command: the help on stderr (a usage error); --help, -h or help: on stdout. "help VERB" is
     // that verb's help.
     const std::string first = argc > 1 ? argv[1] : "";
+    if (first == "--version" || first == "-V") {
+        std::puts("filter-bench " FWB_VERSION_LINE); // "filter-bench 0.2.0 (commit 1a2b3c4)"
+        return 0;
+    }
     if (argc < 2 || first == "--help" || first == "-h" || first == "help") {
         const cli::Verb *verb = first == "help" && argc > 2 ? findVerb(verbs, argv[2]) : nullptr;
         const std::string text = verb ? verb->command->help("filter-bench") : app.help("", CLI::AppFormatMode::All);

@@ -50,5 +50,6 @@ Verb tuneVerb(CLI::App &root, ImageIo *io);
 Verb reportVerb(CLI::App &root, ImageIo *io);
 Verb matmulVerb(CLI::App &root);
 Verb nbodyVerb(CLI::App &root);
+Verb cacheVerb(CLI::App &root);
 
 } // namespace fwb::cli

@@ -1,12 +1,16 @@
-// ProgramCache: builds each (device, source, options) once per process and keeps binaries on disk.
+// ProgramCache: builds each (device, source, options) once per process and keeps binaries on disk, in
+// a folder several processes may share, bounded in size (least recently used entries go first).
 #pragma once
 
 #include "ClConfig.h"
 #include "Devices.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace fwb {
 
@@ -21,25 +25,65 @@ struct BuildInfo
     std::string cacheFile;                    // disk entry used or written (empty if disk cache is off)
 };
 
+// One disk entry, <key>.bin: "FWBPROG1", the 16-hex-digit key, the payload's size and FNV-1a hash
+// (both 64-bit little-endian), then the driver's program binary. A reader checks all four, so a
+// truncated, foreign or bit-flipped file is rebuilt, never handed to the driver.
+std::vector<unsigned char> encodeCacheEntry(const std::string &key, const void *binary, std::size_t size);
+// Returns false with the reason in `problem` (when given); `key` empty accepts any key.
+bool decodeCacheEntry(const unsigned char *data, std::size_t size, const std::string &key,
+                      std::vector<unsigned char> *binary, std::string *problem = nullptr);
+
+struct CacheEntryInfo
+{
+    std::string file;             // full path
+    std::string key;              // file name without .bin
+    std::uint64_t bytes = 0;
+    std::int64_t lastUsedUnix = 0; // seconds; the file's modification time, refreshed on every hit
+    bool valid = false;
+    std::string problem;           // why it is not valid
+};
+
 class ProgramCache
 {
 public:
+    static constexpr std::uint64_t kDefaultMaxBytes = 256ull << 20;
+
     // diskDir: folder for binaries; "" means the default per-user folder
     // ($FWB_CACHE_DIR, else $XDG_CACHE_HOME/opencl-filter-workbench, else ~/.cache/...); "-" disables.
+    // The size bound is $FWB_CACHE_MAX_MIB, else the folder's stored limit, else 256 MiB.
     explicit ProgramCache(std::string diskDir = {});
 
-    // Throws fwb::Error (with the build log) when the source does not compile.
+    // Throws fwb::Error (with the build log) when the source does not compile. A folder that cannot
+    // be written turns the disk cache off for this object with one warning on stderr per process.
     cl::Program get(const cl::Context &context, const cl::Device &device, const DeviceInfo &info,
                     const std::string &source, const std::string &options, BuildInfo *buildInfo = nullptr);
 
-    const std::string &diskDir() const { return m_diskDir; }
+    std::string diskDir() const;
+    bool diskEnabled() const { return !diskDir().empty(); }
+    std::uint64_t maxBytes() const { return m_maxBytes; }
+    void setMaxBytes(std::uint64_t bytes) { m_maxBytes = bytes; }
+
     static std::string defaultDiskDir();
     // Key over everything that changes the binary: platform, device, driver, source, options.
     static std::string cacheKey(const DeviceInfo &info, const std::string &source, const std::string &options);
 
+    // Folder operations (filter-bench cache). Entries oldest use first.
+    static std::vector<CacheEntryInfo> listEntries(const std::string &dir);
+    // Removes every entry and leftover temp file; returns how many entries went.
+    static std::size_t clearDir(const std::string &dir, std::string *error = nullptr);
+    // The bound for a folder: $FWB_CACHE_MAX_MIB, else the folder's "limit" file, else the default.
+    static std::uint64_t storedMaxBytes(const std::string &dir);
+    static bool storeMaxBytes(const std::string &dir, std::uint64_t bytes, std::string *error = nullptr);
+    // Removes least recently used entries until the folder holds at most maxBytes (`keep` is spared)
+    // and temp files older than ten minutes (writers that died); returns how many entries went.
+    static std::size_t evict(const std::string &dir, std::uint64_t maxBytes, const std::string &keep = {});
+
 private:
+    void disableDisk(const std::string &why);
+
+    mutable std::mutex m_mutex;
     std::string m_diskDir;
-    std::mutex m_mutex;
+    std::uint64_t m_maxBytes = kDefaultMaxBytes;
     std::map<std::string, cl::Program> m_programs;
 };
 

@@ -5,7 +5,8 @@ packages=(cmake g++ ninja-build pkg-config
           ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd clinfo
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
           xvfb xauth
-          nlohmann-json3-dev libcli11-dev)
+          nlohmann-json3-dev libcli11-dev
+          dpkg-dev desktop-file-utils) # cpack -G DEB's dependency scan; the .deb's desktop entry check
 # Optional baselines and tools: the build finds them at configure time and works without them.
 # FWB_MINIMAL_DEPS=1 skips them (bare GPU servers, quick containers).
 if [ "${FWB_MINIMAL_DEPS:-0}" != 1 ]; then

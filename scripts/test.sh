@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian/Ubuntu machine to a green test suite: installs the dependencies,
 # builds everything (GUI included), and runs every Qt Test suite through ctest on the default
-# OpenCL device (PoCL's CPU device when there is no GPU).
+# OpenCL device (PoCL's CPU device when there is no GPU). Then the Debian package stage
+# (scripts/test-package.sh: cpack, dpkg -x into a scratch root, the installed binaries run);
+# FWB_PACKAGE=0 skips it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" -DBUILD_TESTING=ON
 clinfo -l || true
 cd "$root/build"
+stage_start=$SECONDS
 ctest --output-on-failure --parallel 2 "$@"
+echo "test: suite took $((SECONDS - stage_start)) s"
+if [ "${FWB_PACKAGE:-1}" != 0 ]; then
+    "$root/scripts/test-package.sh" "$root/build"
+fi

@@ -1,0 +1,125 @@
+// filter-bench cache: the program-binary cache folder (summary, --list, --clear, --max-mib N).
+#include "Verb.h"
+
+#include "Error.h"
+#include "JsonIo.h"
+#include "ProgramCache.h"
+
+#include <cstdio>
+#include <ctime>
+#include <memory>
+
+namespace fwb::cli {
+
+namespace {
+
+struct CacheOptions
+{
+    std::string dir;
+    bool list = false, clear = false, json = false;
+    long long maxMib = -1;
+};
+
+std::string mib(std::uint64_t bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+    return text;
+}
+
+std::string localTime(std::int64_t unixSeconds)
+{
+    const std::time_t t = static_cast<std::time_t>(unixSeconds);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
+    return text;
+}
+
+int cmdCache(const CacheOptions &o)
+{
+    const std::string dir = o.dir.empty() ? ProgramCache::defaultDiskDir() : o.dir == "-" ? std::string() : o.dir;
+    if (dir.empty())
+        throw Error("no program cache folder (disabled with '-' or FWB_CACHE_DIR=-, and no HOME)");
+    if (o.maxMib >= 0) {
+        std::string error;
+        if (!ProgramCache::storeMaxBytes(dir, std::uint64_t(o.maxMib) << 20, &error))
+            throw Error(error);
+    }
+    std::size_t cleared = 0;
+    if (o.clear) {
+        std::string error;
+        cleared = ProgramCache::clearDir(dir, &error);
+        if (!error.empty())
+            throw Error(error);
+    }
+    const std::uint64_t limit = ProgramCache::storedMaxBytes(dir);
+    const std::size_t evicted = o.maxMib >= 0 ? ProgramCache::evict(dir, limit) : 0;
+    const std::vector<CacheEntryInfo> entries = ProgramCache::listEntries(dir);
+    std::uint64_t total = 0;
+    std::size_t invalid = 0;
+    for (const CacheEntryInfo &e : entries) {
+        total += e.bytes;
+        invalid += e.valid ? 0 : 1;
+    }
+
+    if (o.json) {
+        Json j = Json::object();
+        j["folder"] = dir;
+        j["entries"] = entries.size();
+        j["bytes"] = total;
+        j["max_bytes"] = limit;
+        j["invalid"] = invalid;
+        if (o.clear)
+            j["cleared"] = cleared;
+        if (o.maxMib >= 0)
+            j["evicted"] = evicted;
+        if (o.list) {
+            Json &list = j["list"] = Json::array();
+            for (const CacheEntryInfo &e : entries) // oldest use first: the next to be evicted
+                list.push_back({{"key", e.key}, {"bytes", e.bytes}, {"last_used", e.lastUsedUnix},
+                                {"valid", e.valid}, {"problem", e.problem}});
+        }
+        std::printf("%s\n", dumpJson(j).c_str());
+        return 0;
+    }
+    if (o.clear)
+        std::printf("cleared %zu entr%s\n", cleared, cleared == 1 ? "y" : "ies");
+    if (o.maxMib >= 0)
+        std::printf("limit set to %lld MiB; evicted %zu entr%s\n", o.maxMib, evicted, evicted == 1 ? "y" : "ies");
+    std::printf("program cache %s: %zu entr%s, %s of %s%s\n", dir.c_str(), entries.size(),
+                entries.size() == 1 ? "y" : "ies", mib(total).c_str(), mib(limit).c_str(),
+                invalid ? (", " + std::to_string(invalid) + " invalid (rebuilt on next use)").c_str() : "");
+    if (o.list) {
+        std::printf("  %-16s  %10s  %-19s  %s\n", "key", "bytes", "last used", "state");
+        for (const CacheEntryInfo &e : entries)
+            std::printf("  %-16s  %10llu  %-19s  %s\n", e.key.c_str(), static_cast<unsigned long long>(e.bytes),
+                        localTime(e.lastUsedUnix).c_str(), e.valid ? "ok" : e.problem.c_str());
+    }
+    return 0;
+}
+
+} // namespace
+
+Verb cacheVerb(CLI::App &root)
+{
+    auto o = std::make_shared<CacheOptions>();
+    Verb verb;
+    verb.command = addVerbCommand(root, "cache",
+                                  "show the program-binary cache (entries, size, limit); --list, --clear, --max-mib");
+    CLI::App &c = *verb.command;
+    c.add_flag("--list", o->list, "one line per entry, least recently used first (evicted first)");
+    c.add_flag("--clear", o->clear, "remove every entry");
+    c.add_option("--max-mib", o->maxMib, "keep the folder under N MiB (stored in the folder; evicts now;\n"
+                                         "$FWB_CACHE_MAX_MIB overrides it; default 256)")
+        ->type_name("N")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    addCacheDirOption(c, o->dir);
+    addJsonFlag(c, o->json, "one JSON object instead of the text");
+    verb.run = [o] { return cmdCache(*o); };
+    verb.unknownArgument = unknownOptionFor("cache");
+    return verb;
+}
+
+} // namespace fwb::cli
