@@ -7,6 +7,7 @@
 #include "CpuReference.h"
 #include "Error.h"
 #include "KernelSources.h"
+#include "FaultInjection.h"
 #include "ProgramCache.h"
 
 #include <algorithm>
@@ -406,7 +407,9 @@ struct Session::Impl
                 throw Error("the image needs a " + std::to_string(bytes >> 20) + " MiB buffer, more than this device "
                             "allows in one allocation (" + std::to_string(info.maxAllocSize >> 20) + " MiB)",
                             CL_INVALID_BUFFER_SIZE);
+            fault::check(fault::Step::Alloc); // FWB_FAULT=alloc:N (tests)
             entry.buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+            fault::trackBuffer(entry.buffer); // live-buffer count for the fault tests
             entry.bytes = bytes;
         }
         return entry.buffer;
@@ -1326,6 +1329,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                     localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
                                                   : cl::NDRange(std::size_t(launch.local.width),
                                                                 std::size_t(launch.local.height));
+                fault::check(fault::Step::Launch); // FWB_FAULT=launch:N (tests)
                 d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr, &passEvents[p]);
                 if (cancelled()) {
                     d->queue.finish();
@@ -1333,6 +1337,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                     throw Error("run cancelled");
                 }
             }
+            fault::check(fault::Step::Read); // FWB_FAULT=read:N (tests)
             cl::Event downEvent;
             double downHostMs = -1;
             if (variant->usesImages) {

@@ -1,0 +1,100 @@
+// Faults during a run (FWB_FAULT hooks, core/FaultInjection.h): the Nth buffer allocation, program
+// build, kernel launch or read fails with the driver's own error code; the result names the step and
+// the code, the next run on the same session succeeds, and no device buffer outlives its session.
+#include "FaultInjection.h"
+#include "Session.h"
+#include "TestSupport.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace fwb;
+
+class TestFaults : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void cleanup() { fault::reset(""); }
+    void recovers_data();
+    void recovers();
+    void malformedSpecInjectsNothing();
+    void cliReportsTheStep();
+};
+
+void TestFaults::recovers_data()
+{
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("step");
+    QTest::newRow("alloc") << "alloc:2" << "CL_MEM_OBJECT_ALLOCATION_FAILURE" << "buffer allocation";
+    QTest::newRow("build") << "build:1" << "CL_BUILD_PROGRAM_FAILURE" << "kernel build failed";
+    QTest::newRow("launch") << "launch:1" << "CL_OUT_OF_RESOURCES" << "kernel launch";
+    QTest::newRow("read") << "read:1" << "CL_OUT_OF_HOST_MEMORY" << "read";
+}
+
+void TestFaults::recovers()
+{
+    FWB_REQUIRE_DEVICE(info);
+    QFETCH(QString, spec);
+    QFETCH(QString, code);
+    QFETCH(QString, step);
+    const int liveBefore = fault::liveBuffers();
+    const Image input = makeTestCard(37, 23, PixelFormat::Gray8);
+    const RunRequest request = test::oneShotRequest("box3x3_interior", "uniform_padded");
+    SessionOptions options;
+    options.cacheDir = "-"; // every session builds from source: build:1 is this session's build
+    {
+        Session session(info, options);
+        fault::reset(spec.toStdString());
+        const RunResult failed = session.run(input, request);
+        QVERIFY2(!failed.ok(), "the injected fault must fail the run");
+        QCOMPARE(QString::fromStdString(failed.errorCode), code);
+        QVERIFY2(QString::fromStdString(failed.error).contains(step), failed.error.c_str());
+        QVERIFY2(QString::fromStdString(failed.error).contains(code), failed.error.c_str());
+
+        const RunResult next = session.run(input, request); // the fault fires once
+        QVERIFY2(next.ok() && next.matches, test::describe(next, 37, 23).constData());
+        QVERIFY(fault::liveBuffers() - liveBefore <= 2); // Src and Dst, nothing left over from the failure
+    }
+    QTRY_COMPARE(fault::liveBuffers(), liveBefore); // the session's buffers went with it
+}
+
+void TestFaults::malformedSpecInjectsNothing()
+{
+    FWB_REQUIRE_DEVICE(info);
+    fault::reset("launch:0,bogus:3,read:x");
+    SessionOptions options;
+    options.cacheDir = "-";
+    Session session(info, options);
+    const RunResult r = session.run(makeTestCard(16, 16, PixelFormat::Gray8), test::oneShotRequest("box3x3_interior", "uniform_padded"));
+    QVERIFY2(r.ok(), r.error.c_str());
+}
+
+// filter-bench: a fault fails the run (exit 1) with the step and the code on the row; the next
+// process, without the fault, succeeds.
+void TestFaults::cliReportsTheStep()
+{
+    FWB_REQUIRE_DEVICE(info);
+    QTemporaryDir dir;
+    const QStringList args{"run", "--filter", "box3x3_interior", "--variant", "uniform_padded", "--synthetic", "40x30",
+                           "--repeat", "1", "--warmup", "0", "--cache-dir", dir.path()};
+    QProcess bench;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("FWB_FAULT", "launch:1");
+    bench.setProcessEnvironment(env);
+    bench.start(QStringLiteral(FWB_FILTER_BENCH), args);
+    QVERIFY(bench.waitForFinished(300000));
+    const QByteArray all = bench.readAllStandardOutput() + bench.readAllStandardError();
+    QCOMPARE(bench.exitCode(), 1);
+    QVERIFY2(all.contains("kernel launch") && all.contains("CL_OUT_OF_RESOURCES"), all.constData());
+
+    env.remove("FWB_FAULT");
+    bench.setProcessEnvironment(env);
+    bench.start(QStringLiteral(FWB_FILTER_BENCH), args);
+    QVERIFY(bench.waitForFinished(300000));
+    QVERIFY2(bench.exitCode() == 0, bench.readAllStandardError().constData());
+}
+
+QTEST_GUILESS_MAIN(TestFaults)
+#include "tst_faults.moc"
