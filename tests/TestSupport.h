@@ -191,6 +191,66 @@ inline void verifyAllSizesRow(Session &session)
     }
 }
 
+// ---- The block edges of multi-pixel rungs: one table for every family -----------------------------
+// A variant that computes a block of pixels per work-item (the roofline rungs) guards the partial
+// blocks at the right and bottom edges itself. Every pixel format x border x parameter set, each on
+// 1x1, 7x5, 33x17, 259x194, 640x480 and on every width 1..40 (every remainder of a 4- or 16-pixel
+// block, with and without a full one) at heights 1, 3, 9 and 17 (partial strips), against the
+// single-threaded CPU reference within the filter's tolerance.
+inline void addBlockEdgeColumns()
+{
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    QTest::addColumn<QString>("param");
+    QTest::addColumn<int>("maxDiff");
+}
+
+// maxDiff -1: the filter's tolerance; 0 where the rung must be exact although the filter allows ±1.
+inline void addBlockEdgeRows(const char *filter, const char *variant, const std::vector<const char *> &params = {""},
+                             int maxDiff = -1)
+{
+    const FilterSpec *spec = findFilter(filter);
+    QVERIFY(spec);
+    const std::vector<BorderMode> borders =
+        spec->hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};
+    for (const char *param : params)
+        for (PixelFormat format : allPixelFormats())
+            for (BorderMode border : borders) {
+                const QByteArray row = QByteArray(filter) + "/" + variant + "/" + formatName(format) + "/"
+                                       + borderModeName(border) + "/" + param;
+                QTest::newRow(row.constData())
+                    << QString(filter) << QString(variant) << int(format) << int(border) << QString(param) << maxDiff;
+            }
+}
+
+inline void verifyBlockEdgeRow(Session &session)
+{
+    QFETCH(QString, filter);
+    QFETCH(QString, variant);
+    QFETCH(int, format);
+    QFETCH(int, border);
+    QFETCH(QString, param);
+    QFETCH(int, maxDiff);
+    const FilterSpec *spec = findFilter(filter.toStdString());
+    QVERIFY(spec && spec->variant(variant.toStdString()));
+    RunRequest request = oneShotRequest(spec->name, variant.toStdString(), PixelFormat(format));
+    request.params.border = BorderMode(border);
+    request.keepOutput = false;
+    if (!param.isEmpty())
+        QCOMPARE(applyParam(*spec, request.params, param.toStdString()), std::string());
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
+    for (int w = 1; w <= 40; ++w)
+        for (int h : {1, 3, 9, 17})
+            sizes.emplace_back(w, h);
+    for (const auto &[w, h] : sizes) {
+        const RunResult r = runOnTestCard(session, request, w, h);
+        QVERIFY2(r.ok() && r.checked, describe(r, w, h).constData());
+        QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), describe(r, w, h).constData());
+    }
+}
+
 } // namespace fwb::test
 
 // QSKIP only when there is no OpenCL platform at all (the one allowed reason to skip).

@@ -21,36 +21,6 @@ RunRequest referenceRequest(const char *filter, const char *variant)
 
 } // namespace
 
-namespace {
-
-// The roofline rungs compute a block of pixels per work-item and guard the partial blocks at the right
-// and bottom edges themselves: widths 1..40 (every remainder of a 16-pixel or 4-pixel block, with and
-// without a full block, against the left and right edges at once) at heights 1, 9 and 17 (partial
-// strips), plus 1x1, 7x5, 33x17 and 640x480, each within the filter's tolerance.
-void verifyRooflineBlockEdges(Session &session, const char *filterName, PixelFormat format, BorderMode border,
-                              const std::string &param)
-{
-    const FilterSpec *filter = findFilter(filterName);
-    QVERIFY(filter);
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {640, 480}};
-    for (int w = 1; w <= 40; ++w)
-        for (int h : {1, 9, 17})
-            sizes.emplace_back(w, h);
-    RunRequest request = fwb::test::oneShotRequest(filterName, "roofline", format);
-    request.check = true;
-    request.keepOutput = false;
-    request.params.border = border;
-    if (!param.empty())
-        QCOMPARE(applyParam(*filter, request.params, param), std::string());
-    for (const auto &[w, h] : sizes) {
-        const RunResult r = session.run(makeTestCard(w, h, format), request);
-        QVERIFY2(r.ok(), fwb::test::describe(r, w, h).constData());
-        QVERIFY2(r.checked && r.matches, fwb::test::describe(r, w, h).constData());
-    }
-}
-
-} // namespace
-
 class TestBox3x3Interior : public QObject
 {
     Q_OBJECT
@@ -130,27 +100,13 @@ void TestBox3x3Interior::exactCl12RunsWhenShapeDivides()
 
 void TestBox3x3Interior::rooflineBlockEdges_data()
 {
-    QTest::addColumn<int>("format");
-    QTest::addColumn<int>("border");
-    QTest::addColumn<QString>("param");
-    const FilterSpec *filter = findFilter("box3x3_interior");
-    QVERIFY(filter);
-    const std::vector<BorderMode> borders =
-        filter->hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};
-    for (PixelFormat f : allPixelFormats())
-        for (BorderMode b : borders)
-            for (const char *param : {""}) {
-                const QByteArray name = QByteArray(formatName(f)) + "/" + borderModeName(b) + "/" + param;
-                QTest::newRow(name.constData()) << int(f) << int(b) << QString(param);
-            }
+    addBlockEdgeColumns();
+    addBlockEdgeRows("box3x3_interior", "roofline", {""});
 }
 
 void TestBox3x3Interior::rooflineBlockEdges()
 {
-    QFETCH(int, format);
-    QFETCH(int, border);
-    QFETCH(QString, param);
-    verifyRooflineBlockEdges(*m_session, "box3x3_interior", PixelFormat(format), BorderMode(border), param.toStdString());
+    verifyBlockEdgeRow(*m_session);
 }
 
 QTEST_GUILESS_MAIN(TestBox3x3Interior)

@@ -7,6 +7,7 @@
 #include <memory>
 
 using namespace fwb;
+using namespace fwb::test;
 
 namespace {
 
@@ -20,36 +21,6 @@ RunRequest oneShot(const std::string &variant)
     request.warmup = 0;
     request.cpuSingle = false;
     return request;
-}
-
-} // namespace
-
-namespace {
-
-// The roofline rungs compute a block of pixels per work-item and guard the partial blocks at the right
-// and bottom edges themselves: widths 1..40 (every remainder of a 16-pixel or 4-pixel block, with and
-// without a full block, against the left and right edges at once) at heights 1, 9 and 17 (partial
-// strips), plus 1x1, 7x5, 33x17 and 640x480, each within the filter's tolerance.
-void verifyRooflineBlockEdges(Session &session, const char *filterName, PixelFormat format, BorderMode border,
-                              const std::string &param)
-{
-    const FilterSpec *filter = findFilter(filterName);
-    QVERIFY(filter);
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {640, 480}};
-    for (int w = 1; w <= 40; ++w)
-        for (int h : {1, 9, 17})
-            sizes.emplace_back(w, h);
-    RunRequest request = fwb::test::oneShotRequest(filterName, "roofline", format);
-    request.check = true;
-    request.keepOutput = false;
-    request.params.border = border;
-    if (!param.empty())
-        QCOMPARE(applyParam(*filter, request.params, param), std::string());
-    for (const auto &[w, h] : sizes) {
-        const RunResult r = session.run(makeTestCard(w, h, format), request);
-        QVERIFY2(r.ok(), fwb::test::describe(r, w, h).constData());
-        QVERIFY2(r.checked && r.matches, fwb::test::describe(r, w, h).constData());
-    }
 }
 
 } // namespace
@@ -239,27 +210,13 @@ void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
 
 void TestGaussian5x5::rooflineBlockEdges_data()
 {
-    QTest::addColumn<int>("format");
-    QTest::addColumn<int>("border");
-    QTest::addColumn<QString>("param");
-    const FilterSpec *filter = findFilter("gaussian5x5");
-    QVERIFY(filter);
-    const std::vector<BorderMode> borders =
-        filter->hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};
-    for (PixelFormat f : allPixelFormats())
-        for (BorderMode b : borders)
-            for (const char *param : {"sigma=1.3"}) {
-                const QByteArray name = QByteArray(formatName(f)) + "/" + borderModeName(b) + "/" + param;
-                QTest::newRow(name.constData()) << int(f) << int(b) << QString(param);
-            }
+    addBlockEdgeColumns();
+    addBlockEdgeRows("gaussian5x5", "roofline", {"sigma=1.3"});
 }
 
 void TestGaussian5x5::rooflineBlockEdges()
 {
-    QFETCH(int, format);
-    QFETCH(int, border);
-    QFETCH(QString, param);
-    verifyRooflineBlockEdges(*m_session, "gaussian5x5", PixelFormat(format), BorderMode(border), param.toStdString());
+    verifyBlockEdgeRow(*m_session);
 }
 
 QTEST_GUILESS_MAIN(TestGaussian5x5)

@@ -11,56 +11,6 @@
 using namespace fwb;
 using namespace fwb::test;
 
-// ---- The roofline rung: blocks of 16 x BLOCK_H outputs per work-item -----------------------------
-// Every format x border x parameter set, each on 1x1, 7x5, 33x17, 259x194, 640x480 and on every width
-// 1..40 at heights 1, 3 and 17 (so every partial block at the right and bottom edges runs), against the
-// single-threaded CPU reference. maxAllowedDiff -1: the filter's tolerance.
-static void addRooflineColumns()
-{
-    QTest::addColumn<QString>("filter");
-    QTest::addColumn<int>("format");
-    QTest::addColumn<int>("border");
-    QTest::addColumn<QString>("param");
-    QTest::addColumn<int>("maxAllowedDiff");
-}
-
-static void addRooflineRows(const char *filter, const std::vector<std::pair<QString, int>> &paramSets)
-{
-    for (const auto &[param, allowed] : paramSets)
-        for (PixelFormat format : allPixelFormats())
-            for (BorderMode border : allBorderModes()) {
-                const QString row = QString::asprintf("%s/roofline/%s/%s/", filter, formatName(format),
-                                                      borderModeName(border)) + param;
-                QTest::newRow(row.toUtf8().constData()) << QString(filter) << int(format) << int(border) << param
-                                                        << allowed;
-            }
-}
-
-static void verifyRooflineRow(Session &session)
-{
-    QFETCH(QString, filter);
-    QFETCH(int, format);
-    QFETCH(int, border);
-    QFETCH(QString, param);
-    QFETCH(int, maxAllowedDiff);
-    const FilterSpec *spec = findFilter(filter.toStdString());
-    QVERIFY(spec && spec->variant("roofline"));
-    RunRequest req = oneShotRequest(spec->name, "roofline", PixelFormat(format));
-    req.params.border = BorderMode(border);
-    if (!param.isEmpty())
-        QCOMPARE(applyParam(*spec, req.params, param.toStdString()), std::string());
-    const int allowed = maxAllowedDiff >= 0 ? maxAllowedDiff : spec->tolerance;
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
-    for (int w = 1; w <= 40; ++w)
-        for (int h : {1, 3, 17})
-            sizes.emplace_back(w, h);
-    for (const auto &[w, h] : sizes) {
-        const RunResult r = runOnTestCard(session, req, w, h);
-        QVERIFY2(r.ok() && r.checked, describe(r, w, h).constData());
-        QVERIFY2(r.maxAbsDiff >= 0 && r.maxAbsDiff <= allowed && r.matches, describe(r, w, h).constData());
-    }
-}
-
 class TestMedian : public QObject
 {
     Q_OBJECT
@@ -131,12 +81,12 @@ void TestMedian::borderModes()
 
 void TestMedian::roofline_data()
 {
-    addRooflineColumns();
-    addRooflineRows("median3x3", {{QString(), -1}});
-    addRooflineRows("median5x5", {{QString(), -1}});
+    addBlockEdgeColumns();
+    addBlockEdgeRows("median3x3", "roofline", {""});
+    addBlockEdgeRows("median5x5", "roofline", {""});
 }
 
-void TestMedian::roofline() { verifyRooflineRow(*m_session); }
+void TestMedian::roofline() { verifyBlockEdgeRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestMedian)
 #include "tst_median.moc"
