@@ -4,6 +4,8 @@
 #include "ControlPanel.h"
 #include "LabPage.h"
 #include "MainWindow.h"
+#include "RacePage.h"
+#include "TunerPage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -72,6 +74,13 @@ int main(int argc, char *argv[])
                                                         "first, so the history chart is filled."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for screenshots."),
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption raceShot(QStringLiteral("race"),
+                                      QStringLiteral("With --screenshot: race every variant and capture the Race page."));
+    const QCommandLineOption tuneShot(QStringLiteral("tune"),
+                                      QStringLiteral("With --screenshot: tune the work-group of the variant and "
+                                                     "capture the Tuner page."));
+    parser.addOption(raceShot);
+    parser.addOption(tuneShot);
     parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
                        allVariants, size});
     const QCommandLineOption lab(QStringLiteral("lab"),
@@ -177,6 +186,35 @@ int main(int argc, char *argv[])
 
     if (!shot)
         return app.exec();
+
+    // Race / tuner screenshots: start the comparison once the window has its input, grab when it ends.
+    if (parser.isSet(raceShot) || parser.isSet(tuneShot)) {
+        const QString file = parser.value(screenshot);
+        int code = 0;
+        QTimer::singleShot(300, &app, [&] {
+            for (fwb::WorkbenchPage *page : window.pages()) {
+                auto grab = [&] {
+                    QTimer::singleShot(400, &app, [&] {
+                        code = window.grab().save(file, "PNG") ? 0 : fail(QStringLiteral("cannot write %1").arg(file));
+                        if (code == 0)
+                            std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+                        app.exit(code);
+                    });
+                };
+                if (auto *race = qobject_cast<fwb::RacePage *>(page); race && parser.isSet(raceShot)) {
+                    QObject::connect(race, &fwb::RacePage::raceFinished, &app, grab);
+                    if (!race->startRace())
+                        app.exit(fail(QStringLiteral("cannot start the race (no OpenCL device?)")));
+                } else if (auto *tuner = qobject_cast<fwb::TunerPage *>(page); tuner && parser.isSet(tuneShot)) {
+                    QObject::connect(tuner, &fwb::TunerPage::tuneFinished, &app, grab);
+                    if (!tuner->startTune())
+                        app.exit(fail(QStringLiteral("cannot start tuning (no OpenCL device?)")));
+                }
+            }
+        });
+        app.exec();
+        return code;
+    }
 
     const QString file = parser.value(screenshot);
     int exitCode = 0;

@@ -1,6 +1,8 @@
 // ComputeWorker: request/abort/restart handling, the worker loop and the CPU-reference engine.
 #include "ComputeWorker.h"
 
+#include "BenchWorker.h" // workbenchTuningDb()
+
 #include "Catalogue.h"
 #include "ImageFileIo.h"
 
@@ -171,7 +173,9 @@ bool ComputeWorker::ensureSession(const DeviceInfo &device, QString *error)
         return true;
     m_session.reset();
     try {
-        m_session = std::make_unique<Session>(device);
+        SessionOptions options;
+        options.tunedLocal = TuningDb::lookup(workbenchTuningDb()); // the tuner's shapes for auto launches
+        m_session = std::make_unique<Session>(device, options);
         m_sessionSpec = device.spec();
         return true;
     } catch (const std::exception &e) {

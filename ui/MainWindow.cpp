@@ -2,13 +2,16 @@
 // worker), handing requests and results to the pages, the run log and settings.
 #include "MainWindow.h"
 
+#include "RacePage.h"
+#include "TunerPage.h"
+
 #include "Catalogue.h"
 #include "ComparePage.h"
 #include "ControlPanel.h"
 #include "ErrorBanner.h"
 #include "HelpDialog.h"
-#include "KernelEditorDock.h"
 #include "LabPage.h"
+#include "KernelEditorDock.h"
 #include "ImageFileIo.h"
 #include "RecentFilesMenu.h"
 #include "TimingPanel.h"
@@ -77,6 +80,8 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     // addPage(new RacePage(m_pageTabs)); (createActions() then adds their actions).
     addPage(m_comparePage = new ComparePage(m_pageTabs));
     addPage(new LabPage(m_pageTabs));
+    addPage(new RacePage(m_pageTabs));
+    addPage(new TunerPage(m_pageTabs));
 
     m_statusLabel = new QLabel(tr("Ready"), this);
     m_statusLabel->setObjectName("runStatus");

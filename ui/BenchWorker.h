@@ -1,0 +1,82 @@
+// BenchWorker: a thread of its own for the long comparisons (race, work-group tuning, sweep), with its
+// own Session on the chosen device, so the interactive worker stays free. Jobs go in as values;
+// every finished run comes back as a value by a queued signal (a bar appears as its run ends).
+#pragma once
+
+#include "ComputeWorker.h"
+#include "Race.h"
+#include "Sweep.h"
+#include "Tuner.h"
+#include "TuningDb.h"
+
+#include <QMetaType>
+#include <QMutex>
+#include <QThread>
+#include <QWaitCondition>
+
+#include <atomic>
+#include <memory>
+
+namespace fwb {
+
+// The workbench's tuning database (the cache folder's tuning.json), loaded once and shared by every
+// session the window makes: the tuner writes it, auto launches read it.
+std::shared_ptr<TuningDb> workbenchTuningDb();
+
+struct BenchJob
+{
+    enum Kind { Race, Tune, Sweep };
+    Kind kind = Race;
+    DeviceInfo device;
+    std::shared_ptr<const Image> input;
+    RunRequest run; // filter, params, format; variant for Tune
+    RaceOptions race;
+    TuneOptions tune;
+    std::string sweepParam;
+    std::vector<double> sweepValues;
+};
+
+class BenchWorker : public QThread
+{
+    Q_OBJECT
+
+public:
+    explicit BenchWorker(QObject *parent = nullptr);
+    ~BenchWorker() override;
+
+    // Starts a job; refused (false) while one runs.
+    bool start(const BenchJob &job);
+    void cancel();
+    bool isBusy() const;
+
+signals:
+    void raceProgress(const fwb::RaceEntry &entry, int done, int total);
+    void raceFinished(const fwb::RaceResult &race);
+    void tuneProgress(const fwb::TuneCell &cell, int done, int total);
+    void tuneFinished(const fwb::TuneResult &tune);
+    void sweepProgress(int done, int total);
+    void sweepFinished(const fwb::SweepResult &sweep);
+    void failed(const QString &message);
+
+protected:
+    void run() override;
+
+private:
+    mutable QMutex m_mutex;
+    QWaitCondition m_condition;
+    BenchJob m_job;
+    bool m_hasJob = false;
+    bool m_busy = false;
+    bool m_abort = false;
+    std::atomic<bool> m_cancel{false};
+    std::unique_ptr<Session> m_session; // worker thread only
+    std::string m_sessionSpec;
+};
+
+} // namespace fwb
+
+Q_DECLARE_METATYPE(fwb::RaceEntry)
+Q_DECLARE_METATYPE(fwb::RaceResult)
+Q_DECLARE_METATYPE(fwb::TuneCell)
+Q_DECLARE_METATYPE(fwb::TuneResult)
+Q_DECLARE_METATYPE(fwb::SweepResult)

@@ -1,0 +1,360 @@
+// RacePage: the race of every variant, as bars (see RacePage.h).
+#include "RacePage.h"
+
+#include "ImageFileIo.h"
+#include "RaceChart.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace fwb {
+
+namespace {
+
+QString q(const std::string &s) { return QString::fromStdString(s); }
+
+QString msText(double ms)
+{
+    return ms >= 100 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
+           : ms >= 1 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 2)
+                     : QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
+}
+
+// Brings the page's tab to the front (the page sits in the shell's QTabWidget).
+void raiseTab(QWidget *page)
+{
+    for (QWidget *w = page->parentWidget(); w; w = w->parentWidget())
+        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
+            tabs->setCurrentWidget(page);
+            return;
+        }
+}
+
+QPixmap preview(const QImage &image, int side)
+{
+    if (image.isNull())
+        return {};
+    return QPixmap::fromImage(image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+}
+
+} // namespace
+
+RacePage::RacePage(QWidget *parent) : WorkbenchPage(parent), m_worker(new BenchWorker(this))
+{
+    setObjectName("racePage");
+    m_raceAct = new QAction(tr("Race All Variants"), this);
+    m_raceAct->setObjectName("raceAction");
+    m_raceAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_raceAct->setToolTip(tr("Run every variant of this filter, the CPU and OpenCV on this picture, fastest first"));
+    connect(m_raceAct, &QAction::triggered, this, [this] { startRace(); });
+    m_cancelAct = new QAction(tr("Cancel Race"), this);
+    connect(m_cancelAct, &QAction::triggered, this, &RacePage::cancelRace);
+    m_presentAct = new QAction(tr("Present"), this);
+    m_presentAct->setObjectName("presentAction");
+    m_presentAct->setShortcut(QKeySequence(Qt::Key_F11));
+    m_presentAct->setCheckable(true);
+    connect(m_presentAct, &QAction::toggled, this, &RacePage::setPresenting);
+
+    m_raceButton = new QPushButton(tr("Race All Variants"), this);
+    m_raceButton->setObjectName("raceButton");
+    connect(m_raceButton, &QPushButton::clicked, this, [this] { startRace(); });
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setObjectName("raceCancel");
+    connect(m_cancelButton, &QPushButton::clicked, this, &RacePage::cancelRace);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName("raceProgress");
+    m_progress->setFormat(tr("%v of %m runs"));
+    m_progress->setValue(0);
+    m_metric = new QComboBox(this);
+    m_metric->setObjectName("raceMetric");
+    m_metric->addItem(tr("End to end (copies included)"));
+    m_metric->addItem(tr("Kernel only"));
+    m_metric->setToolTip(tr("End to end: the time a user waits, copying the picture to the device and back "
+                            "included. Kernel only: the device's computing alone."));
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const RaceMetric metric = index == 1 ? RaceMetric::KernelOnly : RaceMetric::EndToEnd;
+        m_chart->setMetric(metric);
+        if (m_presentChart)
+            m_presentChart->setMetric(metric);
+        updateWinner();
+    });
+
+    m_heading = new QLabel(this);
+    m_heading->setObjectName("raceHeading");
+    m_heading->setWordWrap(true);
+    m_winner = new QLabel(this);
+    m_winner->setObjectName("raceWinner");
+    m_winner->setWordWrap(true);
+    QFont big = m_winner->font();
+    big.setPointSizeF(big.pointSizeF() * 1.25);
+    m_winner->setFont(big);
+    m_chart = new RaceChart(this);
+    connect(m_chart, &RaceChart::entryClicked, this, &RacePage::showEntry);
+
+    m_outputView = new QLabel(this);
+    m_outputView->setObjectName("raceOutput");
+    m_outputView->setAlignment(Qt::AlignCenter);
+    m_outputView->setMinimumSize(200, 150);
+    m_diffView = new QLabel(this);
+    m_diffView->setObjectName("raceDiff");
+    m_diffView->setAlignment(Qt::AlignCenter);
+    m_diffView->setMinimumSize(200, 150);
+    m_details = new QLabel(tr("Click a bar to see that run's picture and how far it is from the CPU's."), this);
+    m_details->setObjectName("raceDetails");
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_raceButton);
+    top->addWidget(m_cancelButton);
+    top->addWidget(m_progress, 1);
+    top->addWidget(new QLabel(tr("Time:"), this));
+    top->addWidget(m_metric);
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_outputView);
+    bottom->addWidget(m_diffView);
+    bottom->addWidget(m_details, 1);
+    auto *bottomWidget = new QWidget(this);
+    bottomWidget->setLayout(bottom);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(m_chart);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(scroll);
+    split->addWidget(bottomWidget);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_winner);
+    layout->addWidget(split, 1);
+
+    connect(m_worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
+    connect(m_worker, &BenchWorker::raceFinished, this, &RacePage::onFinished);
+    connect(m_worker, &BenchWorker::failed, this, [this](const QString &message) {
+        m_winner->setText(tr("The race could not start: %1").arg(message));
+        updateActions();
+        emit raceFinished();
+    });
+    updateActions();
+}
+
+RacePage::~RacePage()
+{
+    delete m_presentation;
+}
+
+void RacePage::setInput(const std::shared_ptr<const Image> &image, const QString &)
+{
+    m_input = image;
+    updateActions();
+}
+
+void RacePage::setRequest(const ComputeRequest &request)
+{
+    m_request = request;
+    if (request.input)
+        m_input = request.input;
+    updateActions();
+}
+
+QList<QAction *> RacePage::viewMenuActions() const
+{
+    return {m_presentAct};
+}
+
+QList<QAction *> RacePage::toolBarActions() const
+{
+    return {m_raceAct};
+}
+
+bool RacePage::isRacing() const
+{
+    return m_worker->isBusy();
+}
+
+void RacePage::updateActions()
+{
+    const bool busy = m_worker->isBusy();
+    const bool canRace = !busy && m_input && !m_request.engine.isCpu() && !m_request.run.filter.empty();
+    m_raceAct->setEnabled(canRace);
+    m_raceButton->setEnabled(canRace);
+    m_cancelAct->setEnabled(busy);
+    m_cancelButton->setEnabled(busy);
+    if (m_request.engine.isCpu())
+        m_raceButton->setToolTip(tr("Pick an OpenCL device in the controls to race the variants"));
+}
+
+bool RacePage::startRace()
+{
+    if (m_worker->isBusy() || !m_input || m_request.engine.isCpu() || m_request.run.filter.empty())
+        return false;
+    const FilterSpec *filter = findFilter(m_request.run.filter);
+    if (!filter)
+        return false;
+    raiseTab(this);
+    BenchJob job;
+    job.kind = BenchJob::Race;
+    job.device = m_request.engine.device;
+    job.input = m_input;
+    job.run = m_request.run;
+    job.run.keepOutput = true;
+    job.run.local = LocalSize{}; // every variant at its own best launch (auto, tuned where known)
+    m_race = RaceResult{};
+    m_race.filter = filter->name;
+    m_chart->setRace(m_race);
+    m_chart->setSelected(-1);
+    m_progress->setRange(0, raceEntryCount(*filter, job.run.params, job.race));
+    m_progress->setValue(0);
+    m_heading->setText(tr("<b>%1</b> on %2, %3×%4 %5")
+                           .arg(q(filter->title).toHtmlEscaped(), q(job.device.name).toHtmlEscaped())
+                           .arg(m_input->width())
+                           .arg(m_input->height())
+                           .arg(formatName(job.run.params.format)));
+    m_winner->setText(tr("Racing…"));
+    if (!m_worker->start(job))
+        return false;
+    updateActions();
+    return true;
+}
+
+void RacePage::cancelRace()
+{
+    m_worker->cancel();
+}
+
+void RacePage::onProgress(const RaceEntry &entry, int done, int total)
+{
+    m_race.entries.push_back(entry);
+    // Until the race ends the CPU reference is the fastest CPU row so far.
+    if (entry.onHost && entry.name != "cpu_single" && entry.ok()
+        && (m_race.cpuReferenceMs <= 0 || entry.result.kernelMs.median < m_race.cpuReferenceMs)) {
+        m_race.cpuReferenceMs = entry.result.kernelMs.median;
+        m_race.cpuReferenceName = entry.name;
+    }
+    m_chart->setRace(m_race);
+    if (m_presentChart)
+        m_presentChart->setRace(m_race);
+    m_progress->setMaximum(total);
+    m_progress->setValue(done);
+    updateWinner();
+}
+
+void RacePage::onFinished(const RaceResult &race)
+{
+    m_race = race;
+    m_chart->setRace(m_race);
+    if (m_presentChart)
+        m_presentChart->setRace(m_race);
+    if (race.cancelled)
+        m_progress->setFormat(tr("cancelled after %v of %m runs"));
+    else
+        m_progress->setFormat(tr("%v of %m runs"));
+    updateWinner();
+    updateActions();
+    const int win = m_race.winner(m_chart->metric());
+    if (win >= 0)
+        showEntry(win);
+    emit raceFinished();
+}
+
+void RacePage::updateWinner()
+{
+    const RaceMetric metric = m_chart->metric();
+    const int win = m_race.winner(metric);
+    if (win < 0)
+        return;
+    const RaceEntry &e = m_race.entries[win];
+    const std::string words = speedupWords(m_race.speedup(e, metric));
+    const QString text = tr("<b>Winner: %1</b> — %2%3<br/><i>%4</i>")
+                             .arg(q(e.title).toHtmlEscaped(), msText(e.timeMs(metric)),
+                                  words.empty() ? QString() : QStringLiteral(", ") + q(words),
+                                  q(raceWhy(m_race.filter, e)).toHtmlEscaped());
+    m_winner->setText(text);
+    if (m_presentWinner)
+        m_presentWinner->setText(text);
+}
+
+void RacePage::showEntry(int index)
+{
+    if (index < 0 || index >= int(m_race.entries.size()))
+        return;
+    m_chart->setSelected(index);
+    const RaceEntry &e = m_race.entries[index];
+    const RunResult &r = e.result;
+    m_outputView->setPixmap(preview(qimageFromImage(r.output), 260));
+    const Image *reference = nullptr;
+    for (const RaceEntry &other : m_race.entries)
+        if (other.name == "cpu_single" && !other.result.output.isNull())
+            reference = &other.result.output;
+    int maxDiff = -1;
+    double meanDiff = 0;
+    QImage diff;
+    if (reference && !r.output.isNull())
+        diff = differenceHeatMap(r.output, *reference, &maxDiff, &meanDiff);
+    m_diffView->setPixmap(preview(diff, 260));
+    QString text = QStringLiteral("<b>%1</b> <code>%2</code><br/>").arg(q(e.title).toHtmlEscaped(), q(e.name));
+    text += q(raceWhy(m_race.filter, e)).toHtmlEscaped() + QStringLiteral("<br/>");
+    text += tr("End to end %1, kernel %2").arg(msText(e.timeMs(RaceMetric::EndToEnd)), msText(e.timeMs(RaceMetric::KernelOnly)));
+    if (!e.onHost && !e.baseline)
+        text += tr(", work-group %1").arg(q(launchShapeLabel(r.local, r.localSource)));
+    text += QStringLiteral("<br/>");
+    if (maxDiff >= 0)
+        text += maxDiff == 0 ? tr("Identical to the CPU's picture (right: the difference, all black).")
+                             : tr("Largest difference from the CPU's picture: %1 of 255 (allowed: %2).")
+                                   .arg(maxDiff)
+                                   .arg(r.tolerance);
+    m_details->setText(text);
+}
+
+void RacePage::setPresenting(bool on)
+{
+    if (!on) {
+        if (m_presentation)
+            m_presentation->hide();
+        return;
+    }
+    if (!m_presentation) {
+        m_presentation = new QWidget;
+        m_presentation->setObjectName("racePresentation");
+        m_presentation->setWindowTitle(tr("Race"));
+        auto *layout = new QVBoxLayout(m_presentation);
+        auto *title = new QLabel(tr("Which way of blurring the picture is fastest?"), m_presentation);
+        QFont f = title->font();
+        f.setPointSizeF(f.pointSizeF() * 2.4);
+        f.setBold(true);
+        title->setFont(f);
+        m_presentWinner = new QLabel(m_presentation);
+        m_presentWinner->setWordWrap(true);
+        QFont w = m_presentWinner->font();
+        w.setPointSizeF(w.pointSizeF() * 1.8);
+        m_presentWinner->setFont(w);
+        m_presentChart = new RaceChart(m_presentation);
+        m_presentChart->setLarge(true);
+        m_presentChart->setMetric(m_chart->metric());
+        layout->addWidget(title);
+        layout->addWidget(m_presentWinner);
+        layout->addWidget(m_presentChart, 1);
+        auto *close = new QShortcut(QKeySequence(Qt::Key_Escape), m_presentation);
+        connect(close, &QShortcut::activated, this, [this] { m_presentAct->setChecked(false); });
+        auto *toggle = new QShortcut(QKeySequence(Qt::Key_F11), m_presentation);
+        connect(toggle, &QShortcut::activated, this, [this] { m_presentAct->setChecked(false); });
+    }
+    m_presentChart->setRace(m_race);
+    updateWinner();
+    m_presentation->showFullScreen();
+}
+
+} // namespace fwb

@@ -1,0 +1,77 @@
+// RacePage: Run ▸ Race All Variants. Every variant of the current filter on the current image,
+// device, format and parameters, plus the CPU and OpenCV, as bars that appear as each run ends,
+// sorted fastest first; end to end (default) or kernel only; the winner with its one-sentence why;
+// click a bar for that run's output and its difference from the CPU. View ▸ Present (F11) shows the
+// race full screen in large type.
+#pragma once
+
+#include "BenchWorker.h"
+#include "WorkbenchPage.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace fwb {
+
+class RaceChart;
+
+class RacePage : public WorkbenchPage
+{
+    Q_OBJECT
+
+public:
+    explicit RacePage(QWidget *parent = nullptr);
+    ~RacePage() override;
+
+    QString title() const override { return tr("Race"); }
+    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
+    void setRequest(const ComputeRequest &request) override;
+    QList<QAction *> viewMenuActions() const override;
+    QList<QAction *> toolBarActions() const override;
+
+    QAction *raceAction() const { return m_raceAct; }
+    RaceChart *chart() const { return m_chart; }
+    const RaceResult &race() const { return m_race; }
+    bool isRacing() const;
+
+public slots:
+    bool startRace();
+    void cancelRace();
+    void setPresenting(bool on);
+
+signals:
+    void raceFinished();
+
+private:
+    void onProgress(const RaceEntry &entry, int done, int total);
+    void onFinished(const RaceResult &race);
+    void showEntry(int entry);
+    void updateWinner();
+    void updateActions();
+
+    BenchWorker *m_worker;
+    ComputeRequest m_request;
+    std::shared_ptr<const Image> m_input;
+    RaceResult m_race;
+    QAction *m_raceAct;
+    QAction *m_cancelAct;
+    QAction *m_presentAct;
+    QPushButton *m_raceButton;
+    QPushButton *m_cancelButton;
+    QProgressBar *m_progress;
+    QComboBox *m_metric;
+    QLabel *m_heading;
+    QLabel *m_winner;
+    RaceChart *m_chart;
+    QLabel *m_outputView;
+    QLabel *m_diffView;
+    QLabel *m_details;
+    QWidget *m_presentation = nullptr;
+    RaceChart *m_presentChart = nullptr;
+    QLabel *m_presentWinner = nullptr;
+};
+
+} // namespace fwb
