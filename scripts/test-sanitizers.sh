@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sanitizer stage (scripts/test.sh runs it after the suite; FWB_SANITIZERS=0 skips it): builds the core,
+# the CLI and a chosen set of Qt Test suites with AddressSanitizer + UndefinedBehaviorSanitizer into
+# build-asan/ (no GUI, no OpenCV: neither is our code to check) and runs those suites on PoCL.
+# Any report fails the stage: UBSan does not recover, LeakSanitizer runs at every exit.
+# Suppressions (scripts/sanitizers/*.supp) name only frames inside PoCL, LLVM, the ICD loader or Qt.
+# The suites are picked to cover every layer in about 5 minutes on 2 cores: PoCL compiles under an
+# instrumented host, and our CPU references run 2-3x slower.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build-asan"
+suites=(tst_programcache tst_faults tst_cli tst_json tst_image tst_inspector tst_workgroup tst_box3x3_interior
+        tst_transpose tst_workload)
+start=$SECONDS
+generator=()
+command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && generator=(-G Ninja)
+mkdir -p "$build"
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
+      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+      -DFWB_BUILD_GUI=OFF -DFWB_WITH_OPENCV=OFF -DBUILD_TESTING=ON >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log"; exit 1; }
+cmake --build "$build" --parallel "$(nproc)" --target filter-bench "${suites[@]}"
+echo "sanitizers: built in $((SECONDS - start)) s"
+
+supp="$root/scripts/sanitizers"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0:strict_string_checks=1:check_initialization_order=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+regex="^($(IFS='|'; echo "${suites[*]}"))\$"
+cd "$build"
+ctest --output-on-failure --parallel "$(nproc)" -R "$regex" "$@"
+echo "sanitizers: done in $((SECONDS - start)) s"
