@@ -65,6 +65,8 @@ LocalSize dividingLocalSize(std::size_t gx, std::size_t gy, std::size_t maxItems
 
 std::string launchShapeLabel(const LocalSize &launched, LocalSource source)
 {
+    if (!launched.isConcrete())
+        return launched.toString(); // not launched yet, or the runtime's NULL choice
     switch (source) {
     case LocalSource::Default: return "auto (" + launched.toString() + ")";
     case LocalSource::Tuned: return "auto (" + launched.toString() + ", tuned)";
