@@ -11,6 +11,7 @@
 #include "ProgramCache.h"
 
 #include <algorithm>
+#include <exception>
 #include <cstring>
 #include <chrono>
 #include <cmath>
@@ -112,6 +113,25 @@ double eventMs(const cl::Event &event)
 // a user's shape is kept, except that a variant mixing 2-D passes with 1-D per-column passes
 // (recursive filters) gives its 1-D passes their own default when the requested shape is 2-D. A
 // variant made only of 1-D passes keeps the user's shape, so a 2-D request is refused with its reason.
+// Waits for the queue when an exception unwinds past it: host memory that non-blocking copies still
+// read or write (the converted input, the output image) must outlive them. ASan caught a
+// heap-use-after-free here when a launch or read failed with an upload still in flight.
+struct DrainQueueOnUnwind
+{
+    cl::CommandQueue &queue;
+    const int exceptions = std::uncaught_exceptions();
+    ~DrainQueueOnUnwind()
+    {
+        if (std::uncaught_exceptions() > exceptions) {
+            try {
+                queue.finish();
+            } catch (...) {
+                // a lost device has nothing left in flight
+            }
+        }
+    }
+};
+
 struct PassShape
 {
     LocalSize local;
@@ -1071,6 +1091,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
     LocalSize local;
     try {
         const Image src = input.format() == request.params.format ? input : input.convertedTo(request.params.format);
+        const DrainQueueOnUnwind drainBeforeSrcGoes{d->queue};
         const int w = src.width(), h = src.height(), ch = src.channels();
         const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
         const std::optional<LocalSize> tuned = d->tuned(request, w, h);
@@ -1252,6 +1273,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         std::vector<double> uploads, kernels, downloads, walls;
         std::vector<std::vector<double>> passTimes(launches.size());
         Image out(curW, curH, src.format()); // curW x curH: the last pass's output size
+        const DrainQueueOnUnwind drainBeforeOutGoes{d->queue};
         const std::size_t outBytes = out.sizeBytes();
         // Where the copies read and write on the host: the images themselves, or pinned staging
         // buffers filled once per run (the staging memcpy is reported apart, as stagingMs).
