@@ -200,6 +200,34 @@ struct PassLaunch
     int dims = 2;
     std::size_t global[2] = {0, 0};
     bool empty = false; // nothing to compute (e.g. the interior of a 2-pixel-wide image)
+
+    // Refuses a shape the device or kernel cannot launch (with the limit it breaks), then rounds the
+    // global size up to the shape where the variant's kernels guard their edges.
+    void checkAndRound(const DeviceInfo &device, const LaunchLimits &limits, GlobalRule rule, RunResult &r)
+    {
+        if (std::string why = localSizeProblem(device, local, limits); !why.empty()) {
+            r.errorCode = "invalid work-group shape";
+            throw Error(why);
+        }
+        if (rule == GlobalRule::RoundUp && local.isConcrete()) {
+            global[0] = roundUp(global[0], std::size_t(local.width));
+            if (dims == 2)
+                global[1] = roundUp(global[1], std::size_t(local.height));
+        }
+    }
+
+    cl::NDRange globalRange() const
+    {
+        return dims == 1 ? cl::NDRange(global[0]) : cl::NDRange(global[0], global[1]);
+    }
+
+    cl::NDRange localRange() const // NULL for the runtime's choice (driver)
+    {
+        if (!local.isConcrete())
+            return cl::NullRange;
+        return dims == 1 ? cl::NDRange(std::size_t(local.width))
+                         : cl::NDRange(std::size_t(local.width), std::size_t(local.height));
+    }
 };
 
 } // namespace
@@ -1219,15 +1247,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 launch.local = shape.local;
                 launch.source = shape.source;
             }
-            if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
-                r.errorCode = "invalid work-group shape";
-                throw Error(why);
-            }
-            if (variant->globalRule == GlobalRule::RoundUp && launch.local.isConcrete()) {
-                launch.global[0] = roundUp(launch.global[0], std::size_t(launch.local.width));
-                if (launch.dims == 2)
-                    launch.global[1] = roundUp(launch.global[1], std::size_t(launch.local.height));
-            }
+            launch.checkAndRound(d->info, limits, variant->globalRule, r);
             int arg = 0;
             if (tiled) {
                 arg = 2; // the tile slot binds its own buffers or images per tile
@@ -1344,15 +1364,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 const PassLaunch &launch = launches[p];
                 if (launch.empty)
                     continue;
-                const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
-                                                            : cl::NDRange(launch.global[0], launch.global[1]);
-                cl::NDRange localRange = cl::NullRange;
-                if (launch.local.isConcrete())
-                    localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
-                                                  : cl::NDRange(std::size_t(launch.local.width),
-                                                                std::size_t(launch.local.height));
                 fault::check(fault::Step::Launch); // FWB_FAULT=launch:N (tests)
-                d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr, &passEvents[p]);
+                d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, launch.globalRange(), launch.localRange(),
+                                              nullptr, &passEvents[p]);
                 if (cancelled()) {
                     d->queue.finish();
                     r.cancelled = true;
@@ -1560,15 +1574,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                 launch.local = shape.local;
                 launch.source = shape.source;
             }
-            if (std::string why = localSizeProblem(d->info, launch.local, limits); !why.empty()) {
-                r.errorCode = "invalid work-group shape";
-                throw Error(why);
-            }
-            if (variant->globalRule == GlobalRule::RoundUp && launch.local.isConcrete()) {
-                launch.global[0] = roundUp(launch.global[0], std::size_t(launch.local.width));
-                if (launch.dims == 2)
-                    launch.global[1] = roundUp(launch.global[1], std::size_t(launch.local.height));
-            }
+            launch.checkAndRound(d->info, limits, variant->globalRule, r);
             launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
             int arg = 0;
             for (cl::Buffer &b : buffers)
@@ -1622,15 +1628,8 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                     const PassLaunch &launch = launches[p];
                     if (launch.empty)
                         continue;
-                    const cl::NDRange global = launch.dims == 1 ? cl::NDRange(launch.global[0])
-                                                                : cl::NDRange(launch.global[0], launch.global[1]);
-                    cl::NDRange localRange = cl::NullRange;
-                    if (launch.local.isConcrete())
-                        localRange = launch.dims == 1 ? cl::NDRange(std::size_t(launch.local.width))
-                                                      : cl::NDRange(std::size_t(launch.local.width),
-                                                                    std::size_t(launch.local.height));
-                    d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, global, localRange, nullptr,
-                                                  &passEvents[p][std::size_t(step)]);
+                    d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, launch.globalRange(),
+                                                  launch.localRange(), nullptr, &passEvents[p][std::size_t(step)]);
                 }
                 if (!problem.pingPong.empty()) {
                     // setArg copies the handle at enqueue time, so rebinding affects only later launches.
