@@ -95,8 +95,9 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
                         fmtMs(r.downloadMs).c_str(), r.downloadGBps, pct(r.downloadPctOfProbe).c_str(),
                         fmtMs(r.stagingMs).c_str(), fmtMs(r.endToEndMs).c_str());
             if (r.tiles > 1)
-                std::printf("; %d tiles of %dx%d (halo %d) on %d queues, overlap %.0f%%", r.tiles, r.tileWidth,
-                            r.tileHeight, r.tileHalo, r.streams, r.overlapPct);
+                std::printf("; %d tiles of %dx%d (halo %d) on %d queues, overlap %.0f%% (stages %s ms in %s ms)",
+                            r.tiles, r.tileWidth, r.tileHeight, r.tileHalo, r.streams, r.overlapPct,
+                            fmtMs(r.stagesMs).c_str(), fmtMs(r.totalMs).c_str());
             std::printf("%s\n", r.reuploaded ? "" : "; upload skipped: image resident");
         }
     }

@@ -92,6 +92,7 @@ Json runResultJson(const RunResult &r)
     j["tile_halo"] = r.tileHalo;
     j["streams"] = r.streams;
     j["overlap_pct"] = jsonNumber(r.overlapPct);
+    j["stages_ms"] = jsonNumber(r.stagesMs);
     j["kernel_ms"] = Json::object(
         {{"min", jsonNumber(r.kernelMs.min)}, {"median", jsonNumber(r.kernelMs.median)}, {"max", jsonNumber(r.kernelMs.max)}});
     Json &passes = j["pass_ms"] = Json::array();

@@ -9,6 +9,7 @@
 #include "KernelSources.h"
 #include "FaultInjection.h"
 #include "ProgramCache.h"
+#include "TileStream.h"
 
 #include <algorithm>
 #include <exception>
@@ -273,6 +274,18 @@ struct Session::Impl
         std::size_t bytes = 0;
     };
     PinnedHost pinnedIn, pinnedOut;
+    // Pinned tiles: page-locked staging per tile slot (input rectangle in, output rectangle out), filled
+    // and emptied by the host copy pool while the device works on the other slots' tiles.
+    std::vector<PinnedHost> tileStageIn, tileStageOut;
+    void releaseTileStaging(std::size_t keep = 0)
+    {
+        for (std::vector<PinnedHost> *v : {&tileStageIn, &tileStageOut}) {
+            for (std::size_t i = keep; i < v->size(); ++i)
+                release((*v)[i]);
+            if (v->size() > keep)
+                v->resize(keep);
+        }
+    }
 
     // zero_copy / output_mapped: buffers the kernel reads and writes in host-visible memory.
     struct HostVisible
@@ -368,10 +381,13 @@ struct Session::Impl
         try {
             release(pinnedIn);
             release(pinnedOut);
+            releaseTileStaging();
             release(svmSrc);
             release(svmDst);
         } catch (const cl::Error &) {
             pinnedIn = pinnedOut = PinnedHost();
+            tileStageIn.clear();
+            tileStageOut.clear();
         }
         uploadedHash = 0;
     }
@@ -425,6 +441,7 @@ struct Session::Impl
         try {
             release(pinnedIn);
             release(pinnedOut);
+            releaseTileStaging();
             release(svmSrc);
             release(svmDst);
         } catch (const cl::Error &) {
@@ -879,41 +896,110 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
 
     const int outW = out.width();
     const std::size_t hostPitch = std::size_t(w) * std::size_t(ch), outPitch = std::size_t(outW) * std::size_t(ch);
-    std::vector<double> uploads, kernels, downloads, walls, overlaps;
+    // Pinned: each slot has page-locked staging for its tile's input and output rectangles. The host copy
+    // pool fills tile t's input staging while the device works on the tiles already queued, and empties
+    // the oldest tile's output staging (into the output image) as soon as its download ends.
+    const bool staged = request.transfer == TransferMode::Pinned;
+    std::vector<std::uint8_t *> stageIn, stageOut;
+    if (staged) {
+        releaseTileStaging(std::size_t(slots));
+        tileStageIn.resize(std::size_t(slots));
+        tileStageOut.resize(std::size_t(slots));
+        for (int i = 0; i < slots; ++i) {
+            stageIn.push_back(static_cast<std::uint8_t *>(pinned(tileStageIn[std::size_t(i)], capBytes)));
+            stageOut.push_back(static_cast<std::uint8_t *>(pinned(tileStageOut[std::size_t(i)], capBytes)));
+        }
+    } else {
+        releaseTileStaging();
+    }
+    HostCopyPool &pool = hostCopyPool();
+    struct TileGeometry
+    {
+        int tx, ty, cw, chh, ix, iy, iw, ih; // output rectangle, input rectangle (with halo)
+        std::size_t bx, by, hx, hy, rw, rh;  // kept part in the tile's output, where it lands, its size
+    };
+    auto geometry = [&](int t) {
+        TileGeometry g{};
+        g.tx = int((t % cols) * tw);
+        g.ty = int((t / cols) * th);
+        g.cw = int(std::min<std::int64_t>(tw, w - g.tx));
+        g.chh = int(std::min<std::int64_t>(th, h - g.ty));
+        g.ix = std::max(0, g.tx - halo);
+        g.iy = std::max(0, g.ty - halo);
+        g.iw = std::min(w, g.tx + g.cw + halo) - g.ix;
+        g.ih = std::min(h, g.ty + g.chh + halo) - g.iy;
+        // The tile's own pixels (its halo dropped) go to their place in the output; a transpose's tile
+        // (no halo) lands transposed.
+        g.bx = std::size_t(g.tx - g.ix);
+        g.by = std::size_t(g.ty - g.iy);
+        g.hx = transposed ? std::size_t(g.ty) : std::size_t(g.tx);
+        g.hy = transposed ? std::size_t(g.tx) : std::size_t(g.ty);
+        g.rw = std::size_t(transposed ? g.chh : g.cw);
+        g.rh = std::size_t(transposed ? g.cw : g.chh);
+        return g;
+    };
+    auto finishAll = [&]() noexcept {
+        for (TileSlot &slot : tileSlots)
+            try {
+                slot.queue.finish();
+            } catch (const cl::Error &) {
+            }
+    };
+    std::vector<double> uploads, kernels, downloads, walls, overlaps, stagings, stageSums;
     std::vector<std::vector<double>> passTimes(launches.size());
     const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
+    try {
     for (int iter = 0; iter < total; ++iter) {
         const bool timed = iter >= std::max(0, request.warmup);
         const auto t0 = Clock::now();
         const std::size_t tileCount = std::size_t(tiles);
         std::vector<cl::Event> ups(tileCount), downs(tileCount);
         std::vector<std::vector<cl::Event>> passEvents(tileCount, std::vector<cl::Event>(launches.size()));
+        double staging = 0;
+        int nextOut = 0; // staged: the oldest tile whose output is still in its slot's staging
+        auto copyOut = [&](int u) {
+            const TileGeometry g = geometry(u);
+            downs[std::size_t(u)].wait();
+            const auto c0 = Clock::now();
+            pool.copyRows(downloadTo + g.hy * outPitch + g.hx * std::size_t(ch), outPitch,
+                          stageOut[std::size_t(u % slots)], g.rw * std::size_t(ch), g.rw * std::size_t(ch), g.rh);
+            staging += msBetween(c0, Clock::now());
+        };
         for (int t = 0; t < tiles; ++t) {
             if (cancelled()) {
-                for (TileSlot &slot : tileSlots)
-                    slot.queue.finish();
+                finishAll();
                 r.cancelled = true;
                 throw Error("run cancelled");
             }
             TileSlot &slot = tileSlots[std::size_t(t % slots)];
             cl::CommandQueue &q = slot.queue;
-            const int tx = int((t % cols) * tw), ty = int((t / cols) * th);
-            const int cw = int(std::min<std::int64_t>(tw, w - tx)), chh = int(std::min<std::int64_t>(th, h - ty));
-            const int ix = std::max(0, tx - halo), iy = std::max(0, ty - halo);
-            const int iw = std::min(w, tx + cw + halo) - ix, ih = std::min(h, ty + chh + halo) - iy;
+            const TileGeometry g = geometry(t);
+            const int ix = g.ix, iy = g.iy, iw = g.iw, ih = g.ih;
             const std::uint8_t *from = uploadFrom + std::size_t(iy) * hostPitch + std::size_t(ix) * std::size_t(ch);
-            if (variant.usesImages)
+            const std::size_t inRow = std::size_t(iw) * std::size_t(ch);
+            if (staged) {
+                // The slot's staging is free: its previous tile (t - slots) was copied out already.
+                std::uint8_t *stage = stageIn[std::size_t(t % slots)];
+                const auto c0 = Clock::now();
+                pool.copyRows(stage, inRow, from, hostPitch, inRow, std::size_t(ih));
+                staging += msBetween(c0, Clock::now());
+                if (variant.usesImages)
+                    q.enqueueWriteImage(slot.srcImage, CL_FALSE, {0, 0, 0}, {std::size_t(iw), std::size_t(ih), 1}, inRow, 0,
+                                        stage, nullptr, &ups[std::size_t(t)]);
+                else
+                    q.enqueueWriteBuffer(slot.buffers[Slot::Src].buffer, CL_FALSE, 0, inRow * std::size_t(ih), stage,
+                                         nullptr, &ups[std::size_t(t)]);
+            } else if (variant.usesImages)
                 q.enqueueWriteImage(slot.srcImage, CL_FALSE, {0, 0, 0}, {std::size_t(iw), std::size_t(ih), 1}, hostPitch, 0,
                                     const_cast<std::uint8_t *>(from), nullptr, &ups[std::size_t(t)]);
             else
                 q.enqueueWriteBufferRect(slot.buffers[Slot::Src].buffer, CL_FALSE, {0, 0, 0},
                                          {std::size_t(ix) * std::size_t(ch), std::size_t(iy), 0},
-                                         {std::size_t(iw) * std::size_t(ch), std::size_t(ih), 1},
-                                         std::size_t(iw) * std::size_t(ch), 0, hostPitch, 0, uploadFrom, nullptr,
+                                         {inRow, std::size_t(ih), 1}, inRow, 0, hostPitch, 0, uploadFrom, nullptr,
                                          &ups[std::size_t(t)]);
             if (filter.copySourceToDst && !variant.usesImages)
                 q.enqueueCopyBuffer(slot.buffers[Slot::Src].buffer, slot.buffers[Slot::Dst].buffer, 0, 0,
-                                    std::size_t(iw) * std::size_t(ih) * std::size_t(ch));
+                                    inRow * std::size_t(ih));
             int curW = iw, curH = ih;
             for (std::size_t p = 0; p < launches.size(); ++p) {
                 PassLaunch &launch = launches[p];
@@ -946,22 +1032,28 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                 q.enqueueNDRangeKernel(launch.kernel, cl::NullRange, globalRange, localRange, nullptr,
                                        &passEvents[std::size_t(t)][p]);
             }
-            // The tile's own pixels (its halo dropped) go to their place in the output; a transpose's
-            // tile (no halo) lands transposed.
-            const std::size_t bx = std::size_t(tx - ix), by = std::size_t(ty - iy);
-            const std::size_t hx = transposed ? std::size_t(ty) : std::size_t(tx);
-            const std::size_t hy = transposed ? std::size_t(tx) : std::size_t(ty);
-            const std::size_t rw = std::size_t(transposed ? chh : cw), rh = std::size_t(transposed ? cw : chh);
+            const std::size_t bx = g.bx, by = g.by, hx = g.hx, hy = g.hy, rw = g.rw, rh = g.rh;
+            const std::size_t outRow = rw * std::size_t(ch);
             if (variant.usesImages)
-                q.enqueueReadImage(slot.dstImage, CL_FALSE, {bx, by, 0}, {rw, rh, 1}, outPitch, 0,
-                                   downloadTo + hy * outPitch + hx * std::size_t(ch), nullptr, &downs[std::size_t(t)]);
+                q.enqueueReadImage(slot.dstImage, CL_FALSE, {bx, by, 0}, {rw, rh, 1}, staged ? outRow : outPitch, 0,
+                                   staged ? stageOut[std::size_t(t % slots)] : downloadTo + hy * outPitch + hx * std::size_t(ch),
+                                   nullptr, &downs[std::size_t(t)]);
+            else if (staged)
+                q.enqueueReadBufferRect(slot.buffers[Slot::Dst].buffer, CL_FALSE, {bx * std::size_t(ch), by, 0}, {0, 0, 0},
+                                        {outRow, rh, 1}, std::size_t(curW) * std::size_t(ch), 0, outRow, 0,
+                                        stageOut[std::size_t(t % slots)], nullptr, &downs[std::size_t(t)]);
             else
                 q.enqueueReadBufferRect(slot.buffers[Slot::Dst].buffer, CL_FALSE, {bx * std::size_t(ch), by, 0},
-                                        {hx * std::size_t(ch), hy, 0}, {rw * std::size_t(ch), rh, 1},
+                                        {hx * std::size_t(ch), hy, 0}, {outRow, rh, 1},
                                         std::size_t(curW) * std::size_t(ch), 0, outPitch, 0, downloadTo, nullptr,
                                         &downs[std::size_t(t)]);
             q.flush();
+            // Keep slots - 1 tiles queued on the device while the host empties the oldest one.
+            while (staged && nextOut <= t - (slots - 1))
+                copyOut(nextOut++);
         }
+        while (staged && nextOut < tiles)
+            copyOut(nextOut++);
         for (TileSlot &slot : tileSlots)
             slot.queue.finish();
         const auto t1 = Clock::now();
@@ -989,10 +1081,18 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
         uploads.push_back(up);
         kernels.push_back(kernel);
         downloads.push_back(down);
-        walls.push_back(msBetween(t0, t1));
-        const double serial = up + kernel + down;
-        const double deviceSpan = last > first ? double(last - first) * 1e-6 : serial;
-        overlaps.push_back(serial > 0 ? std::max(0.0, 100.0 * (1.0 - deviceSpan / serial)) : 0.0);
+        stagings.push_back(staging);
+        const double wall = msBetween(t0, t1);
+        walls.push_back(wall);
+        // Overlap, honestly: the stages one after another (host staging memcpy + upload + kernels +
+        // download, each summed over the tiles) against the wall time of the whole repeat.
+        const double serial = staging + up + kernel + down;
+        stageSums.push_back(serial);
+        overlaps.push_back(serial > 0 ? std::clamp(100.0 * (1.0 - wall / serial), 0.0, 100.0) : 0.0);
+    }
+    } catch (...) {
+        finishAll(); // nothing may still write into the staging or the output once the caller unwinds
+        throw;
     }
     r.uploadMs = Stats::of(uploads).median;
     r.kernelMs = Stats::of(kernels);
@@ -1000,6 +1100,8 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
         r.passMs.push_back(Stats::of(samples).median);
     r.downloadMs = Stats::of(downloads).median;
     r.totalMs = Stats::of(walls).median;
+    r.stagingMs = staged ? Stats::of(stagings).median : 0.0;
+    r.stagesMs = Stats::of(stageSums).median;
     r.overlapPct = Stats::of(overlaps).median;
 }
 
@@ -1299,14 +1401,14 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         // buffers filled once per run (the staging memcpy is reported apart, as stagingMs).
         const std::uint8_t *uploadFrom = src.data();
         std::uint8_t *downloadTo = out.data();
-        if (mode == TransferMode::Pinned) {
+        if (mode == TransferMode::Pinned && !tiled) { // tiles stage per tile (runTiles)
             // Allocating and page-locking happens once per image size and session (like a build, not
             // part of a run's cost); the memcpy into the staging buffer is what each new image pays.
             std::uint8_t *stagingIn = static_cast<std::uint8_t *>(d->pinned(d->pinnedIn, pixelBytes));
             downloadTo = static_cast<std::uint8_t *>(d->pinned(d->pinnedOut, outBytes));
             if (!canSkipUpload) { // the image already on the device needs no staging either
                 const auto s0 = Clock::now();
-                std::memcpy(stagingIn, src.data(), pixelBytes);
+                hostCopyPool().copy(stagingIn, src.data(), pixelBytes);
                 r.stagingMs = msBetween(s0, Clock::now());
             }
             uploadFrom = stagingIn;
@@ -1421,7 +1523,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         launching = false;
         if (downloadTo != out.data()) {
             const auto s0 = Clock::now();
-            std::memcpy(out.data(), downloadTo, out.sizeBytes());
+            hostCopyPool().copy(out.data(), downloadTo, out.sizeBytes());
             r.stagingMs += msBetween(s0, Clock::now());
         }
         if (!tiled) {
@@ -1432,7 +1534,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             r.downloadMs = Stats::of(downloads).median;
             r.totalMs = Stats::of(walls).median;
         }
-        r.endToEndMs = r.totalMs + (mode == TransferMode::Pinned ? r.stagingMs : 0.0);
+        r.endToEndMs = r.totalMs + (mode == TransferMode::Pinned && !tiled ? r.stagingMs : 0.0); // tiles: inside totalMs
         if (r.uploadMs > 0)
             r.uploadGBps = double(pixelBytes) / (r.uploadMs * 1e-3) / 1e9;
         if (r.downloadMs > 0)

@@ -87,6 +87,7 @@ struct RunResult
     std::string transfer = "pageable"; // the TransferMode's name (transferModeName)
     std::string transferNote; // what the mode used, e.g. "svm: coarse-grain buffer", or why it is unavailable
     double stagingMs = 0;  // pinned only: host memcpy into and out of the pinned buffers, once per run
+                           // (tiles: per tile, overlapped with the device and inside totalMs; median per repeat)
     double uploadMs = 0;   // median over repeats (profiling events; mapped modes: host clock, memcpy included)
     double uploadGBps = 0, downloadGBps = 0; // image bytes / uploadMs, downloadMs
     double uploadPctOfProbe = -1, downloadPctOfProbe = -1; // of the bandwidth probe's figure for this mode (-1: none)
@@ -95,7 +96,8 @@ struct RunResult
     int tileWidth = 0, tileHeight = 0; // output size of a (full) tile; 0 when untiled
     int tileHalo = 0;      // pixels of input read around each tile (the filter's reach)
     int streams = 1;       // queues the tiles rotated over
-    double overlapPct = 0; // tiles: 1 - device span / (sum of upload + kernel + download), in percent
+    double stagesMs = 0;   // tiles: the stages one after another (staging memcpy + upload + kernels + download, summed)
+    double overlapPct = 0; // tiles: 1 - wall (totalMs) / stagesMs, in percent: the share of the stage time hidden
     Stats kernelMs;        // sum of all passes of one repeat, over repeats
     std::vector<double> passMs; // median of each pass
     double downloadMs = 0;

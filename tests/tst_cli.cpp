@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 class TestCli : public QObject
@@ -28,6 +29,11 @@ private slots:
     void runFileInOut();
     void runSweep();
     void runPinned();
+    void runTransferAll();
+    void runTransferAllImages();
+    void runTiled_data();
+    void runTiled();
+    void runTiledRefusals();
     void badInput_data();
     void badInput();
     void neverOverwrites();
@@ -129,6 +135,20 @@ void TestCli::usageErrors_data()
                                      << "--warmup '-1' must be a whole number >= 0";
     QTest::newRow("value that looks like an option") << QStringList{"run", "--filter", "--json"}
                                                      << "unknown filter '--json' (known: ";
+    // Tiles and the pretend allocation limit (issue 10).
+    const QStringList run{"run", "--filter", "gaussian5x5", "--synthetic", "64x48"};
+    for (const char *tile : {"0x5", "5x0", "10by10", "64", "x32", "-4x4", "8x8x8", "2000000x4"})
+        QTest::newRow(qPrintable(QStringLiteral("--tile %1").arg(tile)))
+            << (run + QStringList{"--tile", tile})
+            << QStringLiteral("--tile '%1' is not of the form WxH with sides >= 1, e.g. 1024x1024").arg(tile);
+    for (const char *mib : {"0", "-3", "abc", "1.5", "12MiB", "99999999999"})
+        QTest::newRow(qPrintable(QStringLiteral("--max-alloc-mib '%1'").arg(mib)))
+            << (run + QStringList{"--max-alloc-mib", mib})
+            << QStringLiteral("--max-alloc-mib '%1' must be a whole number of MiB >= 1").arg(mib);
+    QTest::newRow("--transfer unknown") << (run + QStringList{"--transfer", "dma"})
+                                        << "--transfer 'dma' must be pageable, pinned, zero_copy, output_mapped, svm or all";
+    QTest::newRow("--transfer case") << (run + QStringList{"--transfer", "ALL"})
+                                     << "--transfer 'ALL' must be pageable, pinned, zero_copy, output_mapped, svm or all";
 }
 
 void TestCli::usageErrors()
@@ -299,6 +319,151 @@ void TestCli::runPinned()
         QVERIFY(r["upload_ms"].toDouble() > 0 && r["download_ms"].toDouble() > 0);
         QVERIFY(r["staging_ms"].toDouble() >= 0);
     }
+}
+
+static QJsonArray ourRows(const QJsonObject &root) // the results without OpenCV's rows
+{
+    QJsonArray rows;
+    for (const QJsonValue &value : root["results"].toArray())
+        if (!value.toObject()["baseline"].toBool())
+            rows.append(value);
+    return rows;
+}
+
+// --transfer all: one row per mode, in the table's order, each naming its mode; every mode that runs
+// gives the reference's pixels, with upload/download GB/s and an end-to-end time; a mode the device
+// lacks is unavailable with the reason, and does not fail the run.
+void TestCli::runTransferAll()
+{
+    const Outcome o = bench({"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--synthetic", "131x67",
+                             "--format", "gray8", "--repeat", "2", "--warmup", "1", "--transfer", "all", "--check",
+                             "--json"});
+    QVERIFY2(o.code == 0, o.err.constData());
+    const QJsonObject root = QJsonDocument::fromJson(o.out).object();
+    QCOMPARE(root["transfer"].toString(), QStringLiteral("all"));
+    const QJsonArray rows = ourRows(root);
+    const QStringList modes{"pageable", "pinned", "zero_copy", "output_mapped", "svm"};
+    QCOMPARE(rows.size(), modes.size());
+    for (int i = 0; i < rows.size(); ++i) {
+        const QJsonObject r = rows[i].toObject();
+        QCOMPARE(r["transfer"].toString(), modes[i]);
+        QCOMPARE(r["tiles"].toInt(), 1);
+        QVERIFY(r["tile_size"].isNull());
+        QVERIFY2(r["transfer_note"].isString() && !r["transfer_note"].toString().isEmpty(), qPrintable(modes[i]));
+        if (r["unavailable"].toBool()) { // only svm may be missing, and it says which capability
+            QCOMPARE(modes[i], QStringLiteral("svm"));
+            QVERIFY2(r["error"].toString().contains("CL_DEVICE_SVM"), qPrintable(r["error"].toString()));
+            continue;
+        }
+        QVERIFY2(r["error"].isNull() || r["error"].toString().isEmpty(), qPrintable(r["error"].toString()));
+        QVERIFY2(r["matches"].toBool(), qPrintable(modes[i]));
+        QVERIFY(r["upload_ms"].toDouble() > 0 && r["download_ms"].toDouble() > 0);
+        QVERIFY(r["upload_gbps"].toDouble() > 0 && r["download_gbps"].toDouble() > 0);
+        QVERIFY(r["end_to_end_ms"].toDouble() >= r["total_ms"].toDouble());
+        QVERIFY(r.contains("upload_pct_of_probe") && r.contains("download_pct_of_probe"));
+    }
+    // The table: one transfer line per mode.
+    const Outcome table = bench({"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--synthetic",
+                                 "64x48", "--repeat", "1", "--warmup", "0", "--transfer", "all"});
+    QVERIFY2(table.code == 0, table.err.constData());
+    for (const QString &mode : modes)
+        QVERIFY2(table.out.contains(QStringLiteral("    %1").arg(mode).toUtf8()), table.out.constData());
+}
+
+// image2d variants: pageable and pinned run; the mapped modes and svm are unavailable: true, with why.
+void TestCli::runTransferAllImages()
+{
+    const Outcome o = bench({"run", "--filter", "gaussian5x5", "--variant", "image2d", "--synthetic", "64x48", "--format",
+                             "rgba8888", "--repeat", "1", "--warmup", "0", "--transfer", "all", "--check", "--json"});
+    QVERIFY2(o.code == 0, o.err.constData());
+    const QJsonArray rows = ourRows(QJsonDocument::fromJson(o.out).object());
+    QCOMPARE(rows.size(), 5);
+    for (const QJsonValue &value : rows) {
+        const QJsonObject r = value.toObject();
+        const QString mode = r["transfer"].toString();
+        if (mode == "pageable" || mode == "pinned") {
+            QVERIFY2(r["matches"].toBool(), qPrintable(mode + ": " + r["error"].toString()));
+            QVERIFY(!r["unavailable"].toBool());
+        } else {
+            QVERIFY2(r["unavailable"].toBool(), qPrintable(mode));
+            QVERIFY2(r["error"].toString().contains("image2d"), qPrintable(r["error"].toString()));
+            QVERIFY(!r["matches"].toBool());
+        }
+    }
+}
+
+// --tile WxH forces tiles, --max-alloc-mib N a smaller pretend device: tiles and tile_size in the JSON,
+// the reference's pixels (--check), for both copy modes tiles accept.
+void TestCli::runTiled_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("tiles");       // 0: more than one, however many
+    QTest::addColumn<QString>("tileSize"); // empty: any WxH
+    for (const char *mode : {"pageable", "pinned"}) {
+        QTest::newRow(qPrintable(QStringLiteral("--tile 40x24 %1").arg(mode)))
+            << QStringList{"--synthetic", "157x93", "--format", "gray8", "--tile", "40x24", "--transfer", mode} << 16
+            << "40x24";
+        QTest::newRow(qPrintable(QStringLiteral("--tile strips %1").arg(mode)))
+            << QStringList{"--synthetic", "157x93", "--format", "rgba8888", "--tile", "157x10", "--transfer", mode} << 10
+            << "157x10";
+        QTest::newRow(qPrintable(QStringLiteral("--max-alloc-mib 1 %1").arg(mode)))
+            << QStringList{"--synthetic", "1200x700", "--format", "rgba8888", "--max-alloc-mib", "1", "--transfer", mode}
+            << 0 << "";
+    }
+    QTest::newRow("tile larger than the image") << QStringList{"--synthetic", "50x30", "--tile", "4096x4096"} << 1
+                                                << "50x30";
+}
+
+void TestCli::runTiled()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, tiles);
+    QFETCH(QString, tileSize);
+    const Outcome o = bench(QStringList{"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--repeat",
+                                        "1", "--warmup", "0", "--check", "--json"}
+                            + args);
+    QVERIFY2(o.code == 0, o.err.constData());
+    const QJsonArray rows = ourRows(QJsonDocument::fromJson(o.out).object());
+    QCOMPARE(rows.size(), 1);
+    const QJsonObject r = rows[0].toObject();
+    QVERIFY2(r["matches"].toBool(), qPrintable(r["error"].toString()));
+    const int at = int(args.indexOf("--transfer"));
+    QCOMPARE(r["transfer"].toString(), at >= 0 ? args[at + 1] : QStringLiteral("pageable"));
+    if (tiles > 0)
+        QCOMPARE(r["tiles"].toInt(), tiles);
+    else
+        QVERIFY2(r["tiles"].toInt() > 1, qPrintable(QString::number(r["tiles"].toInt())));
+    const QString size = r["tile_size"].toString();
+    if (!tileSize.isEmpty())
+        QCOMPARE(size, tileSize);
+    else
+        QVERIFY2(QRegularExpression("^[1-9][0-9]*x[1-9][0-9]*$").match(size).hasMatch(), qPrintable(size));
+    if (r["tiles"].toInt() > 1) {
+        QCOMPARE(r["tile_halo"].toInt(), 2);
+        QVERIFY(r["streams"].toInt() >= 1);
+        QVERIFY(r["overlap_pct"].toDouble() >= 0 && r["overlap_pct"].toDouble() <= 100);
+        QVERIFY(r["stages_ms"].toDouble() > 0);
+    }
+}
+
+// Runs tiles cannot serve: a mapped mode is unavailable (with why), a filter that cannot be tiled
+// fails with the reason; both are one row with an error, exit 1, never a crash.
+void TestCli::runTiledRefusals()
+{
+    const Outcome mapped = bench({"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--synthetic",
+                                  "100x60", "--tile", "32x32", "--transfer", "zero_copy", "--repeat", "1", "--json"});
+    QVERIFY2(mapped.code == 0 || mapped.code == 1, mapped.err.constData());
+    const QJsonArray rows = ourRows(QJsonDocument::fromJson(mapped.out).object());
+    QCOMPARE(rows.size(), 1);
+    QVERIFY(rows[0].toObject()["unavailable"].toBool());
+    QVERIFY2(rows[0].toObject()["error"].toString().contains("tiled"), qPrintable(rows[0].toObject()["error"].toString()));
+
+    const Outcome iir = bench({"run", "--filter", "recursive_gaussian", "--synthetic", "100x60", "--tile", "32x32",
+                               "--repeat", "1", "--json"});
+    QCOMPARE(iir.code, 1);
+    for (const QJsonValue &value : ourRows(QJsonDocument::fromJson(iir.out).object()))
+        QVERIFY2(value.toObject()["error"].toString().contains("cannot be tiled"),
+                 qPrintable(value.toObject()["error"].toString()));
 }
 
 void TestCli::badInput_data()

@@ -6,10 +6,14 @@
 #include "Catalogue.h"
 #include "Image.h"
 #include "Session.h"
+#include "TileStream.h"
 
 #include <QtTest>
 
+#include <atomic>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 using namespace fwb;
 using namespace fwb::test;
@@ -176,6 +180,17 @@ private slots:
         QCOMPARE(tiled.output.width(), whole.output.width());
         QCOMPARE(tiled.output.height(), whole.output.height());
         QCOMPARE(maxAbsDiff(tiled.output, whole.output), 0);
+        QVERIFY(tiled.stagesMs > 0);
+        // Pinned tiles go through per-slot page-locked staging, filled and emptied by the host copy
+        // pool while the device works: the same bytes.
+        request.transfer = TransferMode::Pinned;
+        const RunResult pinned = run(image, request);
+        QVERIFY2(pinned.ok(), describe(pinned, width, height).constData());
+        QCOMPARE(pinned.tiles, tiled.tiles);
+        QCOMPARE(maxAbsDiff(pinned.output, whole.output), 0);
+        QVERIFY(pinned.stagingMs > 0);
+        QCOMPARE(pinned.endToEndMs, pinned.totalMs); // the staging is inside the streamed repeat
+        QVERIFY(pinned.stagesMs >= pinned.stagingMs);
     }
 
     // Pinned tiles copy rectangles out of the staging buffers; mapped modes refuse to tile.
@@ -193,6 +208,49 @@ private slots:
         const RunResult mapped = run(image, request);
         QVERIFY(mapped.unavailable);
         QVERIFY2(mapped.error.find("tiled") != std::string::npos, mapped.error.c_str());
+    }
+
+    // Tiles big enough that the host copy pool splits each staging memcpy over its threads.
+    void pinnedTilesSplitTheirCopies()
+    {
+        const Image image = makeTestCard(2100, 1100, PixelFormat::Rgba8888);
+        RunRequest request = oneShotRequest("gaussian5x5", "unrolled_constant", PixelFormat::Rgba8888);
+        request.check = false;
+        const RunResult whole = run(image, request);
+        QVERIFY2(whole.ok(), describe(whole, 2100, 1100).constData());
+        request.tileWidth = 1024;
+        request.tileHeight = 512; // 2 MiB and more per tile: several parts per copy
+        request.transfer = TransferMode::Pinned;
+        for (int streams : {1, 2, 3}) {
+            request.streams = streams;
+            const RunResult tiled = run(image, request);
+            QVERIFY2(tiled.ok(), describe(tiled, 2100, 1100).constData());
+            QCOMPARE(tiled.tiles, 9);
+            QCOMPARE(tiled.streams, streams);
+            QCOMPARE(maxAbsDiff(tiled.output, whole.output), 0);
+            QVERIFY(tiled.overlapPct >= 0 && tiled.overlapPct <= 100);
+        }
+    }
+
+    void hostCopyPoolCopiesRectangles()
+    {
+        HostCopyPool pool(4);
+        QCOMPARE(pool.threads(), 4);
+        const std::size_t rowBytes = 3001, rows = 1000, srcPitch = 3100, dstPitch = 3007;
+        std::vector<std::uint8_t> src(srcPitch * rows), dst(dstPitch * rows, 0xEE);
+        for (std::size_t i = 0; i < src.size(); ++i)
+            src[i] = std::uint8_t(i * 2654435761u >> 13);
+        pool.copyRows(dst.data(), dstPitch, src.data(), srcPitch, rowBytes, rows);
+        for (std::size_t y = 0; y < rows; ++y) {
+            QVERIFY(std::memcmp(&dst[y * dstPitch], &src[y * srcPitch], rowBytes) == 0);
+            QCOMPARE(int(dst[y * dstPitch + rowBytes]), 0xEE); // nothing past the row
+        }
+        std::vector<std::uint8_t> flat(src.size() - 5);
+        pool.copy(flat.data(), src.data() + 5, flat.size()); // one block, cut in byte ranges
+        QVERIFY(std::memcmp(flat.data(), src.data() + 5, flat.size()) == 0);
+        std::atomic<int> sum{0};
+        pool.parallelFor(100, [&](int i) { sum += i; });
+        QCOMPARE(sum.load(), 4950);
     }
 
     void probeMeasuresOncePerDevice()

@@ -313,7 +313,10 @@ void TimingPanel::setResult(const ComputeResult &result)
     if (!cpu) {
         rows += row(tr("Upload / download"), QStringLiteral("%1 / %2").arg(ms(r.uploadMs), ms(r.downloadMs)),
                     (r.reuploaded ? tr("image sent every repeat") : tr("upload skipped: image resident"))
-                        + (r.transfer == "pinned"
+                        + (r.transfer == "pinned" && r.tiles > 1
+                               ? tr(", through pinned memory tile by tile (staging copies %1, overlapped with the device)")
+                                     .arg(ms(r.stagingMs))
+                           : r.transfer == "pinned"
                                ? tr(", through pinned memory (staging copy %1 once)").arg(ms(r.stagingMs))
                            : r.transfer == "pageable" ? tr(", from ordinary (pageable) memory")
                                                       : tr(", %1: %2").arg(QString::fromStdString(r.transfer),

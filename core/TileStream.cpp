@@ -1,0 +1,133 @@
+#include "TileStream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace fwb {
+
+namespace {
+
+int defaultThreads()
+{
+    if (const char *env = std::getenv("FWB_COPY_THREADS")) {
+        const int n = std::atoi(env);
+        if (n > 0)
+            return std::min(n, 64);
+    }
+    return int(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
+}
+
+} // namespace
+
+HostCopyPool::HostCopyPool(int threads) : m_threads(threads > 0 ? std::min(threads, 64) : defaultThreads())
+{
+    for (int i = 1; i < m_threads; ++i)
+        m_workers.emplace_back([this] { worker(); });
+}
+
+HostCopyPool::~HostCopyPool()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    for (std::thread &t : m_workers)
+        t.join();
+}
+
+void HostCopyPool::worker()
+{
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(m_mutex);
+    for (;;) {
+        m_wake.wait(lock, [&] { return m_stop || (m_job && m_generation != seen); });
+        if (m_stop)
+            return;
+        seen = m_generation;
+        const std::function<void(int)> *job = m_job;
+        while (m_next < m_jobSize) {
+            const int i = m_next++;
+            lock.unlock();
+            (*job)(i);
+            lock.lock();
+            if (++m_finished == m_jobSize)
+                m_done.notify_all();
+        }
+    }
+}
+
+void HostCopyPool::parallelFor(int n, const std::function<void(int)> &fn)
+{
+    if (n <= 0)
+        return;
+    if (n == 1 || m_workers.empty()) {
+        for (int i = 0; i < n; ++i)
+            fn(i);
+        return;
+    }
+    std::lock_guard<std::mutex> turn(m_callMutex);
+    std::unique_lock<std::mutex> lock(m_mutex);
+    m_job = &fn;
+    m_jobSize = n;
+    m_next = 0;
+    m_finished = 0;
+    ++m_generation;
+    m_wake.notify_all();
+    while (m_next < m_jobSize) { // the caller takes parts too
+        const int i = m_next++;
+        lock.unlock();
+        fn(i);
+        lock.lock();
+        ++m_finished;
+    }
+    m_done.wait(lock, [&] { return m_finished == m_jobSize; });
+    m_job = nullptr;
+    m_jobSize = 0;
+}
+
+void HostCopyPool::copyRows(std::uint8_t *dst, std::size_t dstPitch, const std::uint8_t *src, std::size_t srcPitch,
+                            std::size_t rowBytes, std::size_t rows)
+{
+    if (rows == 0 || rowBytes == 0)
+        return;
+    // Packed rows on both sides are one flat block: split it by bytes, not rows.
+    if (rows > 1 && dstPitch == rowBytes && srcPitch == rowBytes) {
+        rowBytes *= rows;
+        dstPitch = srcPitch = rowBytes;
+        rows = 1;
+    }
+    const std::size_t bytes = rowBytes * rows;
+    constexpr std::size_t kMinPart = std::size_t(1) << 20; // below ~1 MiB a part costs more to hand out than to copy
+    const int parts = int(std::min<std::size_t>(std::size_t(m_threads), std::max<std::size_t>(1, bytes / kMinPart)));
+    if (parts <= 1) {
+        for (std::size_t y = 0; y < rows; ++y)
+            std::memcpy(dst + y * dstPitch, src + y * srcPitch, rowBytes);
+        return;
+    }
+    if (rows == 1) { // one block: byte ranges, 64-byte aligned cuts
+        const std::size_t step = ((bytes + std::size_t(parts) - 1) / std::size_t(parts) + 63) / 64 * 64;
+        parallelFor(parts, [&](int i) {
+            const std::size_t begin = std::min(bytes, std::size_t(i) * step), end = std::min(bytes, begin + step);
+            if (end > begin)
+                std::memcpy(dst + begin, src + begin, end - begin);
+        });
+        return;
+    }
+    const int rowParts = int(std::min<std::size_t>(std::size_t(parts), rows));
+    parallelFor(rowParts, [&](int i) {
+        const std::size_t begin = rows * std::size_t(i) / std::size_t(rowParts);
+        const std::size_t end = rows * std::size_t(i + 1) / std::size_t(rowParts);
+        for (std::size_t y = begin; y < end; ++y)
+            std::memcpy(dst + y * dstPitch, src + y * srcPitch, rowBytes);
+    });
+}
+
+HostCopyPool &hostCopyPool()
+{
+    static HostCopyPool pool;
+    return pool;
+}
+
+} // namespace fwb
