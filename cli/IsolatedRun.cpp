@@ -2,6 +2,7 @@
 #include "IsolatedRun.h"
 
 #include "Error.h"
+#include "TuningDb.h"
 #include "WorkerProcess.h"
 
 #include <cstdlib>
@@ -9,9 +10,11 @@
 namespace fwb::cli {
 
 IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
-                        const std::string &cacheDir, const std::string &kernelDir)
+                        const std::string &cacheDir, const std::string &kernelDir, bool useTuning)
 {
     IsolatedRun isolated;
+    if (useTuning)
+        isolated.tuningDb = TuningDb::defaultPath(cacheDir).string();
     isolated.deviceSpec = deviceSpec;
     isolated.cacheDir = cacheDir;
     isolated.kernelDir = kernelDir;
@@ -37,6 +40,7 @@ RunResult IsolatedRun::run(const Image &image, const RunRequest &request) const
     job.deviceSpec = deviceSpec;
     job.cacheDir = cacheDir;
     job.kernelDir = kernelDir;
+    job.tuningDb = tuningDb;
     job.request = request;
     if (kernel) {
         job.kernel = kernel;

@@ -17,6 +17,7 @@ struct IsolatedRun
     double timeoutS = kDefaultWorkerTimeoutS;
     std::optional<UserVariant> kernel; // --user-variant
     std::string deviceSpec, cacheDir, kernelDir;
+    std::string tuningDb; // the database auto launches consult (empty with --no-tuned)
 
     // The row `request` would run in-process, run in the helper instead (the user variant in place of
     // request.variant when one was given). Never throws.
@@ -24,8 +25,9 @@ struct IsolatedRun
 };
 
 // Parses --timeout (seconds > 0; empty: 10 s when a user variant is given, else off) and loads
-// --user-variant. Throws fwb::Error.
+// --user-variant. useTuning: auto launches consult the tuning database as in-process runs do.
+// Throws fwb::Error.
 IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
-                        const std::string &cacheDir, const std::string &kernelDir);
+                        const std::string &cacheDir, const std::string &kernelDir, bool useTuning = true);
 
 } // namespace fwb::cli

@@ -48,7 +48,7 @@ int parseCount(const std::string &flag, const std::string &value)
 int cmdRun(const RunOptions &o, ImageIo *io)
 {
     // --user-variant / --timeout: every row runs in the helper process, stopped when over time.
-    const IsolatedRun isolated = isolatedRun(o.userVariant, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir);
+    const IsolatedRun isolated = isolatedRun(o.userVariant, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
     if (isolated.kernel && !o.filterName.empty() && o.filterName != isolated.kernel->baseFilter)
         throw Error("user variant " + isolated.kernel->name + " is a " + isolated.kernel->baseFilter + " variant, not "
                     + o.filterName);

@@ -111,19 +111,26 @@ UserVariant loadUserVariant(const std::string &nameOrPath, const fs::path &dir)
         throw Error(json.string() + ": user variant format version " + std::to_string(j["version"].get<int>())
                     + " is newer than this build reads (" + std::to_string(kUserVariantVersion) + ")");
     UserVariant v;
+    std::string kernelFile;
     try {
+        // Every field read inside: a wrong type is nlohmann's type_error, reported as fwb::Error like
+        // any other problem with the file (listUserVariants skips on fwb::Error only).
         v.name = j.value("name", json.stem().string());
         v.title = j.value("title", v.name);
         v.description = j.value("description", std::string());
         v.baseFilter = j.at("base_filter").get<std::string>();
         v.baseVariant = j.at("base_variant").get<std::string>();
+        kernelFile = j.value("kernel_file", v.name + ".cl");
     } catch (const Json::exception &e) {
         throw Error(json.string() + ": " + e.what());
     }
+    // The name becomes the default kernel file's name: "../x" would read outside the folder.
+    if (std::string why = userVariantNameProblem(v.name); !why.empty())
+        throw Error(json.string() + ": " + why);
     v.entryPoints = stringList(j, "entry_points", json);
     v.defines = stringList(j, "defines", json);
-    const std::string kernelFile = j.value("kernel_file", v.name + ".cl");
-    if (kernelFile.find('/') != std::string::npos || kernelFile.find('\\') != std::string::npos)
+    if (kernelFile.empty() || kernelFile == "." || kernelFile == ".." || kernelFile.find('/') != std::string::npos
+        || kernelFile.find('\\') != std::string::npos)
         throw Error(json.string() + ": \"kernel_file\" must be a file name beside the JSON");
     v.source = readText(json.parent_path() / kernelFile);
     v.kernelFile = kernelFile;
@@ -180,6 +187,19 @@ bool deleteUserVariant(const std::string &name, const fs::path &dir)
     const bool json = fs::remove(dir / (name + ".json"), ec);
     const bool cl = fs::remove(dir / (name + ".cl"), ec);
     return json || cl;
+}
+
+std::string userVariantRef(const std::string &name)
+{
+    return kUserVariantPrefix + name;
+}
+
+std::optional<std::string> userVariantNameOf(const std::string &variant)
+{
+    const std::string_view prefix = kUserVariantPrefix;
+    if (variant.size() <= prefix.size() || variant.compare(0, prefix.size(), prefix) != 0)
+        return std::nullopt;
+    return variant.substr(prefix.size());
 }
 
 std::shared_ptr<const VariantSpec> userVariantSpec(const UserVariant &v)

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ std::vector<UserVariant> listUserVariants(const std::filesystem::path &dir = use
 std::filesystem::path saveUserVariant(UserVariant variant, const std::filesystem::path &dir = userVariantDir());
 // Removes NAME.cl and NAME.json; false when there was nothing to remove.
 bool deleteUserVariant(const std::string &name, const std::filesystem::path &dir = userVariantDir());
+
+// The window's variant lists name a user variant "user:NAME" next to the catalogue's own names, so
+// that one string (settings, requests, the editor) says which kind of variant it is.
+inline constexpr const char *kUserVariantPrefix = "user:";
+std::string userVariantRef(const std::string &name);             // NAME -> "user:NAME"
+std::optional<std::string> userVariantNameOf(const std::string &variant); // "user:NAME" -> NAME, else nullopt
 
 // The spec Session launches: the base variant's geometry, passes and requirements, with the user's
 // name, title, description, entry points, defines and kernel file. Throws fwb::Error when the base

@@ -5,6 +5,7 @@
 #include "Devices.h"
 #include "Error.h"
 #include "JsonIo.h"
+#include "TuningDb.h"
 
 #include <chrono>
 #include <cstdio>
@@ -68,6 +69,12 @@ Json requestJson(const RunRequest &r)
     j["cpu_single"] = r.cpuSingle;
     j["keep_output"] = r.keepOutput;
     j["opencv_cpu"] = r.openCvCpuBaseline;
+    j["transfer"] = transferModeName(r.transfer);
+    j["tile_width"] = r.tileWidth;
+    j["tile_height"] = r.tileHeight;
+    j["max_alloc_bytes"] = r.maxAllocBytes;
+    j["allow_tiles"] = r.allowTiles;
+    j["streams"] = r.streams;
     return j;
 }
 
@@ -88,6 +95,16 @@ RunRequest requestFromJson(const Json &j)
     r.cpuSingle = j.value("cpu_single", true);
     r.keepOutput = j.value("keep_output", true);
     r.openCvCpuBaseline = j.value("opencv_cpu", true);
+    const std::string transfer = j.value("transfer", std::string("pageable"));
+    const std::optional<TransferMode> mode = parseTransferMode(transfer);
+    if (!mode)
+        throw Error("unknown transfer mode '" + transfer + "'");
+    r.transfer = *mode;
+    r.tileWidth = j.value("tile_width", 0);
+    r.tileHeight = j.value("tile_height", 0);
+    r.maxAllocBytes = j.value("max_alloc_bytes", std::uint64_t(0));
+    r.allowTiles = j.value("allow_tiles", true);
+    r.streams = j.value("streams", 3);
     return r;
 }
 
@@ -136,7 +153,22 @@ Json resultJson(const RunResult &r)
     j["build_ms"] = r.buildMs;
     j["build_origin"] = r.buildOrigin;
     j["build_cached"] = r.buildCached;
+    j["reuploaded"] = r.reuploaded;
     j["transfer"] = r.transfer;
+    j["transfer_note"] = r.transferNote;
+    j["staging_ms"] = r.stagingMs;
+    j["upload_gbps"] = r.uploadGBps;
+    j["download_gbps"] = r.downloadGBps;
+    j["upload_pct_of_probe"] = r.uploadPctOfProbe;
+    j["download_pct_of_probe"] = r.downloadPctOfProbe;
+    j["end_to_end_ms"] = r.endToEndMs;
+    j["tiles"] = r.tiles;
+    j["tile_width"] = r.tileWidth;
+    j["tile_height"] = r.tileHeight;
+    j["tile_halo"] = r.tileHalo;
+    j["streams"] = r.streams;
+    j["stages_ms"] = r.stagesMs;
+    j["overlap_pct"] = r.overlapPct;
     j["upload_ms"] = r.uploadMs;
     j["download_ms"] = r.downloadMs;
     j["kernel_ms"] = Json::array({r.kernelMs.min, r.kernelMs.median, r.kernelMs.max});
@@ -153,6 +185,12 @@ Json resultJson(const RunResult &r)
     j["cpu_best_label"] = r.cpuBestLabel;
     j["speedup"] = r.speedupVsCpu;
     j["speedup_total"] = r.speedupTotalVsCpu;
+    j["baseline"] = r.baseline;
+    j["baseline_call"] = r.baselineCall;
+    j["metric_name"] = r.metricName;
+    j["metric_value"] = r.metricValue;
+    j["max_error"] = r.maxError;
+    j["check_detail"] = r.checkDetail;
     j["checked"] = r.checked;
     j["max_abs_diff"] = r.maxAbsDiff;
     j["mean_abs_diff"] = r.meanAbsDiff;
@@ -187,7 +225,22 @@ RunResult resultFromJson(const Json &j)
     r.buildMs = j.value("build_ms", 0.0);
     r.buildOrigin = j.value("build_origin", std::string());
     r.buildCached = j.value("build_cached", false);
+    r.reuploaded = j.value("reuploaded", true);
     r.transfer = j.value("transfer", std::string("pageable"));
+    r.transferNote = j.value("transfer_note", std::string());
+    r.stagingMs = j.value("staging_ms", 0.0);
+    r.uploadGBps = j.value("upload_gbps", 0.0);
+    r.downloadGBps = j.value("download_gbps", 0.0);
+    r.uploadPctOfProbe = j.value("upload_pct_of_probe", -1.0);
+    r.downloadPctOfProbe = j.value("download_pct_of_probe", -1.0);
+    r.endToEndMs = j.value("end_to_end_ms", 0.0);
+    r.tiles = j.value("tiles", 1);
+    r.tileWidth = j.value("tile_width", 0);
+    r.tileHeight = j.value("tile_height", 0);
+    r.tileHalo = j.value("tile_halo", 0);
+    r.streams = j.value("streams", 1);
+    r.stagesMs = j.value("stages_ms", 0.0);
+    r.overlapPct = j.value("overlap_pct", 0.0);
     r.uploadMs = j.value("upload_ms", 0.0);
     r.downloadMs = j.value("download_ms", 0.0);
     if (j.contains("kernel_ms")) {
@@ -208,6 +261,12 @@ RunResult resultFromJson(const Json &j)
     r.cpuBestLabel = j.value("cpu_best_label", std::string());
     r.speedupVsCpu = j.value("speedup", 0.0);
     r.speedupTotalVsCpu = j.value("speedup_total", 0.0);
+    r.baseline = j.value("baseline", false);
+    r.baselineCall = j.value("baseline_call", std::string());
+    r.metricName = j.value("metric_name", std::string());
+    r.metricValue = j.value("metric_value", 0.0);
+    r.maxError = j.value("max_error", 0.0);
+    r.checkDetail = j.value("check_detail", std::string());
     r.checked = j.value("checked", false);
     r.maxAbsDiff = j.value("max_abs_diff", -1);
     r.meanAbsDiff = j.value("mean_abs_diff", 0.0);
@@ -283,6 +342,7 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
         j["device"] = job.deviceSpec;
         j["cache_dir"] = job.cacheDir;
         j["kernel_dir"] = job.kernelDir;
+        j["tuning_db"] = job.tuningDb;
         j["request"] = requestJson(job.request);
         if (job.kernel) {
             j["kernel"] = kernelJson(*job.kernel);
@@ -433,10 +493,12 @@ int serveWorkerJob(const fs::path &dir)
         RunRequest request = requestFromJson(j.at("request"));
         r.filter = request.filter;
         r.variant = request.variant;
+        std::string baseVariant = request.variant; // the name a tuned shape is stored under
         if (j.contains("kernel")) {
             const UserVariant kernel = kernelFromJson(j["kernel"], readFile(dir / "kernel.cl"));
             request.variantOverride = userVariantSpec(kernel);
             request.sourceOverride = kernel.source;
+            baseVariant = kernel.baseVariant;
         }
         const Json &in = j.at("input");
         const auto format = parsePixelFormat(in.at("format").get<std::string>()).value_or(PixelFormat::Gray8);
@@ -453,6 +515,19 @@ int serveWorkerJob(const fs::path &dir)
         SessionOptions options;
         options.cacheDir = j.value("cache_dir", std::string());
         options.kernelDir = j.value("kernel_dir", std::string());
+        if (const std::string tuningPath = j.value("tuning_db", std::string()); !tuningPath.empty()) {
+            // The caller's tuning database, read here: an auto launch of a user kernel takes the shape
+            // tuned for its base variant, as the base variant's own launch would.
+            auto db = std::make_shared<TuningDb>(tuningPath);
+            db->load();
+            options.tunedLocal = [lookup = TuningDb::lookup(db), baseVariant](const DeviceInfo &device,
+                                                                              const RunRequest &req, int w, int h) {
+                RunRequest asBase = req;
+                asBase.variant = baseVariant;
+                asBase.variantOverride.reset();
+                return lookup(device, asBase, w, h);
+            };
+        }
         Session session(selectDevice(listDevices(), j.value("device", std::string())), options);
         answer["session_ms"] = msSince(sessionStart);
         const auto runStart = Clock::now();

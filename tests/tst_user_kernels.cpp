@@ -5,6 +5,7 @@
 #include "Error.h"
 #include "KernelSources.h"
 #include "TestSupport.h"
+#include "TuningDb.h"
 #include "UserVariants.h"
 #include "WorkerProcess.h"
 
@@ -245,6 +246,63 @@ private slots:
         qInfo("helper-process overhead per run (259x194 gray8, %d runs): %.1f ms beyond Session::run; of it %.1f ms "
               "finding the device and opening the Session, %.1f ms outside the worker's main (spawn, exec, exit)",
               n, total / n, session / n, spawn / n);
+    }
+
+    // Everything a request says reaches the helper, so a user kernel launches exactly as the catalogue
+    // launches its base variant: transfer mode, tiles and streams, repeats, and the shape the tuning
+    // database holds for the base variant (auto launches); the result comes back with every field.
+    void requestTravelsWhole()
+    {
+        QCOMPARE(userVariantRef("my_blur"), std::string("user:my_blur"));
+        QCOMPARE(userVariantNameOf("user:my_blur").value_or(""), std::string("my_blur"));
+        QVERIFY(!userVariantNameOf("unrolled_constant"));
+        QVERIFY(!userVariantNameOf("user:"));
+        if (!m_haveDevice)
+            QSKIP("no OpenCL platform");
+        DeviceInfo device;
+        QVERIFY(test::testDevice(device));
+        QTemporaryDir dir;
+        TuningDb db(dir.filePath("tuning.json").toStdString());
+        TuningEntry tuned;
+        tuned.key = TuningKey::of(device, kFilter, kVariant, PixelFormat::Gray8, 259, 194);
+        tuned.local = *LocalSize::parse("16x4");
+        db.put(tuned);
+        QVERIFY(db.save());
+
+        WorkerJob job;
+        job.request = test::oneShotRequest(kFilter, kVariant);
+        job.request.openCvCpuBaseline = false;
+        job.request.repeat = 2;
+        job.request.transfer = TransferMode::Pinned;
+        job.request.tileWidth = 128;
+        job.request.tileHeight = 96;
+        job.request.streams = 2;
+        job.deviceSpec = device.spec();
+        job.tuningDb = db.path().string();
+        job.kernel = editedKernel(rawKernelFile("gaussian5x5.cl"));
+        job.input = makeTestCard(259, 194, PixelFormat::Gray8);
+        WorkerOptions options;
+        options.workerPath = workerPath();
+        options.timeoutS = 60;
+        const WorkerOutcome out = runInWorker(job, options);
+        const RunResult &r = out.result;
+        QVERIFY2(r.ok() && r.matches, test::describe(r, 259, 194).constData());
+        QCOMPARE(r.transfer, std::string("pinned"));
+        QCOMPARE(r.tiles, 9); // 3 x 3 tiles of 128x96 over 259x194
+        QCOMPARE(r.tileWidth, 128);
+        QCOMPARE(r.tileHeight, 96);
+        QCOMPARE(r.streams, 2);
+        QVERIFY(r.tileHalo > 0);
+        QCOMPARE(r.local.toString(), std::string("16x4"));
+        QCOMPARE(r.localSource, LocalSource::Tuned);
+
+        // Without the database: the project's default shape, as an untuned in-process launch.
+        job.tuningDb.clear();
+        job.request.tileWidth = job.request.tileHeight = 0;
+        const WorkerOutcome untuned = runInWorker(job, options);
+        QVERIFY2(untuned.result.ok(), untuned.result.error.c_str());
+        QCOMPARE(untuned.result.localSource, LocalSource::Default);
+        QCOMPARE(untuned.result.tiles, 1);
     }
 
     // Saved, listed, run from the CLI (wrong pixels: "does not match"; --timeout on a loop: exit 1
