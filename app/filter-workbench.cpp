@@ -2,6 +2,7 @@
 // screenshots (--screenshot) for the docs: run once, wait for the result, save the window as PNG.
 #include "BuildVersion.h"
 #include "ControlPanel.h"
+#include "KernelEditorDock.h"
 #include "LabPage.h"
 #include "MainWindow.h"
 #include "RacePage.h"
@@ -10,6 +11,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
@@ -90,6 +92,16 @@ int main(int argc, char *argv[])
     const QCommandLineOption labSize(QStringLiteral("lab-size"),
                                      QStringLiteral("Compute Lab size: matrix n or bodies."), QStringLiteral("N"));
     parser.addOptions({lab, labSize});
+    const QCommandLineOption editorShot(QStringLiteral("editor"),
+                                        QStringLiteral("With --screenshot: after the run, put FILE (OpenCL C) in the "
+                                                       "Kernel source dock, build it (or --editor-run: race it against "
+                                                       "the unedited variant) and capture the window."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption editorRun(QStringLiteral("editor-run"), QStringLiteral("With --editor: run, not just build."));
+    const QCommandLineOption editorLimit(QStringLiteral("editor-limit"),
+                                         QStringLiteral("With --editor: the kernel's time limit in seconds."),
+                                         QStringLiteral("S"));
+    parser.addOptions({editorShot, editorRun, editorLimit});
 
     if (wantsTextOnly(argc, argv)) {
         QCoreApplication core(argc, argv);
@@ -268,6 +280,34 @@ int main(int argc, char *argv[])
         return rc != 0 ? rc : exitCode;
     }
 
+    // Kernel editor screenshots: after the run, the file in the "Kernel source" dock, built or raced; the
+    // picture is taken when the dock's job has finished (a failed build is what some pictures show).
+    std::function<bool()> startEditorJob;
+    if (parser.isSet(editorShot)) {
+        auto *dock = window.findChild<fwb::KernelEditorDock *>();
+        QFile kernel(parser.value(editorShot));
+        if (!dock || !kernel.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("cannot read --editor %1: %2").arg(kernel.fileName(), kernel.errorString()));
+        const QString text = QString::fromUtf8(kernel.readAll());
+        if (parser.isSet(editorLimit))
+            dock->setTimeoutS(parser.value(editorLimit).toDouble());
+        const bool runIt = parser.isSet(editorRun);
+        startEditorJob = [&window, dock, text, runIt] {
+            dock->show();
+            dock->raise();
+            window.resizeDocks({dock}, {window.height() * 11 / 20}, Qt::Vertical);
+            dock->setSource(text);
+            runIt ? dock->run() : dock->build();
+            return dock->isBusy();
+        };
+        auto ended = [&, dock](bool) {
+            std::fprintf(stderr, "filter-workbench: editor: %s\n", qPrintable(dock->statusText()));
+            grabAndExit(0);
+        };
+        QObject::connect(dock, &fwb::KernelEditorDock::buildFinished, &app, ended);
+        QObject::connect(dock, &fwb::KernelEditorDock::runFinished, &app, ended);
+    }
+
     // Screenshot sequence: optionally every available variant (history), then the chosen one.
     const QString chosen = controls->variantName();
     QStringList queue;
@@ -291,6 +331,13 @@ int main(int argc, char *argv[])
         }
         if (!ok)
             std::fprintf(stderr, "filter-workbench: last run failed: %s\n", qPrintable(error));
+        if (ok && startEditorJob) {
+            if (!startEditorJob()) {
+                fail(QStringLiteral("the kernel editor did not start its job"));
+                grabAndExit(2);
+            }
+            return;
+        }
         grabAndExit(ok ? 0 : 1);
     };
     QObject::connect(&window, &fwb::MainWindow::resultShown, &app, [&] { finishOne(true, {}); });

@@ -1,7 +1,9 @@
 // The "Kernel source" dock in the real window, offscreen: the variant's file and headers, a build
 // error listed on the user's line with a margin marker and the last good result kept, a run raced
 // against the unedited variant, a runaway kernel stopped while the window stays responsive, Save As
-// User Variant, Revert and the recovery file. FWB_SCREENSHOT_DIR=dir saves the dock as PNGs.
+// User Variant, Revert and the recovery file; user variants in the window's own variant list (marked,
+// listed again by a new window, run through the helper, deleted after confirmation). FWB_SCREENSHOT_DIR=dir
+// saves the window as PNGs.
 #include "TestSupport.h"
 
 #include "ControlPanel.h"
@@ -9,8 +11,15 @@
 #include "KernelSources.h"
 #include "MainWindow.h"
 #include "UserVariants.h"
+#include "VariantPicker.h"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -43,6 +52,28 @@ private:
         if (line)
             *line = 1 + int(text.left(at).count('\n'));
         return text.replace(at, from.size(), to);
+    }
+
+    // Answers the next modal message box with `button` (Yes or Cancel) once it is up.
+    static void answerNextMessageBox(QMessageBox::StandardButton button)
+    {
+        auto answer = std::make_shared<std::function<void()>>();
+        *answer = [button, answer] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+                box->button(button)->click();
+            else
+                QTimer::singleShot(20, *answer);
+        };
+        QTimer::singleShot(20, *answer);
+    }
+
+    static QStringList listTexts(VariantPicker *picker)
+    {
+        QStringList texts;
+        auto *list = picker->findChild<QListWidget *>("variantList");
+        for (int i = 0; i < list->count(); ++i)
+            texts << list->item(i)->text();
+        return texts;
     }
 
     bool waitFor(QSignalSpy &spy, int ms)
@@ -174,6 +205,60 @@ private slots:
         m_dock->revert();
         QVERIFY(!m_dock->isModified());
         QVERIFY(!QFileInfo::exists(m_dock->recoveryPath()));
+    }
+
+    // The saved variant is in the window's variant list, marked as the user's; a new window lists it
+    // too; chosen there it opens in the editor and runs through the helper like any variant; deleting
+    // it asks first.
+    void userVariantsInTheVariantList()
+    {
+        auto *picker = m_window->findChild<VariantPicker *>();
+        QVERIFY(picker);
+        QVERIFY2(picker->userVariants().contains("user:darker"), qPrintable(picker->userVariants().join(",")));
+        QVERIFY2(listTexts(picker).contains(QString::fromUtf8("★ darker (user)")), qPrintable(listTexts(picker).join("|")));
+        {
+            MainWindow again(false); // as after a restart: the list is read from the user's folder
+            again.controls()->setAutoRun(false);
+            QVERIFY(again.controls()->setFilterName("gaussian5x5"));
+            QVERIFY(again.controls()->setVariantName("user:darker"));
+            QCOMPARE(again.controls()->variant()->name, std::string("darker"));
+        }
+
+        QVERIFY(m_window->controls()->setVariantName("user:darker"));
+        QTest::qWait(50);
+        QCOMPARE(m_dock->tabTitles().value(0), QString("darker.cl"));
+        QVERIFY(m_dock->source().contains("sum * 0.5f"));
+        QVERIFY(!m_dock->isModified());
+        if (m_haveDevice) {
+            QSignalSpy shown(m_window.get(), &MainWindow::resultShown);
+            QSignalSpy failed(m_window.get(), &MainWindow::runFailed);
+            QVERIFY2(m_window->startRun(), qPrintable(m_window->statusText()));
+            QElapsedTimer timer;
+            timer.start();
+            while (shown.isEmpty() && failed.isEmpty() && timer.elapsed() < 120000)
+                QTest::qWait(20);
+            QVERIFY2(!shown.isEmpty(), failed.isEmpty() ? "timed out" : failed.last().at(0).value<ComputeResult>().run.error.c_str());
+            const ComputeResult &r = m_window->lastResult();
+            QCOMPARE(r.run.variant, std::string("darker")); // Session in this process knows no such variant
+            QVERIFY(!r.run.matches);                       // half as bright as the reference
+            QVERIFY(r.maxDiff > 0 && !r.heatMap.isNull());
+            shot("variant-list-user");
+        }
+
+        answerNextMessageBox(QMessageBox::Cancel);
+        QVERIFY(!picker->deleteUserVariant("user:darker"));
+        QVERIFY(picker->userVariants().contains("user:darker"));
+        QSignalSpy changed(picker, &VariantPicker::userVariantsChanged);
+        answerNextMessageBox(QMessageBox::Yes);
+        QVERIFY(picker->deleteUserVariant("user:darker"));
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(listUserVariants().empty());
+        QVERIFY(!picker->userVariants().contains("user:darker"));
+        QVERIFY(!listTexts(picker).join("|").contains("darker"));
+        QCOMPARE(m_window->controls()->variantName(), QString("unrolled_constant")); // its base takes its place
+        auto *editorList = m_dock->findChild<QComboBox *>("userVariants");
+        QCOMPARE(editorList->count(), 1);
+        QVERIFY(editorList->itemData(0).toString().isEmpty()); // "(no user variants)"
     }
 };
 

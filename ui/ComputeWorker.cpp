@@ -5,6 +5,9 @@
 
 #include "Catalogue.h"
 #include "ImageFileIo.h"
+#include "TuningDb.h"
+#include "UserVariants.h"
+#include "WorkerProcess.h"
 
 #include <QLoggingCategory>
 #include <QMutexLocker>
@@ -184,10 +187,43 @@ bool ComputeWorker::ensureSession(const DeviceInfo &device, QString *error)
     }
 }
 
+// A user variant ("user:NAME") never runs in the window's process: the helper builds or runs it,
+// stopped past the limit, exactly as filter-bench run --user-variant does.
+static WorkerOutcome runUserVariant(const ComputeRequest &request, const std::string &name, bool buildOnly,
+                                    const std::atomic<bool> *cancel)
+{
+    WorkerJob job;
+    job.op = buildOnly ? WorkerJob::Op::Build : WorkerJob::Op::Run;
+    job.deviceSpec = request.engine.device.spec();
+    job.tuningDb = workbenchTuningDb()->path().string();
+    job.request = request.run;
+    job.request.variant = name;
+    try {
+        job.kernel = loadUserVariant(name);
+    } catch (const std::exception &e) {
+        WorkerOutcome out;
+        out.result.filter = request.run.filter;
+        out.result.variant = name;
+        out.result.error = e.what();
+        return out;
+    }
+    const Image &input = *request.input;
+    job.input = buildOnly ? Image(input.width(), input.height(), input.format()) : input;
+    WorkerOptions options;
+    options.cancel = cancel;
+    return runInWorker(job, options);
+}
+
 QString ComputeWorker::doCheck(const ComputeRequest &request)
 {
     if (request.engine.isCpu())
         return {};
+    if (const auto user = userVariantNameOf(request.run.variant)) {
+        if (!request.input)
+            return {};
+        const WorkerOutcome out = runUserVariant(request, *user, true, nullptr);
+        return QString::fromStdString(out.result.error);
+    }
     QString error;
     if (!ensureSession(request.engine.device, &error))
         return error;
@@ -210,6 +246,8 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         result.run.error = "no input image";
         return result;
     }
+    if (const auto user = userVariantNameOf(request.run.variant))
+        return executeInHelper(request, *user);
     if (!ensureSession(request.engine.device, &error)) {
         result.run.error = error.toStdString();
         result.run.device = request.engine.device.name;
@@ -236,6 +274,39 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         m_session.reset();
         result.sessionReset = true;
     }
+    return result;
+}
+
+ComputeResult ComputeWorker::executeInHelper(const ComputeRequest &request, const std::string &userVariant)
+{
+    ComputeResult result;
+    result.id = request.id;
+    result.engine = request.engine;
+    result.request = request.run;
+    WorkerOutcome outcome = runUserVariant(request, userVariant, false, &m_cancel);
+    result.run = std::move(outcome.result);
+    if (outcome.cancelled)
+        result.run.cancelled = true;
+    if (!result.run.ok() || result.run.output.isNull())
+        return result;
+    // The difference against the CPU reference, here as for an in-process run.
+    const Image &input = *request.input;
+    const Image src = input.format() == request.run.params.format ? input : input.convertedTo(request.run.params.format);
+    if (const FilterSpec *filter = findFilter(request.run.filter); filter && filter->cpuReference) {
+        Image reference = filter->transposesOutput ? Image(src.height(), src.width(), src.format())
+                                                   : Image(src.width(), src.height(), src.format());
+        if (filter->copySourceToDst)
+            reference = src;
+        filter->cpuReference(src, reference, request.run.params, int(std::max(1u, std::thread::hardware_concurrency())));
+        result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff, &result.meanDiff,
+                                           &result.diffPixels);
+        result.heatMapLevels = maxPooledLevels(result.heatMap);
+    }
+    result.output = displayImage(result.run.output);
+    result.outputImage = std::make_shared<const Image>(std::move(result.run.output));
+    if (input.format() != src.format())
+        result.convertedInput = qimageFromImage(src);
+    result.run.output = Image();
     return result;
 }
 

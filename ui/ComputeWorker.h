@@ -96,6 +96,7 @@ protected:
 private:
     ComputeResult execute(const ComputeRequest &request);
     ComputeResult executeOnCpu(const ComputeRequest &request);
+    ComputeResult executeInHelper(const ComputeRequest &request, const std::string &userVariant);
     QString doCheck(const ComputeRequest &request);
     bool ensureSession(const DeviceInfo &device, QString *error);
     void wakeOrStart();

@@ -2,36 +2,38 @@
 // headers in read-only tabs, the catalogue's defines above), Build (Ctrl+B) and Run (Ctrl+R) in the
 // helper process (core/WorkerProcess.h) with diagnostics in the user's own lines, the edited kernel
 // raced against the unedited variant, Save As User Variant, Revert, and a recovery file for edits.
+// A user variant chosen in the window's variant list ("user:NAME") opens here with its own source.
+// The pieces live beside it: CodeEditor (the code view), DiagnosticsList, EditorJobRunner (the jobs
+// in the helper) and EditorResultPanel (the two-bar race).
 #pragma once
 
 #include "ComputeWorker.h"
+#include "EditorResultPanel.h"
 #include "UserVariants.h"
 
 #include <QDockWidget>
-#include <QImage>
 #include <QMap>
-#include <QPointer>
 #include <QTimer>
 
-#include <atomic>
 #include <functional>
-#include <memory>
-#include <vector>
+#include <optional>
 
 class QAction;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QListWidget;
-class QMainWindow;
 class QTabWidget;
-class QThread;
 
 namespace fwb {
 
+class CodeEditor;
 class ControlPanel;
+class DiagnosticsList;
+class EditorJobRunner;
 class MainWindow;
-class RaceBars;
+class RecoveryBar;
+class VariantPicker;
+struct EditorJobResult;
 
 class KernelEditorDock : public QDockWidget
 {
@@ -59,10 +61,10 @@ public:
     QStringList tabTitles() const;
     QString definesText() const;
     QString rawLog() const { return m_buildLog; }
-    bool hasRaceResult() const { return m_hasResult; }
-    double originalMs() const { return m_originalMs; }
-    double editedMs() const { return m_editedMs; }
-    bool editedMatches() const { return m_editedMatches; }
+    bool hasRaceResult() const { return m_result->hasResult(); }
+    double originalMs() const { return m_result->originalMs(); }
+    double editedMs() const { return m_result->editedMs(); }
+    bool editedMatches() const { return m_result->editedMatches(); }
     int currentLine() const; // 1-based cursor line in the editor
     QString recoveryPath() const;
     bool recoveryOffered() const;
@@ -83,12 +85,13 @@ signals:
     void userVariantsChanged();
 
 private:
-    struct JobResult;
     void createWidgets();
     void loadVariantFiles();
     void startJob(bool runIt);
-    void finishJob(const JobResult &result);
+    void finishJob(const EditorJobResult &result);
     void showDiagnostics(const std::string &log, const std::string &error);
+    void openUserVariant(const QString &name);
+    void deleteUserVariant(const QString &name);
     void setStatus(const QString &text, bool error = false);
     void scheduleAutosave();
     void writeRecovery();
@@ -96,32 +99,27 @@ private:
     void refreshUserVariants();
     void updateActions();
     QString variantKey() const;
+    std::string baseVariantName() const; // the catalogue variant the request's variant launches as
     UserVariant editedKernel() const;
 
     ComputeRequest m_request;
     QString m_loadedKey;      // filter/variant whose files the tabs show
-    QString m_shippedSource;  // the file as the catalogue ships it (Revert)
+    QString m_shippedSource;  // the file as the catalogue ships it, or the user variant as saved (Revert)
     QString m_fileName;       // "gaussian5x5.cl"
+    std::optional<UserVariant> m_userVariant; // the loaded variant is this user variant
     QMap<QString, QString> m_edits; // unsaved edits of other variants in this session
     QString m_buildLog;
     bool m_busy = false;
-    bool m_hasResult = false;
-    double m_originalMs = 0, m_editedMs = 0;
-    bool m_editedMatches = false;
-    bool m_recoveryOffered = false;
-    QString m_pendingUserVariant; // opened from the list; loaded once the controls show its base
 
-    QWidget *m_code = nullptr; // the editable view (QsciScintilla or the plain fallback)
+    CodeEditor *m_code = nullptr; // the editable view
     QTabWidget *m_tabs = nullptr;
     QLabel *m_fileLabel = nullptr;
     QLabel *m_defines = nullptr;
     QLabel *m_status = nullptr;
-    QWidget *m_recoveryBar = nullptr;
-    QListWidget *m_diagnostics = nullptr;
-    RaceBars *m_race = nullptr;
-    QLabel *m_resultImage = nullptr;
-    QLabel *m_diffImage = nullptr;
-    QLabel *m_resultText = nullptr;
+    RecoveryBar *m_recoveryBar = nullptr;
+    DiagnosticsList *m_diagnostics = nullptr;
+    EditorResultPanel *m_result = nullptr;
+    EditorJobRunner *m_jobs = nullptr;
     QDoubleSpinBox *m_timeout = nullptr;
     QComboBox *m_userVariants = nullptr;
     QAction *m_buildAct = nullptr;
@@ -130,9 +128,8 @@ private:
     QAction *m_revertAct = nullptr;
     QAction *m_logAct = nullptr;
     ControlPanel *m_controls = nullptr;
+    VariantPicker *m_picker = nullptr; // the window's variant list (user variants are deleted there)
     QTimer m_autosave;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::vector<QThread *> m_threads;
 };
 
 } // namespace fwb

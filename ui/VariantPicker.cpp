@@ -3,11 +3,16 @@
 #include "VariantPicker.h"
 
 #include "Catalogue.h"
+#include "UserVariants.h"
+#include "WorkerProcess.h"
 
 #include <QComboBox>
 #include <QEvent>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
 #include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QStyle>
@@ -53,6 +58,8 @@ VariantPicker::VariantPicker(QWidget *parent) : QGroupBox(tr("Filter and variant
     m_variants->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_variants->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_variants->installEventFilter(this);
+    m_variants->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_variants, &QWidget::customContextMenuRequested, this, &VariantPicker::showVariantMenu);
     m_variantInfo = wrappedLabel(this);
     m_variantInfo->setObjectName("variantInfo");
     filterLayout->addWidget(m_filter);
@@ -74,8 +81,11 @@ const FilterSpec *VariantPicker::filter() const
 
 const VariantSpec *VariantPicker::variant() const
 {
+    const QString name = variantName();
+    if (const auto user = m_userSpecs.find(name); user != m_userSpecs.end())
+        return user->second.get();
     const FilterSpec *f = filter();
-    return f ? f->variant(variantName().toStdString()) : nullptr;
+    return f ? f->variant(name.toStdString()) : nullptr;
 }
 
 QString VariantPicker::filterName() const
@@ -137,6 +147,11 @@ bool VariantPicker::eventFilter(QObject *watched, QEvent *event)
 {
     // Wrapped rows change height with the width: refit when the width changes (a height change is
     // our own doing). The filter runs before the list lays out its viewport: use the new width.
+    if (watched == m_variants && event->type() == QEvent::KeyPress
+        && static_cast<QKeyEvent *>(event)->key() == Qt::Key_Delete && m_userSpecs.count(variantName())) {
+        deleteUserVariant(variantName());
+        return true;
+    }
     if (watched == m_variants && event->type() == QEvent::Resize) {
         const auto *resize = static_cast<QResizeEvent *>(event);
         if (resize->size().width() != resize->oldSize().width())
@@ -183,11 +198,14 @@ void VariantPicker::fitVariantList(int outerWidth)
 void VariantPicker::rebuild(const ComputeEngine &eng, PixelFormat format)
 {
     m_cpu = eng.isCpu();
+    m_engine = eng;
+    m_format = format;
     const QString previous = variantName();
     const FilterSpec *f = filter();
     {
         const QSignalBlocker blocker(m_variants);
         m_variants->clear();
+        m_userSpecs.clear();
         if (f) {
             for (const VariantSpec &v : f->variants) {
                 // The CPU engines run the reference code, which every variant must agree with.
@@ -204,21 +222,116 @@ void VariantPicker::rebuild(const ComputeEngine &eng, PixelFormat format)
                     item->setToolTip(QString::fromStdString(v.description));
                 }
             }
+            // The user's variants of this filter, after the catalogue's: they launch as their base does,
+            // so they can run wherever it can.
+            for (const UserVariant &u : listUserVariants()) {
+                if (u.baseFilter != f->name)
+                    continue;
+                std::shared_ptr<const VariantSpec> spec;
+                try {
+                    spec = userVariantSpec(u);
+                } catch (const std::exception &) {
+                    continue; // its base variant is gone: filter-bench user-variants says why
+                }
+                const QString ref = QString::fromStdString(userVariantRef(u.name));
+                const VariantSpec *base = f->variant(u.baseVariant);
+                const std::string why = eng.isCpu() ? std::string() : variantUnavailableReason(*base, eng.device, format);
+                auto *item = new QListWidgetItem(tr("★ %1 (user)").arg(QString::fromStdString(u.name)), m_variants);
+                item->setData(Qt::UserRole, ref);
+                item->setData(Qt::UserRole + 2, true);
+                if (!why.empty()) {
+                    item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
+                    item->setText(tr("★ %1 (user) — unavailable").arg(QString::fromStdString(u.name)));
+                    item->setData(Qt::UserRole + 1, QString::fromStdString(why));
+                }
+                item->setToolTip(tr("Your kernel, based on %1 (%2); it runs in the helper process. "
+                                    "Right-click or press Delete to delete it.")
+                                     .arg(QString::fromStdString(base->title), QString::fromStdString(u.baseVariant)));
+                m_userSpecs[ref] = std::move(spec);
+            }
         }
-        int row = -1;
+        // Keep the chosen variant; else start from the catalogue's baseline (a newcomer should not
+        // meet the slowest rung first), else the first that can run.
+        const VariantSpec *baseline = f ? baselineVariant(*f) : nullptr;
+        int row = -1, kept = -1, baselineRow = -1;
         for (int i = 0; i < m_variants->count(); ++i) {
             const QListWidgetItem *item = m_variants->item(i);
             if (!(item->flags() & Qt::ItemIsEnabled))
                 continue;
-            if (row < 0 || item->data(Qt::UserRole).toString() == previous)
+            const QString name = item->data(Qt::UserRole).toString();
+            if (row < 0)
                 row = i;
+            if (name == previous)
+                kept = i;
+            if (baseline && name == QString::fromStdString(baseline->name))
+                baselineRow = i;
         }
+        row = kept >= 0 ? kept : baselineRow >= 0 ? baselineRow : row;
         m_variants->setCurrentRow(row);
     }
     fitVariantList();
     if (f)
         m_filterInfo->setText(html(f->description));
     updateVariantText();
+}
+
+QStringList VariantPicker::userVariants() const
+{
+    QStringList names;
+    for (const auto &[ref, spec] : m_userSpecs)
+        names << ref;
+    return names;
+}
+
+void VariantPicker::refreshUserVariants()
+{
+    const QString previous = variantName();
+    rebuild(m_engine, m_format);
+    if (variantName() != previous)
+        emit variantChanged();
+}
+
+bool VariantPicker::deleteUserVariant(const QString &ref, bool ask)
+{
+    const std::optional<std::string> name = userVariantNameOf(ref.toStdString());
+    if (!name)
+        return false;
+    const QString shown = QString::fromStdString(*name);
+    if (ask
+        && QMessageBox::question(this, tr("Delete user variant"),
+                                 tr("Delete your variant %1? Its kernel file and description are removed from "
+                                    "%2; this cannot be undone.")
+                                     .arg(shown, QString::fromStdString(userVariantDir().string())),
+                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+               != QMessageBox::Yes)
+        return false;
+    // The current variant going away: its base variant takes its place.
+    std::string base;
+    if (ref == variantName()) {
+        try {
+            base = loadUserVariant(*name).baseVariant;
+        } catch (const std::exception &) {
+        }
+    }
+    const bool removed = fwb::deleteUserVariant(*name);
+    refreshUserVariants();
+    if (!base.empty() && variantName() != QString::fromStdString(base))
+        setVariantName(QString::fromStdString(base)); // emits variantChanged
+    if (removed)
+        emit userVariantsChanged();
+    return removed;
+}
+
+void VariantPicker::showVariantMenu(const QPoint &pos)
+{
+    const QListWidgetItem *item = m_variants->itemAt(pos);
+    if (!item || !item->data(Qt::UserRole + 2).toBool())
+        return;
+    const QString ref = item->data(Qt::UserRole).toString();
+    QMenu menu(this);
+    menu.addAction(tr("Delete user variant %1...").arg(QString::fromStdString(*userVariantNameOf(ref.toStdString()))),
+                   this, [this, ref] { deleteUserVariant(ref); });
+    menu.exec(m_variants->viewport()->mapToGlobal(pos));
 }
 
 void VariantPicker::updateVariantText()
@@ -230,6 +343,9 @@ void VariantPicker::updateVariantText()
         return;
     }
     QString text = QStringLiteral("<b>%1</b><br>%2").arg(html(v->title), html(v->description));
+    if (m_userSpecs.count(variantName()))
+        text += tr("<br><i>Your variant: it runs in the helper process, stopped when it takes longer "
+                   "than %1 s.</i>").arg(kDefaultWorkerTimeoutS);
     if (!v->seedNote.empty())
         text += tr("<br><i>Measured before:</i> %1").arg(html(v->seedNote));
     if (m_cpu)

@@ -1,11 +1,16 @@
 // VariantPicker: the "Filter and variant" box: the filter, its description, the list of its
 // variants (unavailable ones greyed out with the reason) and what the chosen variant changes.
+// The user's own variants of the filter (core/UserVariants) follow the catalogue's, marked
+// "★ NAME (user)" and named "user:NAME"; they can be deleted from the list's context menu.
 #pragma once
 
 #include "ComputeWorker.h"
 
 #include <QGroupBox>
 #include <QStringList>
+
+#include <map>
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -39,9 +44,17 @@ public:
     // still run (else the first that can); emits nothing.
     void rebuild(const ComputeEngine &engine, PixelFormat format);
 
+    // User variants: the ones listed for the current filter ("user:NAME"), re-read from the user's
+    // folder for the last rebuild's engine and format (emits variantChanged when the current one
+    // went away), and deleted after asking (ask=false: without asking; tests).
+    QStringList userVariants() const;
+    void refreshUserVariants();
+    bool deleteUserVariant(const QString &name, bool ask = true);
+
 signals:
     void filterChanged();  // the user (or setFilterName) chose another filter; the list is stale
     void variantChanged(); // another row of the list became current
+    void userVariantsChanged(); // one was deleted from this list
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -49,12 +62,18 @@ protected:
 private:
     void updateVariantText();
     void fitVariantList(int outerWidth = -1);
+    void showVariantMenu(const QPoint &pos);
 
     QComboBox *m_filter = nullptr;
     QLabel *m_filterInfo = nullptr;
     QListWidget *m_variants = nullptr;
     QLabel *m_variantInfo = nullptr;
     bool m_cpu = false; // the CPU reference engines ignore the variant
+    ComputeEngine m_engine; // of the last rebuild (refreshUserVariants)
+    PixelFormat m_format = PixelFormat::Gray8;
+    // "user:NAME" -> the spec it launches (its base variant's, with the user's entry points):
+    // variant() hands these out for user rows.
+    std::map<QString, std::shared_ptr<const VariantSpec>> m_userSpecs;
 };
 
 } // namespace fwb
