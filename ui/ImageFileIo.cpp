@@ -1,6 +1,7 @@
 // Image file reading/writing for the Qt builds of filter-bench and filter-workbench.
 #include "ImageFileIo.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QImageWriter>
@@ -40,10 +41,67 @@ QImage qimageFromImage(const Image &image)
     return out;
 }
 
+namespace {
+
+// libjpeg decodes a JPEG whose data stops early with a warning only ("premature end of data
+// segment") and fills the rest with grey, so Qt hands back a whole-looking image of a cut-short
+// file. This walks the markers the way a decoder does (segment lengths, so an EXIF thumbnail's own
+// end marker is skipped; entropy-coded data up to the next real marker) and says whether the
+// image's end-of-image marker is there.
+bool jpegHasEnd(const uchar *data, qint64 size)
+{
+    qint64 i = 2; // after SOI
+    while (i + 1 < size) {
+        if (data[i] != 0xff) {
+            ++i; // entropy-coded data (or padding) between markers
+            continue;
+        }
+        const uchar marker = data[i + 1];
+        if (marker == 0xd9)
+            return true; // EOI
+        if (marker == 0xff || marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7) || marker == 0x01) {
+            i += marker == 0xff ? 1 : 2; // fill byte, stuffed 0xff, restart marker, TEM
+            continue;
+        }
+        if (i + 3 >= size)
+            return false;
+        const qint64 length = (qint64(data[i + 2]) << 8) | data[i + 3];
+        if (length < 2)
+            return false;
+        i += 2 + length; // the segment; after SOS, the scan's data follows
+    }
+    return false;
+}
+
+bool jpegIsComplete(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return true; // it was just read: nothing new to say
+    const qint64 size = file.size();
+    if (size < 4)
+        return false;
+    if (const uchar *mapped = file.map(0, size))
+        return jpegHasEnd(mapped, size);
+    const QByteArray bytes = file.readAll();
+    return jpegHasEnd(reinterpret_cast<const uchar *>(bytes.constData()), bytes.size());
+}
+
+} // namespace
+
 bool readImageFile(const QString &path, QImage &out, QString &error)
 {
-    if (!QFileInfo::exists(path)) {
+    const QFileInfo file(path);
+    if (!file.exists()) {
         error = QStringLiteral("file does not exist");
+        return false;
+    }
+    if (file.isDir()) {
+        error = QStringLiteral("is a folder, not an image file");
+        return false;
+    }
+    if (!file.isReadable()) {
+        error = QStringLiteral("permission denied (this user may not read the file)");
         return false;
     }
     QImageReader reader(path);
@@ -51,11 +109,14 @@ bool readImageFile(const QString &path, QImage &out, QString &error)
     reader.setAllocationLimit(int((kMaxImagePixels * 4) >> 20)); // MiB
     const QSize size = reader.size();
     if (size.isValid()) {
-        if (std::string problem = imageSizeProblem(size.width(), size.height()); !problem.empty()) {
+        // Checked as the 4-channel image it becomes (imageFromQImage), the memory bound included,
+        // before any pixel is decoded: a small file declaring a huge size costs nothing.
+        if (std::string problem = imageSizeProblem(size.width(), size.height(), 4); !problem.empty()) {
             error = QString::fromStdString(problem);
             return false;
         }
     }
+    const QByteArray format = reader.format(); // read() forgets it
     QImage image = reader.read();
     if (image.isNull()) {
         const QFileInfo info(path);
@@ -89,8 +150,13 @@ bool readImageFile(const QString &path, QImage &out, QString &error)
         }
         return false;
     }
-    if (std::string problem = imageSizeProblem(image.width(), image.height()); !problem.empty()) {
+    if (std::string problem = imageSizeProblem(image.width(), image.height(), 4); !problem.empty()) {
         error = QString::fromStdString(problem);
+        return false;
+    }
+    if (format == "jpeg" && !jpegIsComplete(path)) {
+        error = QStringLiteral("the JPEG data is cut short (the file ends before the image does; the "
+                               "decoder would fill the rest with grey)");
         return false;
     }
     out = image;
