@@ -17,7 +17,7 @@ namespace fwb {
 class HostCopyPool
 {
 public:
-    // threads <= 0: $FWB_COPY_THREADS when set, else the hardware's threads (at most 16). The calling
+    // threads <= 0: $FWB_COPY_THREADS when set, else the hardware's threads (at most 8). The calling
     // thread works too, so a pool of N uses N - 1 helper threads.
     explicit HostCopyPool(int threads = 0);
     ~HostCopyPool();

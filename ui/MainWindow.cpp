@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 
 #include "RacePage.h"
+#include "TransferComparePage.h"
 #include "TunerPage.h"
 
 #include "Catalogue.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     addPage(new LabPage(m_pageTabs));
     addPage(new RacePage(m_pageTabs));
     addPage(new TunerPage(m_pageTabs));
+    addPage(new TransferComparePage(m_pageTabs)); // Run ▸ Compare Transfer Modes
 
     m_statusLabel = new QLabel(tr("Ready"), this);
     m_statusLabel->setObjectName("runStatus");

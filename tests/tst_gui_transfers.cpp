@@ -1,0 +1,133 @@
+// Run ▸ Compare Transfer Modes, offscreen: the page runs the current variant once per transfer mode on
+// its own worker thread and shows one stacked bar (staging / upload / kernel / download) per mode, in
+// the modes' order; a mode the variant cannot use is a row that says why. In the window, the action
+// sits in the Run menu and the page is a tab.
+#include "TestSupport.h"
+
+#include "MainWindow.h"
+#include "TransferComparePage.h"
+
+#include <QAction>
+#include <QDir>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTabWidget>
+
+using namespace fwb;
+
+// The shell's Run menu takes each page's WorkbenchPage::runMenuActions().
+template <typename Page>
+constexpr bool hasRunMenuHook = requires(const Page &page) { page.runMenuActions(); };
+
+class TestGuiTransfers : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void oneBarPerMode_data();
+    void oneBarPerMode();
+    void noInputNoRun();
+    void inTheWindow();
+
+private:
+    DeviceInfo m_device;
+    bool m_haveDevice = false;
+};
+
+void TestGuiTransfers::initTestCase()
+{
+    m_haveDevice = fwb::test::testDevice(m_device);
+}
+
+void TestGuiTransfers::oneBarPerMode_data()
+{
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("format");
+    QTest::newRow("unrolled_constant gray8") << "unrolled_constant" << int(PixelFormat::Gray8);
+    QTest::newRow("image2d rgba8888") << "image2d" << int(PixelFormat::Rgba8888);
+}
+
+void TestGuiTransfers::oneBarPerMode()
+{
+    if (!m_haveDevice)
+        QSKIP("no OpenCL device");
+    QFETCH(QString, variant);
+    QFETCH(int, format);
+    TransferComparePage page;
+    page.resize(900, 420);
+    page.show();
+    page.setInput(std::make_shared<const Image>(makeTestCard(160, 120, PixelFormat(format))), "test card");
+    ComputeRequest request;
+    request.engine.kind = ComputeEngine::OpenCl;
+    request.engine.device = m_device;
+    request.run = fwb::test::oneShotRequest("gaussian5x5", variant.toStdString(), PixelFormat(format));
+    page.setRequest(request);
+    QVERIFY(page.compareAction()->isEnabled());
+    QSignalSpy finished(&page, &TransferComparePage::compareFinished);
+    QVERIFY(page.startCompare());
+    QVERIFY(page.isComparing() || finished.count() == 1);
+    QVERIFY(!page.startCompare()); // one comparison at a time
+    QVERIFY(finished.count() == 1 || finished.wait(180000));
+    QVERIFY(!page.isComparing());
+    QVERIFY(page.compareAction()->isEnabled());
+
+    const QVector<TransferBar> &bars = page.chart()->bars();
+    const std::vector<TransferMode> &modes = allTransferModes();
+    QCOMPARE(bars.size(), qsizetype(modes.size()));
+    const bool images = variant == "image2d";
+    for (qsizetype i = 0; i < bars.size(); ++i) {
+        const TransferBar &bar = bars[i];
+        QCOMPARE(bar.mode, QString(transferModeName(modes[std::size_t(i)])));
+        const bool applies = modes[std::size_t(i)] == TransferMode::Pageable || modes[std::size_t(i)] == TransferMode::Pinned;
+        if (images && !applies) {
+            QVERIFY2(bar.unavailable && !bar.ok, qPrintable(bar.mode));
+            QVERIFY2(bar.note.contains("image2d"), qPrintable(bar.note));
+            continue;
+        }
+        if (bar.unavailable) { // svm on a device without it
+            QCOMPARE(bar.mode, QStringLiteral("svm"));
+            continue;
+        }
+        QVERIFY2(bar.ok, qPrintable(bar.mode + ": " + bar.note));
+        QVERIFY2(bar.uploadMs > 0 && bar.kernelMs > 0 && bar.downloadMs > 0, qPrintable(bar.mode));
+        QVERIFY(bar.stackMs() > 0 && bar.endToEndMs > 0);
+        if (bar.mode == "pinned")
+            QVERIFY(bar.stagingMs > 0); // the host memcpy into and out of page-locked memory, its own segment
+    }
+    QVERIFY(!page.findChild<QLabel *>("transferSummary")->text().isEmpty());
+    page.chart()->grab().save(QDir::temp().filePath(QStringLiteral("tst_gui_transfers_%1.png").arg(variant)));
+}
+
+void TestGuiTransfers::noInputNoRun()
+{
+    TransferComparePage page;
+    QVERIFY(!page.compareAction()->isEnabled());
+    QVERIFY(!page.startCompare());
+    QVERIFY(page.chart()->bars().isEmpty());
+}
+
+void TestGuiTransfers::inTheWindow()
+{
+    MainWindow window(false);
+    TransferComparePage *page = nullptr;
+    for (WorkbenchPage *p : window.pages())
+        if (auto *t = qobject_cast<TransferComparePage *>(p))
+            page = t;
+    QVERIFY(page);
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("pageTabs"));
+    QVERIFY(tabs && tabs->indexOf(page) >= 0);
+    if constexpr (!hasRunMenuHook<WorkbenchPage>)
+        QSKIP("this WorkbenchPage has no Run menu hook (runMenuActions) yet");
+    QMenu *runMenu = nullptr;
+    for (QAction *a : window.menuBar()->actions())
+        if (a->menu() && a->text().remove('&') == QStringLiteral("Run"))
+            runMenu = a->menu();
+    QVERIFY(runMenu);
+    QVERIFY2(runMenu->actions().contains(page->compareAction()), "Compare Transfer Modes is in the Run menu");
+}
+
+QTEST_MAIN(TestGuiTransfers)
+#include "tst_gui_transfers.moc"

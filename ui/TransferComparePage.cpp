@@ -1,0 +1,364 @@
+#include "TransferComparePage.h"
+
+#include <QAction>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <exception>
+
+namespace fwb {
+
+namespace {
+
+QString q(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+QString ms(double value)
+{
+    return value >= 100 ? QString::number(value, 'f', 0)
+           : value >= 10 ? QString::number(value, 'f', 1)
+           : value >= 1  ? QString::number(value, 'f', 2)
+                         : QString::number(value, 'f', 3);
+}
+
+// The stages in the order they are stacked, with their colours (the timing panel's hues).
+struct Stage
+{
+    const char *name;
+    QColor colour;
+    double TransferBar::*value;
+};
+const Stage kStages[] = {
+    {QT_TRANSLATE_NOOP("fwb::TransferChart", "staging memcpy"), QColor(150, 150, 150), &TransferBar::stagingMs},
+    {QT_TRANSLATE_NOOP("fwb::TransferChart", "upload"), QColor(66, 133, 244), &TransferBar::uploadMs},
+    {QT_TRANSLATE_NOOP("fwb::TransferChart", "kernel"), QColor(244, 160, 0), &TransferBar::kernelMs},
+    {QT_TRANSLATE_NOOP("fwb::TransferChart", "download"), QColor(52, 168, 83), &TransferBar::downloadMs},
+};
+
+TransferBar barOf(const RunResult &r)
+{
+    TransferBar bar;
+    bar.mode = q(r.transfer);
+    bar.ok = r.ok();
+    bar.unavailable = r.unavailable;
+    bar.note = q(r.ok() ? r.transferNote : r.error);
+    bar.stagingMs = r.stagingMs;
+    bar.uploadMs = r.uploadMs;
+    bar.kernelMs = r.kernelMs.median;
+    bar.downloadMs = r.downloadMs;
+    bar.endToEndMs = r.endToEndMs;
+    bar.uploadGBps = r.uploadGBps;
+    bar.downloadGBps = r.downloadGBps;
+    bar.tiles = r.tiles;
+    return bar;
+}
+
+constexpr int kRowHeight = 34;
+constexpr int kLabelWidth = 120;
+
+} // namespace
+
+// ---- TransferChart ----
+
+TransferChart::TransferChart(QWidget *parent) : QWidget(parent)
+{
+    setObjectName("transferChart");
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+void TransferChart::clear()
+{
+    m_bars.clear();
+    updateGeometry();
+    update();
+}
+
+void TransferChart::addBar(const TransferBar &bar)
+{
+    m_bars.append(bar);
+    updateGeometry();
+    update();
+}
+
+QSize TransferChart::sizeHint() const
+{
+    return {720, 60 + kRowHeight * int(std::max<qsizetype>(5, m_bars.size()))};
+}
+
+QSize TransferChart::minimumSizeHint() const
+{
+    return {360, 60 + kRowHeight * int(std::max<qsizetype>(1, m_bars.size()))};
+}
+
+void TransferChart::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), palette().base());
+    const QFontMetrics fm(font());
+    if (m_bars.isEmpty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("Press Compare Transfer Modes: the current variant runs once per way of moving the picture "
+                      "(pageable, pinned, zero copy, output mapped, SVM), and each run's staging, upload, kernel "
+                      "and download appear here as one stacked bar."));
+        return;
+    }
+    double scale = 0;
+    for (const TransferBar &bar : m_bars)
+        if (bar.ok)
+            scale = std::max(scale, bar.stackMs());
+    if (scale <= 0)
+        scale = 1;
+    const int left = kLabelWidth, right = width() - 110, top = 34;
+    const int barWidth = std::max(40, right - left);
+
+    // Legend across the top.
+    int x = left;
+    for (const Stage &stage : kStages) {
+        p.fillRect(QRect(x, 10, 12, 12), stage.colour);
+        p.setPen(palette().color(QPalette::Text));
+        const QString name = tr(stage.name);
+        p.drawText(x + 16, 21, name);
+        x += 16 + fm.horizontalAdvance(name) + 18;
+    }
+
+    double best = -1;
+    for (const TransferBar &bar : m_bars)
+        if (bar.ok && (best < 0 || bar.endToEndMs < best))
+            best = bar.endToEndMs;
+    for (int i = 0; i < m_bars.size(); ++i) {
+        const TransferBar &bar = m_bars[i];
+        const int y = top + i * kRowHeight;
+        p.setPen(palette().color(QPalette::Text));
+        QFont label = font();
+        label.setBold(bar.ok && bar.endToEndMs == best);
+        p.setFont(label);
+        p.drawText(QRect(4, y, left - 10, kRowHeight - 8), Qt::AlignVCenter | Qt::AlignRight, bar.mode);
+        p.setFont(font());
+        if (!bar.ok) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            const QString why = (bar.unavailable ? tr("unavailable: ") : tr("failed: ")) + bar.note;
+            p.drawText(QRect(left, y, width() - left - 8, kRowHeight - 8), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(why, Qt::ElideRight, width() - left - 8));
+            continue;
+        }
+        double at = 0;
+        for (const Stage &stage : kStages) {
+            const double value = bar.*(stage.value);
+            if (value <= 0)
+                continue;
+            const double x0 = left + barWidth * at / scale, x1 = left + barWidth * (at + value) / scale;
+            p.fillRect(QRectF(x0, y + 4, std::max(1.0, x1 - x0), kRowHeight - 16), stage.colour);
+            at += value;
+        }
+        p.setPen(palette().color(QPalette::Text));
+        const QString total = tr("%1 ms").arg(ms(bar.endToEndMs));
+        p.drawText(QRect(int(left + barWidth * at / scale) + 6, y, 104, kRowHeight - 8), Qt::AlignVCenter | Qt::AlignLeft,
+                   total);
+    }
+}
+
+// ---- TransferCompareWorker ----
+
+TransferCompareWorker::TransferCompareWorker(QObject *parent) : QThread(parent)
+{
+    qRegisterMetaType<fwb::TransferBar>();
+}
+
+TransferCompareWorker::~TransferCompareWorker()
+{
+    m_cancel = true;
+    wait();
+}
+
+bool TransferCompareWorker::start(const DeviceInfo &device, std::shared_ptr<const Image> input, const RunRequest &request)
+{
+    if (isRunning() || !input)
+        return false;
+    m_device = device;
+    m_input = std::move(input);
+    m_request = request;
+    m_cancel = false;
+    QThread::start();
+    return true;
+}
+
+void TransferCompareWorker::run()
+{
+    try {
+        Session session(m_device);
+        RunRequest request = m_request;
+        request.repeat = std::clamp(request.repeat, 1, 5);
+        request.warmup = 1;
+        request.reuseUpload = false;  // every mode shows its own upload
+        request.keepOutput = false;
+        request.cpuSingle = false;    // the comparison is about the copies; the check stays on
+        request.openCvCpuBaseline = false;
+        const std::vector<TransferMode> &modes = allTransferModes();
+        int done = 0;
+        for (TransferMode mode : modes) {
+            if (m_cancel)
+                break;
+            request.transfer = mode;
+            const RunResult r = session.run(*m_input, request, &m_cancel);
+            if (r.cancelled)
+                break;
+            emit barReady(barOf(r), ++done, int(modes.size()));
+        }
+    } catch (const std::exception &e) {
+        emit failed(QString::fromStdString(e.what()));
+    }
+}
+
+// ---- TransferComparePage ----
+
+TransferComparePage::TransferComparePage(QWidget *parent)
+    : WorkbenchPage(parent), m_worker(new TransferCompareWorker(this))
+{
+    setObjectName("transferComparePage");
+    m_compareAct = new QAction(tr("Compare &Transfer Modes"), this);
+    m_compareAct->setObjectName("compareTransfersAction");
+    m_compareAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    m_compareAct->setToolTip(tr("Run this variant once per way of moving the picture to the device and back"));
+    connect(m_compareAct, &QAction::triggered, this, [this] { startCompare(); });
+
+    m_compareButton = new QPushButton(tr("Compare Transfer Modes"), this);
+    m_compareButton->setObjectName("compareTransfersButton");
+    connect(m_compareButton, &QPushButton::clicked, this, [this] { startCompare(); });
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setObjectName("compareTransfersCancel");
+    connect(m_cancelButton, &QPushButton::clicked, this, &TransferComparePage::cancelCompare);
+    m_status = new QLabel(this);
+    m_status->setObjectName("transferStatus");
+    m_heading = new QLabel(this);
+    m_heading->setObjectName("transferHeading");
+    m_heading->setWordWrap(true);
+    m_chart = new TransferChart(this);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName("transferSummary");
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_compareButton);
+    top->addWidget(m_cancelButton);
+    top->addWidget(m_status, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_summary);
+
+    connect(m_worker, &TransferCompareWorker::barReady, this, &TransferComparePage::onBar);
+    connect(m_worker, &TransferCompareWorker::failed, this, [this](const QString &message) { m_failure = message; });
+    connect(m_worker, &QThread::finished, this, &TransferComparePage::onFinished);
+    updateActions();
+}
+
+TransferComparePage::~TransferComparePage() = default; // the worker (a child) cancels and waits
+
+void TransferComparePage::setInput(const std::shared_ptr<const Image> &image, const QString &description)
+{
+    m_input = image;
+    m_inputDescription = description;
+    updateActions();
+}
+
+void TransferComparePage::setRequest(const ComputeRequest &request)
+{
+    m_request = request;
+    updateActions();
+}
+
+bool TransferComparePage::startCompare()
+{
+    if (isComparing())
+        return false;
+    if (!m_input) {
+        m_status->setText(tr("Open a picture first."));
+        return false;
+    }
+    if (m_request.engine.isCpu()) {
+        m_status->setText(tr("Pick an OpenCL device: the CPU reference moves no picture anywhere."));
+        return false;
+    }
+    // Show the page the bars appear on.
+    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
+        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
+            tabs->setCurrentWidget(this);
+            break;
+        }
+    m_chart->clear();
+    m_failure.clear();
+    m_summary->clear();
+    const RunRequest &run = m_request.run;
+    m_heading->setText(tr("%1 / %2, %3x%4 %5 on %6: one repeat per transfer mode, stacked to one scale")
+                           .arg(q(run.filter), q(run.variant))
+                           .arg(m_input->width())
+                           .arg(m_input->height())
+                           .arg(q(formatName(run.params.format)), q(m_request.engine.device.name)));
+    if (!m_worker->start(m_request.engine.device, m_input, run))
+        return false;
+    m_status->setText(tr("Running %1 modes…").arg(allTransferModes().size()));
+    updateActions();
+    return true;
+}
+
+void TransferComparePage::cancelCompare()
+{
+    m_worker->cancel();
+}
+
+void TransferComparePage::onBar(const TransferBar &bar, int done, int total)
+{
+    m_chart->addBar(bar);
+    m_status->setText(tr("%1 of %2 modes").arg(done).arg(total));
+}
+
+void TransferComparePage::onFinished()
+{
+    m_worker->wait(); // finished() comes just before the thread stops: let it stop, so isRunning() is false
+    const QVector<TransferBar> &bars = m_chart->bars();
+    const TransferBar *best = nullptr;
+    for (const TransferBar &bar : bars)
+        if (bar.ok && (!best || bar.endToEndMs < best->endToEndMs))
+            best = &bar;
+    if (!m_failure.isEmpty())
+        m_status->setText(tr("Failed: %1").arg(m_failure));
+    else if (bars.size() < qsizetype(allTransferModes().size()))
+        m_status->setText(tr("Cancelled after %1 modes").arg(bars.size()));
+    else
+        m_status->setText(tr("Done"));
+    if (best) {
+        QString text = tr("Fastest end to end: <b>%1</b>, %2 ms (%3). ").arg(best->mode, ms(best->endToEndMs), best->note);
+        for (const TransferBar &bar : bars)
+            if (bar.ok && &bar != best)
+                text += tr("%1 %2 ms (%3x); ").arg(bar.mode, ms(bar.endToEndMs))
+                            .arg(best->endToEndMs > 0 ? bar.endToEndMs / best->endToEndMs : 0.0, 0, 'f', 1);
+        text += tr("staging is the host memcpy into and out of page-locked memory, apart from the copies.");
+        m_summary->setText(text);
+    }
+    updateActions();
+    emit compareFinished();
+}
+
+void TransferComparePage::updateActions()
+{
+    const bool busy = isComparing();
+    const bool can = m_input && !m_request.engine.isCpu() && !m_request.run.filter.empty();
+    m_compareAct->setEnabled(!busy && can);
+    m_compareButton->setEnabled(!busy && can);
+    m_cancelButton->setEnabled(busy);
+}
+
+} // namespace fwb

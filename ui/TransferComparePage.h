@@ -1,0 +1,131 @@
+// TransferComparePage: Run ▸ Compare Transfer Modes. The current variant on the current image and
+// device, once per transfer mode (pageable, pinned, zero_copy, output_mapped, svm), as stacked bars:
+// host staging memcpy, upload, kernel and download of one repeat, to one scale; a mode the device or
+// the variant cannot use is a row that says why. The runs happen on a thread of the page's own
+// (TransferCompareWorker, with its own Session), so the window never waits.
+#pragma once
+
+#include "WorkbenchPage.h"
+
+#include <QMetaType>
+#include <QMutex>
+#include <QThread>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+class QAction;
+class QLabel;
+class QPushButton;
+
+namespace fwb {
+
+// One mode's bar: what one repeat cost, stage by stage (ms), or why the mode did not run.
+struct TransferBar
+{
+    QString mode;
+    bool ok = false;
+    bool unavailable = false;
+    QString note; // the error (or why unavailable) when !ok; what the mode used when ok
+    double stagingMs = 0, uploadMs = 0, kernelMs = 0, downloadMs = 0;
+    double endToEndMs = 0;
+    double uploadGBps = 0, downloadGBps = 0;
+    int tiles = 1;
+    double stackMs() const { return stagingMs + uploadMs + kernelMs + downloadMs; }
+};
+
+// The bars, horizontal, one row per mode, stacked staging | upload | kernel | download, one scale.
+class TransferChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TransferChart(QWidget *parent = nullptr);
+    void clear();
+    void addBar(const TransferBar &bar);
+    const QVector<TransferBar> &bars() const { return m_bars; }
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    QVector<TransferBar> m_bars;
+};
+
+class TransferCompareWorker : public QThread
+{
+    Q_OBJECT
+
+public:
+    explicit TransferCompareWorker(QObject *parent = nullptr);
+    ~TransferCompareWorker() override; // cancels and waits
+
+    // Runs `request` once per transfer mode on `device`; false while a comparison runs.
+    bool start(const DeviceInfo &device, std::shared_ptr<const Image> input, const RunRequest &request);
+    void cancel() { m_cancel = true; }
+
+signals:
+    void barReady(const fwb::TransferBar &bar, int done, int total);
+    void failed(const QString &message);
+
+protected:
+    void run() override; // worker thread: the Session lives and dies here
+
+private:
+    DeviceInfo m_device;
+    std::shared_ptr<const Image> m_input;
+    RunRequest m_request;
+    std::atomic<bool> m_cancel{false};
+};
+
+class TransferComparePage : public WorkbenchPage
+{
+    Q_OBJECT
+
+public:
+    explicit TransferComparePage(QWidget *parent = nullptr);
+    ~TransferComparePage() override;
+
+    QString title() const override { return tr("Transfers"); }
+    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
+    void setRequest(const ComputeRequest &request) override;
+
+    // The Run menu's entry (WorkbenchPage::runMenuActions; no `override`, so this header also builds
+    // against a WorkbenchPage from before that hook).
+    QList<QAction *> runMenuActions() const { return {m_compareAct}; }
+    QAction *compareAction() const { return m_compareAct; }
+    TransferChart *chart() const { return m_chart; }
+    bool isComparing() const { return m_worker->isRunning(); }
+
+public slots:
+    bool startCompare();
+    void cancelCompare();
+
+signals:
+    void compareFinished();
+
+private:
+    void onBar(const TransferBar &bar, int done, int total);
+    void onFinished();
+    void updateActions();
+
+    TransferCompareWorker *m_worker;
+    ComputeRequest m_request;
+    std::shared_ptr<const Image> m_input;
+    QString m_inputDescription;
+    QAction *m_compareAct;
+    QPushButton *m_compareButton;
+    QPushButton *m_cancelButton;
+    QLabel *m_heading;
+    QLabel *m_status;
+    QLabel *m_summary;
+    TransferChart *m_chart;
+    QString m_failure;
+};
+
+} // namespace fwb
+
+Q_DECLARE_METATYPE(fwb::TransferBar)
