@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QIcon>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <cstdio>
@@ -114,6 +115,9 @@ int main(int argc, char *argv[])
     parser.process(app);
 
     const bool shot = parser.isSet(screenshot);
+    QTemporaryDir shotDir; // editor screenshots keep their recovery file to themselves
+    if (shot && parser.isSet(editorShot) && qEnvironmentVariableIsEmpty("FWB_EDITOR_RECOVERY"))
+        qputenv("FWB_EDITOR_RECOVERY", shotDir.filePath(QStringLiteral("recovery.json")).toLocal8Bit());
     fwb::MainWindow window(!shot); // screenshots neither read nor write the user's settings
     fwb::ControlPanel *controls = window.controls();
     if (shot) {
@@ -296,7 +300,12 @@ int main(int argc, char *argv[])
             dock->show();
             dock->raise();
             window.resizeDocks({dock}, {window.height() * 11 / 20}, Qt::Vertical);
+            const QStringList before = dock->source().split(QLatin1Char('\n')), after = text.split(QLatin1Char('\n'));
             dock->setSource(text);
+            int changed = 0; // the first edited line, in view
+            while (changed < after.size() && changed < before.size() && before[changed] == after[changed])
+                ++changed;
+            dock->goToLine(changed + 1);
             runIt ? dock->run() : dock->build();
             return dock->isBusy();
         };

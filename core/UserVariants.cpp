@@ -214,6 +214,8 @@ std::shared_ptr<const VariantSpec> userVariantSpec(const UserVariant &v)
     spec->name = v.name;
     spec->title = v.title.empty() ? v.name : v.title;
     spec->description = v.description;
+    spec->seedNote.clear();   // measured on the shipped code, not on the user's
+    spec->plainWords.clear(); // says what the shipped code does
     spec->kernelFile = v.kernelFileName();
     spec->defines = v.defines;
     if (!v.entryPoints.empty()) {

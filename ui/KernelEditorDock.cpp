@@ -406,6 +406,11 @@ void KernelEditorDock::finishJob(const EditorJobResult &job)
     } else if (buildFailed) {
         const std::string first = firstBuildError(r.buildLog);
         setStatus(tr("Build failed: %1").arg(q(first.empty() ? r.error : first)), true);
+        for (int i = 0; i < m_diagnostics->count(); ++i) // the first error in the user's file, in view
+            if (const int line = m_diagnostics->item(i)->data(Qt::UserRole).toInt(); line > 0) {
+                goToLine(line);
+                break;
+            }
     } else if (!r.ok()) {
         setStatus(q(r.error), true);
     } else if (!job.runIt) {
