@@ -97,6 +97,8 @@ struct VariantSpec
     std::vector<PixelFormat> formats; // empty: every format
     int blockWidth = 1;  // Geometry::Blocks: output pixels per work-item across (a row segment)
     int blockHeight = 1; // Geometry::Blocks: output rows per work-item down (the strip it slides along)
+    int blockBytesGpu = 0; // Geometry::Blocks, gray8 and rgba8888: bytes per work-item and row on GPUs
+    int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
     LocalSize preferredLocalGpu; // auto on GPUs, when the project default (32x8) is not this kernel's best
     LocalSize preferredLocalCpu; // auto on CPU devices (PoCL), likewise (default 256x1)
     std::string description; // what it changes and why it should be faster or slower
@@ -104,6 +106,13 @@ struct VariantSpec
     std::string plainWords;  // one sentence for people who never programmed (race, presentation mode)
 
     bool compiledWithTile() const { return tiledLocal || sharesTileProgram; }
+    // Pixels per work-item across for this format and kind of device (blockBytes*, else blockWidth).
+    int blockWidthFor(PixelFormat format, bool cpuDevice) const
+    {
+        const int bytes = cpuDevice ? blockBytesCpu : blockBytesGpu;
+        const int channels = channelCount(format);
+        return bytes > 0 && channels != 3 && bytes % channels == 0 ? bytes / channels : blockWidth;
+    }
 };
 
 struct PreparedFilter

@@ -69,10 +69,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // One pass's NDRange for an input of curW x curH (see Geometry).
-void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, std::size_t global[2])
+void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, int blockW, std::size_t global[2])
 {
     const std::size_t w = std::size_t(curW), h = std::size_t(curH);
-    const std::size_t bw = std::size_t(variant.blockWidth), bh = std::size_t(variant.blockHeight);
+    const std::size_t bw = std::size_t(blockW), bh = std::size_t(variant.blockHeight);
     switch (pass.geometry) {
     case Geometry::Pixels: global[0] = w; global[1] = h; break;
     case Geometry::Transposed: // a blockWidth x blockHeight block per work-item (default 1x1)
@@ -580,8 +580,9 @@ struct Session::Impl
     {
         std::string opts = "-DCHANNELS=" + std::to_string(channelCount(params.format))
                            + " -DBORDER=" + std::to_string(int(params.border));
-        if (variant.blockWidth > 1 || variant.blockHeight > 1)
-            opts += " -DBLOCK_W=" + std::to_string(variant.blockWidth) + " -DBLOCK_H=" + std::to_string(variant.blockHeight);
+        const int blockW = variant.blockWidthFor(params.format, info.kind == DeviceKind::Cpu);
+        if (blockW > 1 || variant.blockHeight > 1)
+            opts += " -DBLOCK_W=" + std::to_string(blockW) + " -DBLOCK_H=" + std::to_string(variant.blockHeight);
         if (variant.compiledWithTile())
             opts += " -DTILE_W=" + std::to_string(local.width) + " -DTILE_H=" + std::to_string(local.height);
         for (const std::string &d : prepared.defines)
@@ -1014,7 +1015,7 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                 launch.kernel.setArg(2, cl_int(curW));
                 launch.kernel.setArg(3, cl_int(curH));
                 std::size_t global[2] = {0, 0};
-                passGlobal(variant, pass, curW, curH, global);
+                passGlobal(variant, pass, curW, curH, variant.blockWidthFor(src.format(), info.kind == DeviceKind::Cpu), global);
                 if (pass.geometry == Geometry::Transposed)
                     std::swap(curW, curH);
                 if (global[0] == 0 || global[1] == 0)
@@ -1336,7 +1337,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
             if (pass.geometry == Geometry::Columns)
                 launch.dims = 1;
-            passGlobal(*variant, pass, curW, curH, launch.global);
+            passGlobal(*variant, pass, curW, curH, variant->blockWidthFor(request.params.format, d->info.kind == DeviceKind::Cpu),
+                       launch.global);
             launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
             if (variant->tiledLocal && pass.geometry != Geometry::Columns) {
                 launch.local = tile; // the kernel sizes its __local tile from this very shape

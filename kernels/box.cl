@@ -118,7 +118,22 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
     }
 }
 
-#if defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS)
+#if defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS) && CHANNELS != 3 && !defined(RF_INT)
+// gray8 and rgba8888: the strips of separable_strips.clh with taps of 1 (the sums of 1 + b * 2^-15 are
+// exact in float, so SS_VALUE gives the integer sum s exactly). (2s + 9) / 18 truncated is round(s / 9) exactly: 2s + 9 is odd, so the quotient lies at least
+// 1/18 away from an integer, and truncating q is rounding q - 1/2 to nearest, done in the mantissa.
+#define SS_R 1
+#define SS_TAP(t) 1.0f
+#define SS_INTERIOR
+#define SS_FINISH(o) (as_uint((2.0f * SS_VALUE(o) + 9.0f) * (1.0f / 18.0f) + 8388607.5f) & 255u)
+#include "separable_strips.clh"
+
+kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                                     constant float *coeffs, int radius, float4 params)
+{
+    ss_separable(src, dst, width, height);
+}
+#elif defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS)
 #define RF_R 1
 #include "roofline.clh"
 

@@ -235,6 +235,19 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
 }
 
 #ifdef FWB_G0
+#if CHANNELS != 3 && defined(BLOCK_W) && defined(BLOCK_H)
+#define SS_R 2
+#define SS_TAP(t) ((t) == 0 ? FWB_G0 : (t) == 1 ? FWB_G1 : (t) == 2 ? FWB_G2 : (t) == 3 ? FWB_G3 : FWB_G4)
+#include "separable_strips.clh"
+
+// Roofline rung, gray8 and rgba8888: see separable_strips.clh. Each work-item filters a strip of
+// BLOCK_W pixels x BLOCK_H rows with the five 1-D taps (-DFWB_G0..G4, whose products are the 25 weights).
+kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
+                                 constant float *coeffs, int radius, float4 params)
+{
+    ss_separable(src, dst, width, height);
+}
+#elif CHANNELS == 3
 #define RF_R 2
 #include "roofline.clh"
 
@@ -276,4 +289,5 @@ kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int
         }
     }
 }
+#endif // CHANNELS
 #endif
