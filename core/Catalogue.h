@@ -99,6 +99,7 @@ struct VariantSpec
     int blockHeight = 1; // Geometry::Blocks: output rows per work-item down (the strip it slides along)
     int blockBytesGpu = 0; // Geometry::Blocks, gray8 and rgba8888: bytes per work-item and row on GPUs
     int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
+    int maxRadius = 0;     // > 0: unavailable when the filter's radius is larger (kernels unrolled per radius)
     LocalSize preferredLocalGpu; // auto on GPUs, when the project default (32x8) is not this kernel's best
     LocalSize preferredLocalCpu; // auto on CPU devices (PoCL), likewise (default 256x1)
     std::string description; // what it changes and why it should be faster or slower
@@ -147,6 +148,9 @@ struct FilterSpec
 
 const std::vector<FilterSpec> &catalogue();
 const FilterSpec *findFilter(const std::string &name);
+// The variant a newcomer starts from: the one the catalogue calls "the baseline" in its description
+// or seed note (gaussian5x5: unrolled_constant, not the seed's slow private_array), else the first.
+const VariantSpec *baselineVariant(const FilterSpec &filter);
 
 // Empty if the variant can run on this device and format, else the reason it cannot.
 std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInfo &device, PixelFormat format);
