@@ -5,7 +5,10 @@
 #include "KernelEditorDock.h"
 #include "LabPage.h"
 #include "MainWindow.h"
+#include "DuelPage.h"
 #include "RacePage.h"
+#include "SweepPage.h"
+#include "TuneHeatMap.h"
 #include "TunerPage.h"
 
 #include <QApplication>
@@ -19,6 +22,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 namespace {
 
@@ -82,8 +86,17 @@ int main(int argc, char *argv[])
     const QCommandLineOption tuneShot(QStringLiteral("tune"),
                                       QStringLiteral("With --screenshot: tune the work-group of the variant and "
                                                      "capture the Tuner page."));
-    parser.addOption(raceShot);
-    parser.addOption(tuneShot);
+    const QCommandLineOption sweepShot(QStringLiteral("sweep"),
+                                       QStringLiteral("With --screenshot: sweep the filter's main parameter (sigma, "
+                                                      "radius) and capture the Sweep page."));
+    const QCommandLineOption duelShot(QStringLiteral("duel"),
+                                      QStringLiteral("With --screenshot: run the variant on two devices (--duel-with "
+                                                     "names the second; default another device, else the same one) "
+                                                     "and capture the Duel page."));
+    const QCommandLineOption duelWith(QStringLiteral("duel-with"),
+                                      QStringLiteral("The duel's second device: P:D, cpu-single or cpu-multi."),
+                                      QStringLiteral("SPEC"));
+    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith});
     parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
                        allVariants, size});
     const QCommandLineOption lab(QStringLiteral("lab"),
@@ -203,35 +216,6 @@ int main(int argc, char *argv[])
     if (!shot)
         return app.exec();
 
-    // Race / tuner screenshots: start the comparison once the window has its input, grab when it ends.
-    if (parser.isSet(raceShot) || parser.isSet(tuneShot)) {
-        const QString file = parser.value(screenshot);
-        int code = 0;
-        QTimer::singleShot(300, &app, [&] {
-            for (fwb::WorkbenchPage *page : window.pages()) {
-                auto grab = [&] {
-                    QTimer::singleShot(400, &app, [&] {
-                        code = window.grab().save(file, "PNG") ? 0 : fail(QStringLiteral("cannot write %1").arg(file));
-                        if (code == 0)
-                            std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
-                        app.exit(code);
-                    });
-                };
-                if (auto *race = qobject_cast<fwb::RacePage *>(page); race && parser.isSet(raceShot)) {
-                    QObject::connect(race, &fwb::RacePage::raceFinished, &app, grab);
-                    if (!race->startRace())
-                        app.exit(fail(QStringLiteral("cannot start the race (no OpenCL device?)")));
-                } else if (auto *tuner = qobject_cast<fwb::TunerPage *>(page); tuner && parser.isSet(tuneShot)) {
-                    QObject::connect(tuner, &fwb::TunerPage::tuneFinished, &app, grab);
-                    if (!tuner->startTune())
-                        app.exit(fail(QStringLiteral("cannot start tuning (no OpenCL device?)")));
-                }
-            }
-        });
-        app.exec();
-        return code;
-    }
-
     const QString file = parser.value(screenshot);
     int exitCode = 0;
     // Let layouts and the chart settle, then save the window; error states are worth a picture too.
@@ -283,6 +267,57 @@ int main(int argc, char *argv[])
         const int rc = app.exec();
         return rc != 0 ? rc : exitCode;
     }
+
+    // Race, tuner, sweep and duel screenshots: after the ordinary run below, the page's own job; the
+    // picture is taken when it has finished, and a job that cannot start or ends with nothing to show
+    // exits non-zero (with the picture of what went wrong).
+    fwb::WorkbenchPage *shotPage = nullptr;
+    std::function<void()> pageJobEnded;
+    std::function<bool()> startPageJob;
+    std::function<QString()> pageJobProblem; // empty: the finished job has something to show
+    for (fwb::WorkbenchPage *page : window.pages()) {
+        if (auto *race = qobject_cast<fwb::RacePage *>(page); race && parser.isSet(raceShot)) {
+            shotPage = race;
+            startPageJob = [race] { return race->startRace(); };
+            pageJobProblem = [race] {
+                return race->race().winner(fwb::RaceMetric::EndToEnd) < 0 ? QStringLiteral("no variant finished the race")
+                                                                         : QString();
+            };
+            QObject::connect(race, &fwb::RacePage::raceFinished, &app, [&] { pageJobEnded(); });
+        } else if (auto *tuner = qobject_cast<fwb::TunerPage *>(page); tuner && parser.isSet(tuneShot)) {
+            shotPage = tuner;
+            startPageJob = [tuner] { return tuner->startTune(); };
+            pageJobProblem = [tuner] {
+                return tuner->heatMap()->tune().best < 0 ? QStringLiteral("no work-group shape ran") : QString();
+            };
+            QObject::connect(tuner, &fwb::TunerPage::tuneFinished, &app, [&] { pageJobEnded(); });
+        } else if (auto *sweep = qobject_cast<fwb::SweepPage *>(page); sweep && parser.isSet(sweepShot)) {
+            shotPage = sweep;
+            startPageJob = [sweep] { return sweep->startSweep(); };
+            pageJobProblem = [sweep] {
+                return sweep->pointCount() == 0 ? QStringLiteral("no run of the sweep produced a time") : QString();
+            };
+            QObject::connect(sweep, &fwb::SweepPage::sweepFinished, &app, [&] { pageJobEnded(); });
+        } else if (auto *duel = qobject_cast<fwb::DuelPage *>(page); duel && parser.isSet(duelShot)) {
+            shotPage = duel;
+            if (parser.isSet(duelWith) && !duel->setSideSpec(1, parser.value(duelWith)))
+                return fail(QStringLiteral("unknown --duel-with device '%1'").arg(parser.value(duelWith)));
+            duel->setSideSpec(0, controls->deviceSpec());
+            startPageJob = [duel] { return duel->startDuel(); };
+            pageJobProblem = [duel] {
+                return duel->hasResult(0) && duel->hasResult(1) ? QString() : QStringLiteral("a side of the duel failed");
+            };
+            QObject::connect(duel, &fwb::DuelPage::duelFinished, &app, [&] { pageJobEnded(); });
+        }
+    }
+    if (shotPage && (parser.isSet(raceShot) + parser.isSet(tuneShot) + parser.isSet(sweepShot) + parser.isSet(duelShot)) > 1)
+        return fail(QStringLiteral("--race, --tune, --sweep and --duel capture one page each: pick one"));
+    pageJobEnded = [&] {
+        const QString problem = pageJobProblem();
+        if (!problem.isEmpty())
+            fail(problem);
+        grabAndExit(problem.isEmpty() ? 0 : 1);
+    };
 
     // Kernel editor screenshots: after the run, the file in the "Kernel source" dock, built or raced; the
     // picture is taken when the dock's job has finished (a failed build is what some pictures show).
@@ -347,13 +382,24 @@ int main(int argc, char *argv[])
             }
             return;
         }
+        if (ok && shotPage) {
+            if (!startPageJob()) {
+                fail(QStringLiteral("cannot start the %1 page's job (no OpenCL device, or nothing to run?)")
+                         .arg(shotPage->title()));
+                grabAndExit(2);
+            }
+            return;
+        }
         grabAndExit(ok ? 0 : 1);
     };
     QObject::connect(&window, &fwb::MainWindow::resultShown, &app, [&] { finishOne(true, {}); });
     QObject::connect(&window, &fwb::MainWindow::runFailed, &app, [&](const fwb::ComputeResult &r) {
         finishOne(false, QString::fromStdString(r.run.error));
     });
-    QTimer::singleShot(300000, &app, [&] { app.exit(fail(QStringLiteral("timed out waiting for the run"))); });
+    QTimer::singleShot(shotPage ? 590000 : 300000, &app, [&] {
+        exitCode = fail(QStringLiteral("timed out waiting for the run"));
+        app.exit(exitCode);
+    });
     QTimer::singleShot(0, &app, next);
     const int rc = app.exec();
     return rc != 0 ? rc : exitCode;

@@ -281,6 +281,28 @@ std::string reportHtml(const ReportData &d)
         row(k, v);
     h += "</table>\n";
 
+    if (!d.runs.empty()) {
+        h += "<h2>Runs</h2>\n<table>\n<tr><th>#</th><th>filter / variant</th><th>device</th><th>format</th>"
+             "<th>parameters</th><th>kernel</th><th>end to end</th><th>work-group</th><th>check</th></tr>\n";
+        int n = 0;
+        for (const ReportRun &run : d.runs) {
+            const RunResult &r = run.result;
+            std::string params;
+            for (const auto &[key, value] : r.params)
+                params += (params.empty() ? "" : ", ") + key + "=" + fmt("%g", value);
+            const std::string check = !r.ok() ? (r.unavailable ? "unavailable: " : "failed: ") + r.error
+                                      : !r.checked ? "not checked"
+                                      : r.matches ? "matches (max diff " + std::to_string(r.maxAbsDiff) + ")"
+                                                  : "DIFFERS (max diff " + std::to_string(r.maxAbsDiff) + ")";
+            h += "<tr><td class=\"n\">" + std::to_string(++n) + "</td><td><code>" + htmlEscape(r.filter + " / " + r.variant)
+                 + "</code></td><td>" + htmlEscape(run.device) + "</td><td>" + htmlEscape(r.format) + "</td><td>"
+                 + htmlEscape(params) + "</td><td class=\"n\">" + (r.ok() ? ms(r.kernelMs.median) : "-")
+                 + "</td><td class=\"n\">" + (r.ok() && r.endToEndMs > 0 ? ms(r.endToEndMs) : "-") + "</td><td>"
+                 + htmlEscape(r.ok() && !r.local.toString().empty() ? launchShapeLabel(r.local, r.localSource) : "")
+                 + "</td><td>" + htmlEscape(check) + "</td></tr>\n";
+        }
+        h += "</table>\n";
+    }
     if (d.race) {
         const RaceResult &race = *d.race;
         h += "<h2>Race: every variant of " + htmlEscape(race.filter) + "</h2>\n";

@@ -21,6 +21,13 @@ struct ReportImage
     std::string png; // encoded PNG bytes
 };
 
+// One run of the session that made the report (the window's run log, a duel's two sides).
+struct ReportRun
+{
+    std::string device; // where it ran: a device name or "CPU reference (...)"
+    RunResult result;
+};
+
 struct ReportData
 {
     std::string title;
@@ -30,6 +37,7 @@ struct ReportData
     RaceMetric metric = RaceMetric::EndToEnd;
     std::optional<TuneResult> tune;
     std::optional<SweepResult> sweep;
+    std::vector<ReportRun> runs;     // the session's runs, in order (empty: no section)
     std::vector<ReportImage> images; // empty in Qt-free builds (no PNG encoder)
     std::string imagesNote;          // why there are none, when there are none
     std::string toolVersion;

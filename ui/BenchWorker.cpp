@@ -1,8 +1,11 @@
 // BenchWorker: race, tune and sweep jobs on a thread that owns its own Session (see BenchWorker.h).
 #include "BenchWorker.h"
 
+#include "Catalogue.h"
+
 #include <QMutexLocker>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fwb {
@@ -17,6 +20,79 @@ std::shared_ptr<TuningDb> workbenchTuningDb()
         return d;
     }();
     return db;
+}
+
+void mergeSweep(SweepResult &into, const SweepResult &more)
+{
+    if (into.filter.empty()) {
+        into = more;
+        return;
+    }
+    into.cancelled = into.cancelled || more.cancelled;
+    for (const SweepSeries &s : more.series) {
+        const std::string name = more.filter == into.filter ? s.variant : more.filter + "/" + s.variant;
+        auto found = std::find_if(into.series.begin(), into.series.end(),
+                                  [&](const SweepSeries &t) { return t.variant == name; });
+        if (found == into.series.end()) {
+            SweepSeries copy = s;
+            copy.variant = name;
+            if (more.filter != into.filter)
+                if (const FilterSpec *f = findFilter(more.filter))
+                    copy.title = f->title + ": " + s.title;
+            copy.kernelMs.assign(into.values.size(), -1.0);
+            into.series.push_back(copy);
+            found = into.series.end() - 1;
+        }
+        for (std::size_t i = 0; i < more.values.size(); ++i) {
+            const auto at = std::find(into.values.begin(), into.values.end(), more.values[i]);
+            if (at != into.values.end() && i < s.kernelMs.size())
+                found->kernelMs[std::size_t(at - into.values.begin())] = s.kernelMs[i];
+        }
+    }
+}
+
+SweepResult BenchWorker::sweep(const BenchJob &job)
+{
+    // One value of one filter at a time through core's runSweep, so every point reaches the chart
+    // as soon as it is measured and Cancel stops between runs.
+    std::vector<std::string> filters{job.run.filter};
+    for (const std::string &f : job.sweepFilters)
+        if (std::find(filters.begin(), filters.end(), f) == filters.end() && findFilter(f))
+            filters.push_back(f);
+    int total = 0;
+    for (const std::string &name : filters)
+        for (const VariantSpec &v : findFilter(name)->variants)
+            if (variantUnavailableReason(v, m_session->device(), job.run.params.format).empty())
+                total += int(job.sweepValues.size());
+    SweepResult all;
+    all.filter = job.run.filter;
+    all.param = job.sweepParam;
+    all.values = job.sweepValues;
+    for (const ParamSpec &p : findFilter(job.run.filter)->params)
+        if (p.key == job.sweepParam)
+            all.paramLabel = p.label;
+    int done = 0;
+    for (double value : job.sweepValues) {
+        for (const std::string &name : filters) {
+            if (m_cancel) {
+                all.cancelled = true;
+                return all;
+            }
+            RunRequest request = job.run;
+            request.filter = name;
+            const int before = done;
+            const SweepResult one = runSweep(*m_session, *job.input, request, job.sweepParam, {value}, {}, &m_cancel,
+                                             [&](int d, int) { done = before + d; });
+            mergeSweep(all, one);
+            emit sweepProgress(done, total);
+            emit sweepStep(all, done, total);
+            if (one.cancelled) {
+                all.cancelled = true;
+                return all;
+            }
+        }
+    }
+    return all;
 }
 
 BenchWorker::BenchWorker(QObject *parent) : QThread(parent)
@@ -79,6 +155,11 @@ void BenchWorker::run()
             m_hasJob = false;
             m_busy = true;
         }
+        // Not busy before the finishing signal goes out: its slot may start the next job at once.
+        auto idle = [this] {
+            QMutexLocker lock(&m_mutex);
+            m_busy = false;
+        };
         try {
             if (!m_session || m_sessionSpec != job.device.spec()) {
                 m_session.reset();
@@ -92,6 +173,7 @@ void BenchWorker::run()
                                                 [this](const RaceEntry &e, int done, int total) {
                                                     emit raceProgress(e, done, total);
                                                 });
+                idle();
                 emit raceFinished(race);
             } else if (job.kind == BenchJob::Tune) {
                 // The default launch is measured untuned, and every shape as asked.
@@ -102,18 +184,19 @@ void BenchWorker::run()
                                                         emit tuneProgress(c, done, total);
                                                     });
                 db.setEnabled(true);
+                idle();
                 emit tuneFinished(tune);
             } else {
-                const SweepResult sweep = runSweep(*m_session, *job.input, job.run, job.sweepParam, job.sweepValues, {},
-                                                   &m_cancel, [this](int done, int total) { emit sweepProgress(done, total); });
-                emit sweepFinished(sweep);
+                const SweepResult result = sweep(job);
+                idle();
+                emit sweepFinished(result);
             }
         } catch (const std::exception &e) {
             workbenchTuningDb()->setEnabled(true);
+            idle();
             emit failed(QString::fromStdString(e.what()));
         }
-        QMutexLocker lock(&m_mutex);
-        m_busy = false;
+        idle();
     }
     m_session.reset(); // OpenCL objects die on the thread that made them
 }

@@ -34,7 +34,14 @@ struct BenchJob
     TuneOptions tune;
     std::string sweepParam;
     std::vector<double> sweepValues;
+    // Sweep: more filters with the same parameter on the same chart (gaussian beside
+    // recursive_gaussian shows where the flat-cost blur overtakes); their series are "filter/variant".
+    std::vector<std::string> sweepFilters;
 };
+
+// One chart's worth of sweeps of several filters over the same values: `more` appended to `into`, the
+// series of a filter other than into's named "filter/variant".
+void mergeSweep(SweepResult &into, const SweepResult &more);
 
 class BenchWorker : public QThread
 {
@@ -55,6 +62,8 @@ signals:
     void tuneProgress(const fwb::TuneCell &cell, int done, int total);
     void tuneFinished(const fwb::TuneResult &tune);
     void sweepProgress(int done, int total);
+    // Every (variant, value) run done so far, after each value of each filter: the chart fills in.
+    void sweepStep(const fwb::SweepResult &soFar, int done, int total);
     void sweepFinished(const fwb::SweepResult &sweep);
     void failed(const QString &message);
 
@@ -62,6 +71,8 @@ protected:
     void run() override;
 
 private:
+    SweepResult sweep(const BenchJob &job); // worker thread
+
     mutable QMutex m_mutex;
     QWaitCondition m_condition;
     BenchJob m_job;

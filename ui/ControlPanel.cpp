@@ -100,7 +100,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     layout->addWidget(m_workGroup);
 
     // Run controls.
-    auto *runBox = new QGroupBox(tr("Run"), this);
+    auto *runBox = m_runBox = new QGroupBox(tr("Run"), this);
     auto *runLayout = new QFormLayout(runBox);
     runLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a 4-digit count, not a bar
     m_repeat = new QSpinBox(runBox);
@@ -155,6 +155,8 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
         rebuildVariants();
         emitChanged(true);
     });
+    connect(m_format, &QComboBox::activated, this, [this] { m_formatPicked = true; });
+    connect(m_autoRun, &QCheckBox::clicked, this, &ControlPanel::autoRunPicked);
     connect(m_fastMath, &QCheckBox::toggled, this, [this] { emitChanged(true); });
     connect(m_workGroup, &WorkGroupEditor::shapeChanged, this, [this] { emitChanged(true); });
     connect(m_repeat, &QSpinBox::valueChanged, this, [this] { emitChanged(false); });
@@ -367,8 +369,16 @@ bool ControlPanel::setPixelFormat(PixelFormat format)
     const int index = m_format->findData(int(format));
     if (index < 0)
         return false;
+    m_formatPicked = true;
     m_format->setCurrentIndex(index);
     return true;
+}
+
+void ControlPanel::suggestPixelFormat(PixelFormat format)
+{
+    const int index = m_format->findData(int(format));
+    if (!m_formatPicked && index >= 0)
+        m_format->setCurrentIndex(index);
 }
 
 LocalSize ControlPanel::localSize() const

@@ -52,7 +52,10 @@ public:
 
     FilterParams params() const;
     bool setParamValue(const QString &key, double value);
-    bool setPixelFormat(PixelFormat format);
+    bool setPixelFormat(PixelFormat format); // counts as the user's pick
+    // The opened image's own layout (colour: rgba8888, grey: gray8), taken until the user picks one.
+    void suggestPixelFormat(PixelFormat format);
+    bool formatPicked() const { return m_formatPicked; }
 
     LocalSize localSize() const;
     QString localSizeText() const;
@@ -69,6 +72,9 @@ public:
     void setRunning(bool running);
 
     RunRequest runRequest() const;
+    // The Run box (repeats, transfers, auto-run, Run/Cancel): the shell keeps it in view below the
+    // scrolled controls, so a short screen never hides Run.
+    QWidget *runBox() const { return m_runBox; }
     const FilterSpec *filter() const;
     const VariantSpec *variant() const;
 
@@ -76,6 +82,7 @@ signals:
     void requestChanged(); // anything that changes the output or the timing
     void shapeChanged();   // the work-group shape or anything that changes its limits
     void runClicked();
+    void autoRunPicked(bool on); // the user ticked or unticked "Run automatically"
     void cancelClicked();
 
 private:
@@ -106,7 +113,9 @@ private:
     QCheckBox *m_autoRun = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
+    QWidget *m_runBox = nullptr;
     bool m_updating = false; // true while rebuilding: suppress change signals
+    bool m_formatPicked = false; // the user chose the pixel format: opened images no longer change it
 };
 
 } // namespace fwb

@@ -2,7 +2,10 @@
 // worker), handing requests and results to the pages, the run log and settings.
 #include "MainWindow.h"
 
+#include "DuelPage.h"
 #include "RacePage.h"
+#include "ReportExport.h"
+#include "SweepPage.h"
 #include "TransferComparePage.h"
 #include "TunerPage.h"
 
@@ -31,12 +34,16 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cstdint>
 
 Q_LOGGING_CATEGORY(lcUi, "fwb.ui")
 
@@ -49,6 +56,21 @@ constexpr int kDebounceMs = 150; // long enough to let a dragged slider settle, 
 QString q(const std::string &text)
 {
     return QString::fromStdString(text);
+}
+
+// True when every pixel has red = green = blue: a grey picture, whatever layout it was stored in.
+bool isGreyImage(const Image &image)
+{
+    const int channels = image.channels();
+    if (channels < 3)
+        return true;
+    for (int y = 0; y < image.height(); ++y) {
+        const std::uint8_t *p = image.row(y);
+        for (int x = 0; x < image.width(); ++x, p += channels)
+            if (p[0] != p[1] || p[1] != p[2])
+                return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -83,6 +105,8 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     addPage(new LabPage(m_pageTabs));
     addPage(new RacePage(m_pageTabs));
     addPage(new TunerPage(m_pageTabs));
+    addPage(new SweepPage(m_pageTabs));
+    addPage(new DuelPage(m_pageTabs));
     addPage(new TransferComparePage(m_pageTabs)); // Run ▸ Compare Transfer Modes
 
     m_statusLabel = new QLabel(tr("Ready"), this);
@@ -100,6 +124,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     createDocks();
     KernelEditorDock::install(this, [this] { return makeRequest(); }); // "Kernel source" dock
+    fitShortScreen();
     createActions();
 
     m_debounce.setSingleShot(true);
@@ -110,12 +135,18 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     connect(m_controls, &ControlPanel::shapeChanged, this, &MainWindow::validateShape);
     connect(m_controls, &ControlPanel::runClicked, this, [this] { startRun(); });
     connect(m_controls, &ControlPanel::cancelClicked, this, &MainWindow::cancelRun);
+    connect(m_controls, &ControlPanel::autoRunPicked, this, [this](bool on) {
+        m_autoRunChoice = on ? 1 : 0;
+        m_autoRunPaused = false;
+    });
 
     if (m_devices.empty())
         m_banner->showMessage(ErrorBanner::Kind::Info, tr("No OpenCL device found"),
                               tr("Only the CPU reference engines are available. Install an OpenCL "
                                  "driver (for example PoCL) to run the kernels."));
-    resize(1500, 950);
+    // Fits a small screen (a 1366x768 laptop) instead of hanging off it.
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
+    resize(std::min(1500, available.width()), std::min(950, available.height()));
     sendRequestToPages();
     if (m_useSettings)
         readSettings();
@@ -136,6 +167,19 @@ void MainWindow::addPage(WorkbenchPage *page)
     m_pageTabs->addTab(page, page->title());
 }
 
+void MainWindow::fitShortScreen()
+{
+    // On a short screen (a 1366x768 laptop) the tallest page and the tallest bottom dock must not set
+    // the window's minimum height, or the window hangs off the screen with Run and the timing below
+    // it. An explicit minimum overrides their hints: they clip (or scroll) instead.
+    if (!screen() || screen()->availableGeometry().height() >= 900)
+        return;
+    m_pageTabs->setMinimumSize(320, 260);
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->widget())
+            dock->widget()->setMinimumHeight(std::min(dock->widget()->minimumSizeHint().height(), 120));
+}
+
 void MainWindow::createDocks()
 {
     m_controls = new ControlPanel(m_devices, this);
@@ -144,17 +188,31 @@ void MainWindow::createDocks()
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(m_controls->sizeHint().width() + 24);
+    // Run stays in view below the scrolled controls: on a 768-pixel screen it was below the fold.
+    auto *controlsArea = new QWidget(this);
+    auto *controlsLayout = new QVBoxLayout(controlsArea);
+    controlsLayout->setContentsMargins(0, 0, 0, 0);
+    controlsLayout->setSpacing(2);
+    controlsLayout->addWidget(scroll, 1);
+    controlsLayout->addWidget(m_controls->runBox());
     auto *controlDock = new QDockWidget(tr("Controls"), this);
     controlDock->setObjectName("controlsDock");
-    controlDock->setWidget(scroll);
+    controlDock->setWidget(controlsArea);
     addDockWidget(Qt::RightDockWidgetArea, controlDock);
 
+    // The timing panel scrolls inside its dock: its summary and bars are at the top, and its full
+    // height must not set the window's minimum (a 1366x768 screen could not fit the window).
     m_timing = new TimingPanel(this);
+    auto *timingScroll = new QScrollArea(this);
+    timingScroll->setWidget(m_timing);
+    timingScroll->setWidgetResizable(true);
+    timingScroll->setFrameShape(QFrame::NoFrame);
     auto *timingDock = new QDockWidget(tr("Timing"), this);
     timingDock->setObjectName("timingDock");
-    timingDock->setWidget(m_timing);
+    timingDock->setWidget(timingScroll);
     addDockWidget(Qt::BottomDockWidgetArea, timingDock);
-    resizeDocks({timingDock}, {330}, Qt::Vertical);
+    const int screenHeight = screen() ? screen()->availableGeometry().height() : 1000;
+    resizeDocks({timingDock}, {screenHeight < 900 ? 200 : 330}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
@@ -174,6 +232,8 @@ void MainWindow::createActions()
     m_saveAct = fileMenu->addAction(tr("&Save Result As…"), this, &MainWindow::saveAs);
     m_saveAct->setShortcut(QKeySequence::SaveAs);
     m_exportAct = fileMenu->addAction(tr("&Export Run Log…"), this, &MainWindow::exportLog);
+    fileMenu->addAction(tr("Export &Report…"), this, [this] { exportReportInteractively(this); })
+        ->setObjectName("exportReportAction");
     fileMenu->addSeparator();
     QAction *quitAct = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quitAct->setShortcut(QKeySequence::Quit);
@@ -186,6 +246,9 @@ void MainWindow::createActions()
     m_runAct->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     m_cancelAct = runMenu->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
     m_cancelAct->setShortcut(QKeySequence(Qt::Key_Escape));
+    runMenu->addSeparator();
+    for (WorkbenchPage *page : std::as_const(m_pages))
+        runMenu->addActions(page->runMenuActions()); // Race All Variants, Tune, Sweep, Duel
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *helpAct = helpMenu->addAction(tr("&What Am I Looking At?"), this, &MainWindow::showHelp);
@@ -248,8 +311,14 @@ void MainWindow::setInput(const Image &image, const QString &path, const QString
     m_inputPath = path;
     m_hasResult = false;
     m_result = ComputeResult();
+    // A newcomer's colour photo must not come out grey: the format follows the image until picked.
+    m_controls->suggestPixelFormat(isGreyImage(image) ? PixelFormat::Gray8 : PixelFormat::Rgba8888);
+    if (m_autoRunPaused && m_autoRunChoice < 0)
+        m_controls->setAutoRun(true); // paused for the last (slow) image, not for this one
+    m_autoRunPaused = false;
     for (WorkbenchPage *page : std::as_const(m_pages))
         page->setInput(m_input, description);
+    sendRequestToPages(); // the pages' requests carry the new input
     setWindowTitle(tr("%1 — OpenCL Filter Workbench").arg(description));
     setStatus(tr("Loaded %1").arg(description));
     updateActions();
@@ -424,6 +493,20 @@ void MainWindow::onRunFinished(const ComputeResult &result)
         page->showResult(result);
     m_timing->setResult(result);
     setStatus(TimingPanel::summaryLine(result));
+    // Runs on every change only while they feel instant; the user's own choice always wins.
+    // What every later change will cost: the repeats and the CPU timings, not the one-time compile
+    // or the session's start-up.
+    const double oneRepeatMs = std::max({r.endToEndMs, r.totalMs, r.kernelMs.median});
+    const double waitedMs = (result.request.repeat + result.request.warmup) * oneRepeatMs
+                            + std::max(0.0, r.cpuSingleMs) + std::max(0.0, r.cpuMultiMs)
+                            + std::max(0.0, r.openCvCpuMs);
+    if (m_autoRunChoice < 0 && m_controls->autoRun() && waitedMs > m_autoRunLimitMs) {
+        m_controls->setAutoRun(false);
+        m_autoRunPaused = true;
+        setStatus(statusText() + tr(" — automatic runs paused: one run takes %1 s on this picture "
+                                    "(tick \"Run automatically\" to keep them)")
+                                     .arg(waitedMs / 1000.0, 0, 'f', 1));
+    }
     updateActions();
     emit resultShown(result);
 }
@@ -569,6 +652,10 @@ void MainWindow::readSettings()
     if (!shape.isEmpty())
         m_controls->setLocalSizeText(shape);
     m_controls->setRepeat(settings.value("run/repeat", 5).toInt());
+    if (settings.contains("run/autoRun")) {
+        m_autoRunChoice = settings.value("run/autoRun").toBool() ? 1 : 0;
+        m_controls->setAutoRun(m_autoRunChoice == 1);
+    }
     ViewMode mode;
     if (parseViewMode(settings.value("view/mode").toString(), &mode))
         m_comparePage->setViewMode(mode);
@@ -585,6 +672,8 @@ void MainWindow::writeSettings()
     settings.setValue("run/variant", m_controls->variantName());
     settings.setValue("run/workGroup", m_controls->localSizeText());
     settings.setValue("run/repeat", m_controls->repeat());
+    if (m_autoRunChoice >= 0)
+        settings.setValue("run/autoRun", m_autoRunChoice == 1);
     settings.setValue("view/mode", viewModeName(viewMode()));
 }
 

@@ -63,6 +63,10 @@ public:
     bool hasResult() const { return m_hasResult; }
     const ComputeResult &lastResult() const { return m_result; }
     int runLogSize() const { return m_runLog.size(); }
+    // A run that keeps the user waiting longer pauses automatic runs unless the user turned them on
+    // (default one second; tests lower it).
+    void setAutoRunLimitMs(double ms) { m_autoRunLimitMs = ms; }
+    const RunLog &runLog() const { return m_runLog; }
 
     // Refuses the opened original always, and an existing file unless overwriteConfirmed.
     bool saveResult(const QString &path, bool overwriteConfirmed, QString *error = nullptr);
@@ -110,6 +114,7 @@ private:
     void createActions();
     void updateActions();
     void createDocks();
+    void fitShortScreen();
     void readSettings();
     void writeSettings();
     void setInput(const Image &image, const QString &path, const QString &description);
@@ -140,6 +145,9 @@ private:
     quint64 m_latestRunId = 0;
     quint64 m_latestCheckId = 0;
     QTimer m_debounce;
+    double m_autoRunLimitMs = 1000;
+    int m_autoRunChoice = -1;     // the user's own auto-run choice (remembered): -1 none, 0 off, 1 on
+    bool m_autoRunPaused = false; // auto-run switched off for this image because a run was slow
 
     QAction *m_saveAct = nullptr;
     QAction *m_exportAct = nullptr;

@@ -31,6 +31,7 @@ public:
     void setRequest(const ComputeRequest &request) override;
     QList<QAction *> viewMenuActions() const override;
     QList<QAction *> toolBarActions() const override;
+    QList<QAction *> runMenuActions() const override { return {m_raceAct, m_cancelAct}; }
 
     QAction *raceAction() const { return m_raceAct; }
     RaceChart *chart() const { return m_chart; }

@@ -20,6 +20,7 @@ public:
     void add(const ComputeResult &result);
     int size() const { return int(m_runs.size()); }
     bool isEmpty() const { return m_runs.empty(); }
+    const std::vector<ComputeResult> &runs() const { return m_runs; }
 
     // .json -> a JSON object with the array of runs, anything else -> CSV (one row per run).
     bool write(const QString &path, QString *error = nullptr) const;

@@ -85,6 +85,12 @@ TunerPage::TunerPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new Benc
     updateActions();
 }
 
+void TunerPage::setInput(const std::shared_ptr<const Image> &image, const QString &)
+{
+    m_request.input = image; // the shell's next request carries it too; until then this one does
+    updateActions();
+}
+
 void TunerPage::setRequest(const ComputeRequest &request)
 {
     m_request = request;

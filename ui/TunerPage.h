@@ -25,6 +25,8 @@ public:
     QString title() const override { return tr("Tuner"); }
     void setRequest(const ComputeRequest &request) override;
     QList<QAction *> toolBarActions() const override { return {m_tuneAct}; }
+    QList<QAction *> runMenuActions() const override { return {m_tuneAct}; }
+    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
 
     QAction *tuneAction() const { return m_tuneAct; }
     TuneHeatMap *heatMap() const { return m_map; }

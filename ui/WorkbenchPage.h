@@ -38,8 +38,10 @@ public:
 
     // The page's own actions: the shell puts these in the View menu (separators included)...
     virtual QList<QAction *> viewMenuActions() const { return {}; }
-    // ...and these, a subset, in the main tool bar.
+    // ...and these, a subset, in the main tool bar...
     virtual QList<QAction *> toolBarActions() const { return {}; }
+    // ...and these in the Run menu (Race All Variants, Tune Work-Group, Sweep, Device Duel).
+    virtual QList<QAction *> runMenuActions() const { return {}; }
 };
 
 } // namespace fwb

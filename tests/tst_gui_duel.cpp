@@ -1,0 +1,117 @@
+// The Duel page in the real window, offscreen on PoCL: the current variant on two devices (the test
+// device twice, since CI has one; and the device against the CPU reference), both pictures and one
+// kernel and one end-to-end bar per side; Cancel stops between the sides.
+#include "TestSupport.h"
+
+#include "ControlPanel.h"
+#include "DuelPage.h"
+#include "MainWindow.h"
+
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+
+using namespace fwb;
+
+class TestGuiDuel : public QObject
+{
+    Q_OBJECT
+
+private:
+    static DuelPage *duelPage(MainWindow &window)
+    {
+        for (WorkbenchPage *page : window.pages())
+            if (auto *duel = qobject_cast<DuelPage *>(page))
+                return duel;
+        return nullptr;
+    }
+    static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
+    {
+        ControlPanel *c = window.controls();
+        c->setAutoRun(false);
+        c->setRepeat(2);
+        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName("sobel")
+            || !c->setVariantName("separable"))
+            return false;
+        window.openTestCard(w, h);
+        return true;
+    }
+
+private slots:
+    void duelIsInTheRunMenu()
+    {
+        MainWindow window(false);
+        DuelPage *duel = duelPage(window);
+        QVERIFY(duel);
+        bool found = false;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu() && menu->text() == QLatin1String("&Run"))
+                found = menu->menu()->actions().contains(duel->duelAction());
+        QVERIFY(found);
+    }
+
+    void duel_data()
+    {
+        QTest::addColumn<QString>("right");
+        QTest::newRow("same device twice") << QString();
+        QTest::newRow("against the CPU reference") << QStringLiteral("cpu-multi");
+    }
+
+    void duel()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        QFETCH(QString, right);
+        MainWindow window(false);
+        window.show();
+        QVERIFY(setUp(window, device, 200, 150));
+        DuelPage *duel = duelPage(window);
+        const QString spec = QString::fromStdString(device.spec());
+        QVERIFY(duel->setSideSpec(0, spec));
+        QVERIFY(duel->setSideSpec(1, right.isEmpty() ? spec : right));
+        QSignalSpy finished(duel, &DuelPage::duelFinished);
+        QVERIFY(duel->startDuel());
+        QVERIFY(!duel->startDuel());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        for (int side = 0; side < 2; ++side) {
+            QVERIFY2(duel->hasResult(side), duel->result(side).run.error.c_str());
+            QVERIFY(duel->result(side).run.ok());
+            QCOMPARE(duel->result(side).run.variant, std::string("separable"));
+            QVERIFY(!duel->result(side).output.isNull());
+        }
+        QCOMPARE(duel->result(0).engine.isCpu(), false);
+        QCOMPARE(duel->result(1).engine.isCpu(), !right.isEmpty());
+        // Both pictures on show, one kernel and one end-to-end bar per side.
+        for (const char *name : {"duelLeftImage", "duelRightImage"}) {
+            auto *label = duel->findChild<QLabel *>(name);
+            QVERIFY(label && !label->pixmap().isNull());
+        }
+        QCOMPARE(duel->barCount(), 4);
+        QVERIFY(!duel->isDueling());
+    }
+
+    void cancelMidway()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.show();
+        QVERIFY(setUp(window, device, 800, 600));
+        window.controls()->setRepeat(200);
+        DuelPage *duel = duelPage(window);
+        const QString spec = QString::fromStdString(device.spec());
+        QVERIFY(duel->setSideSpec(0, spec));
+        QVERIFY(duel->setSideSpec(1, spec));
+        QSignalSpy finished(duel, &DuelPage::duelFinished);
+        QVERIFY(duel->startDuel());
+        QTest::qWait(300);
+        duel->cancelDuel();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        QVERIFY(!duel->hasResult(1)); // the second side never started
+        QVERIFY(!duel->isDueling());
+        QCOMPARE(duel->barCount(), duel->hasResult(0) ? 2 : 0);
+        QVERIFY(duel->duelAction()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestGuiDuel)
+#include "tst_gui_duel.moc"

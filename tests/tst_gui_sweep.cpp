@@ -1,0 +1,146 @@
+// The Sweep page in the real window, offscreen on PoCL: sigma over a range for the separable Gaussian
+// and the recursive one on the same chart, one point per run (every variant at every value), log
+// axes when the range spans a factor of ten, Cancel stops midway with the points so far.
+#include "TestSupport.h"
+
+#include "ControlPanel.h"
+#include "MainWindow.h"
+#include "SweepPage.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+
+using namespace fwb;
+
+class TestGuiSweep : public QObject
+{
+    Q_OBJECT
+
+private:
+    static SweepPage *sweepPage(MainWindow &window)
+    {
+        for (WorkbenchPage *page : window.pages())
+            if (auto *sweep = qobject_cast<SweepPage *>(page))
+                return sweep;
+        return nullptr;
+    }
+    static bool setUp(MainWindow &window, const DeviceInfo &device, const QString &filter, int w, int h)
+    {
+        ControlPanel *c = window.controls();
+        c->setAutoRun(false);
+        c->setRepeat(1);
+        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName(filter)
+            || !c->setPixelFormat(PixelFormat::Gray8))
+            return false;
+        window.openTestCard(w, h);
+        return true;
+    }
+    static int runnableVariants(const std::string &filter, const DeviceInfo &device)
+    {
+        int n = 0;
+        for (const VariantSpec &v : findFilter(filter)->variants)
+            n += variantUnavailableReason(v, device, PixelFormat::Gray8).empty() ? 1 : 0;
+        return n;
+    }
+
+private slots:
+    void sweepIsInTheRunMenu()
+    {
+        MainWindow window(false);
+        SweepPage *sweep = sweepPage(window);
+        QVERIFY(sweep);
+        bool found = false;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu() && menu->text() == QLatin1String("&Run"))
+                found = menu->menu()->actions().contains(sweep->sweepAction());
+        QVERIFY(found);
+    }
+
+    void defaultsFollowTheFilter()
+    {
+        MainWindow window(false);
+        window.controls()->setAutoRun(false);
+        SweepPage *sweep = sweepPage(window);
+        QVERIFY(window.controls()->setFilterName("gaussian"));
+        QCOMPARE(sweep->param(), QStringLiteral("sigma"));
+        QVERIFY(sweep->values().size() >= 2);
+        QVERIFY(window.controls()->setFilterName("box"));
+        QCOMPARE(sweep->param(), QStringLiteral("radius"));
+        for (double v : sweep->values())
+            QCOMPARE(v, std::round(v)); // an integer parameter sweeps whole numbers
+    }
+
+    void onePointPerRunOnTwoFilters()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.show();
+        QVERIFY(setUp(window, device, "gaussian", 96, 64));
+        SweepPage *sweep = sweepPage(window);
+        QVERIFY(sweep->setParam("sigma"));
+        sweep->setRange(1, 16, 3); // 1, 4, 16: a factor of 16, so the x axis is logarithmic
+        QVERIFY(sweep->setCompareFilter("recursive_gaussian"));
+        const int lines = runnableVariants("gaussian", device) + runnableVariants("recursive_gaussian", device);
+        QSignalSpy finished(sweep, &SweepPage::sweepFinished);
+        std::vector<int> points;
+        connect(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep, this,
+                [&](const SweepResult &, int done, int) { points.push_back(done); });
+        QVERIFY(sweep->startSweep());
+        QVERIFY(!sweep->startSweep());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QVERIFY(!sweep->sweep().cancelled);
+        QCOMPARE(int(sweep->sweep().values.size()), 3);
+        QCOMPARE(sweep->seriesCount(), lines);
+        QVERIFY2(points.size() >= 3, "the chart did not fill in value by value");
+        // One point per run: every runnable variant of both filters at every value.
+        QCOMPARE(sweep->pointCount(), lines * 3);
+        int drawn = 0;
+        for (QAbstractSeries *series : sweep->chartView()->chart()->series())
+            drawn += int(qobject_cast<QLineSeries *>(series)->count());
+        QCOMPARE(drawn, lines * 3);
+        bool logX = false;
+        for (QAbstractAxis *axis : sweep->chartView()->chart()->axes(Qt::Horizontal))
+            logX = logX || qobject_cast<QLogValueAxis *>(axis);
+        QVERIFY(logX);
+        // Series of the compare filter are named filter/variant.
+        int compare = 0;
+        for (const SweepSeries &s : sweep->sweep().series)
+            compare += s.variant.rfind("recursive_gaussian/", 0) == 0 ? 1 : 0;
+        QCOMPARE(compare, runnableVariants("recursive_gaussian", device));
+    }
+
+    void cancelMidway()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.show();
+        QVERIFY(setUp(window, device, "gaussian", 320, 240));
+        SweepPage *sweep = sweepPage(window);
+        sweep->setRange(0.5, 16, 8);
+        sweep->setCompareFilter(QString());
+        QSignalSpy finished(sweep, &SweepPage::sweepFinished);
+        int total = 0, done = 0;
+        connect(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep, this,
+                [&](const SweepResult &, int d, int t) {
+                    done = d;
+                    total = t;
+                    sweep->cancelSweep();
+                });
+        QVERIFY(sweep->startSweep());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QVERIFY(sweep->sweep().cancelled);
+        QVERIFY2(done < total, qPrintable(QStringLiteral("%1 of %2").arg(done).arg(total)));
+        QVERIFY(sweep->pointCount() >= 1);
+        QVERIFY(!sweep->isSweeping());
+        QVERIFY(sweep->sweepAction()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestGuiSweep)
+#include "tst_gui_sweep.moc"

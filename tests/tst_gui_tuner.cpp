@@ -1,0 +1,146 @@
+// The Tuner page in the real window, offscreen on PoCL: one heat-map cell per shape run, the best one
+// applied goes into the tuning database and the next auto launch of the window uses it ("tuned"),
+// Cancel stops midway. A private cache folder: the tuned shape must not leak into other suites.
+#include "TestSupport.h"
+
+#include "ControlPanel.h"
+#include "MainWindow.h"
+#include "TuneHeatMap.h"
+#include "TunerPage.h"
+
+#include <QMenu>
+#include <QMenuBar>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+using namespace fwb;
+
+class TestGuiTuner : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_cache;
+
+    static TunerPage *tunerPage(MainWindow &window)
+    {
+        for (WorkbenchPage *page : window.pages())
+            if (auto *tuner = qobject_cast<TunerPage *>(page))
+                return tuner;
+        return nullptr;
+    }
+    static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
+    {
+        ControlPanel *c = window.controls();
+        c->setAutoRun(false);
+        c->setRepeat(2);
+        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName("sobel")
+            || !c->setVariantName("separable") || !c->setPixelFormat(PixelFormat::Gray8)
+            || !c->setLocalSizeText("auto"))
+            return false;
+        window.openTestCard(w, h);
+        return true;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cache.isValid());
+        // Before the first window: the workbench's tuning database is read once, from this folder.
+        qputenv("FWB_CACHE_DIR", m_cache.path().toLocal8Bit());
+    }
+
+    void tuneIsInTheRunMenu()
+    {
+        MainWindow window(false);
+        TunerPage *tuner = tunerPage(window);
+        QVERIFY(tuner);
+        bool found = false;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu() && menu->text() == QLatin1String("&Run"))
+                found = menu->menu()->actions().contains(tuner->tuneAction());
+        QVERIFY(found);
+    }
+
+    // The bug behind `--screenshot --tune` exiting 0 without tuning: the page never heard of the image.
+    void startsRightAfterTheImageOpens()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        ControlPanel *c = window.controls();
+        c->setAutoRun(false);
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        window.openTestCard(64, 48);
+        TunerPage *tuner = tunerPage(window);
+        QVERIFY(tuner->tuneAction()->isEnabled());
+        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
+        QVERIFY(tuner->startTune());
+        tuner->cancelTune();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+    }
+
+    void oneCellPerShapeAndTheTunedShapeIsUsed()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.show();
+        QVERIFY(setUp(window, device, 160, 120));
+        TunerPage *tuner = tunerPage(window);
+        int progress = 0;
+        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this,
+                [&](const TuneCell &, int, int) { ++progress; });
+        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
+        QVERIFY(tuner->startTune());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        const TuneResult &tune = tuner->heatMap()->tune();
+        QVERIFY(!tune.cancelled);
+        QCOMPARE(int(tune.cells.size()), progress); // one cell per shape run (refused ones included)
+        QVERIFY(tune.best >= 0);
+        QVERIFY(tuner->applyButton()->isEnabled());
+        const LocalSize best = tune.cells[tune.best].local;
+
+        QSignalSpy applied(tuner, &TunerPage::bestApplied);
+        QVERIFY(tuner->applyBest());
+        QCOMPARE(applied.count(), 1);
+        QVERIFY(QFileInfo::exists(m_cache.filePath("tuning.json")));
+
+        // The window's next auto launch of this variant, format and size class uses the tuned shape.
+        QSignalSpy shown(&window, &MainWindow::resultShown);
+        QVERIFY(window.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
+        const RunResult &r = window.lastResult().run;
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(QString::fromLatin1(localSourceName(r.localSource)), QStringLiteral("tuned"));
+        QCOMPARE(r.local.width, best.width);
+        QCOMPARE(r.local.height, best.height);
+    }
+
+    void cancelMidway()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.show();
+        QVERIFY(setUp(window, device, 800, 600));
+        window.controls()->setRepeat(3);
+        TunerPage *tuner = tunerPage(window);
+        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
+        int total = 0, done = 0;
+        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this, [&](const TuneCell &, int d, int t) {
+            done = d;
+            total = t;
+            if (d == 1)
+                tuner->cancelTune();
+        });
+        QVERIFY(tuner->startTune());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QVERIFY(tuner->heatMap()->tune().cancelled);
+        QVERIFY2(done < total, qPrintable(QStringLiteral("%1 of %2").arg(done).arg(total)));
+        QVERIFY(!tuner->isTuning());
+        QVERIFY(tuner->tuneAction()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestGuiTuner)
+#include "tst_gui_tuner.moc"

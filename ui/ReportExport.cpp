@@ -1,0 +1,203 @@
+// ReportExport: the window's session as core's self-contained HTML report (see ReportExport.h).
+#include "ReportExport.h"
+
+#include "AtomicFile.h"
+#include "Catalogue.h"
+#include "ControlPanel.h"
+#include "DuelPage.h"
+#include "ImageFileIo.h"
+#include "MainWindow.h"
+#include "RaceChart.h"
+#include "RacePage.h"
+#include "SweepPage.h"
+#include "TuneHeatMap.h"
+#include "TunerPage.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+
+namespace fwb {
+
+namespace {
+
+template <class Page>
+Page *findPage(const MainWindow &window)
+{
+    for (WorkbenchPage *page : window.pages())
+        if (auto *found = qobject_cast<Page *>(page))
+            return found;
+    return nullptr;
+}
+
+std::string s(const QString &text) { return text.toStdString(); }
+
+std::string number(double value)
+{
+    return QString::number(value, 'g', 6).toStdString();
+}
+
+// The filter-bench command that repeats the current run (the window's image as --input, the test
+// card as --synthetic).
+std::string reproduceCommand(const MainWindow &window)
+{
+    const ControlPanel *c = window.controls();
+    const RunRequest run = c->runRequest();
+    QStringList args{QStringLiteral("filter-bench"), QStringLiteral("run"), QStringLiteral("--filter"),
+                     c->filterName(), QStringLiteral("--variant"), c->variantName()};
+    if (window.currentFile().isEmpty() && window.hasImage())
+        args << QStringLiteral("--synthetic")
+             << QStringLiteral("%1x%2").arg(window.inputImage()->width()).arg(window.inputImage()->height());
+    else if (!window.currentFile().isEmpty())
+        args << QStringLiteral("--input") << window.currentFile();
+    args << QStringLiteral("--format") << QString::fromLatin1(formatName(run.params.format));
+    if (const FilterSpec *f = c->filter()) {
+        if (f->hasBorder)
+            args << QStringLiteral("--border") << QString::fromLatin1(borderModeName(run.params.border));
+        for (const ParamSpec &p : f->params)
+            args << QStringLiteral("--param")
+                 << QStringLiteral("%1=%2").arg(QString::fromStdString(p.key),
+                                                QString::number(f->param(run.params, p.key), 'g', 6));
+    }
+    args << QStringLiteral("--local") << c->localSizeText() << QStringLiteral("--repeat")
+         << QString::number(run.repeat);
+    if (!c->engine().isCpu())
+        args << QStringLiteral("--device") << c->deviceSpec();
+    for (QString &a : args)
+        if (a.contains(QLatin1Char(' ')) || a.contains(QLatin1Char('\'')))
+            a = QLatin1Char('\'') + QString(a).replace(QLatin1String("'"), QLatin1String("'\\''")) + QLatin1Char('\'');
+    return s(args.join(QLatin1Char(' ')));
+}
+
+} // namespace
+
+std::string thumbnailPng(const QImage &image, int side)
+{
+    if (image.isNull())
+        return {};
+    const QImage small = image.width() > side || image.height() > side
+                             ? image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                             : image;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!small.save(&buffer, "PNG"))
+        return {};
+    return bytes.toStdString();
+}
+
+ReportData workbenchReport(const MainWindow &window)
+{
+    const ControlPanel *c = window.controls();
+    const RunRequest run = c->runRequest();
+    const FilterSpec *filter = c->filter();
+    ReportData data;
+    data.title = "OpenCL Filter Workbench report: " + (filter ? filter->title : s(c->filterName()));
+    data.device = c->engine().device;
+    if (c->engine().isCpu())
+        data.device.name = s(c->engine().label());
+    // The app sets its version ("0.2.0 (commit 1a2b3c4)"); a test harness may not.
+    const QString version = QCoreApplication::applicationVersion();
+    data.toolVersion = "filter-workbench" + (version.isEmpty() ? std::string() : " " + s(version));
+    data.commandLine = reproduceCommand(window);
+    data.generatedAt = s(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+
+    const QString image = !window.hasImage() ? QStringLiteral("none")
+                          : QStringLiteral("%1x%2 %3")
+                                .arg(window.inputImage()->width())
+                                .arg(window.inputImage()->height())
+                                .arg(window.currentFile().isEmpty() ? QStringLiteral("test card")
+                                                                    : QDir::toNativeSeparators(window.currentFile()));
+    data.settings = {{"Filter", s(c->filterName()) + (filter ? " (" + filter->title + ")" : "")},
+                     {"Variant", s(c->variantName())},
+                     {"Device", s(c->engine().label())},
+                     {"Image", s(image)},
+                     {"Pixel format", formatName(run.params.format)},
+                     {"Border", borderModeName(run.params.border)},
+                     {"Work-group", s(c->localSizeText())},
+                     {"Repeats", std::to_string(run.repeat) + " timed, " + std::to_string(run.warmup) + " warm-up"},
+                     {"Transfers", transferModeName(run.transfer)}};
+    if (filter)
+        for (const ParamSpec &p : filter->params)
+            data.settings.emplace_back(p.label, number(filter->param(run.params, p.key)));
+
+    for (const ComputeResult &r : window.runLog().runs())
+        data.runs.push_back(ReportRun{s(r.engine.label()), r.run});
+
+    if (const RacePage *race = findPage<RacePage>(window); race && !race->race().entries.empty()) {
+        data.race = race->race();
+        data.metric = race->chart() ? race->chart()->metric() : RaceMetric::EndToEnd;
+    }
+    if (const TunerPage *tuner = findPage<TunerPage>(window); tuner && !tuner->heatMap()->tune().cells.empty())
+        data.tune = tuner->heatMap()->tune();
+    if (const SweepPage *sweep = findPage<SweepPage>(window); sweep && !sweep->sweep().series.empty())
+        data.sweep = sweep->sweep();
+
+    auto addImage = [&](const std::string &caption, const QImage &picture) {
+        std::string png = thumbnailPng(picture);
+        if (!png.empty())
+            data.images.push_back(ReportImage{caption, std::move(png)});
+    };
+    if (window.hasImage())
+        addImage("Input (" + s(image) + ", as " + formatName(run.params.format) + ")",
+                 qimageFromImage(window.inputImage()->convertedTo(run.params.format)));
+    if (window.hasResult()) {
+        const ComputeResult &r = window.lastResult();
+        addImage("Output of " + r.run.filter + " / " + r.run.variant + " on " + s(r.engine.label()), r.output);
+        if (!r.heatMap.isNull())
+            addImage("Difference from the CPU reference (max " + std::to_string(r.maxDiff) + ")", r.heatMap);
+    }
+    if (data.race) {
+        const int win = data.race->winner(data.metric);
+        if (win >= 0 && !data.race->entries[win].result.output.isNull())
+            addImage("Race winner: " + data.race->entries[win].name,
+                     qimageFromImage(data.race->entries[win].result.output));
+    }
+    if (const DuelPage *duel = findPage<DuelPage>(window)) {
+        for (int side = 0; side < 2; ++side) {
+            if (!duel->hasResult(side))
+                continue;
+            const ComputeResult &r = duel->result(side);
+            data.runs.push_back(ReportRun{"duel " + std::to_string(side + 1) + ": " + s(r.engine.label()), r.run});
+            addImage("Duel " + std::to_string(side + 1) + ": " + s(r.engine.label()), r.output);
+        }
+    }
+    if (data.images.empty())
+        data.imagesNote = "No images: open an image or the test card first.";
+    return data;
+}
+
+bool writeWorkbenchReport(const MainWindow &window, const QString &path, bool overwriteConfirmed, QString *error)
+{
+    auto fail = [&](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (QFileInfo::exists(path) && !overwriteConfirmed)
+        return fail(QObject::tr("%1 already exists; not overwritten.").arg(QDir::toNativeSeparators(path)));
+    const std::string html = reportHtml(workbenchReport(window));
+    std::string why;
+    if (!writeFileAtomically(path.toStdString(), html.data(), html.size(), &why))
+        return fail(QObject::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), QString::fromStdString(why)));
+    return true;
+}
+
+void exportReportInteractively(MainWindow *window)
+{
+    const QString suggestion = QStringLiteral("%1-report.html").arg(window->controls()->filterName());
+    // The dialog asks before replacing a file (QFileDialog's own confirmation): never silently.
+    const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export Report"), suggestion,
+                                                      QObject::tr("HTML report (*.html)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!writeWorkbenchReport(*window, path, true, &error))
+        QMessageBox::warning(window, QObject::tr("Export Report"), error);
+}
+
+} // namespace fwb

@@ -1,0 +1,29 @@
+// ReportExport: File ▸ Export Report. Gathers what this window's session holds (the run log, the
+// race, the tuning heat map, the sweep chart, the duel and the images) into core's ReportData and
+// writes the self-contained HTML report that `filter-bench report` writes.
+#pragma once
+
+#include "Report.h"
+
+#include <QString>
+
+class QImage;
+
+namespace fwb {
+
+class MainWindow;
+
+// Everything the window can report now (sections without data are left out).
+ReportData workbenchReport(const MainWindow &window);
+
+// Writes the report atomically; refuses an existing file unless overwriteConfirmed.
+bool writeWorkbenchReport(const MainWindow &window, const QString &path, bool overwriteConfirmed,
+                          QString *error = nullptr);
+
+// The menu entry: a save dialog (which asks before replacing a file), then writeWorkbenchReport.
+void exportReportInteractively(MainWindow *window);
+
+// PNG bytes of a thumbnail no wider or taller than `side` (empty for a null image).
+std::string thumbnailPng(const QImage &image, int side = 320);
+
+} // namespace fwb
