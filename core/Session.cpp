@@ -86,6 +86,15 @@ void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int 
     }
 }
 
+// Variants whose kernels are unrolled for small radii (VariantSpec::maxRadius) refuse larger ones.
+std::string radiusUnavailableReason(const VariantSpec &variant, const PreparedFilter &prepared)
+{
+    if (variant.maxRadius > 0 && prepared.radius > variant.maxRadius)
+        return variant.name + " is built for radius up to " + std::to_string(variant.maxRadius) + " (radius "
+               + std::to_string(prepared.radius) + " asked; the roofline rung takes any radius)";
+    return {};
+}
+
 bool allocationFailure(cl_int err)
 {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY
@@ -1155,6 +1164,8 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
         const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
         const PreparedFilter prepared = filter->prepare(request.params);
+        if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty())
+            return why;
         const KernelSource source = request.sourceOverride.empty()
                                         ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
                                         : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
@@ -1229,6 +1240,11 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
         const PreparedFilter prepared = filter->prepare(request.params);
+        if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty()) {
+            r.unavailable = true;
+            r.error = why;
+            return r;
+        }
         const KernelSource source = request.sourceOverride.empty()
                                         ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
                                         : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);

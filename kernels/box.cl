@@ -194,6 +194,23 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
 #undef RF_R
 #endif
 
+#if defined(BLOCK_W) && defined(BLOCK_H) && defined(BOX_RADIUS) && !defined(TILE_W) && CHANNELS != 3 && BOX_RADIUS <= 2
+// Box of radius 1 or 2 on the strips of separable_strips.clh (taps of 1: the sums are exact integers).
+// (2s + area) / (2 area) truncated is the reference's rounded mean: 2s + area is odd, so the quotient lies
+// at least 1 / (2 area) away from an integer, and truncating q is rounding q - 1/2, done in the mantissa.
+#define SS_R BOX_RADIUS
+#define SS_TAP(t) 1.0f
+#define BOX_AREA ((2 * BOX_RADIUS + 1) * (2 * BOX_RADIUS + 1))
+#define SS_FINISH(o) (as_uint((2.0f * SS_VALUE(o) + (float)BOX_AREA) * (1.0f / (2.0f * BOX_AREA)) + 8388607.5f) & 255u)
+#include "separable_strips.clh"
+
+kernel void box_strips(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,
+                       int radius, float4 params)
+{
+    ss_separable(src, dst, width, height);
+}
+#endif
+
 #if defined(TILE_W) && defined(TILE_H) && defined(BOX_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
 // Roofline rung of the box of any radius: both passes fused through __local memory with running sums
 // (kernels/fused_separable.clh): no scratch buffer in global memory, cost nearly flat in the radius.

@@ -17,6 +17,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void matchesCpuReference_data();
+    void unavailableAboveItsRadius();
     void matchesCpuReference();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
@@ -47,14 +48,30 @@ void TestBox::matchesCpuReference_data()
         addReferenceRow(QString::asprintf("box/%s/radius1/constant", variant), "box", variant, PixelFormat::Gray8,
                         BorderMode::Constant, 259, 194, "radius=1", 0);
     }
+    // strips: radius 1 as well as 2 (the generic rows run its largest), every layout it takes; above 2 it
+    // is unavailable with the reason (unavailableAboveItsRadius).
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        for (BorderMode border : allBorderModes())
+            addReferenceRow(QString::asprintf("box/strips/radius1/%s/%s", formatName(format), borderModeName(border)),
+                            "box", "strips", format, border, 259, 194, "radius=1", 0);
 }
 
 void TestBox::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
+
+void TestBox::unavailableAboveItsRadius()
+{
+    RunRequest request = oneShotRequest("box", "strips", PixelFormat::Gray8);
+    QCOMPARE(applyParam(*findFilter("box"), request.params, "radius=3"), std::string());
+    const RunResult r = m_session->run(makeTestCard(64, 48, PixelFormat::Gray8), request);
+    QVERIFY(r.unavailable);
+    QVERIFY2(r.error.find("radius up to 2") != std::string::npos, r.error.c_str());
+}
 
 void TestBox::rooflineBlockEdges_data()
 {
     addBlockEdgeColumns();
     addBlockEdgeRows("box", "roofline", {"radius=1", "radius=3", "radius=50"});
+    addBlockEdgeRows("box", "strips", {"radius=1", "radius=2"});
 }
 
 void TestBox::rooflineBlockEdges()

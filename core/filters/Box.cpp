@@ -211,6 +211,35 @@ void registerBox(std::vector<FilterSpec> &out)
 
     v = VariantSpec{};
     v.kernelFile = "box.cl";
+    v.name = "strips";
+    v.title = "Small radius: row strips in registers";
+    v.plainWords = "For a small blur, each worker slides down a thin strip of the picture and keeps the last few "
+                   "rows in its head, so every pixel is read from memory about once.";
+    v.passes = {{"box_strips", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
+    v.maxRadius = 2;
+    v.blockBytesGpu = 8; // 8 gray8 or 2 rgba8888 pixels per work-item and row
+    v.blockBytesCpu = 16;
+    v.blockWidth = 8;
+    v.blockHeight = 8;
+    v.preferredLocalGpu = LocalSize{32, 8};
+    v.preferredLocalCpu = LocalSize{16, 1};
+    v.description = "For radius 1 and 2 (the 3x3 and 5x5 means): both passes in one kernel with no scratch "
+                    "memory at all. Each work-item owns a strip 8 bytes across and 8 rows down and walks down "
+                    "it: every input row is fetched once (one aligned 8-byte load and the r-pixel halo on each "
+                    "side), summed along the row, and the last 2r row sums stay in registers to be summed down "
+                    "the column - each input byte is fetched (8+2r)/8 times, 2(2r+1) adds per output byte. "
+                    "The image edges stay on the fast path (the border rule's pixels already sit in the loaded "
+                    "block), bytes enter the sums through the float mantissa (exact), and the rounded mean is "
+                    "taken in the mantissa too, so the result is bit-exact. The same strips as gaussian5x5's "
+                    "and box3x3_interior's roofline rungs (kernels/separable_strips.clh). Unavailable above "
+                    "radius 2: the rows kept grow with r; the roofline rung handles any radius.";
+    v.seedNote = "Not in the seeds; the register-strip form of 'Fast stencils' (CUDA convolutionSeparable, "
+                 "Halide's sliding windows) for the radii OpenCV users reach for most.";
+    box.variants.push_back(v);
+
+    v = VariantSpec{};
+    v.kernelFile = "box.cl";
     v.name = "roofline";
     v.title = "Both passes fused in local memory, running sums";
     v.passes = {{"box_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
