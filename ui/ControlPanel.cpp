@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -43,7 +44,18 @@ QString html(const std::string &text)
 ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *parent)
     : QWidget(parent), m_devices(devices)
 {
-    auto *layout = new QVBoxLayout(this);
+    // Everything but the Run box scrolls; the Run box stays in view below it (on a 768-pixel screen
+    // it was below the fold). Both stay children of this panel, so findChild() finds every control.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName("controlsScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
 
     // Device: every OpenCL device, then the CPU reference code as two more "devices".
     auto *deviceBox = new QGroupBox(tr("Device"), this);
@@ -133,8 +145,11 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     runLayout->addRow(tr("Transfers"), m_transfer);
     runLayout->addRow(m_autoRun);
     runLayout->addRow(buttons);
-    layout->addWidget(runBox);
     layout->addStretch();
+    scroll->setWidget(content);
+    scroll->setMinimumWidth(content->sizeHint().width() + 24); // room for the vertical scroll bar
+    outer->addWidget(scroll, 1);
+    outer->addWidget(runBox);
 
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
         rebuildVariants();

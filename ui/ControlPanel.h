@@ -72,8 +72,7 @@ public:
     void setRunning(bool running);
 
     RunRequest runRequest() const;
-    // The Run box (repeats, transfers, auto-run, Run/Cancel): the shell keeps it in view below the
-    // scrolled controls, so a short screen never hides Run.
+    // The Run box (repeats, transfers, auto-run, Run/Cancel), kept in view below the scrolled controls.
     QWidget *runBox() const { return m_runBox; }
     const FilterSpec *filter() const;
     const VariantSpec *variant() const;

@@ -182,22 +182,10 @@ void MainWindow::fitShortScreen()
 
 void MainWindow::createDocks()
 {
-    m_controls = new ControlPanel(m_devices, this);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(m_controls);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_controls->sizeHint().width() + 24);
-    // Run stays in view below the scrolled controls: on a 768-pixel screen it was below the fold.
-    auto *controlsArea = new QWidget(this);
-    auto *controlsLayout = new QVBoxLayout(controlsArea);
-    controlsLayout->setContentsMargins(0, 0, 0, 0);
-    controlsLayout->setSpacing(2);
-    controlsLayout->addWidget(scroll, 1);
-    controlsLayout->addWidget(m_controls->runBox());
+    m_controls = new ControlPanel(m_devices, this); // scrolls itself, with Run kept in view
     auto *controlDock = new QDockWidget(tr("Controls"), this);
     controlDock->setObjectName("controlsDock");
-    controlDock->setWidget(controlsArea);
+    controlDock->setWidget(m_controls);
     addDockWidget(Qt::RightDockWidgetArea, controlDock);
 
     // The timing panel scrolls inside its dock: its summary and bars are at the top, and its full
