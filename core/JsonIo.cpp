@@ -55,6 +55,17 @@ std::optional<Json> parseJson(std::string_view text, const std::string &source, 
                      + reason;
         }
         return std::nullopt;
+    } catch (const Json::exception &e) {
+        // Not only parse_error: a number no double holds ("1e+3001") is out_of_range.406, thrown by
+        // the same parse (found by tests/fuzz/fuzz_tuning_db; it escaped every caller).
+        if (error) {
+            std::string reason = e.what();
+            if (const std::size_t bracket = reason.find("] "); reason.rfind("[json.exception", 0) == 0
+                                                               && bracket != std::string::npos)
+                reason.erase(0, bracket + 2);
+            *error = source + ": " + reason;
+        }
+        return std::nullopt;
     }
 }
 

@@ -5,7 +5,9 @@
 #include "JsonIo.h"
 #include "ProgramCache.h"
 
+#include <cstdint>
 #include <ctime>
+#include <stdexcept>
 
 namespace fwb {
 
@@ -51,6 +53,29 @@ Json keyJson(const TuningKey &k)
                          {"size_class", k.sizeClass}});
 }
 
+// Numbers read without undefined behaviour: nlohmann's get<int> on 1e300 converts a double that no
+// int holds (UBSan: float-cast-overflow; found by tests/fuzz/fuzz_tuning_db). A wrong type or an
+// out-of-range value throws, and load() skips the entry; a missing field or null is 0 (a NaN time
+// is saved as null).
+int sizeField(const Json &j, const char *key)
+{
+    if (!j.contains(key) || j[key].is_null())
+        return 0;
+    const Json &v = j[key];
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > kMaxImageSide)
+        throw std::runtime_error(std::string("bad \"") + key + "\"");
+    return int(v.get<std::int64_t>());
+}
+
+double msField(const Json &j, const char *key)
+{
+    if (!j.contains(key) || j[key].is_null())
+        return 0;
+    if (!j[key].is_number())
+        throw std::runtime_error(std::string("bad \"") + key + "\"");
+    return j[key].get<double>();
+}
+
 // Throws nlohmann's exceptions on a malformed entry (caught by load()).
 TuningEntry entryFromJson(const Json &j)
 {
@@ -67,11 +92,11 @@ TuningEntry entryFromJson(const Json &j)
     if (!local || !local->isConcrete())
         throw std::runtime_error("bad local size '" + j.at("local").get<std::string>() + "'");
     e.local = *local;
-    e.kernelMs = j.value("kernel_ms", 0.0);
-    e.defaultMs = j.value("default_ms", 0.0);
+    e.kernelMs = msField(j, "kernel_ms");
+    e.defaultMs = msField(j, "default_ms");
     e.defaultLocal = j.value("default_local", std::string());
-    e.width = j.value("width", 0);
-    e.height = j.value("height", 0);
+    e.width = sizeField(j, "width");
+    e.height = sizeField(j, "height");
     e.when = j.value("when", std::string());
     return e;
 }

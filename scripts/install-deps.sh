@@ -6,7 +6,8 @@ packages=(cmake g++ ninja-build pkg-config
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
           xvfb xauth
           nlohmann-json3-dev libcli11-dev
-          dpkg-dev desktop-file-utils) # cpack -G DEB's dependency scan; the .deb's desktop entry check
+          dpkg-dev desktop-file-utils # cpack -G DEB's dependency scan; the .deb's desktop entry check
+          clang) # the fuzzing stage (scripts/test-fuzz.sh: libFuzzer); it adds libclang-rt-N-dev if needed
 # Optional baselines and tools: the build finds them at configure time and works without them.
 # FWB_MINIMAL_DEPS=1 skips them (bare GPU servers, quick containers).
 if [ "${FWB_MINIMAL_DEPS:-0}" != 1 ]; then
