@@ -20,14 +20,26 @@ class QuietImageIo : public fwb::QtImageIo
 public:
     bool load(const std::string &path, fwb::Image &image, std::string &error) override
     {
+        return quietly([&] { return QtImageIo::load(path, image, error); });
+    }
+    // Encoders chatter too: libpng prints "libpng error: Write Error" on a full disk.
+    bool save(const std::string &path, const fwb::Image &image, std::string &error) override
+    {
+        return quietly([&] { return QtImageIo::save(path, image, error); });
+    }
+
+private:
+    template<typename Call>
+    static bool quietly(Call call)
+    {
         if (qEnvironmentVariableIsSet("FWB_VERBOSE"))
-            return QtImageIo::load(path, image, error);
+            return call();
         std::fflush(stderr);
         const int saved = dup(2);
         const int null = open("/dev/null", O_WRONLY);
         if (null >= 0)
             dup2(null, 2);
-        const bool ok = QtImageIo::load(path, image, error);
+        const bool ok = call();
         std::fflush(stderr);
         if (saved >= 0)
             dup2(saved, 2);

@@ -172,7 +172,18 @@ bool writeImageFile(const QString &path, const QImage &image, QString &error)
     }
     QImageWriter writer(&file, QFileInfo(path).suffix().toLatin1());
     if (!writer.write(image)) {
-        error = writer.errorString();
+        // On a full disk libpng says "Write Error" and QImageWriter "Unknown error": the file's own
+        // error names the cause ("No space left on device").
+        error = file.error() != QFileDevice::NoError ? file.errorString() : writer.errorString();
+        if (error.isEmpty() || error == QLatin1String("Unknown error"))
+            error = QStringLiteral("the write did not complete (disk full?)");
+        file.cancelWriting();
+        return false;
+    }
+    // flush() first: Qt 6.4's commit() returns true when the last buffered write fails (ENOSPC on a
+    // full disk) and puts an empty file in place of the old one.
+    if (!file.flush()) {
+        error = file.errorString();
         file.cancelWriting();
         return false;
     }

@@ -74,9 +74,12 @@ bool RunLog::write(const QString &path, QString *error) const
         data = lines.join(QLatin1Char('\n')).toUtf8() + '\n';
     }
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+    // flush() before commit(): Qt 6.4's commit() returns true when the last buffered write fails
+    // (ENOSPC on a full disk) and puts an empty file in place of the old one.
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.flush() || !file.commit()) {
         if (error)
             *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        file.cancelWriting();
         return false;
     }
     return true;
