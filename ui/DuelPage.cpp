@@ -255,7 +255,14 @@ void DuelPage::onFinished(int side, const ComputeResult &result)
         const double a = endToEndOf(m_results[0]), b = endToEndOf(m_results[1]);
         const int fast = a <= b ? 0 : 1;
         const double ratio = std::max(a, b) / std::max(1e-9, std::min(a, b));
-        m_summary->setText(ratio < 1.05
+        const bool sameDevice = sideSpec(0) == sideSpec(1);
+        if (sameDevice)
+            m_summary->setText(tr("<b>The same device twice</b>: %1 and %2 end to end, %3% apart: how much two "
+                                  "runs of the same work differ here.")
+                                   .arg(msText(a), msText(b))
+                                   .arg((ratio - 1) * 100, 0, 'f', 0));
+        else
+            m_summary->setText(ratio < 1.05
                                ? tr("<b>A tie</b>: %1 and %2 end to end.").arg(msText(a), msText(b))
                                : tr("<b>%1 wins</b>: %2× as fast end to end (%3 against %4).")
                                      .arg(m_results[fast].engine.label().toHtmlEscaped())
@@ -321,10 +328,13 @@ void DuelPage::updateChart()
         if (ok)
             top = std::max(top, endToEndOf(r));
     }
+    kernel->setLabelColor(palette().color(QPalette::WindowText)); // outside the bars: the page's text colour
+    total->setLabelColor(palette().color(QPalette::WindowText));
     auto *series = new QHorizontalBarSeries;
     series->append(total);
     series->append(kernel);
     series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     series->setLabelsFormat(QStringLiteral("@value ms"));
     series->setLabelsPrecision(3);
     m_chart->addSeries(series);

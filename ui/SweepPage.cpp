@@ -401,14 +401,15 @@ void SweepPage::showSweep(const SweepResult &sweep)
                 points.append(QPointF(sweep.values[i], s.kernelMs[i]));
         line->replace(points);
         line->setPointsVisible(true);
-        // The compare filter's lines dashed: two families, one chart.
+        m_chart->addSeries(line);
+        // The compare filter's lines dashed: two families, one chart. After addSeries: the pen then
+        // has the theme's colour for this line.
         if (s.variant.find('/') != std::string::npos) {
             QPen pen = line->pen();
             pen.setStyle(Qt::DashLine);
             pen.setWidthF(2);
             line->setPen(pen);
         }
-        m_chart->addSeries(line);
         line->attachAxis(x);
         line->attachAxis(y);
     }
