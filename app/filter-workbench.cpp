@@ -7,6 +7,7 @@
 #include "MainWindow.h"
 #include "DuelPage.h"
 #include "RacePage.h"
+#include "ReportExport.h"
 #include "SweepPage.h"
 #include "TuneHeatMap.h"
 #include "TunerPage.h"
@@ -96,7 +97,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption duelWith(QStringLiteral("duel-with"),
                                       QStringLiteral("The duel's second device: P:D, cpu-single or cpu-multi."),
                                       QStringLiteral("SPEC"));
-    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith});
+    const QCommandLineOption reportOut(QStringLiteral("report"),
+                                       QStringLiteral("With --screenshot: also write File > Export Report's HTML to FILE "
+                                                      "when the run (and --race/--tune/--sweep/--duel) ends; an "
+                                                      "existing FILE is not replaced."),
+                                       QStringLiteral("FILE"));
+    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith, reportOut});
     parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
                        allVariants, size});
     const QCommandLineOption lab(QStringLiteral("lab"),
@@ -221,6 +227,12 @@ int main(int argc, char *argv[])
     // Let layouts and the chart settle, then save the window; error states are worth a picture too.
     auto grabAndExit = [&](int code) {
         QTimer::singleShot(400, &app, [&, code] {
+            QString reportError;
+            if (parser.isSet(reportOut) && !fwb::writeWorkbenchReport(window, parser.value(reportOut), false, &reportError)) {
+                exitCode = fail(reportError);
+                app.exit(exitCode);
+                return;
+            }
             if (!window.grab().save(file, "PNG")) {
                 exitCode = fail(QStringLiteral("cannot write %1").arg(file));
             } else {
