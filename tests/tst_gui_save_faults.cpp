@@ -237,9 +237,12 @@ private slots:
         QVERIFY(w->controls()->setFilterName("gaussian5x5"));
         w->show();
         w->openTestCard(2400, 1600);
-        QSignalSpy started(w->worker(), &ComputeWorker::runStarted);
+        // runStarted comes from the worker thread: a QSignalSpy would append there while this thread
+        // reads it (Qt 6.4's spy has no lock; ThreadSanitizer reports it), so take it queued.
+        bool started = false;
+        connect(w->worker(), &ComputeWorker::runStarted, this, [&started] { started = true; }, Qt::QueuedConnection);
         QVERIFY(w->startRun());
-        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(started, 60000);
         QTest::qWait(1500); // past the build, into the timed launches
         QVERIFY(w->isRunning());
         QElapsedTimer timer;
