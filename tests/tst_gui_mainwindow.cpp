@@ -11,6 +11,7 @@
 #include "MainWindow.h"
 #include "TimingPanel.h"
 
+#include <QScopeGuard>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -163,6 +164,13 @@ private slots:
             QSKIP("variant unavailable on this device/format (shown disabled)");
         }
         QVERIFY(c->setVariantName(variant));
+        // A small-radius rung (box strips) runs at its largest radius; the rows after get the default back.
+        const auto restoreRadius = qScopeGuard([&] {
+            if (v->maxRadius > 0)
+                c->setParamValue("radius", 3);
+        });
+        if (v->maxRadius > 0)
+            QVERIFY(c->setParamValue("radius", v->maxRadius));
         const int before = w.timingPanel()->historyCount();
         ComputeResult result;
         QVERIFY(runOnce(w, &result));
