@@ -9,6 +9,24 @@
 
 using namespace fwb;
 
+// The worker emits from its own thread; a QSignalSpy on it (Qt 6.4) appends there without a lock
+// while the test reads it here (ThreadSanitizer: data race in QSignalSpy::appendArgs). The relay
+// lives on the test's thread and re-emits what arrives through queued connections, so the spies
+// are only ever touched here.
+class WorkerRelay : public QObject
+{
+    Q_OBJECT
+public:
+    explicit WorkerRelay(ComputeWorker *worker)
+    {
+        connect(worker, &ComputeWorker::runStarted, this, &WorkerRelay::runStarted, Qt::QueuedConnection);
+        connect(worker, &ComputeWorker::runFinished, this, &WorkerRelay::runFinished, Qt::QueuedConnection);
+    }
+signals:
+    void runStarted(quint64 id);
+    void runFinished(const fwb::ComputeResult &result);
+};
+
 class TestGuiWorker : public QObject
 {
     Q_OBJECT
@@ -36,7 +54,8 @@ private slots:
     {
         FWB_REQUIRE_DEVICE(device);
         ComputeWorker worker;
-        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        WorkerRelay relay(&worker);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
         auto image = std::make_shared<const Image>(makeTestCard(259, 194, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image);
         r.id = 7;
@@ -56,7 +75,8 @@ private slots:
     {
         FWB_REQUIRE_DEVICE(device);
         ComputeWorker worker;
-        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        WorkerRelay relay(&worker);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
         auto image = std::make_shared<const Image>(makeTestCard(640, 480, PixelFormat::Gray8));
         for (int i = 1; i <= 20; ++i) {
             ComputeRequest r = request(device, image);
@@ -78,8 +98,9 @@ private slots:
     {
         FWB_REQUIRE_DEVICE(device);
         ComputeWorker worker;
-        QSignalSpy started(&worker, &ComputeWorker::runStarted);
-        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        WorkerRelay relay(&worker);
+        QSignalSpy started(&relay, &WorkerRelay::runStarted);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
         auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
         ComputeRequest r = request(device, image, 1000);
         r.id = 1;
@@ -97,7 +118,8 @@ private slots:
     void cpuEnginesRunTheReference()
     {
         ComputeWorker worker;
-        QSignalSpy finished(&worker, &ComputeWorker::runFinished);
+        WorkerRelay relay(&worker);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
         auto image = std::make_shared<const Image>(makeTestCard(300, 200, PixelFormat::Rgba8888));
         for (auto kind : {ComputeEngine::CpuSingle, ComputeEngine::CpuMulti}) {
             ComputeRequest r;
@@ -120,7 +142,8 @@ private slots:
     {
         FWB_REQUIRE_DEVICE(device);
         auto *worker = new ComputeWorker;
-        QSignalSpy started(worker, &ComputeWorker::runStarted);
+        WorkerRelay relay(worker);
+        QSignalSpy started(&relay, &WorkerRelay::runStarted);
         auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
         worker->submit(request(device, image, 1000));
         QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 30000);
