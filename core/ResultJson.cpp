@@ -174,6 +174,7 @@ Json filterJson(const FilterSpec &f)
             formats.push_back(formatName(fmt));
         variant["description"] = v.description;
         variant["seed_note"] = v.seedNote;
+        variant["plain_words"] = v.plainWords;
         variants.push_back(std::move(variant));
     }
     return j;

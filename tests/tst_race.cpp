@@ -24,6 +24,23 @@ private slots:
     }
     void cleanupTestCase() { m_session.reset(); }
 
+    // The race and the presentation mode speak to people who never programmed: every variant has its
+    // one-liner, and it uses none of the engineers' words.
+    void everyVariantHasPlainWords()
+    {
+        for (const FilterSpec &filter : catalogue())
+            for (const VariantSpec &v : filter.variants) {
+                const std::string where = filter.name + "/" + v.name;
+                QVERIFY2(!v.plainWords.empty(), where.c_str());
+                std::string lower = v.plainWords;
+                for (char &ch : lower)
+                    ch = char(std::tolower(static_cast<unsigned char>(ch)));
+                for (const char *jargon : {"work-item", "work item", "vload", "gb/s", "spill", "kernel", "register",
+                                           "coalesc", "warp", "ndrange", "__local"})
+                    QVERIFY2(lower.find(jargon) == std::string::npos, (where + ": " + jargon).c_str());
+            }
+    }
+
     void ranksEveryVariantFastestFirst()
     {
         const FilterSpec *filter = findFilter("gaussian5x5");

@@ -176,6 +176,7 @@ void registerBox(std::vector<FilterSpec> &out)
     VariantSpec v;
     v.kernelFile = "box.cl";
     v.name = "naive";
+    v.plainWords = "Every worker adds up all the pixels in the square around it - the bigger the blur, the more it has to add.";
     v.title = "Naive 2-D window";
     v.passes = {{"box_naive"}};
     v.description = "One work-item per pixel reads all (2r+1)^2 neighbours (49 at r=3, 10201 at r=50). Simple, "
@@ -186,6 +187,7 @@ void registerBox(std::vector<FilterSpec> &out)
     box.variants.push_back(v);
 
     v.name = "separable";
+    v.plainWords = "The blur is done as a row sweep and then a column sweep, so a big blur costs far fewer sums per pixel.";
     v.title = "Separable: rows, then columns";
     v.passes = {{"box_separable_h", Slot::Src, Slot::TmpA}, {"box_separable_v", Slot::TmpA, Slot::Dst}};
     v.tempType = TempType::Float32;
@@ -196,6 +198,7 @@ void registerBox(std::vector<FilterSpec> &out)
     box.variants.push_back(v);
 
     v.name = "sliding_window";
+    v.plainWords = "One worker walks a whole row (then a column) keeping a running total, so the cost does not grow with the blur - but only a few workers are busy.";
     v.title = "Sliding window (running sums)";
     v.passes = {{"box_sliding_rows", Slot::Src, Slot::TmpA, Geometry::Columns},
                 {"box_sliding_cols", Slot::TmpA, Slot::Dst, Geometry::Columns}};
@@ -241,6 +244,7 @@ void registerBox(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "box.cl";
     v.name = "roofline";
+    v.plainWords = "Each team does both sweeps in its fast scratchpad with running totals, so even a huge blur costs about the same as a small one.";
     v.title = "Both passes fused in local memory, running sums";
     v.passes = {{"box_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.tiledLocal = true;

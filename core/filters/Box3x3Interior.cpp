@@ -94,6 +94,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
     v.passes = {{"box3x3_interior", Slot::Src, Slot::Dst, Geometry::Interior}};
 
     v.name = "uniform_padded";
+    v.plainWords = "Every worker blurs one pixel; the edge of the picture is skipped by giving the graphics chip a slightly bigger, evenly shaped job and letting the extra workers stop at once.";
     v.title = "Rounded-up global size, guarded";
     v.globalRule = GlobalRule::RoundUp;
     v.tiledLocal = true; // the fix needs a shape to round to: auto launches 16x16 instead of NULL
@@ -109,6 +110,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
     interior.variants.push_back(v);
 
     v.name = "exact_cl12";
+    v.plainWords = "The job is cut to exactly the inner pixels, an awkward size the chip can only split into tiny teams - a lesson in how much team size matters.";
     v.title = "Exact global size, OpenCL 1.2 rules";
     v.globalRule = GlobalRule::Exact;
     v.tiledLocal = false;
@@ -121,6 +123,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
     interior.variants.push_back(v);
 
     v.name = "nonuniform_cl20";
+    v.plainWords = "The job is cut to exactly the inner pixels and the chip is allowed to make its last teams smaller, so no worker is wasted.";
     v.title = "Exact global size, non-uniform work-groups (CL 2.0)";
     v.globalRule = GlobalRule::NonUniform;
     v.needsNonUniform = true;
@@ -134,6 +137,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "box.cl";
     v.name = "roofline";
+    v.plainWords = "Each worker slides down a thin strip of the picture and keeps the last rows it read in its head, so every pixel is fetched from memory about once.";
     v.title = "Row strips in registers, wide loads, edges on the fast path";
     v.passes = {{"box3x3_interior_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.blockWidth = 16;    // rgb888 (and -DRF_INT): roofline.clh's 16-byte chunks

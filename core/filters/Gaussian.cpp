@@ -208,6 +208,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
     v.kernelFile = "gaussian_separable.cl";
     v.tempType = TempType::Float32;
     v.name = "separable";
+    v.plainWords = "The blur is done in two sweeps - first along the rows, then down the columns - so each pixel needs a few dozen sums instead of hundreds.";
     v.title = "Separable: rows, then columns";
     v.passes = {{"gaussian_h", Slot::Src, Slot::TmpA}, {"gaussian_v", Slot::TmpA, Slot::Dst}};
     v.description = "Two 1-D passes with the taps in __constant memory: each reads 2r+1 neighbours along its "
@@ -220,6 +221,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
     g.variants.push_back(v);
 
     v.name = "separable_local";
+    v.plainWords = "The same two sweeps, but each team first copies its patch of the picture into a small fast scratchpad and works from there.";
     v.title = "Separable, passes staged in local memory";
     v.passes = {{"gaussian_local_h", Slot::Src, Slot::TmpA}, {"gaussian_local_v", Slot::TmpA, Slot::Dst}};
     v.tiledLocal = true;
@@ -234,6 +236,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "gaussian_separable.cl";
     v.name = "roofline";
+    v.plainWords = "Both sweeps happen in one go inside each team's fast scratchpad, so the half-finished picture never goes back to the big memory.";
     v.title = "Both passes fused in local memory";
     v.passes = {{"gaussian_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.tiledLocal = true;

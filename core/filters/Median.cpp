@@ -185,6 +185,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     v.tileHalo = size / 2;
 
     v.name = "naive_sort";
+    v.plainWords = "Every worker collects the pixels around it and sorts them one by one to find the middle value - easy to write, slow to run.";
     v.title = "Insertion sort";
     v.passes = {{"median_naive_sort"}};
     v.description = "Gathers each channel's " + std::to_string(size * size) + " values into a private array and "
@@ -194,6 +195,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     f.variants.push_back(v);
 
     v.name = "sorting_network";
+    v.plainWords = "Every worker finds the middle value with a fixed recipe of compare-and-swap steps, so no worker ever waits for a decision.";
     v.title = "Branchless min/max network";
     v.passes = {{"median_sorting_network"}};
     v.description = std::string("A fixed selection network (Batcher's merge sort pruned to the middle output: ")
@@ -206,6 +208,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     v.sharesTileProgram = false;
     v.tiledLocal = true;
     v.name = "local_tiled";
+    v.plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so neighbouring workers stop fetching the same pixels again and again.";
     v.title = "Network on a local-memory tile";
     v.passes = {{"median_local"}};
     v.description = "The work-group copies its tile plus a " + std::to_string(size / 2) + "-pixel halo into __local "
@@ -217,6 +220,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     v = VariantSpec{};
     v.kernelFile = "median.cl";
     v.name = "roofline";
+    v.plainWords = "Each worker handles a whole block of pixels and reuses the sorting it already did for the pixel next door, so it does far less work per pixel.";
     v.title = "Roofline: shared column sorts on byte vectors";
     v.passes = {{"median_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.blockWidth = 8; // measured on an H100 (6720x4480 gray8): 8x8 best or within 5% for 3x3 and 5x5

@@ -140,6 +140,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.tileHalo = 30;     // worst case (radius 30): the tile is compiled for the run's radius
 
     v.name = "naive";
+    v.plainWords = "Every worker looks at all the pixels in the square around it and keeps the darkest (erode) or brightest (dilate).";
     v.title = "Naive 2-D window";
     v.passes = {{"morph_naive"}};
     v.description = "Reads all (2r+1)^2 window pixels from global memory per output pixel: 25 at r = 2, 3721 "
@@ -152,6 +153,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.sharesTileProgram = true;
     v.tileHalo = 30;
     v.name = "separable";
+    v.plainWords = "The square is handled as a row sweep and then a column sweep, so each pixel is compared a handful of times instead of dozens.";
     v.title = "Separable: rows then columns";
     v.passes = {{"morph_rows", Slot::Src, Slot::TmpA}, {"morph_columns", Slot::TmpA, Slot::Dst}};
     v.description = "A square window's " + opName + " is the " + opName + " of the row " + opName + "s: a row pass "
@@ -163,6 +165,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.sharesTileProgram = false;
     v.tiledLocal = true;
     v.name = "local_tiled";
+    v.plainWords = "Each team copies its patch into a fast scratchpad first and does both sweeps from there.";
     v.title = "Local tile, separable inside";
     v.passes = {{"morph_local"}};
     v.description = "One launch: the work-group stages its tile plus an r-pixel halo in __local memory, reduces "
@@ -174,6 +177,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v = VariantSpec{};
     v.kernelFile = "morphology.cl";
     v.name = "roofline";
+    v.plainWords = "Each worker slides down a strip of the picture reading each row once, so every pixel comes from memory about once.";
     v.title = "Roofline: fused separable in registers";
     v.passes = {{"morph_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.blockWidth = 8; // measured on an H100 (6720x4480 gray8, r = 2): 8x8 0.065 ms, 16x16 0.12

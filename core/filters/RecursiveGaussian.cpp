@@ -110,6 +110,13 @@ VariantSpec recursiveVariant(const std::string &transpose, const std::string &ti
 {
     VariantSpec v;
     v.name = deviceCoefficients ? "device_coefficients" : "transpose_" + transpose;
+    v.plainWords = deviceCoefficients
+                       ? "The same four-step recipe, with the chip itself working out the blur's settings instead of the computer's main processor."
+                   : transpose == "naive"
+                       ? "A blur that remembers what it just saw as it walks along each line, so it costs the same however wide the blur - the picture is flipped between the row walk and the column walk."
+                   : transpose == "local"
+                       ? "The same walking blur, with the picture flipped through each team's fast scratchpad so memory is read and written along rows."
+                       : "The same walking blur, with the flips done in a staggered order so teams do not crowd one part of memory.";
     v.title = title;
     v.kernelFile = "recursive_gaussian.cl";
     const std::string columns = deviceCoefficients ? "_device_coeffs" : "";
@@ -285,6 +292,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
 
     v = recursiveVariant("local_padded", "Roofline: batched column loads", false);
     v.name = "roofline";
+    v.plainWords = "The walking blur done by many more workers at once, each handling a few columns, without flipping the picture at all.";
     v.passes[0].entry = "iir_columns_batched_u8";
     v.passes[2].entry = "iir_columns_batched_f32";
     v.preferredLocalGpu = {32, 1}; // column passes: one warp per group spreads ~W/32 groups over all SMs

@@ -131,6 +131,7 @@ void registerSobel(std::vector<FilterSpec> &out)
     VariantSpec v;
     v.kernelFile = "sobel.cl";
     v.name = "naive";
+    v.plainWords = "Every worker compares the pixels on either side of it to see how sharply the brightness changes - that is what lights up the edges.";
     v.title = "Naive 3x3";
     v.passes = {{"sobel_naive"}};
     v.description = "One work-item per pixel reads its nine neighbours from global memory (border rule only near "
@@ -141,6 +142,7 @@ void registerSobel(std::vector<FilterSpec> &out)
     s.variants.push_back(v);
 
     v.name = "local_tiled";
+    v.plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so nobody fetches the same pixel nine times.";
     v.title = "Local-memory tile";
     v.passes = {{"sobel_local"}};
     v.tiledLocal = true;
@@ -155,6 +157,7 @@ void registerSobel(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "sobel.cl";
     v.name = "separable";
+    v.plainWords = "The edge test is split into a smoothing sweep and a difference sweep, which needs fewer sums per pixel.";
     v.title = "Separable: [1 2 1] x [-1 0 1]";
     v.passes = {{"sobel_separable_h", Slot::Src, Slot::TmpA}, {"sobel_separable_v", Slot::TmpA, Slot::Dst}};
     v.tempType = TempType::Float32; // 4 bytes per channel: two 16-bit partial results side by side
@@ -168,6 +171,7 @@ void registerSobel(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "sobel.cl";
     v.name = "roofline";
+    v.plainWords = "Each worker handles a whole block of pixels and reads each row once, so the picture is read in big gulps.";
     v.title = "Roofline: 8x8 blocks, rows in registers";
     v.passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.blockWidth = 8; // measured on an H100 (6720x4480 gray8): 8x8 0.069 ms, 8x4 0.065, 16x16 0.14-0.24

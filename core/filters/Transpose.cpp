@@ -85,6 +85,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     v.sharesTileProgram = true; // all four share one program; the naive kernel ignores the tile
 
     v.name = "naive";
+    v.plainWords = "Every worker moves one pixel to its mirrored place; reading goes along rows but writing jumps all over memory, which is slow.";
     v.title = "Naive (global memory)";
     v.passes = {{"transpose_naive_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
     v.description = "One work-item per pixel reads its row-major input and writes straight to the transposed "
@@ -96,6 +97,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     v.sharesTileProgram = false;
     v.tiledLocal = true;
     v.name = "local";
+    v.plainWords = "Each team first gathers a small square into a fast scratchpad, then writes it out flipped, so both reading and writing go along rows.";
     v.title = "Local tile (transposeLS)";
     v.passes = {{"transpose_local_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
     v.description = "A TILE_W x TILE_H block (auto 16x16) is staged in __local memory, barrier, then written "
@@ -105,6 +107,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     f.variants.push_back(v);
 
     v.name = "local_diagonal";
+    v.plainWords = "The same squares, but the teams start in a staggered order so they do not all crowd the same part of memory at once.";
     v.title = "Local tile, diagonal work-groups";
     v.passes = {{"transpose_local_diagonal_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
     v.description = "The seed's one-line change by = (by + bx) % get_num_groups(1): work-groups that run at "
@@ -114,6 +117,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     f.variants.push_back(v);
 
     v.name = "local_padded";
+    v.plainWords = "The same squares, with one spare column in the scratchpad so workers do not queue up for the same part of it.";
     v.title = "Local tile 17 wide, diagonal";
     v.passes = {{"transpose_local_padded_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
     v.description = "As local_diagonal, with each tile row one element longer (TILE_W + 1): the column read in "
@@ -125,6 +129,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.kernelFile = "transpose.cl";
     v.name = "roofline";
+    v.plainWords = "Each worker flips a whole 16x16 square on its own and moves it in big chunks, as fast as memory can go.";
     v.title = "Roofline: 16x16 block per work-item, in registers";
     v.passes = {{"transpose_roofline_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
     v.blockWidth = 16;
