@@ -94,7 +94,9 @@ RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter,
     r.cpuThreads = threads;
     try {
         double ms = 0;
-        session.cpuReference(src, filter, request.params, threads, &ms);
+        Image out = session.cpuReference(src, filter, request.params, threads, &ms);
+        if (request.keepOutput) // the window shows it, and diffs every other row against cpu_single's
+            r.output = std::move(out);
         r.kernelMs = Stats{ms, ms, ms};
         r.totalMs = ms;
         (threads == 1 ? r.cpuSingleMs : r.cpuMultiMs) = ms;

@@ -277,7 +277,10 @@ void RacePage::updateWinner()
     if (win < 0)
         return;
     const RaceEntry &e = m_race.entries[win];
-    const std::string words = speedupWords(m_race.speedup(e, metric));
+    // A CPU row winning is not "about as fast as the CPU": it is the CPU, and nothing on the device beat it.
+    const bool cpuWins = e.baseline && e.name != "opencv_tapi";
+    const std::string words = cpuWins ? std::string("none of the device's versions beat it here")
+                                      : speedupWords(m_race.speedup(e, metric));
     const QString text = tr("<b>Winner: %1</b> — %2%3<br/><i>%4</i>")
                              .arg(q(e.title).toHtmlEscaped(), msText(e.timeMs(metric)),
                                   words.empty() ? QString() : QStringLiteral(", ") + q(words),

@@ -68,8 +68,12 @@ void RecoveryBar::write(const RecoveredEdit &edit)
     o[QStringLiteral("file")] = edit.file;
     o[QStringLiteral("saved")] = edit.saved.isEmpty() ? QDateTime::currentDateTime().toString(Qt::ISODate) : edit.saved;
     o[QStringLiteral("source")] = edit.source;
-    out.write(QJsonDocument(o).toJson());
-    out.commit();
+    const QByteArray data = QJsonDocument(o).toJson();
+    // flush() before commit(): Qt 6.4's commit() reports success when the last buffered write failed
+    // (a full disk) and would replace the previous recovery file with an empty one; keep the old one.
+    if (out.write(data) != data.size() || !out.flush())
+        out.cancelWriting();
+    out.commit(); // after cancelWriting(), commit() discards the temporary file and keeps the old one
 }
 
 void RecoveryBar::remove()
