@@ -391,3 +391,29 @@ matmul_register_blocked_prefetch(__global const float *a, __global const float *
     store_block(c, ld, row0, col0, tx, ty, acc);
 }
 #endif // register-blocking defines
+
+// ---- Past the seeds, for CPU devices: column strips ------------------------------------------------
+#ifdef CS_ROWS
+// Work-item (q, s) computes the CS_ROWS x 16 block of C at rows s*CS_ROWS.., columns 16q..: along k it
+// loads 16 consecutive floats of B's row k as one float16 (one 64-byte vector register on an AVX-512
+// core) and CS_ROWS elements of A, and keeps CS_ROWS float16 sums in registers: every vector of B loaded
+// serves CS_ROWS vector multiply-adds. Explicit vectors because a CPU device such as PoCL vectorises
+// across work-items only in loops without inner loops; this kernel's work is all inner loop. B and C rows
+// are padded to ld (a multiple of 64 floats, so every float16 is aligned) and A to whole strips with
+// zeros, so the range needs no edge test.
+__kernel void matmul_column_strips(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int q = get_global_id(0);
+    const int i0 = get_global_id(1) * CS_ROWS;
+    float16 acc[CS_ROWS];
+    for (int r = 0; r < CS_ROWS; ++r)
+        acc[r] = (float16)(0.0f);
+    for (int k = 0; k < n; ++k) {
+        const float16 bk = ((__global const float16 *)(b + (size_t)k * ld))[q];
+        for (int r = 0; r < CS_ROWS; ++r)
+            acc[r] = fma((float16)(a[(size_t)(i0 + r) * ld + k]), bk, acc[r]);
+    }
+    for (int r = 0; r < CS_ROWS; ++r)
+        ((__global float16 *)(c + (size_t)(i0 + r) * ld))[q] = acc[r];
+}
+#endif

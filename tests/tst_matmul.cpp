@@ -16,7 +16,7 @@ namespace {
 const char *const kLadder[] = {"naive",          "coalesced",        "private_sum",           "row_per_item",
                                "row_in_private", "column_in_local",  "float4",                "float4_hoisted",
                                "float8",         "tiled_local",      "register_blocked",      "register_blocked_wide",
-                               "register_blocked_padded",            "register_blocked_prefetch"};
+                               "register_blocked_padded",            "register_blocked_prefetch", "column_strips"};
 
 RunResult runMatmul(Session &session, const std::string &variant, int n, LocalSize local = {})
 {

@@ -19,6 +19,7 @@ enum class Shape {
     RowPerItem,     // 1-D n range, one work-item per row of C (seed 003 steps 4-9)
     Tiled,          // 2-D range in TILE x TILE groups, guarded edges (seed 002)
     RegisterBlocks, // 2-D range of TSM x TSN blocks, inputs padded to whole tiles (myGEMM)
+    ColumnStrips,   // 2-D ld x (rows / CS_ROWS) range, a column strip of C per work-item (CPU devices)
 };
 
 struct Layout
@@ -48,6 +49,8 @@ Layout layoutOf(const std::string &name)
         return {Shape::RowPerItem, true, false, 8, true};
     if (name == "tiled_local")
         return {Shape::Tiled, false, false, 1, false};
+    if (name == "column_strips") // rows padded to 64 floats: the range covers them with no edge test
+        return {Shape::ColumnStrips, false, false, 64, false};
     return {Shape::RegisterBlocks, false, false, 1, false};
 }
 
@@ -129,6 +132,15 @@ WorkloadProblem setupMatmul(const VariantSpec &variant, const std::map<std::stri
         pass.global[0] = roundUpTo(n, std::size_t(tile));
         pass.global[1] = roundUpTo(n, std::size_t(tile));
         pass.local = LocalSize{tile, tile};
+        break;
+    }
+    case Shape::ColumnStrips: {
+        const int strip = defineValue(variant, "CS_ROWS", 8);
+        rows = roundUpTo(n, std::size_t(strip)); // padding rows of A are zeros, their C rows unread
+        pass.dims = 2;
+        pass.global[0] = ld / 16; // 16 columns (one float16) per work-item
+        pass.global[1] = rows / std::size_t(strip);
+        pass.local = LocalSize{4, 1};
         break;
     }
     case Shape::RegisterBlocks: {
@@ -371,6 +383,17 @@ void registerMatmul(std::vector<WorkloadSpec> &out)
         "barrier per step suffices instead of two.",
         "Past the seeds: myGEMM kernel 9 (prefetching). H100, n = 4096: 24.5 TFLOPS (+5% over padded).",
         with({"PAD=4"}));
+    add("column_strips", "CPU-shaped: 8x16 blocks in float16 registers", "matmul_column_strips",
+        "Shaped for CPU devices such as PoCL on an AVX-512 core: each work-item computes an 8-row by "
+        "16-column block of C. Along k it loads 16 consecutive floats of a row of B as one float16 (one "
+        "64-byte vector register), broadcasts one element of A per row, and keeps 8 float16 sums in "
+        "registers, so every vector of B loaded serves 8 vector multiply-adds. Explicit vectors because "
+        "PoCL vectorises across work-items only in loops without inner loops, and a matrix product is all "
+        "inner loop; no local memory and no barriers, which on a CPU are ordinary memory and loop splits. "
+        "Rows are padded to 64 floats, so every vector is aligned and the range needs no edge test.",
+        "Past the seeds: seed 003's float8 idea taken to the CPU's full vector width, with register "
+        "blocking. Seed 003's best CPU step was float8 at 7.27 GFLOPS.",
+        {"CS_ROWS=8"});
 
     out.push_back(std::move(w));
 }
