@@ -394,7 +394,7 @@ matmul_register_blocked_prefetch(__global const float *a, __global const float *
 
 // ---- Past the seeds, for CPU devices: column strips ------------------------------------------------
 #ifdef CS_ROWS
-// Work-item (q, s) computes the CS_ROWS x 16 block of C at rows s*CS_ROWS.., columns 16q..: along k it
+// Work-item (s, q) computes the CS_ROWS x 16 block of C at rows s*CS_ROWS.., columns 16q..: along k it
 // loads 16 consecutive floats of B's row k as one float16 (one 64-byte vector register on an AVX-512
 // core) and CS_ROWS elements of A, and keeps CS_ROWS float16 sums in registers: every vector of B loaded
 // serves CS_ROWS vector multiply-adds. Explicit vectors because a CPU device such as PoCL vectorises
@@ -403,8 +403,10 @@ matmul_register_blocked_prefetch(__global const float *a, __global const float *
 // zeros, so the range needs no edge test.
 __kernel void matmul_column_strips(__global const float *a, __global const float *b, __global float *c, int n, int ld)
 {
-    const int q = get_global_id(0);
-    const int i0 = get_global_id(1) * CS_ROWS;
+    // Dimension 0 walks down the strips: the work-items a CPU device runs one after another share one
+    // 16-column panel of B (n x 64 bytes), which then stays in the core's cache.
+    const int i0 = get_global_id(0) * CS_ROWS;
+    const int q = get_global_id(1);
     float16 acc[CS_ROWS];
     for (int r = 0; r < CS_ROWS; ++r)
         acc[r] = (float16)(0.0f);

@@ -138,9 +138,9 @@ WorkloadProblem setupMatmul(const VariantSpec &variant, const std::map<std::stri
         const int strip = defineValue(variant, "CS_ROWS", 8);
         rows = roundUpTo(n, std::size_t(strip)); // padding rows of A are zeros, their C rows unread
         pass.dims = 2;
-        pass.global[0] = ld / 16; // 16 columns (one float16) per work-item
-        pass.global[1] = rows / std::size_t(strip);
-        pass.local = LocalSize{4, 1};
+        pass.global[0] = rows / std::size_t(strip); // down the strips first: they share B's panel
+        pass.global[1] = ld / 16;                   // 16 columns (one float16) per work-item
+        pass.local = LocalSize{1, 1};
         break;
     }
     case Shape::RegisterBlocks: {
