@@ -390,7 +390,11 @@ void registerMatmul(std::vector<WorkloadSpec> &out)
         "registers, so every vector of B loaded serves 8 vector multiply-adds. Explicit vectors because "
         "PoCL vectorises across work-items only in loops without inner loops, and a matrix product is all "
         "inner loop; no local memory and no barriers, which on a CPU are ordinary memory and loop splits. "
-        "Rows are padded to 64 floats, so every vector is aligned and the range needs no edge test.",
+        "Rows are padded to 64 floats, so every vector is aligned and the range needs no edge test. The "
+        "range walks down the row strips first, so the work-items a CPU runs one after another share one "
+        "16-column panel of B in its cache; work-groups are single work-items. Measured at n = 2000: PoCL "
+        "on 2 AVX-512 cores 39 GFLOPS (float8 10, naive 1.4); an H100 0.99 TFLOPS - a GPU wastes 31 of "
+        "every 32 lanes on one-work-item groups, which is why the register-blocked rungs exist.",
         "Past the seeds: seed 003's float8 idea taken to the CPU's full vector width, with register "
         "blocking. Seed 003's best CPU step was float8 at 7.27 GFLOPS.",
         {"CS_ROWS=8"});
