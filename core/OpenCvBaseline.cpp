@@ -8,6 +8,8 @@
 #include <cmath>
 
 #ifdef FWB_HAVE_OPENCV
+#include "ClConfig.h"
+
 #include <opencv2/core.hpp>
 #include <opencv2/core/ocl.hpp>
 #include <opencv2/core/utility.hpp>
@@ -257,7 +259,20 @@ std::shared_ptr<OpenCvTapiContext> makeOpenCvTapiContext(const ClHandles &cl)
     auto state = std::make_shared<OpenCvTapiContext>();
     // OpenCV on the session's own context and device, with a queue of its own: the same device our
     // kernels ran on, not whatever OpenCV would pick by itself.
-    state->context = cv::ocl::OpenCLExecutionContext::create(cl.platformName, cl.platform, cl.context, cl.device);
+    // create() takes ownership of one reference of the context and of the device (ocl.hpp: "the caller
+    // should additionally call clRetainContext and/or clRetainDevice ... if it wishes to continue using
+    // them"). Without these two retains the session's context was released twice: PoCL aborted with
+    // "PTHREAD ERROR in POclReleaseContext" when a window closed after an OpenCV T-API row.
+    clRetainContext(static_cast<cl_context>(cl.context));
+    clRetainDevice(static_cast<cl_device_id>(cl.device));
+    try {
+        state->context = cv::ocl::OpenCLExecutionContext::create(cl.platformName, cl.platform, cl.context, cl.device);
+    } catch (...) {
+        // Ownership passes only on success.
+        clReleaseDevice(static_cast<cl_device_id>(cl.device));
+        clReleaseContext(static_cast<cl_context>(cl.context));
+        throw;
+    }
     return state;
 }
 
