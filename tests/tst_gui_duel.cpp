@@ -2,6 +2,7 @@
 // device twice, since CI has one; and the device against the CPU reference), both pictures and one
 // kernel and one end-to-end bar per side; Cancel stops between the sides.
 #include "TestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "ControlPanel.h"
 #include "DuelPage.h"
@@ -19,23 +20,13 @@ class TestGuiDuel : public QObject
     Q_OBJECT
 
 private:
-    static DuelPage *duelPage(MainWindow &window)
-    {
-        for (WorkbenchPage *page : window.pages())
-            if (auto *duel = qobject_cast<DuelPage *>(page))
-                return duel;
-        return nullptr;
-    }
+    static DuelPage *duelPage(MainWindow &window) { return test::findPage<DuelPage>(window); }
     static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
     {
-        ControlPanel *c = window.controls();
-        c->setAutoRun(false);
-        c->setRepeat(2);
-        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName("sobel")
-            || !c->setVariantName("separable"))
-            return false;
-        window.openTestCard(w, h);
-        return true;
+        test::PageWindowSetup setup;
+        setup.variant = "separable";
+        setup.format.reset(); // the format follows the test card
+        return test::setUpPageWindow(window, device, w, h, setup);
     }
 
 private slots:

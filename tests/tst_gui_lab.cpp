@@ -3,6 +3,7 @@
 // ghost; the N-body animation shows frames from the CPU and the device side by side while the GUI
 // thread keeps ticking; switching workload stops it.
 #include "TestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "LabPage.h"
 #include "MainWindow.h"
@@ -25,13 +26,7 @@ private slots:
     void nbodyAnimation();
 
 private:
-    LabPage *labPage(MainWindow &window)
-    {
-        for (WorkbenchPage *page : window.pages())
-            if (auto *lab = qobject_cast<LabPage *>(page))
-                return lab;
-        return nullptr;
-    }
+    LabPage *labPage(MainWindow &window) { return test::findPage<LabPage>(window); }
     DeviceInfo m_device;
     bool m_haveDevice = false;
 };

@@ -4,6 +4,7 @@
 // the app: PoCL aborts when contexts are made again after OpenCV's T-API has used one
 // ("still have references to IRs - can't release LLVM context").
 #include "TestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "ControlPanel.h"
 #include "MainWindow.h"
@@ -26,23 +27,10 @@ class TestGuiRace : public QObject
 private:
     std::unique_ptr<MainWindow> m_window;
 
-    static RacePage *racePage(MainWindow &window)
-    {
-        for (WorkbenchPage *page : window.pages())
-            if (auto *race = qobject_cast<RacePage *>(page))
-                return race;
-        return nullptr;
-    }
+    static RacePage *racePage(MainWindow &window) { return test::findPage<RacePage>(window); }
     static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
     {
-        ControlPanel *c = window.controls();
-        c->setAutoRun(false);
-        c->setRepeat(2);
-        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName("sobel")
-            || !c->setPixelFormat(PixelFormat::Gray8))
-            return false;
-        window.openTestCard(w, h);
-        return true;
+        return test::setUpPageWindow(window, device, w, h);
     }
 
 private slots:

@@ -2,6 +2,7 @@
 // and the recursive one on the same chart, one point per run (every variant at every value), log
 // axes when the range spans a factor of ten, Cancel stops midway with the points so far.
 #include "TestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "ControlPanel.h"
 #include "MainWindow.h"
@@ -23,23 +24,13 @@ class TestGuiSweep : public QObject
     Q_OBJECT
 
 private:
-    static SweepPage *sweepPage(MainWindow &window)
-    {
-        for (WorkbenchPage *page : window.pages())
-            if (auto *sweep = qobject_cast<SweepPage *>(page))
-                return sweep;
-        return nullptr;
-    }
+    static SweepPage *sweepPage(MainWindow &window) { return test::findPage<SweepPage>(window); }
     static bool setUp(MainWindow &window, const DeviceInfo &device, const QString &filter, int w, int h)
     {
-        ControlPanel *c = window.controls();
-        c->setAutoRun(false);
-        c->setRepeat(1);
-        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName(filter)
-            || !c->setPixelFormat(PixelFormat::Gray8))
-            return false;
-        window.openTestCard(w, h);
-        return true;
+        test::PageWindowSetup setup;
+        setup.filter = filter;
+        setup.repeat = 1;
+        return test::setUpPageWindow(window, device, w, h, setup);
     }
     static int runnableVariants(const std::string &filter, const DeviceInfo &device)
     {

@@ -2,6 +2,7 @@
 // applied goes into the tuning database and the next auto launch of the window uses it ("tuned"),
 // Cancel stops midway. A private cache folder: the tuned shape must not leak into other suites.
 #include "TestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "ControlPanel.h"
 #include "MainWindow.h"
@@ -24,24 +25,13 @@ class TestGuiTuner : public QObject
 private:
     QTemporaryDir m_cache;
 
-    static TunerPage *tunerPage(MainWindow &window)
-    {
-        for (WorkbenchPage *page : window.pages())
-            if (auto *tuner = qobject_cast<TunerPage *>(page))
-                return tuner;
-        return nullptr;
-    }
+    static TunerPage *tunerPage(MainWindow &window) { return test::findPage<TunerPage>(window); }
     static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
     {
-        ControlPanel *c = window.controls();
-        c->setAutoRun(false);
-        c->setRepeat(2);
-        if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName("sobel")
-            || !c->setVariantName("separable") || !c->setPixelFormat(PixelFormat::Gray8)
-            || !c->setLocalSizeText("auto"))
-            return false;
-        window.openTestCard(w, h);
-        return true;
+        test::PageWindowSetup setup;
+        setup.variant = "separable";
+        setup.autoLocal = true;
+        return test::setUpPageWindow(window, device, w, h, setup);
     }
 
 private slots:

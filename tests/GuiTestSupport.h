@@ -1,0 +1,55 @@
+// Shared by the window-page suites (tst_gui_race, _tuner, _sweep, _duel, _lab): finding a page in the
+// real window and preparing the window for a page's job.
+#pragma once
+
+#include "ControlPanel.h"
+#include "Devices.h"
+#include "MainWindow.h"
+#include "WorkbenchPage.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace fwb::test {
+
+// The window's page of type Page, or nullptr.
+template <class Page>
+Page *findPage(MainWindow &window)
+{
+    for (WorkbenchPage *page : window.pages())
+        if (auto *found = qobject_cast<Page *>(page))
+            return found;
+    return nullptr;
+}
+
+struct PageWindowSetup
+{
+    QString filter = QStringLiteral("sobel");
+    QString variant;                                                   // empty: leave the selection
+    std::optional<PixelFormat> format = PixelFormat::Gray8; // nullopt: follow the image
+    bool autoLocal = false;                                            // also choose the auto shape
+    int repeat = 2;
+};
+
+// No automatic runs, the repeats, the test device, the filter (variant, format and shape when asked),
+// then the test card at w x h. False when a control refused its value.
+inline bool setUpPageWindow(MainWindow &window, const DeviceInfo &device, int w, int h,
+                            const PageWindowSetup &setup = {})
+{
+    ControlPanel *c = window.controls();
+    c->setAutoRun(false);
+    c->setRepeat(setup.repeat);
+    if (!c->setDeviceSpec(QString::fromStdString(device.spec())) || !c->setFilterName(setup.filter))
+        return false;
+    if (!setup.variant.isEmpty() && !c->setVariantName(setup.variant))
+        return false;
+    if (setup.format && !c->setPixelFormat(*setup.format))
+        return false;
+    if (setup.autoLocal && !c->setLocalSizeText("auto"))
+        return false;
+    window.openTestCard(w, h);
+    return true;
+}
+
+} // namespace fwb::test
