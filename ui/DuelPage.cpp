@@ -1,5 +1,6 @@
 // DuelPage: one variant on two devices, side by side (see DuelPage.h).
 #include "DuelPage.h"
+#include "UiText.h"
 
 #include <QAction>
 #include <QBarCategoryAxis>
@@ -20,15 +21,6 @@
 namespace fwb {
 
 namespace {
-
-QString q(const std::string &s) { return QString::fromStdString(s); }
-
-QString msText(double ms)
-{
-    return ms >= 100 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
-           : ms >= 1 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 2)
-                     : QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
-}
 
 // What a side's bar measures: kernel-only and end-to-end (the CPU reference has no copies).
 double kernelOf(const ComputeResult &r) { return r.run.kernelMs.median; }

@@ -1,5 +1,6 @@
 // RacePage: the race of every variant, as bars (see RacePage.h).
 #include "RacePage.h"
+#include "UiText.h"
 
 #include "ImageFileIo.h"
 #include "RaceChart.h"
@@ -20,15 +21,6 @@
 namespace fwb {
 
 namespace {
-
-QString q(const std::string &s) { return QString::fromStdString(s); }
-
-QString msText(double ms)
-{
-    return ms >= 100 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
-           : ms >= 1 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 2)
-                     : QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
-}
 
 // Brings the page's tab to the front (the page sits in the shell's QTabWidget).
 void raiseTab(QWidget *page)
