@@ -90,10 +90,13 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
             fastestCpu = r.cpuBestLabel;
         if (transferLines && !r.baseline) {
             auto pct = [](double p) { return p >= 0 ? " " + std::to_string(int(std::lround(p))) + "% of probe" : std::string(); };
-            std::printf("    %-13s up %s ms %.2f GB/s%s, down %s ms %.2f GB/s%s, staging %s ms, end to end %s ms",
+            std::printf("    %-13s up %s ms %.2f GB/s%s, down %s ms %.2f GB/s%s, staging %s, end to end %s ms",
                         r.transfer.c_str(), fmtMs(r.uploadMs).c_str(), r.uploadGBps, pct(r.uploadPctOfProbe).c_str(),
                         fmtMs(r.downloadMs).c_str(), r.downloadGBps, pct(r.downloadPctOfProbe).c_str(),
-                        fmtMs(r.stagingMs).c_str(), fmtMs(r.endToEndMs).c_str());
+                        (fmtMs(r.stagingMs) + " ms"
+                         + (r.transferNote.rfind("page-locked image", 0) == 0 ? " (image page-locked)" : ""))
+                            .c_str(),
+                        fmtMs(r.endToEndMs).c_str());
             if (r.tiles > 1)
                 std::printf("; %d tiles of %dx%d (halo %d) on %d queues, overlap %.0f%% (stages %s ms in %s ms)",
                             r.tiles, r.tileWidth, r.tileHeight, r.tileHalo, r.streams, r.overlapPct,

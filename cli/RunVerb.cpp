@@ -27,6 +27,7 @@ struct RunOptions
     std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir, jsonFile;
     std::vector<std::string> paramAssignments;
     std::string repeatText, warmupText, transferText, tileText, maxAllocText;
+    bool transferGiven = false, tileGiven = false, maxAllocGiven = false; // given, even as '' (refused then)
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
     bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
@@ -65,14 +66,14 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     std::vector<TransferMode> modes{TransferMode::Pageable};
     if (o.transferText == "all") {
         modes = allTransferModes();
-    } else if (!o.transferText.empty()) {
+    } else if (o.transferGiven || !o.transferText.empty()) {
         const auto mode = parseTransferMode(o.transferText);
         if (!mode)
             throw Error("--transfer '" + o.transferText + "' must be pageable, pinned, zero_copy, output_mapped, svm or all");
         modes = {*mode};
     }
     request.transfer = modes.front();
-    if (!o.tileText.empty()) {
+    if (o.tileGiven || !o.tileText.empty()) {
         char x = 0, tail = 0;
         long tw = 0, th = 0;
         if (std::sscanf(o.tileText.c_str(), "%ld%c%ld%c", &tw, &x, &th, &tail) != 3 || (x != 'x' && x != 'X') || tw < 1
@@ -81,10 +82,10 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.tileWidth = int(tw);
         request.tileHeight = int(th);
     }
-    if (!o.maxAllocText.empty()) {
+    if (o.maxAllocGiven || !o.maxAllocText.empty()) {
         char *end = nullptr;
         const long long n = std::strtoll(o.maxAllocText.c_str(), &end, 10);
-        if (*end || n < 1 || n > (1ll << 30))
+        if (o.maxAllocText.empty() || *end || n < 1 || n > (1ll << 30))
             throw Error("--max-alloc-mib '" + o.maxAllocText + "' must be a whole number of MiB >= 1");
         request.maxAllocBytes = std::uint64_t(n) << 20;
     }
@@ -127,9 +128,13 @@ int cmdRun(const RunOptions &o, ImageIo *io)
             throw Error("output file " + output + " exists; pass --overwrite to replace it");
     }
 
-    // The image: a file (Qt builds) or the deterministic test card.
+    // The image: a file (Qt builds) or the deterministic test card. With --transfer pinned alone (in this
+    // process) it lives in page-locked memory from the start, made once the session exists (below), so
+    // the copies and the streamed tiles DMA straight from and into it: no staging memcpy.
+    const bool pinnedImage = !isolated.enabled && modes.size() == 1 && modes.front() == TransferMode::Pinned;
     Image image;
     std::string source;
+    long syntheticW = 0, syntheticH = 0;
     if (!input.empty()) {
         if (!io)
             throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
@@ -146,7 +151,10 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         }
         if (std::string problem = imageSizeProblem(w, h, channelCount(*format)); !problem.empty())
             throw Error("--synthetic " + synthetic + ": " + problem);
-        image = makeTestCard(int(w), int(h), *format);
+        if (!pinnedImage)
+            image = makeTestCard(int(w), int(h), *format);
+        syntheticW = w;
+        syntheticH = h;
         source = "test card";
     }
 
@@ -163,6 +171,21 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     if (!o.noTuned)
         sessionOptions.tunedLocal = TuningDb::lookup(tuning);
     Session session(device, sessionOptions);
+    if (pinnedImage) { // outside the timed repeats, like the decode: drawn or converted into page-locked memory
+        const int w = image.isNull() ? int(syntheticW) : image.width(), h = image.isNull() ? int(syntheticH) : image.height();
+        try {
+            Image pinned = session.pinnedImage(w, h, *format);
+            if (image.isNull())
+                drawTestCard(pinned);
+            else
+                image.convertInto(pinned);
+            image = std::move(pinned);
+        } catch (const Error &e) { // ordinary memory then: the copies go through staging, as without it
+            std::fprintf(stderr, "filter-bench: warning: %s; staging copies instead\n", e.what());
+            if (image.isNull())
+                image = makeTestCard(w, h, *format);
+        }
+    }
     const double copyGBps = session.copyBandwidthGBps();
     // With --transfer, the bandwidth probe (once per device per process) gives every copy its % of the ceiling.
     const Session::BandwidthProbe *probe = o.transferText.empty() ? nullptr : &session.bandwidthProbe();
@@ -301,14 +324,17 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                  "how the image moves (seed 004's table): pageable copies (default), pinned\n"
                  "staging, zero_copy (kernel on host-visible memory), output_mapped, svm;\n"
                  "all = one row per mode")
-        ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all");
+        ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all")
+        ->each([o](const std::string &) { o->transferGiven = true; });
     c.add_option("--tile", o->tileText,
                  "process the image in tiles of WxH output pixels, with halos, streamed over\n"
                  "several queues (default: only when the image does not fit the device)")
-        ->type_name("WxH");
+        ->type_name("WxH")
+        ->each([o](const std::string &) { o->tileGiven = true; });
     c.add_option("--max-alloc-mib", o->maxAllocText,
                  "pretend the device allows at most N MiB in one allocation (tiles then)")
-        ->type_name("N");
+        ->type_name("N")
+        ->each([o](const std::string &) { o->maxAllocGiven = true; });
     c.add_flag("--baselines", o->baselines,
                "add OpenCV's rows (opencv_cpu, opencv_tapi) for a single --variant too\n"
                "(default: with --variant all, for every filter OpenCV also has)");

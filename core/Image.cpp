@@ -86,6 +86,41 @@ Image::Image(int width, int height, PixelFormat format)
     m_data.assign(m_stride * std::size_t(height), 0);
 }
 
+Image Image::adopt(int width, int height, PixelFormat format, std::uint8_t *pixels, std::function<void()> release)
+{
+    if (std::string problem = imageSizeProblem(width, height); !problem.empty())
+        throw Error(problem);
+    if (!pixels)
+        throw Error("no storage to adopt for a " + std::to_string(width) + "x" + std::to_string(height) + " image");
+    Image image;
+    image.m_width = width;
+    image.m_height = height;
+    image.m_format = format;
+    image.m_stride = std::size_t(width) * std::size_t(channelCount(format));
+    image.m_adopted = std::shared_ptr<std::uint8_t>(pixels, [release = std::move(release)](std::uint8_t *) noexcept {
+        try {
+            if (release)
+                release();
+        } catch (...) {
+            // an owner that cannot release (a lost device) has nothing left to give back
+        }
+    });
+    return image;
+}
+
+Image::Image(const Image &other)
+    : m_width(other.m_width), m_height(other.m_height), m_format(other.m_format), m_stride(other.m_stride),
+      m_data(other.m_adopted ? std::vector<std::uint8_t>(other.data(), other.data() + other.sizeBytes()) : other.m_data)
+{
+}
+
+Image &Image::operator=(const Image &other)
+{
+    if (this != &other)
+        *this = Image(other);
+    return *this;
+}
+
 static std::uint8_t lumaOf(const std::uint8_t *p)
 {
     // ITU-R BT.601 weights in 8-bit fixed point, rounded.
@@ -100,6 +135,20 @@ Image Image::convertedTo(PixelFormat format) const
         return copy;
     }
     Image out(m_width, m_height, format);
+    convertInto(out);
+    return out;
+}
+
+void Image::convertInto(Image &out) const
+{
+    if (out.m_width != m_width || out.m_height != m_height)
+        throw Error("cannot convert a " + std::to_string(m_width) + "x" + std::to_string(m_height) + " image into a "
+                    + std::to_string(out.m_width) + "x" + std::to_string(out.m_height) + " one");
+    if (out.m_format == m_format) {
+        if (out.data() != data())
+            std::copy(data(), data() + sizeBytes(), out.data());
+        return;
+    }
     const int inCh = channels();
     const int outCh = out.channels();
     for (int y = 0; y < m_height; ++y) {
@@ -122,7 +171,6 @@ Image Image::convertedTo(PixelFormat format) const
                 std::copy(rgba, rgba + outCh, dst);
         }
     }
-    return out;
 }
 
 std::uint64_t Image::contentHash() const
@@ -131,7 +179,7 @@ std::uint64_t Image::contentHash() const
     hash.add(&m_width, sizeof m_width);
     hash.add(&m_height, sizeof m_height);
     hash.add(&m_format, sizeof m_format);
-    hash.add(m_data.data(), m_data.size());
+    hash.add(data(), sizeBytes());
     return hash.value();
 }
 
@@ -227,18 +275,27 @@ Rgb testCardPixel(int x, int y, int w, int h)
 
 Image makeTestCard(int width, int height, PixelFormat format)
 {
-    Image rgba(width, height, PixelFormat::Rgba8888);
+    Image image(width, height, format);
+    drawTestCard(image);
+    return image;
+}
+
+void drawTestCard(Image &image)
+{
+    // Each pixel as RGBA, then in the image's layout exactly as convertedTo() would turn RGBA into it.
+    const int width = image.width(), height = image.height(), ch = image.channels();
     for (int y = 0; y < height; ++y) {
-        std::uint8_t *p = rgba.row(y);
-        for (int x = 0; x < width; ++x, p += 4) {
+        std::uint8_t *p = image.row(y);
+        for (int x = 0; x < width; ++x, p += ch) {
             const Rgb c = testCardPixel(x, y, width, height);
-            p[0] = std::uint8_t(std::clamp(c.r, 0, 255));
-            p[1] = std::uint8_t(std::clamp(c.g, 0, 255));
-            p[2] = std::uint8_t(std::clamp(c.b, 0, 255));
-            p[3] = 255;
+            const std::uint8_t rgba[4] = {std::uint8_t(std::clamp(c.r, 0, 255)), std::uint8_t(std::clamp(c.g, 0, 255)),
+                                          std::uint8_t(std::clamp(c.b, 0, 255)), 255};
+            if (ch == 1)
+                p[0] = lumaOf(rgba);
+            else
+                std::copy(rgba, rgba + ch, p);
         }
     }
-    return rgba.convertedTo(format);
 }
 
 int maxAbsDiff(const Image &a, const Image &b, double *meanOut)

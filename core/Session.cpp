@@ -296,6 +296,70 @@ struct Session::Impl
         }
     }
 
+    // Page-locked images (Session::pinnedImage, and a pinned run's output when its input is one): a
+    // CL_MEM_ALLOC_HOST_PTR buffer mapped for the block's whole life, owned by the Image that adopts it.
+    // The session keeps weak references to recognise such memory, and the last output block to reuse it
+    // once its image is gone (dropped when the size changes, after a failure and with the session).
+    struct PinnedBlock
+    {
+        cl::CommandQueue queue;
+        cl::Buffer buffer;
+        void *ptr = nullptr;
+        std::size_t bytes = 0;
+        ~PinnedBlock()
+        {
+            try {
+                if (ptr) {
+                    queue.enqueueUnmapMemObject(buffer, ptr);
+                    queue.finish();
+                }
+            } catch (const cl::Error &) {
+                // a lost device takes its mappings with it
+            }
+        }
+    };
+    std::vector<std::weak_ptr<PinnedBlock>> pinnedBlocks;
+    std::shared_ptr<PinnedBlock> pinnedOutputBlock;
+    std::shared_ptr<PinnedBlock> newPinnedBlock(std::size_t bytes)
+    {
+        auto block = std::make_shared<PinnedBlock>();
+        block->queue = queue;
+        block->buffer = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        block->ptr = queue.enqueueMapBuffer(block->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+        block->bytes = bytes;
+        std::erase_if(pinnedBlocks, [](const std::weak_ptr<PinnedBlock> &b) { return b.expired(); });
+        pinnedBlocks.push_back(block);
+        return block;
+    }
+    static Image adoptBlock(std::shared_ptr<PinnedBlock> block, int w, int h, PixelFormat format)
+    {
+        std::uint8_t *pixels = static_cast<std::uint8_t *>(block->ptr);
+        return Image::adopt(w, h, format, pixels, [block = std::move(block)]() mutable { block.reset(); });
+    }
+    // True when [p, p + bytes) lies in one of this session's page-locked blocks.
+    bool isPinnedHost(const void *p, std::size_t bytes) const
+    {
+        const auto *at = static_cast<const std::uint8_t *>(p);
+        for (const std::weak_ptr<PinnedBlock> &weak : pinnedBlocks)
+            if (const std::shared_ptr<PinnedBlock> block = weak.lock()) {
+                const auto *begin = static_cast<const std::uint8_t *>(block->ptr);
+                if (at >= begin && at + bytes <= begin + block->bytes)
+                    return true;
+            }
+        return false;
+    }
+    // The output of a run whose input is page-locked: the session's output block when no earlier result
+    // still holds it (same size), else a new one.
+    Image pinnedOutputImage(int w, int h, PixelFormat format)
+    {
+        const std::size_t bytes = std::size_t(w) * std::size_t(h) * std::size_t(channelCount(format));
+        if (!pinnedOutputBlock || pinnedOutputBlock.use_count() > 1 || pinnedOutputBlock->bytes != bytes) {
+            pinnedOutputBlock.reset(); // the old block goes now, or with the result that holds it
+            pinnedOutputBlock = newPinnedBlock(bytes);
+        }
+        return adoptBlock(pinnedOutputBlock, w, h, format);
+    }
+
     // zero_copy / output_mapped: buffers the kernel reads and writes in host-visible memory.
     struct HostVisible
     {
@@ -385,6 +449,7 @@ struct Session::Impl
         dstImage = cl::Image2D();
         imageWidth = imageHeight = 0;
         tileSlots.clear();
+        pinnedOutputBlock.reset(); // a result may still hold it; it goes with that result
         visibleSrc = HostVisible();
         visibleDst = HostVisible();
         try {
@@ -447,6 +512,7 @@ struct Session::Impl
 
     ~Impl()
     {
+        pinnedOutputBlock.reset();
         try {
             release(pinnedIn);
             release(pinnedOut);
@@ -909,7 +975,10 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
     // Pinned: each slot has page-locked staging for its tile's input and output rectangles. The host copy
     // pool fills tile t's input staging while the device works on the tiles already queued, and empties
     // the oldest tile's output staging (into the output image) as soon as its download ends.
-    const bool staged = request.transfer == TransferMode::Pinned;
+    // Page-locked input and output (Session::pinnedImage): the tiles' copies DMA straight from and into them.
+    const bool staged = request.transfer == TransferMode::Pinned
+                        && !(isPinnedHost(uploadFrom, hostPitch * std::size_t(h))
+                             && isPinnedHost(downloadTo, outPitch * std::size_t(out.height())));
     std::vector<std::uint8_t *> stageIn, stageOut;
     if (staged) {
         releaseTileStaging(std::size_t(slots));
@@ -1115,6 +1184,25 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
     r.overlapPct = Stats::of(overlaps).median;
 }
 
+Image Session::pinnedImage(int width, int height, PixelFormat format)
+{
+    if (std::string problem = imageSizeProblem(width, height, channelCount(format)); !problem.empty())
+        throw Error(problem);
+    const std::size_t bytes = std::size_t(width) * std::size_t(height) * std::size_t(channelCount(format));
+    try {
+        std::shared_ptr<Impl::PinnedBlock> block = d->newPinnedBlock(bytes);
+        hostCopyPool().parallelFor(8, [&](int i) { // zero pixels, touched on several threads
+            const std::size_t begin = bytes * std::size_t(i) / 8, end = bytes * std::size_t(i + 1) / 8;
+            std::memset(static_cast<std::uint8_t *>(block->ptr) + begin, 0, end - begin);
+        });
+        return Impl::adoptBlock(std::move(block), width, height, format);
+    } catch (const cl::Error &e) {
+        throw Error("cannot allocate " + mib(bytes) + " of page-locked host memory for a " + std::to_string(width) + "x"
+                        + std::to_string(height) + " " + formatName(format) + " image: " + clErrorName(e.err()),
+                    e.err());
+    }
+}
+
 Session::NativeHandles Session::nativeHandles() const
 {
     return {d->context(), d->device(), d->queue()};
@@ -1232,7 +1320,11 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
     std::size_t firstGlobal[2] = {0, 0};
     LocalSize local;
     try {
-        const Image src = input.format() == request.params.format ? input : input.convertedTo(request.params.format);
+        // The input itself when it is already in the kernels' layout (no copy: a page-locked input stays one).
+        Image converted;
+        if (input.format() != request.params.format)
+            converted = input.convertedTo(request.params.format);
+        const Image &src = converted.isNull() ? input : converted;
         const DrainQueueOnUnwind drainBeforeSrcGoes{d->queue};
         const int w = src.width(), h = src.height(), ch = src.channels();
         const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
@@ -1412,14 +1504,25 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         r.reuploaded = !canSkipUpload;
         std::vector<double> uploads, kernels, downloads, walls;
         std::vector<std::vector<double>> passTimes(launches.size());
-        Image out(curW, curH, src.format()); // curW x curH: the last pass's output size
+        // --transfer pinned on an input already in page-locked memory (Session::pinnedImage): the copies and
+        // the tiles DMA straight from it and into an output in page-locked memory too, no staging memcpy.
+        const bool pinnedDirect = mode == TransferMode::Pinned && d->isPinnedHost(src.data(), pixelBytes);
+        if (!pinnedDirect && d->pinnedOutputBlock.use_count() == 1)
+            d->pinnedOutputBlock.reset(); // an ordinary image now: the page-locked output block goes
+        Image out = pinnedDirect ? d->pinnedOutputImage(curW, curH, src.format())
+                                 : Image(curW, curH, src.format()); // curW x curH: the last pass's output size
+        if (pinnedDirect) {
+            r.transferNote = "page-locked image: copies straight from and into its pixels, no staging memcpy";
+            d->release(d->pinnedIn);
+            d->release(d->pinnedOut);
+        }
         const DrainQueueOnUnwind drainBeforeOutGoes{d->queue};
         const std::size_t outBytes = out.sizeBytes();
         // Where the copies read and write on the host: the images themselves, or pinned staging
         // buffers filled once per run (the staging memcpy is reported apart, as stagingMs).
         const std::uint8_t *uploadFrom = src.data();
         std::uint8_t *downloadTo = out.data();
-        if (mode == TransferMode::Pinned && !tiled) { // tiles stage per tile (runTiles)
+        if (mode == TransferMode::Pinned && !tiled && !pinnedDirect) { // tiles stage per tile (runTiles)
             // Allocating and page-locking happens once per image size and session (like a build, not
             // part of a run's cost); the memcpy into the staging buffer is what each new image pays.
             std::uint8_t *stagingIn = static_cast<std::uint8_t *>(d->pinned(d->pinnedIn, pixelBytes));

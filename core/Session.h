@@ -206,6 +206,14 @@ public:
     // image2d variants), or empty; `note` receives what the mode will use (e.g. the SVM grain).
     std::string transferUnavailableReason(TransferMode mode, const VariantSpec *variant, std::string *note = nullptr);
 
+    // An image in page-locked host memory of this session's device (a CL_MEM_ALLOC_HOST_PTR buffer,
+    // mapped for the image's life, adopted by it: Image::adopt), its pixels zero. With
+    // TransferMode::Pinned, run() copies (or streams the tiles) straight from such an input and returns
+    // its output in page-locked memory too: no staging memcpy (stagingMs 0). Fill it (decode, convert,
+    // draw) before timing matters; the memory goes with the image, even after the session. Copies of
+    // it are ordinary images. Throws fwb::Error when the driver cannot allocate or map it.
+    Image pinnedImage(int width, int height, PixelFormat format);
+
     // CPU reference, timed; cached per (image content, filter, params).
     Image cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
                        double *ms);

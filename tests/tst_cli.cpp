@@ -34,6 +34,7 @@ private slots:
     void runTiled_data();
     void runTiled();
     void runTiledRefusals();
+    void runPinnedImageOutputs();
     void badInput_data();
     void badInput();
     void neverOverwrites();
@@ -137,11 +138,11 @@ void TestCli::usageErrors_data()
                                                      << "unknown filter '--json' (known: ";
     // Tiles and the pretend allocation limit (issue 10).
     const QStringList run{"run", "--filter", "gaussian5x5", "--synthetic", "64x48"};
-    for (const char *tile : {"0x5", "5x0", "10by10", "64", "x32", "-4x4", "8x8x8", "2000000x4"})
+    for (const char *tile : {"0x5", "5x0", "10by10", "64", "x32", "-4x4", "8x8x8", "2000000x4", ""})
         QTest::newRow(qPrintable(QStringLiteral("--tile %1").arg(tile)))
             << (run + QStringList{"--tile", tile})
             << QStringLiteral("--tile '%1' is not of the form WxH with sides >= 1, e.g. 1024x1024").arg(tile);
-    for (const char *mib : {"0", "-3", "abc", "1.5", "12MiB", "99999999999"})
+    for (const char *mib : {"0", "-3", "abc", "1.5", "12MiB", "99999999999", ""}) // '': given empty, not left out
         QTest::newRow(qPrintable(QStringLiteral("--max-alloc-mib '%1'").arg(mib)))
             << (run + QStringList{"--max-alloc-mib", mib})
             << QStringLiteral("--max-alloc-mib '%1' must be a whole number of MiB >= 1").arg(mib);
@@ -149,6 +150,8 @@ void TestCli::usageErrors_data()
                                         << "--transfer 'dma' must be pageable, pinned, zero_copy, output_mapped, svm or all";
     QTest::newRow("--transfer case") << (run + QStringList{"--transfer", "ALL"})
                                      << "--transfer 'ALL' must be pageable, pinned, zero_copy, output_mapped, svm or all";
+    QTest::newRow("--transfer empty") << (run + QStringList{"--transfer", ""})
+                                      << "--transfer '' must be pageable, pinned, zero_copy, output_mapped, svm or all";
 }
 
 void TestCli::usageErrors()
@@ -361,6 +364,8 @@ void TestCli::runTransferAll()
         QVERIFY(r["upload_gbps"].toDouble() > 0 && r["download_gbps"].toDouble() > 0);
         QVERIFY(r["end_to_end_ms"].toDouble() >= r["total_ms"].toDouble());
         QVERIFY(r.contains("upload_pct_of_probe") && r.contains("download_pct_of_probe"));
+        if (modes[i] == QStringLiteral("pinned")) // every mode shares one ordinary image: pinned stages it
+            QVERIFY(r["staging_ms"].toDouble() > 0);
     }
     // The table: one transfer line per mode.
     const Outcome table = bench({"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--synthetic",
@@ -438,11 +443,44 @@ void TestCli::runTiled()
         QCOMPARE(size, tileSize);
     else
         QVERIFY2(QRegularExpression("^[1-9][0-9]*x[1-9][0-9]*$").match(size).hasMatch(), qPrintable(size));
+    if (r["transfer"].toString() == QStringLiteral("pinned")) { // --transfer pinned alone: the image is page-locked
+        QCOMPARE(r["staging_ms"].toDouble(), 0.0);
+        QVERIFY2(r["transfer_note"].toString().startsWith("page-locked image"), qPrintable(r["transfer_note"].toString()));
+    }
     if (r["tiles"].toInt() > 1) {
         QCOMPARE(r["tile_halo"].toInt(), 2);
         QVERIFY(r["streams"].toInt() >= 1);
         QVERIFY(r["overlap_pct"].toDouble() >= 0 && r["overlap_pct"].toDouble() <= 100);
         QVERIFY(r["stages_ms"].toDouble() > 0);
+    }
+}
+
+// --transfer pinned puts the decoded image in page-locked memory and the copies (untiled) or tiles
+// (streamed) DMA straight from and into it: the saved result is the pageable run's, pixel for pixel, and
+// the table says why staging is 0.
+void TestCli::runPinnedImageOutputs()
+{
+    const QString in = m_dir.filePath("pinned-in.png");
+    QImage image(93, 61, QImage::Format_RGB32);
+    for (int y = 0; y < 61; ++y)
+        for (int x = 0; x < 93; ++x)
+            image.setPixel(x, y, qRgb(x * 5, y * 9, (x * y * 3) & 255));
+    QVERIFY(image.save(in));
+    const QStringList base{"run", "--filter", "gaussian5x5", "--variant", "unrolled_constant", "--input", in,
+                           "--repeat", "1", "--warmup", "0", "--check", "--overwrite"};
+    for (const char *format : {"gray8", "rgba8888"}) {
+        const QString reference = m_dir.filePath(QStringLiteral("pageable-%1.png").arg(format));
+        const Outcome pageable = bench(base + QStringList{"--format", format, "--output", reference});
+        QVERIFY2(pageable.code == 0, pageable.err.constData());
+        const QImage expected(reference);
+        QVERIFY(!expected.isNull());
+        for (const QStringList &extra : {QStringList{}, QStringList{"--tile", "32x16"}}) {
+            const QString out = m_dir.filePath(QStringLiteral("pinned-%1-%2.png").arg(format).arg(extra.size()));
+            const Outcome pinned = bench(base + extra + QStringList{"--format", format, "--transfer", "pinned", "--output", out});
+            QVERIFY2(pinned.code == 0, pinned.err.constData());
+            QVERIFY2(pinned.out.contains("staging 0.000 ms (image page-locked)"), pinned.out.constData());
+            QCOMPARE(QImage(out), expected);
+        }
     }
 }
 

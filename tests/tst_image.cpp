@@ -15,11 +15,72 @@ private slots:
     void testCardIsDeterministic();
     void testCardHasContent();
     void conversions();
+    void adoptedStorage();
+    void testCardDrawnInPlace();
     void sizeLimits_data();
     void sizeLimits();
     void borderIndex_data();
     void borderIndex();
 };
+
+// Image::adopt: pixels on someone else's storage, released once when the last image using it goes;
+// copies are ordinary images, moves carry the storage.
+void TestImage::adoptedStorage()
+{
+    std::vector<std::uint8_t> storage(7 * 5 * 4, 0x11);
+    int released = 0;
+    {
+        Image adopted = Image::adopt(7, 5, PixelFormat::Rgba8888, storage.data(), [&] { ++released; });
+        QVERIFY(!adopted.ownsStorage());
+        QCOMPARE(adopted.data(), storage.data());
+        QCOMPARE(adopted.sizeBytes(), storage.size());
+        QCOMPARE(adopted.stride(), std::size_t(28));
+        QCOMPARE(int(adopted.row(4)[27]), 0x11); // the contents are kept
+        adopted.row(2)[3] = 0x77;
+        QCOMPARE(int(storage[2 * 28 + 3]), 0x77);
+        Image copy = adopted;
+        QVERIFY(copy.ownsStorage() && copy.data() != storage.data());
+        QCOMPARE(copy.contentHash(), adopted.contentHash());
+        copy.row(0)[0] = 0x99;
+        QCOMPARE(int(storage[0]), 0x11);
+        Image assigned;
+        assigned = adopted;
+        QVERIFY(assigned.ownsStorage());
+        QCOMPARE(maxAbsDiff(assigned, adopted), 0);
+        Image moved = std::move(adopted);
+        QCOMPARE(moved.data(), storage.data());
+        QCOMPARE(released, 0);
+        Image target = makeTestCard(7, 5, PixelFormat::Rgba8888);
+        target = std::move(moved); // the target's own pixels go, the storage travels
+        QCOMPARE(target.data(), storage.data());
+        QCOMPARE(released, 0);
+        const Image gray = target.convertedTo(PixelFormat::Gray8);
+        QVERIFY(gray.ownsStorage());
+    }
+    QCOMPARE(released, 1);
+    QVERIFY_THROWS_EXCEPTION(Error, Image::adopt(0, 5, PixelFormat::Gray8, storage.data(), {}));
+    QVERIFY_THROWS_EXCEPTION(Error, Image::adopt(3, 5, PixelFormat::Gray8, nullptr, {}));
+    // convertInto: into existing storage, any format, same size only.
+    Image into = Image::adopt(7, 5, PixelFormat::Gray8, storage.data(), {});
+    const Image card = makeTestCard(7, 5, PixelFormat::Rgba8888);
+    card.convertInto(into);
+    QCOMPARE(into.data(), storage.data());
+    QCOMPARE(maxAbsDiff(into, card.convertedTo(PixelFormat::Gray8)), 0);
+    Image wrong(6, 5, PixelFormat::Gray8);
+    QVERIFY_THROWS_EXCEPTION(Error, card.convertInto(wrong));
+}
+
+// drawTestCard fills an image in its own layout with exactly the RGBA card converted to that layout.
+void TestImage::testCardDrawnInPlace()
+{
+    const Image rgba = makeTestCard(203, 117, PixelFormat::Rgba8888);
+    for (PixelFormat f : allPixelFormats()) {
+        Image drawn(203, 117, f);
+        drawTestCard(drawn);
+        QCOMPARE(maxAbsDiff(drawn, rgba.convertedTo(f)), 0);
+        QCOMPARE(drawn.contentHash(), makeTestCard(203, 117, f).contentHash());
+    }
+}
 
 void TestImage::testCardIsDeterministic()
 {

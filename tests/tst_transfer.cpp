@@ -191,6 +191,15 @@ private slots:
         QVERIFY(pinned.stagingMs > 0);
         QCOMPARE(pinned.endToEndMs, pinned.totalMs); // the staging is inside the streamed repeat
         QVERIFY(pinned.stagesMs >= pinned.stagingMs);
+        // The image in page-locked memory from the start: the tiles DMA straight from and into it.
+        Image locked = m_session->pinnedImage(width, height, PixelFormat(format));
+        image.convertInto(locked);
+        const RunResult direct = run(locked, request);
+        QVERIFY2(direct.ok(), describe(direct, width, height).constData());
+        QCOMPARE(direct.tiles, tiled.tiles);
+        QCOMPARE(maxAbsDiff(direct.output, whole.output), 0);
+        QCOMPARE(direct.stagingMs, 0.0);
+        QVERIFY(!direct.output.ownsStorage());
     }
 
     // Pinned tiles copy rectangles out of the staging buffers; mapped modes refuse to tile.
@@ -230,6 +239,115 @@ private slots:
             QCOMPARE(maxAbsDiff(tiled.output, whole.output), 0);
             QVERIFY(tiled.overlapPct >= 0 && tiled.overlapPct <= 100);
         }
+    }
+
+    // Session::pinnedImage: an input already in page-locked memory skips the staging memcpy in every
+    // pinned run (untiled and tiled, buffers and image2d), returns its output in page-locked memory, and
+    // gives the same bytes as the ordinary image in every mode.
+    void pinnedImageSkipsTheStaging_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<int>("tile"); // 0: untiled
+        for (int tile : {0, 48}) {
+            const QString suffix = tile ? QStringLiteral(" tiled") : QString();
+            QTest::newRow(qPrintable("unrolled_constant gray8" + suffix)) << "unrolled_constant" << int(PixelFormat::Gray8) << tile;
+            QTest::newRow(qPrintable("unrolled_constant rgba8888" + suffix)) << "unrolled_constant" << int(PixelFormat::Rgba8888) << tile;
+            QTest::newRow(qPrintable("image2d rgba8888" + suffix)) << "image2d" << int(PixelFormat::Rgba8888) << tile;
+        }
+    }
+
+    void pinnedImageSkipsTheStaging()
+    {
+        QFETCH(QString, variant);
+        QFETCH(int, format);
+        QFETCH(int, tile);
+        const PixelFormat fmt = PixelFormat(format);
+        if (!findFilter("gaussian5x5")->variant(variant.toStdString()))
+            QSKIP("variant not in this catalogue");
+        const Image image = makeTestCard(173, 91, fmt);
+        Image locked = m_session->pinnedImage(173, 91, fmt);
+        QVERIFY(!locked.ownsStorage());
+        QCOMPARE(maxAbsDiff(locked, Image(173, 91, fmt)), 0); // zero pixels to begin with
+        drawTestCard(locked); // drawn straight into it: the same pixels as makeTestCard
+        QCOMPARE(maxAbsDiff(locked, image), 0);
+        RunRequest request = oneShotRequest("gaussian5x5", variant.toStdString(), fmt);
+        request.tileWidth = request.tileHeight = tile;
+        const RunResult ordinary = run(image, request); // pageable, from ordinary memory
+        if (ordinary.unavailable)
+            QSKIP("image2d unavailable here");
+        QVERIFY2(ordinary.ok() && ordinary.matches, describe(ordinary, 173, 91).constData());
+        request.transfer = TransferMode::Pinned;
+        const RunResult staged = run(image, request);
+        QVERIFY2(staged.ok() && staged.matches, describe(staged, 173, 91).constData());
+        QVERIFY(staged.stagingMs > 0);
+        QVERIFY(staged.output.ownsStorage());
+        for (int again = 0; again < 2; ++again) { // the second run reuses the session's output block
+            const RunResult direct = run(locked, request);
+            QVERIFY2(direct.ok() && direct.matches, describe(direct, 173, 91).constData());
+            QCOMPARE(direct.tiles, staged.tiles);
+            QCOMPARE(direct.stagingMs, 0.0);
+            QCOMPARE(direct.endToEndMs, direct.totalMs);
+            QVERIFY2(direct.transferNote.find("page-locked image") == 0, direct.transferNote.c_str());
+            QVERIFY(!direct.output.ownsStorage());
+            QCOMPARE(maxAbsDiff(direct.output, staged.output), 0);
+            QCOMPARE(maxAbsDiff(direct.output, ordinary.output), 0);
+        }
+        // Every other mode takes the page-locked image as any other memory: the same bytes.
+        for (TransferMode mode : allTransferModes()) {
+            request.transfer = mode;
+            const RunResult r = run(locked, request);
+            if (r.unavailable)
+                continue;
+            QVERIFY2(r.ok() && r.matches, (transferModeName(mode) + std::string(": ") + r.error).c_str());
+            QCOMPARE(maxAbsDiff(r.output, ordinary.output), 0);
+            if (mode != TransferMode::Pinned)
+                QVERIFY(r.transferNote.find("page-locked image") != 0);
+        }
+    }
+
+    // A pinned result holds its page-locked output: the next run gets another block while it lives and
+    // reuses the block once it is gone; page-locked images outlive their session.
+    void pinnedOutputsAndLifetimes()
+    {
+        const Image image = makeTestCard(150, 80, PixelFormat::Gray8);
+        Image locked = m_session->pinnedImage(150, 80, PixelFormat::Gray8);
+        image.convertInto(locked);
+        RunRequest request = oneShotRequest("gaussian5x5", "unrolled_constant");
+        request.transfer = TransferMode::Pinned;
+        RunResult first = run(locked, request);
+        RunResult second = run(locked, request);
+        QVERIFY2(first.ok() && second.ok() && first.matches && second.matches, second.error.c_str());
+        QVERIFY(first.output.data() != second.output.data()); // the first result still holds its block
+        const std::uint8_t *secondPixels = second.output.data();
+        second = RunResult();
+        const RunResult third = run(locked, request);
+        QCOMPARE(third.output.data(), secondPixels); // its block, free again, serves the next run
+        QCOMPARE(maxAbsDiff(third.output, first.output), 0);
+        const Image copy = third.output; // a copy is an ordinary image with its own pixels
+        QVERIFY(copy.ownsStorage() && copy.data() != third.output.data());
+        QCOMPARE(maxAbsDiff(copy, first.output), 0);
+
+        Image survivor, survivorOut;
+        {
+            Session other(m_device);
+            survivor = other.pinnedImage(64, 40, PixelFormat::Rgba8888);
+            drawTestCard(survivor);
+            RunRequest r = oneShotRequest("gaussian5x5", "unrolled_constant", PixelFormat::Rgba8888);
+            r.transfer = TransferMode::Pinned;
+            r.tileWidth = r.tileHeight = 16;
+            RunResult result = other.run(survivor, r);
+            QVERIFY2(result.ok() && result.matches && result.stagingMs == 0, result.error.c_str());
+            survivorOut = std::move(result.output);
+            // An image of another session is ordinary memory to this one: staged, same bytes.
+            const RunResult here = run(survivor, r);
+            QVERIFY2(here.ok() && here.matches && here.stagingMs > 0, here.error.c_str());
+            QCOMPARE(maxAbsDiff(here.output, survivorOut), 0);
+        }
+        QVERIFY(!survivor.ownsStorage() && !survivorOut.ownsStorage()); // the session is gone, the memory is not
+        QCOMPARE(maxAbsDiff(survivor, makeTestCard(64, 40, PixelFormat::Rgba8888)), 0);
+        survivor = Image();
+        survivorOut = Image();
     }
 
     void hostCopyPoolCopiesRectangles()
