@@ -322,8 +322,9 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                "skip timing the single-threaded CPU reference (the check still runs)");
     c.add_option("--transfer", o->transferText,
                  "how the image moves (seed 004's table): pageable copies (default), pinned\n"
-                 "staging, zero_copy (kernel on host-visible memory), output_mapped, svm;\n"
-                 "all = one row per mode")
+                 "(image and result in page-locked memory), zero_copy (kernel on host-visible\n"
+                 "memory), output_mapped, svm; all = one row per mode (one ordinary image:\n"
+                 "pinned copies through page-locked staging there)")
         ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all")
         ->each([o](const std::string &) { o->transferGiven = true; });
     c.add_option("--tile", o->tileText,
