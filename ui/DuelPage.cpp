@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTabWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -31,24 +30,14 @@ double endToEndOf(const ComputeResult &r)
 
 } // namespace
 
-DuelPage::DuelPage(QWidget *parent) : WorkbenchPage(parent), m_devices(listDevices())
+DuelPage::DuelPage(QWidget *parent) : JobPage(parent), m_devices(listDevices())
 {
     setObjectName("duelPage");
-    m_duelAct = new QAction(tr("Device Duel"), this);
-    m_duelAct->setObjectName("duelAction");
-    m_duelAct->setToolTip(tr("Run the current variant on two devices and show both results side by side"));
-    connect(m_duelAct, &QAction::triggered, this, [this] { startDuel(); });
-    m_duelButton = new QPushButton(tr("Duel"), this);
-    m_duelButton->setObjectName("duelButton");
-    connect(m_duelButton, &QPushButton::clicked, this, [this] { startDuel(); });
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName("duelCancel");
-    connect(m_cancel, &QPushButton::clicked, this, &DuelPage::cancelDuel);
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName("duelProgress");
+    createJobControls({tr("Device Duel"), "duelAction",
+                       tr("Run the current variant on two devices and show both results side by side"), tr("Duel"),
+                       "duelButton", "duelCancel", "duelProgress", tr("%v of %m devices")});
     m_progress->setRange(0, 2);
     m_progress->setValue(0);
-    m_progress->setFormat(tr("%v of %m devices"));
     m_summary = new QLabel(tr("Pick two devices (or one twice) and press Duel."), this);
     m_summary->setObjectName("duelSummary");
     m_summary->setWordWrap(true);
@@ -104,15 +93,12 @@ DuelPage::DuelPage(QWidget *parent) : WorkbenchPage(parent), m_devices(listDevic
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(140);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_duelButton);
-    top->addWidget(m_cancel);
-    top->addWidget(m_progress, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
+    layout->addLayout(createJobBar());
     layout->addWidget(m_summary);
     layout->addLayout(grid, 3);
     layout->addWidget(m_view, 2);
+    connect(this, &JobPage::jobFinished, this, &DuelPage::duelFinished);
     updateChart();
     updateActions();
 }
@@ -122,18 +108,6 @@ DuelPage::~DuelPage()
     // Each worker's destructor aborts its run and waits; cancel first so it is quick.
     for (ComputeWorker *worker : m_workers)
         worker->cancel();
-}
-
-void DuelPage::setInput(const std::shared_ptr<const Image> &image, const QString &)
-{
-    m_request.input = image;
-    updateActions();
-}
-
-void DuelPage::setRequest(const ComputeRequest &request)
-{
-    m_request = request;
-    updateActions();
 }
 
 bool DuelPage::setSideSpec(int side, const QString &spec)
@@ -165,26 +139,23 @@ ComputeEngine DuelPage::engineFor(int side) const
     return engine;
 }
 
-void DuelPage::updateActions()
+bool DuelPage::canStart() const
 {
-    const bool busy = isDueling();
-    const bool can = !busy && m_request.input && !m_request.run.filter.empty() && !m_request.run.variant.empty();
-    m_duelAct->setEnabled(can);
-    m_duelButton->setEnabled(can);
-    m_cancel->setEnabled(busy);
-    for (QComboBox *combo : m_sides)
-        combo->setEnabled(!busy);
+    return m_request.input && !m_request.run.filter.empty() && !m_request.run.variant.empty();
 }
 
-bool DuelPage::startDuel()
+void DuelPage::updateActions()
 {
-    if (isDueling() || !m_request.input || m_request.run.filter.empty() || m_request.run.variant.empty())
+    JobPage::updateActions();
+    for (QComboBox *combo : m_sides)
+        combo->setEnabled(!isBusy());
+}
+
+bool DuelPage::startJob()
+{
+    if (isBusy() || !canStart())
         return false;
-    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
-        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
-            tabs->setCurrentWidget(this);
-            break;
-        }
+    raiseTab();
     m_has = {false, false};
     m_results = {};
     m_cancelled = false;
@@ -218,9 +189,9 @@ void DuelPage::runSide(int side)
     m_workers[side]->submit(request);
 }
 
-void DuelPage::cancelDuel()
+void DuelPage::cancelJob()
 {
-    if (!isDueling())
+    if (!isBusy())
         return;
     m_cancelled = true;
     m_workers[m_running]->cancel();
@@ -263,8 +234,7 @@ void DuelPage::onFinished(int side, const ComputeResult &result)
     } else {
         m_summary->setText(tr("One side did not finish: see its error below."));
     }
-    updateActions();
-    emit duelFinished();
+    finishJob();
 }
 
 void DuelPage::showSide(int side)

@@ -6,7 +6,7 @@
 
 #include "ComputeWorker.h"
 #include "Devices.h"
-#include "WorkbenchPage.h"
+#include "JobPage.h"
 
 #include <array>
 #include <vector>
@@ -16,12 +16,10 @@ class QChart;
 class QChartView;
 class QComboBox;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 
 namespace fwb {
 
-class DuelPage : public WorkbenchPage
+class DuelPage : public JobPage
 {
     Q_OBJECT
 
@@ -30,15 +28,14 @@ public:
     ~DuelPage() override;
 
     QString title() const override { return tr("Duel"); }
-    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
-    void setRequest(const ComputeRequest &request) override;
-    QList<QAction *> runMenuActions() const override { return {m_duelAct}; }
+    QList<QAction *> runMenuActions() const override { return {m_startAct}; }
 
-    QAction *duelAction() const { return m_duelAct; }
+    QAction *duelAction() const { return m_startAct; }
     // "P:D", "cpu-single" or "cpu-multi" for each side (0 left, 1 right).
     bool setSideSpec(int side, const QString &spec);
     QString sideSpec(int side) const;
-    bool isDueling() const { return m_running >= 0; }
+    bool isBusy() const override { return m_running >= 0; }
+    bool isDueling() const { return isBusy(); }
     // The finished sides of the last duel (false: not run yet, cancelled or failed).
     bool hasResult(int side) const { return m_has[side]; }
     const ComputeResult &result(int side) const { return m_results[side]; }
@@ -46,22 +43,26 @@ public:
     QChartView *chartView() const { return m_view; }
 
 public slots:
-    bool startDuel();
-    void cancelDuel();
+    bool startJob() override;
+    void cancelJob() override;
+    bool startDuel() { return startJob(); }
+    void cancelDuel() { cancelJob(); }
 
 signals:
     void duelFinished();
+
+protected:
+    bool canStart() const override;
+    void updateActions() override;
 
 private:
     void runSide(int side);
     void onFinished(int side, const ComputeResult &result);
     void showSide(int side);
     void updateChart();
-    void updateActions();
     ComputeEngine engineFor(int side) const;
 
     std::vector<DeviceInfo> m_devices;
-    ComputeRequest m_request;
     std::array<ComputeWorker *, 2> m_workers{};
     std::array<QComboBox *, 2> m_sides{};
     std::array<QLabel *, 2> m_images{};
@@ -72,10 +73,6 @@ private:
     quint64 m_nextId = 0;
     int m_running = -1; // the side running now, -1 when idle
     bool m_cancelled = false;
-    QAction *m_duelAct;
-    QPushButton *m_duelButton;
-    QPushButton *m_cancel;
-    QProgressBar *m_progress;
     QLabel *m_summary;
     QChart *m_chart;
     QChartView *m_view;

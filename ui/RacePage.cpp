@@ -15,22 +15,11 @@
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace fwb {
 
 namespace {
-
-// Brings the page's tab to the front (the page sits in the shell's QTabWidget).
-void raiseTab(QWidget *page)
-{
-    for (QWidget *w = page->parentWidget(); w; w = w->parentWidget())
-        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
-            tabs->setCurrentWidget(page);
-            return;
-        }
-}
 
 QPixmap preview(const QImage &image, int side)
 {
@@ -41,32 +30,21 @@ QPixmap preview(const QImage &image, int side)
 
 } // namespace
 
-RacePage::RacePage(QWidget *parent) : WorkbenchPage(parent), m_worker(new BenchWorker(this))
+RacePage::RacePage(QWidget *parent) : JobPage(parent)
 {
     setObjectName("racePage");
-    m_raceAct = new QAction(tr("Race All Variants"), this);
-    m_raceAct->setObjectName("raceAction");
-    m_raceAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_raceAct->setToolTip(tr("Run every variant of this filter, the CPU and OpenCV on this picture, fastest first"));
-    connect(m_raceAct, &QAction::triggered, this, [this] { startRace(); });
-    m_cancelAct = new QAction(tr("Cancel Race"), this);
-    connect(m_cancelAct, &QAction::triggered, this, &RacePage::cancelRace);
+    createJobControls({tr("Race All Variants"), "raceAction",
+                       tr("Run every variant of this filter, the CPU and OpenCV on this picture, fastest first"),
+                       tr("Race All Variants"), "raceButton", "raceCancel", "raceProgress", tr("%v of %m runs")});
+    m_startAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_cancelAct->setText(tr("Cancel Race"));
+    m_progress->setValue(0);
     m_presentAct = new QAction(tr("Present"), this);
     m_presentAct->setObjectName("presentAction");
     m_presentAct->setShortcut(QKeySequence(Qt::Key_F11));
     m_presentAct->setCheckable(true);
     connect(m_presentAct, &QAction::toggled, this, &RacePage::setPresenting);
 
-    m_raceButton = new QPushButton(tr("Race All Variants"), this);
-    m_raceButton->setObjectName("raceButton");
-    connect(m_raceButton, &QPushButton::clicked, this, [this] { startRace(); });
-    m_cancelButton = new QPushButton(tr("Cancel"), this);
-    m_cancelButton->setObjectName("raceCancel");
-    connect(m_cancelButton, &QPushButton::clicked, this, &RacePage::cancelRace);
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName("raceProgress");
-    m_progress->setFormat(tr("%v of %m runs"));
-    m_progress->setValue(0);
     m_metric = new QComboBox(this);
     m_metric->setObjectName("raceMetric");
     m_metric->addItem(tr("End to end (copies included)"));
@@ -106,10 +84,7 @@ RacePage::RacePage(QWidget *parent) : WorkbenchPage(parent), m_worker(new BenchW
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_raceButton);
-    top->addWidget(m_cancelButton);
-    top->addWidget(m_progress, 1);
+    QHBoxLayout *top = createJobBar();
     top->addWidget(new QLabel(tr("Time:"), this));
     top->addWidget(m_metric);
     auto *bottom = new QHBoxLayout;
@@ -133,14 +108,16 @@ RacePage::RacePage(QWidget *parent) : WorkbenchPage(parent), m_worker(new BenchW
     layout->addWidget(m_winner);
     layout->addWidget(split, 1);
 
-    connect(m_worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
-    connect(m_worker, &BenchWorker::raceFinished, this, &RacePage::onFinished);
-    connect(m_worker, &BenchWorker::failed, this, [this](const QString &message) {
-        m_winner->setText(tr("The race could not start: %1").arg(message));
-        updateActions();
-        emit raceFinished();
-    });
+    BenchWorker *worker = createBenchWorker();
+    connect(worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
+    connect(worker, &BenchWorker::raceFinished, this, &RacePage::onFinished);
+    connect(this, &JobPage::jobFinished, this, &RacePage::raceFinished);
     updateActions();
+}
+
+void RacePage::showFailure(const QString &message)
+{
+    m_winner->setText(tr("The race could not start: %1").arg(message));
 }
 
 RacePage::~RacePage()
@@ -169,39 +146,31 @@ QList<QAction *> RacePage::viewMenuActions() const
 
 QList<QAction *> RacePage::toolBarActions() const
 {
-    return {m_raceAct};
+    return {m_startAct};
 }
 
-bool RacePage::isRacing() const
+bool RacePage::canStart() const
 {
-    return m_worker->isBusy();
+    return m_input && !m_request.engine.isCpu() && !m_request.run.filter.empty();
 }
 
 void RacePage::updateActions()
 {
-    const bool busy = m_worker->isBusy();
-    const bool canRace = !busy && m_input && !m_request.engine.isCpu() && !m_request.run.filter.empty();
-    m_raceAct->setEnabled(canRace);
-    m_raceButton->setEnabled(canRace);
-    m_cancelAct->setEnabled(busy);
-    m_cancelButton->setEnabled(busy);
+    JobPage::updateActions();
     if (m_request.engine.isCpu())
-        m_raceButton->setToolTip(tr("Pick an OpenCL device in the controls to race the variants"));
+        m_startButton->setToolTip(tr("Pick an OpenCL device in the controls to race the variants"));
 }
 
-bool RacePage::startRace()
+bool RacePage::startJob()
 {
-    if (m_worker->isBusy() || !m_input || m_request.engine.isCpu() || m_request.run.filter.empty())
+    if (isBusy() || !canStart())
         return false;
     const FilterSpec *filter = findFilter(m_request.run.filter);
     if (!filter)
         return false;
-    raiseTab(this);
-    BenchJob job;
-    job.kind = BenchJob::Race;
-    job.device = m_request.engine.device;
-    job.input = m_input;
-    job.run = m_request.run;
+    raiseTab();
+    BenchJob job = benchJob(BenchJob::Race);
+    job.input = m_input; // the request's, or the last one that came with one
     job.run.keepOutput = true;
     job.run.local = LocalSize{}; // every variant at its own best launch (auto, tuned where known)
     m_race = RaceResult{};
@@ -216,15 +185,7 @@ bool RacePage::startRace()
                            .arg(m_input->height())
                            .arg(formatName(job.run.params.format)));
     m_winner->setText(tr("Racing…"));
-    if (!m_worker->start(job))
-        return false;
-    updateActions();
-    return true;
-}
-
-void RacePage::cancelRace()
-{
-    m_worker->cancel();
+    return startBenchJob(job);
 }
 
 void RacePage::onProgress(const RaceEntry &entry, int done, int total)
@@ -255,11 +216,10 @@ void RacePage::onFinished(const RaceResult &race)
     else
         m_progress->setFormat(tr("%v of %m runs"));
     updateWinner();
-    updateActions();
     const int win = m_race.winner(m_chart->metric());
     if (win >= 0)
         showEntry(win);
-    emit raceFinished();
+    finishJob();
 }
 
 void RacePage::updateWinner()

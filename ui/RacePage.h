@@ -6,19 +6,17 @@
 #pragma once
 
 #include "BenchWorker.h"
-#include "WorkbenchPage.h"
+#include "JobPage.h"
 
 class QAction;
 class QComboBox;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 
 namespace fwb {
 
 class RaceChart;
 
-class RacePage : public WorkbenchPage
+class RacePage : public JobPage
 {
     Q_OBJECT
 
@@ -31,38 +29,36 @@ public:
     void setRequest(const ComputeRequest &request) override;
     QList<QAction *> viewMenuActions() const override;
     QList<QAction *> toolBarActions() const override;
-    QList<QAction *> runMenuActions() const override { return {m_raceAct, m_cancelAct}; }
+    QList<QAction *> runMenuActions() const override { return {m_startAct, m_cancelAct}; }
 
-    QAction *raceAction() const { return m_raceAct; }
+    QAction *raceAction() const { return m_startAct; }
     RaceChart *chart() const { return m_chart; }
     const RaceResult &race() const { return m_race; }
-    bool isRacing() const;
+    bool isRacing() const { return isBusy(); }
 
 public slots:
-    bool startRace();
-    void cancelRace();
+    bool startJob() override;
+    bool startRace() { return startJob(); }
+    void cancelRace() { cancelJob(); }
     void setPresenting(bool on);
 
 signals:
     void raceFinished();
+
+protected:
+    bool canStart() const override;
+    void updateActions() override;
+    void showFailure(const QString &message) override;
 
 private:
     void onProgress(const RaceEntry &entry, int done, int total);
     void onFinished(const RaceResult &race);
     void showEntry(int entry);
     void updateWinner();
-    void updateActions();
 
-    BenchWorker *m_worker;
-    ComputeRequest m_request;
-    std::shared_ptr<const Image> m_input;
+    std::shared_ptr<const Image> m_input; // kept when a request comes without one
     RaceResult m_race;
-    QAction *m_raceAct;
-    QAction *m_cancelAct;
     QAction *m_presentAct;
-    QPushButton *m_raceButton;
-    QPushButton *m_cancelButton;
-    QProgressBar *m_progress;
     QComboBox *m_metric;
     QLabel *m_heading;
     QLabel *m_winner;

@@ -17,7 +17,6 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSpinBox>
-#include <QTabWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -52,14 +51,9 @@ const ParamSpec *findParam(const FilterSpec *filter, const std::string &key)
 
 } // namespace
 
-SweepPage::SweepPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new BenchWorker(this))
+SweepPage::SweepPage(QWidget *parent) : JobPage(parent)
 {
     setObjectName("sweepPage");
-    m_sweepAct = new QAction(tr("Sweep a Parameter"), this);
-    m_sweepAct->setObjectName("sweepAction");
-    m_sweepAct->setToolTip(tr("Time every variant over a range of one parameter (sigma, radius, ...)"));
-    connect(m_sweepAct, &QAction::triggered, this, [this] { startSweep(); });
-
     m_param = new QComboBox(this);
     m_param->setObjectName("sweepParam");
     m_from = new QDoubleSpinBox(this);
@@ -74,15 +68,9 @@ SweepPage::SweepPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new Benc
     m_compare = new QComboBox(this);
     m_compare->setObjectName("sweepCompare");
     m_compare->setToolTip(tr("Draw the variants of another filter with the same parameter on the same chart"));
-    m_sweepButton = new QPushButton(tr("Sweep"), this);
-    m_sweepButton->setObjectName("sweepButton");
-    connect(m_sweepButton, &QPushButton::clicked, this, [this] { startSweep(); });
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName("sweepCancel");
-    connect(m_cancel, &QPushButton::clicked, this, &SweepPage::cancelSweep);
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName("sweepProgress");
-    m_progress->setFormat(tr("%v of %m runs"));
+    createJobControls({tr("Sweep a Parameter"), "sweepAction",
+                       tr("Time every variant over a range of one parameter (sigma, radius, ...)"), tr("Sweep"),
+                       "sweepButton", "sweepCancel", "sweepProgress", tr("%v of %m runs")});
     m_progress->setValue(0);
     m_summary = new QLabel(tr("Pick a parameter and a range, then Sweep: every variant runs at every value."), this);
     m_summary->setObjectName("sweepSummary");
@@ -108,13 +96,9 @@ SweepPage::SweepPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new Benc
     top->addWidget(new QLabel(tr("steps; also"), this));
     top->addWidget(m_compare);
     top->addStretch();
-    auto *run = new QHBoxLayout;
-    run->addWidget(m_sweepButton);
-    run->addWidget(m_cancel);
-    run->addWidget(m_progress, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addLayout(run);
+    layout->addLayout(createJobBar());
     layout->addWidget(m_summary);
     layout->addWidget(m_view, 1);
 
@@ -143,30 +127,25 @@ SweepPage::SweepPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new Benc
         m_compare->setCurrentIndex(std::max(0, index));
     });
 
-    connect(m_worker, &BenchWorker::sweepStep, this, [this](const SweepResult &soFar, int done, int total) {
+    BenchWorker *worker = createBenchWorker();
+    connect(worker, &BenchWorker::sweepStep, this, [this](const SweepResult &soFar, int done, int total) {
         m_progress->setMaximum(total);
         m_progress->setValue(done);
         showSweep(soFar);
     });
-    connect(m_worker, &BenchWorker::sweepFinished, this, [this](const SweepResult &sweep) {
+    connect(worker, &BenchWorker::sweepFinished, this, [this](const SweepResult &sweep) {
         showSweep(sweep);
         if (sweep.cancelled)
             m_progress->setFormat(tr("cancelled after %v of %m runs"));
-        updateActions();
-        emit sweepFinished();
+        finishJob();
     });
-    connect(m_worker, &BenchWorker::failed, this, [this](const QString &message) {
-        m_summary->setText(tr("The sweep could not run: %1").arg(message));
-        updateActions();
-        emit sweepFinished();
-    });
+    connect(this, &JobPage::jobFinished, this, &SweepPage::sweepFinished);
     updateActions();
 }
 
-void SweepPage::setInput(const std::shared_ptr<const Image> &image, const QString &)
+void SweepPage::showFailure(const QString &message)
 {
-    m_request.input = image;
-    updateActions();
+    m_summary->setText(tr("The sweep could not run: %1").arg(message));
 }
 
 void SweepPage::setRequest(const ComputeRequest &request)
@@ -193,14 +172,15 @@ void SweepPage::rebuildParams()
         m_summary->setText(tr("%1 has no numeric parameter to sweep.").arg(q(filter->title)));
 }
 
+bool SweepPage::canStart() const
+{
+    return m_request.input && !m_request.engine.isCpu() && m_param->count() > 0;
+}
+
 void SweepPage::updateActions()
 {
-    const bool busy = m_worker->isBusy();
-    const bool can = !busy && m_request.input && !m_request.engine.isCpu() && m_param->count() > 0;
-    m_sweepAct->setEnabled(can);
-    m_sweepButton->setEnabled(can);
-    m_cancel->setEnabled(busy);
-    m_sweepButton->setToolTip(m_request.engine.isCpu() ? tr("Pick an OpenCL device in the controls to sweep")
+    JobPage::updateActions();
+    m_startButton->setToolTip(m_request.engine.isCpu() ? tr("Pick an OpenCL device in the controls to sweep")
                                                        : QString());
 }
 
@@ -240,25 +220,17 @@ bool SweepPage::setCompareFilter(const QString &filter)
     return true;
 }
 
-bool SweepPage::startSweep()
+bool SweepPage::startJob()
 {
-    if (m_worker->isBusy() || !m_request.input || m_request.engine.isCpu() || param().isEmpty())
+    if (isBusy() || !m_request.input || m_request.engine.isCpu() || param().isEmpty())
         return false;
     const std::vector<double> vals = values();
     if (vals.size() < 2) {
         m_summary->setText(tr("Pick two different ends of the range."));
         return false;
     }
-    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
-        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
-            tabs->setCurrentWidget(this);
-            break;
-        }
-    BenchJob job;
-    job.kind = BenchJob::Sweep;
-    job.device = m_request.engine.device;
-    job.input = m_request.input;
-    job.run = m_request.run;
+    raiseTab();
+    BenchJob job = benchJob(BenchJob::Sweep);
     job.run.keepOutput = false;
     job.run.cpuSingle = false;
     job.run.repeat = std::min(job.run.repeat, 3);
@@ -279,15 +251,7 @@ bool SweepPage::startSweep()
                            .arg(vals.front())
                            .arg(vals.back())
                            .arg(q(job.device.name)));
-    if (!m_worker->start(job))
-        return false;
-    updateActions();
-    return true;
-}
-
-void SweepPage::cancelSweep()
-{
-    m_worker->cancel();
+    return startBenchJob(job);
 }
 
 int SweepPage::pointCount() const
@@ -415,7 +379,7 @@ void SweepPage::showSweep(const SweepResult &sweep)
     }
     const FilterSpec *filter = findFilter(sweep.filter);
     m_chart->setTitle(filter ? tr("%1: kernel time over %2").arg(q(filter->title), label) : QString());
-    if (!m_worker->isBusy() || sweep.cancelled) {
+    if (!isBusy() || sweep.cancelled) {
         QString text = tr("%1 runs: %2 lines over %3 values of %4.")
                            .arg(pointCount())
                            .arg(sweep.series.size())

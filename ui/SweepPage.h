@@ -6,7 +6,7 @@
 #pragma once
 
 #include "BenchWorker.h"
-#include "WorkbenchPage.h"
+#include "JobPage.h"
 
 class QAction;
 class QChart;
@@ -15,13 +15,11 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 
 namespace fwb {
 
-class SweepPage : public WorkbenchPage
+class SweepPage : public JobPage
 {
     Q_OBJECT
 
@@ -30,12 +28,11 @@ public:
 
     QString title() const override { return tr("Sweep"); }
     void setRequest(const ComputeRequest &request) override;
-    QList<QAction *> runMenuActions() const override { return {m_sweepAct}; }
-    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
+    QList<QAction *> runMenuActions() const override { return {m_startAct}; }
 
-    QAction *sweepAction() const { return m_sweepAct; }
+    QAction *sweepAction() const { return m_startAct; }
     const SweepResult &sweep() const { return m_sweep; }
-    bool isSweeping() const { return m_worker->isBusy(); }
+    bool isSweeping() const { return isBusy(); }
     // Points on the chart (one per finished run that produced a time) and lines (one per variant).
     int pointCount() const;
     int seriesCount() const;
@@ -52,30 +49,29 @@ public:
     QString crossoverText() const;
 
 public slots:
-    bool startSweep();
-    void cancelSweep();
+    bool startJob() override;
+    bool startSweep() { return startJob(); }
+    void cancelSweep() { cancelJob(); }
 
 signals:
     void sweepFinished();
 
+protected:
+    bool canStart() const override;
+    void updateActions() override;
+    void showFailure(const QString &message) override;
+
 private:
     void rebuildParams();
-    void updateActions();
     void showSweep(const SweepResult &sweep);
 
-    BenchWorker *m_worker;
-    ComputeRequest m_request;
     SweepResult m_sweep;
     QString m_filter; // the filter the param list was built for
-    QAction *m_sweepAct;
     QComboBox *m_param;
     QDoubleSpinBox *m_from;
     QDoubleSpinBox *m_to;
     QSpinBox *m_steps;
     QComboBox *m_compare;
-    QPushButton *m_sweepButton;
-    QPushButton *m_cancel;
-    QProgressBar *m_progress;
     QLabel *m_summary;
     QChart *m_chart;
     QChartView *m_view;

@@ -8,44 +8,34 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace fwb {
 
-TunerPage::TunerPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new BenchWorker(this))
+TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
 {
     setObjectName("tunerPage");
-    m_tuneAct = new QAction(tr("Tune Work-Group"), this);
-    m_tuneAct->setObjectName("tuneAction");
-    m_tuneAct->setToolTip(tr("Time every valid work-group shape for the current variant"));
-    connect(m_tuneAct, &QAction::triggered, this, [this] { startTune(); });
-    m_tuneButton = new QPushButton(tr("Tune Work-Group"), this);
-    connect(m_tuneButton, &QPushButton::clicked, this, [this] { startTune(); });
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    connect(m_cancel, &QPushButton::clicked, this, &TunerPage::cancelTune);
+    createJobControls({tr("Tune Work-Group"), "tuneAction",
+                       tr("Time every valid work-group shape for the current variant"), tr("Tune Work-Group"),
+                       "", "", "", tr("%v of %m shapes")});
     m_apply = new QPushButton(tr("Apply Best"), this);
     m_apply->setObjectName("applyBest");
     m_apply->setToolTip(tr("Save the best shape to the tuning database: auto launches of this variant, format "
                            "and image size on this device use it from now on"));
     connect(m_apply, &QPushButton::clicked, this, &TunerPage::applyBest);
-    m_progress = new QProgressBar(this);
-    m_progress->setFormat(tr("%v of %m shapes"));
     m_summary = new QLabel(this);
     m_summary->setObjectName("tuneSummary");
     m_summary->setWordWrap(true);
     m_map = new TuneHeatMap(this);
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_tuneButton);
-    top->addWidget(m_cancel);
-    top->addWidget(m_progress, 1);
+    QHBoxLayout *top = createJobBar();
     top->addWidget(m_apply);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_summary);
     layout->addWidget(m_map, 1);
 
-    connect(m_worker, &BenchWorker::tuneProgress, this, [this](const TuneCell &cell, int done, int total) {
+    BenchWorker *worker = createBenchWorker();
+    connect(worker, &BenchWorker::tuneProgress, this, [this](const TuneCell &cell, int done, int total) {
         TuneResult partial = m_map->tune();
         partial.cells.push_back(cell);
         if (cell.ok() && (partial.best < 0 || cell.kernelMs < partial.cells[partial.best].kernelMs))
@@ -54,7 +44,7 @@ TunerPage::TunerPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new Benc
         m_progress->setMaximum(total);
         m_progress->setValue(done);
     });
-    connect(m_worker, &BenchWorker::tuneFinished, this, [this](const TuneResult &tune) {
+    connect(worker, &BenchWorker::tuneFinished, this, [this](const TuneResult &tune) {
         m_map->setTune(tune);
         QString text;
         if (tune.best >= 0) {
@@ -74,53 +64,34 @@ TunerPage::TunerPage(QWidget *parent) : WorkbenchPage(parent), m_worker(new Benc
         if (tune.cancelled)
             text += tr(" (cancelled)");
         m_summary->setText(text);
-        updateActions();
-        emit tuneFinished();
+        finishJob();
     });
-    connect(m_worker, &BenchWorker::failed, this, [this](const QString &message) {
-        m_summary->setText(tr("Tuning could not start: %1").arg(message));
-        updateActions();
-        emit tuneFinished();
-    });
+    connect(this, &JobPage::jobFinished, this, &TunerPage::tuneFinished);
     updateActions();
 }
 
-void TunerPage::setInput(const std::shared_ptr<const Image> &image, const QString &)
+void TunerPage::showFailure(const QString &message)
 {
-    m_request.input = image; // the shell's next request carries it too; until then this one does
-    updateActions();
+    m_summary->setText(tr("Tuning could not start: %1").arg(message));
 }
 
-void TunerPage::setRequest(const ComputeRequest &request)
+bool TunerPage::canStart() const
 {
-    m_request = request;
-    updateActions();
+    return m_request.input && !m_request.engine.isCpu() && !m_request.run.variant.empty();
 }
 
 void TunerPage::updateActions()
 {
-    const bool busy = m_worker->isBusy();
-    const bool can = !busy && m_request.input && !m_request.engine.isCpu() && !m_request.run.variant.empty();
-    m_tuneAct->setEnabled(can);
-    m_tuneButton->setEnabled(can);
-    m_cancel->setEnabled(busy);
-    m_apply->setEnabled(!busy && m_map->tune().best >= 0);
+    JobPage::updateActions();
+    m_apply->setEnabled(!isBusy() && m_map->tune().best >= 0);
 }
 
-bool TunerPage::startTune()
+bool TunerPage::startJob()
 {
-    if (m_worker->isBusy() || !m_request.input || m_request.engine.isCpu() || m_request.run.variant.empty())
+    if (isBusy() || !canStart())
         return false;
-    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
-        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
-            tabs->setCurrentWidget(this);
-            break;
-        }
-    BenchJob job;
-    job.kind = BenchJob::Tune;
-    job.device = m_request.engine.device;
-    job.input = m_request.input;
-    job.run = m_request.run;
+    raiseTab();
+    BenchJob job = benchJob(BenchJob::Tune);
     job.run.keepOutput = false;
     job.run.repeat = std::min(job.run.repeat, 3);
     const FilterSpec *filter = findFilter(job.run.filter);
@@ -147,15 +118,7 @@ bool TunerPage::startTune()
                                 QString::fromStdString(job.device.name)));
     m_tunedDevice = job.device;
     m_tunedFormat = job.run.params.format;
-    if (!m_worker->start(job))
-        return false;
-    updateActions();
-    return true;
-}
-
-void TunerPage::cancelTune()
-{
-    m_worker->cancel();
+    return startBenchJob(job);
 }
 
 bool TunerPage::applyBest()

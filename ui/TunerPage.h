@@ -4,18 +4,17 @@
 #pragma once
 
 #include "BenchWorker.h"
-#include "WorkbenchPage.h"
+#include "JobPage.h"
 
 class QAction;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 
 namespace fwb {
 
 class TuneHeatMap;
 
-class TunerPage : public WorkbenchPage
+class TunerPage : public JobPage
 {
     Q_OBJECT
 
@@ -23,37 +22,33 @@ public:
     explicit TunerPage(QWidget *parent = nullptr);
 
     QString title() const override { return tr("Tuner"); }
-    void setRequest(const ComputeRequest &request) override;
-    QList<QAction *> toolBarActions() const override { return {m_tuneAct}; }
-    QList<QAction *> runMenuActions() const override { return {m_tuneAct}; }
-    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
+    QList<QAction *> toolBarActions() const override { return {m_startAct}; }
+    QList<QAction *> runMenuActions() const override { return {m_startAct}; }
 
-    QAction *tuneAction() const { return m_tuneAct; }
+    QAction *tuneAction() const { return m_startAct; }
     TuneHeatMap *heatMap() const { return m_map; }
     QPushButton *applyButton() const { return m_apply; }
-    bool isTuning() const { return m_worker->isBusy(); }
+    bool isTuning() const { return isBusy(); }
 
 public slots:
-    bool startTune();
-    void cancelTune();
+    bool startJob() override;
+    bool startTune() { return startJob(); }
+    void cancelTune() { cancelJob(); }
     bool applyBest();
 
 signals:
     void tuneFinished();
     void bestApplied(const QString &shape);
 
-private:
-    void updateActions();
+protected:
+    bool canStart() const override;
+    void updateActions() override;
+    void showFailure(const QString &message) override;
 
-    BenchWorker *m_worker;
-    ComputeRequest m_request;
+private:
     DeviceInfo m_tunedDevice;
     PixelFormat m_tunedFormat = PixelFormat::Gray8;
-    QAction *m_tuneAct;
-    QPushButton *m_tuneButton;
-    QPushButton *m_cancel;
     QPushButton *m_apply;
-    QProgressBar *m_progress;
     QLabel *m_summary;
     TuneHeatMap *m_map;
 };

@@ -1,0 +1,95 @@
+// JobPage: the base of the window pages that run one long job at a time (Race, Tuner, Sweep, Duel).
+// It holds what those pages share: the Run-menu action and its button, Cancel (a button and an
+// action), the progress bar, the busy state that enables them, bringing the page's tab to the front,
+// the shell's latest request and input (what the next job starts from), and, for the pages whose job
+// runs on a BenchWorker, that worker with its failure path. A page keeps what is its own: what its
+// job needs before it can start, how it builds the job, and how it shows progress and the result.
+#pragma once
+
+#include "BenchWorker.h"
+#include "WorkbenchPage.h"
+
+class QAction;
+class QHBoxLayout;
+class QProgressBar;
+class QPushButton;
+
+namespace fwb {
+
+class JobPage : public WorkbenchPage
+{
+    Q_OBJECT
+
+public:
+    explicit JobPage(QWidget *parent = nullptr) : WorkbenchPage(parent) {}
+
+    // Kept for the next job (the shell's next request carries the image too; until then this one
+    // does); the start controls follow.
+    void setInput(const std::shared_ptr<const Image> &image, const QString &description) override;
+    void setRequest(const ComputeRequest &request) override;
+
+    // A job is running (started and not yet finished, failed or cancelled).
+    virtual bool isBusy() const;
+
+public slots:
+    // Starts the page's job; false when one runs already or the page lacks what the job needs.
+    virtual bool startJob() = 0;
+    // Asks the running job to stop; it ends (finished, with what it has so far) soon after.
+    virtual void cancelJob();
+
+signals:
+    // The job ended: finished, cancelled or failed; the page shows why.
+    void jobFinished();
+
+protected:
+    // The shared controls' texts and object names ("" leaves an object name unset).
+    struct JobControls
+    {
+        QString actionText;
+        QString actionName;
+        QString actionToolTip;
+        QString buttonText;
+        QString buttonName;
+        QString cancelName;
+        QString progressName;
+        QString progressFormat;
+    };
+    // Makes the start action and button (both call startJob()), Cancel (cancelJob()) and the progress
+    // bar. Called where the page made these before, so the focus order stays as it was.
+    void createJobControls(const JobControls &controls);
+    // The button, Cancel and the progress bar (stretched) in a row; the page adds its own after them.
+    QHBoxLayout *createJobBar();
+
+    // What the job needs besides an idle page (an input image, an OpenCL device, ...).
+    virtual bool canStart() const = 0;
+    // Enables start while idle and able to start, Cancel while busy. A page that has more to enable
+    // overrides this and calls it first.
+    virtual void updateActions();
+    // The job ended: updateActions(), then jobFinished().
+    void finishJob();
+    // Brings this page's tab to the front (the page sits in the shell's QTabWidget).
+    void raiseTab();
+
+    // The BenchWorker pages: the worker, a child of the page; its `failed` shows showFailure() and
+    // ends the job. The page connects its own progress and result signals.
+    BenchWorker *createBenchWorker();
+    BenchWorker *benchWorker() const { return m_benchWorker; }
+    // A job of this kind on the request's device, input, filter, variant and parameters.
+    BenchJob benchJob(BenchJob::Kind kind) const;
+    // Hands the job to the worker; on success updateActions() (busy now). False: refused (busy).
+    bool startBenchJob(const BenchJob &job);
+    // A BenchWorker job could not run: the page says so (its summary line, its winner line, ...).
+    virtual void showFailure(const QString &message) { Q_UNUSED(message); }
+
+    ComputeRequest m_request; // the shell's latest: device, filter, variant, parameters, input
+    QAction *m_startAct = nullptr;
+    QAction *m_cancelAct = nullptr;
+    QPushButton *m_startButton = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QProgressBar *m_progress = nullptr;
+
+private:
+    BenchWorker *m_benchWorker = nullptr;
+};
+
+} // namespace fwb
