@@ -4,6 +4,7 @@
 #include "ComputeProbe.h"
 #include "Devices.h"
 #include "Error.h"
+#include "ResultJson.h"
 #include "WorkGroup.h"
 #include "Workload.h"
 
@@ -136,6 +137,34 @@ std::string checkText(const RunResult &r)
     char text[64];
     std::snprintf(text, sizeof text, "%s (err %.2g)", r.matches ? "ok" : "MISMATCH", r.maxError);
     return text;
+}
+
+int printLabReport(const LabOptions &options, const WorkloadSpec &workload, const DeviceInfo &device,
+                   const Fp32Peak &peak, const std::vector<RunResult> &results, const LabReport &report)
+{
+    std::string reason;
+    const int status = labExitStatus(results, options.variantName, &reason);
+    if (options.json) {
+        Json j = Json::object();
+        j["workload"] = workload.name;
+        j["device"] = deviceJson(device);
+        report.head(j);
+        j["tolerance_note"] = workload.toleranceNote;
+        j["fp32_peak"] = fp32PeakJson(peak);
+        Json &list = j["results"] = Json::array();
+        for (const RunResult &r : results) {
+            Json row = runResultJson(r);
+            report.row(r, row);
+            list.push_back(std::move(row));
+        }
+        j["ok"] = status == 0;
+        std::printf("%s\n", dumpJson(j).c_str());
+    } else {
+        report.table();
+    }
+    if (status != 0)
+        std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
+    return status;
 }
 
 } // namespace fwb::cli

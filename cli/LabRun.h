@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,20 @@ Json fp32PeakJson(const Fp32Peak &peak);
 
 // "ok (err 1.2e-07)", "MISMATCH (err ...)", "unavailable: why" or "ERROR CODE: why" for the tables.
 std::string checkText(const RunResult &result);
+
+// What a lab verb adds to the shared report: its own fields of the JSON document (after workload and
+// device), its own figures in each result's row, and its table.
+struct LabReport
+{
+    std::function<void(Json &document)> head;
+    std::function<void(const RunResult &result, Json &row)> row;
+    std::function<void()> table;
+};
+
+// How a lab verb ends: with --json one document (workload, device, report.head's fields, tolerance
+// note, FP32 peak, every result as runResultJson plus report.row's figures, ok), else report.table();
+// then labExitStatus, its reason on stderr. Returns that status.
+int printLabReport(const LabOptions &options, const WorkloadSpec &workload, const DeviceInfo &device,
+                   const Fp32Peak &peak, const std::vector<RunResult> &results, const LabReport &report);
 
 } // namespace fwb::cli

@@ -143,35 +143,21 @@ int cmdMatmul(const MatmulOptions &o)
             results.push_back(runClBlastMatmul(session, int(n), request.repeat, request.warmup, request.check));
     }
 
-    std::string reason;
-    const int status = labExitStatus(results, o.lab.variantName, &reason);
-    if (o.lab.json) {
-        Json j = Json::object();
-        j["workload"] = workload.name;
-        j["device"] = deviceJson(device);
+    LabReport report;
+    report.head = [&](Json &j) {
         j["sizes"] = Json(sizes);
         j["repeat"] = request.repeat;
         j["warmup"] = request.warmup;
-        j["tolerance_note"] = workload.toleranceNote;
-        j["fp32_peak"] = fp32PeakJson(peak);
-        Json &list = j["results"] = Json::array();
-        for (const RunResult &r : results) {
-            Json row = runResultJson(r);
-            const double pct = r.ok() ? percentOfPeak(r.metricValue, peak) : -1;
-            const double blas = r.params.count("n") ? blasGflops(results, r.params.at("n")) : 0;
-            row["gflops"] = r.ok() ? jsonNumber(r.metricValue) : Json(nullptr);
-            row["pct_of_fp32_peak"] = pct >= 0 ? jsonNumber(pct) : Json(nullptr);
-            row["pct_of_clblast"] = r.ok() && blas > 0 ? jsonNumber(100 * r.metricValue / blas) : Json(nullptr);
-            list.push_back(std::move(row));
-        }
-        j["ok"] = status == 0;
-        std::printf("%s\n", dumpJson(j).c_str());
-    } else {
-        printMatmulTable(device, peak, results);
-    }
-    if (status != 0)
-        std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
-    return status;
+    };
+    report.row = [&](const RunResult &r, Json &row) {
+        const double pct = r.ok() ? percentOfPeak(r.metricValue, peak) : -1;
+        const double blas = r.params.count("n") ? blasGflops(results, r.params.at("n")) : 0;
+        row["gflops"] = r.ok() ? jsonNumber(r.metricValue) : Json(nullptr);
+        row["pct_of_fp32_peak"] = pct >= 0 ? jsonNumber(pct) : Json(nullptr);
+        row["pct_of_clblast"] = r.ok() && blas > 0 ? jsonNumber(100 * r.metricValue / blas) : Json(nullptr);
+    };
+    report.table = [&] { printMatmulTable(device, peak, results); };
+    return printLabReport(o.lab, workload, device, peak, results, report);
 }
 
 } // namespace

@@ -103,41 +103,27 @@ int cmdNBody(const NBodyOptions &o)
             classifyShapeRefusal(results.back(), o.lab.variantName);
         }
 
-    std::string reason;
-    const int status = labExitStatus(results, o.lab.variantName, &reason);
-    if (o.lab.json) {
-        Json j = Json::object();
-        j["workload"] = workload.name;
-        j["device"] = deviceJson(device);
+    LabReport report;
+    report.head = [&](Json &j) {
         j["bodies"] = Json(sizes);
         j["steps"] = steps;
         j["repeat"] = request.repeat;
         j["warmup"] = request.warmup;
         j["fast_math"] = request.fastMath;
         j["flops_per_interaction"] = kFlopsPerInteraction;
-        j["tolerance_note"] = workload.toleranceNote;
-        j["fp32_peak"] = fp32PeakJson(peak);
-        Json &list = j["results"] = Json::array();
-        for (const RunResult &r : results) {
-            Json row = runResultJson(r);
-            const bool ok = r.ok() && r.kernelMs.median > 0;
-            row["steps_per_s"] = ok ? jsonNumber(stepsPerSecond(r)) : Json(nullptr);
-            row["interactions_per_s"] = ok ? jsonNumber(r.metricValue * 1e9) : Json(nullptr);
-            row["gflops"] = ok ? jsonNumber(r.metricValue * kFlopsPerInteraction) : Json(nullptr);
-            const double pct = ok ? percentOfPeak(r.metricValue * kFlopsPerInteraction, peak) : -1;
-            row["pct_of_fp32_peak"] = pct >= 0 ? jsonNumber(pct) : Json(nullptr);
-            row["cpu_steps_per_s"] = ok && r.cpuMultiMs > 0 ? jsonNumber(steps / (r.cpuMultiMs * 1e-3)) : Json(nullptr);
-            row["speedup_vs_cpu"] = ok && r.cpuMultiMs > 0 ? jsonNumber(r.cpuMultiMs / r.kernelMs.median) : Json(nullptr);
-            list.push_back(std::move(row));
-        }
-        j["ok"] = status == 0;
-        std::printf("%s\n", dumpJson(j).c_str());
-    } else {
-        printNBodyTable(device, peak, results);
-    }
-    if (status != 0)
-        std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
-    return status;
+    };
+    report.row = [&](const RunResult &r, Json &row) {
+        const bool ok = r.ok() && r.kernelMs.median > 0;
+        row["steps_per_s"] = ok ? jsonNumber(stepsPerSecond(r)) : Json(nullptr);
+        row["interactions_per_s"] = ok ? jsonNumber(r.metricValue * 1e9) : Json(nullptr);
+        row["gflops"] = ok ? jsonNumber(r.metricValue * kFlopsPerInteraction) : Json(nullptr);
+        const double pct = ok ? percentOfPeak(r.metricValue * kFlopsPerInteraction, peak) : -1;
+        row["pct_of_fp32_peak"] = pct >= 0 ? jsonNumber(pct) : Json(nullptr);
+        row["cpu_steps_per_s"] = ok && r.cpuMultiMs > 0 ? jsonNumber(steps / (r.cpuMultiMs * 1e-3)) : Json(nullptr);
+        row["speedup_vs_cpu"] = ok && r.cpuMultiMs > 0 ? jsonNumber(r.cpuMultiMs / r.kernelMs.median) : Json(nullptr);
+    };
+    report.table = [&] { printNBodyTable(device, peak, results); };
+    return printLabReport(o.lab, workload, device, peak, results, report);
 }
 
 } // namespace
