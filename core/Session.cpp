@@ -10,6 +10,7 @@
 #include "FaultInjection.h"
 #include "ProgramCache.h"
 #include "TileStream.h"
+#include "VariantLimits.h"
 
 #include <algorithm>
 #include <exception>
@@ -84,15 +85,6 @@ void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int 
         break;
     case Geometry::Columns: global[0] = w; global[1] = 1; break;
     }
-}
-
-// Variants whose kernels are unrolled for small radii (VariantSpec::maxRadius) refuse larger ones.
-std::string radiusUnavailableReason(const VariantSpec &variant, const PreparedFilter &prepared)
-{
-    if (variant.maxRadius > 0 && prepared.radius > variant.maxRadius)
-        return variant.name + " is built for radius up to " + std::to_string(variant.maxRadius) + " (radius "
-               + std::to_string(prepared.radius) + " asked; the roofline rung takes any radius)";
-    return {};
 }
 
 bool allocationFailure(cl_int err)

@@ -1,5 +1,6 @@
 // The real workbench window, driven offscreen: open, every filter/variant vs the CPU reference,
-// timing panel, work-group validation, cancel, save rules, run log, responsiveness, quitting.
+// timing panel, work-group validation, variants the parameters rule out, cancel, save rules, run log,
+// responsiveness, quitting.
 #include "TestSupport.h"
 
 #include "Catalogue.h"
@@ -10,6 +11,8 @@
 #include "ImageView.h"
 #include "MainWindow.h"
 #include "TimingPanel.h"
+#include "VariantLimits.h"
+#include "VariantPicker.h"
 
 #include <QScopeGuard>
 #include <QComboBox>
@@ -423,6 +426,85 @@ private slots:
             }
         }
         QVERIFY(c->setFilterName("gaussian5x5"));
+    }
+
+    // A variant the parameters rule out (box strips: radius up to 2) is greyed out with Session's own
+    // reason as its tooltip, live as the radius moves; the chosen one stays chosen with the reason shown
+    // under the list (never silently swapped), and comes back when the radius does.
+    void variantsRuledOutByParamsAreGreyedOut_data()
+    {
+        QTest::addColumn<int>("radius");
+        QTest::addColumn<bool>("stripsRuns");
+        QTest::newRow("radius 1") << 1 << true;
+        QTest::newRow("radius 2, its largest") << 2 << true;
+        QTest::newRow("radius 3, the default") << 3 << false;
+        QTest::newRow("radius 8") << 8 << false;
+    }
+
+    void variantsRuledOutByParamsAreGreyedOut()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        QFETCH(int, radius);
+        QFETCH(bool, stripsRuns);
+        ControlPanel *c = m_window->controls();
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->setPixelFormat(PixelFormat::Gray8));
+        QVERIFY(c->setFilterName("box"));
+        const auto restore = qScopeGuard([&] {
+            c->setParamValue("radius", 3);
+            c->setFilterName("gaussian5x5");
+        });
+        const FilterSpec *box = findFilter("box");
+        const VariantSpec *strips = box->variant("strips");
+        QVERIFY(strips && strips->maxRadius == 2);
+        if (!variantUnavailableReason(*strips, device, PixelFormat::Gray8).empty())
+            QSKIP("box strips cannot run on this device at all (shown disabled for that reason)");
+        auto *picker = c->findChild<VariantPicker *>();
+        auto *list = c->findChild<QListWidget *>("variantList");
+        auto *info = c->findChild<QLabel *>("variantInfo");
+        QVERIFY(picker && list && info);
+        auto stripsItem = [&]() -> QListWidgetItem * {
+            for (int row = 0; row < list->count(); ++row)
+                if (list->item(row)->data(Qt::UserRole).toString() == QLatin1String("strips"))
+                    return list->item(row);
+            return nullptr;
+        };
+
+        // Chosen at a radius it takes; then the radius moves.
+        QVERIFY(c->setParamValue("radius", 1));
+        QVERIFY(c->setVariantName("strips"));
+        QSignalSpy variantChanged(picker, &VariantPicker::variantChanged);
+        QVERIFY(c->setParamValue("radius", radius));
+        QCOMPARE(c->variantName(), QStringLiteral("strips")); // kept, runnable or not
+        QCOMPARE(variantChanged.count(), 0);
+        QCOMPARE(c->availableVariants().contains("strips"), stripsRuns);
+        QVERIFY(stripsItem());
+        QCOMPARE(bool(stripsItem()->flags() & Qt::ItemIsEnabled), stripsRuns);
+        QCOMPARE(stripsItem()->font().bold(), !stripsRuns); // a disabled row shows no selection: bold marks it
+        const QString why = QString::fromStdString(paramsUnavailableReason(*box, *strips, c->params()));
+        QCOMPARE(why.isEmpty(), stripsRuns);
+        QCOMPARE(c->unavailableReason("strips"), why);
+        QCOMPARE(info->text().contains("Cannot run at these parameters"), !stripsRuns);
+        if (!stripsRuns) {
+            QVERIFY2(why.contains("radius up to 2"), qPrintable(why));
+            QVERIFY2(stripsItem()->toolTip().contains(why), qPrintable(stripsItem()->toolTip()));
+            QVERIFY(stripsItem()->text().contains("unavailable"));
+            QVERIFY(info->text().contains(why.toHtmlEscaped()));
+        }
+        // The variants that take any radius stay available.
+        for (const VariantSpec &v : box->variants)
+            if (v.maxRadius == 0 && variantUnavailableReason(v, device, PixelFormat::Gray8).empty())
+                QVERIFY2(c->availableVariants().contains(QString::fromStdString(v.name)), v.name.c_str());
+
+        // Back to a radius it takes: enabled again, as it was, and still the one chosen.
+        QVERIFY(c->setParamValue("radius", 2));
+        QVERIFY(c->availableVariants().contains("strips"));
+        QVERIFY(c->unavailableReason("strips").isEmpty());
+        QVERIFY(!stripsItem()->text().contains("unavailable"));
+        QVERIFY(!stripsItem()->font().bold());
+        QVERIFY(!info->text().contains("Cannot run at these parameters"));
+        QCOMPARE(c->variantName(), QStringLiteral("strips"));
+        QCOMPARE(variantChanged.count(), 0);
     }
 
     void unreadableFileSaysWhy()

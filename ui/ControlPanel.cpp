@@ -270,6 +270,7 @@ void ControlPanel::rebuildVariants()
     const bool wasUpdating = m_updating;
     m_updating = true;
     const ComputeEngine eng = engine();
+    m_variantPicker->setParams(params());
     m_variantPicker->rebuild(eng, PixelFormat(m_format->currentData().toInt()));
     if (eng.isCpu()) {
         m_deviceInfo->setText(tr("The plain C++ reference code on this computer's processor: the "
@@ -334,6 +335,7 @@ void ControlPanel::rebuildParams()
             connect(spin, &QDoubleSpinBox::valueChanged, this, [this, slider, minimum, step](double v) {
                 const QSignalBlocker blocker(slider);
                 slider->setValue(int(std::lround((v - minimum) / step)));
+                m_variantPicker->setParams(params()); // grey out what this value rules out (box strips: r <= 2)
                 // Not a shape change: re-validating would rebuild the program on every slider step.
                 emitChanged(false);
             });

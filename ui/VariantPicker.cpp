@@ -1,9 +1,10 @@
-// VariantPicker: fills the variant list from the catalogue, greys out what the device or format
-// cannot run, and keeps the list exactly as tall as its wrapped rows.
+// VariantPicker: fills the variant list from the catalogue, greys out what the device, format or
+// parameters rule out, and keeps the list exactly as tall as its wrapped rows.
 #include "VariantPicker.h"
 
 #include "Catalogue.h"
 #include "UserVariants.h"
+#include "VariantLimits.h"
 #include "WorkerProcess.h"
 
 #include <QComboBox>
@@ -22,6 +23,12 @@
 namespace fwb {
 
 namespace {
+
+// A row's data: Qt::UserRole the variant's name, +1 why the device or format cannot run it, +2 a
+// user variant; these for the parameters' verdict, which changes without a rebuild:
+constexpr int kParamReasonRole = Qt::UserRole + 3; // why the parameters rule it out ("" when not)
+constexpr int kPlainTextRole = Qt::UserRole + 4;   // its text and tooltip when they do not
+constexpr int kPlainToolTipRole = Qt::UserRole + 5;
 
 QLabel *wrappedLabel(QWidget *parent)
 {
@@ -113,7 +120,9 @@ bool VariantPicker::setVariantName(const QString &name)
     for (int row = 0; row < m_variants->count(); ++row) {
         QListWidgetItem *item = m_variants->item(row);
         if (item->data(Qt::UserRole).toString() == name) {
-            if (!(item->flags() & Qt::ItemIsEnabled))
+            // Refused where the device or format cannot run it; one that only the parameters rule out
+            // may be chosen (a radius change leads there too), with the reason shown.
+            if (!(item->flags() & Qt::ItemIsEnabled) && item->data(kParamReasonRole).toString().isEmpty())
                 return false;
             m_variants->setCurrentRow(row);
             return true;
@@ -137,8 +146,10 @@ QString VariantPicker::unavailableReason(const QString &variant) const
 {
     for (int row = 0; row < m_variants->count(); ++row) {
         const QListWidgetItem *item = m_variants->item(row);
-        if (item->data(Qt::UserRole).toString() == variant)
-            return item->data(Qt::UserRole + 1).toString();
+        if (item->data(Qt::UserRole).toString() == variant) {
+            const QString why = item->data(Qt::UserRole + 1).toString();
+            return why.isEmpty() ? item->data(kParamReasonRole).toString() : why;
+        }
     }
     return {};
 }
@@ -249,16 +260,25 @@ void VariantPicker::rebuild(const ComputeEngine &eng, PixelFormat format)
                                      .arg(QString::fromStdString(base->title), QString::fromStdString(u.baseVariant)));
                 m_userSpecs[ref] = std::move(spec);
             }
+            for (int i = 0; i < m_variants->count(); ++i) {
+                QListWidgetItem *item = m_variants->item(i);
+                item->setData(kPlainTextRole, item->text());
+                item->setData(kPlainToolTipRole, item->toolTip());
+            }
+            applyParamLimits();
         }
-        // Keep the chosen variant; else start from the catalogue's baseline (a newcomer should not
-        // meet the slowest rung first), else the first that can run.
+        // Keep the chosen variant (even when only the parameters rule it out: no silent switch); else
+        // start from the catalogue's baseline (a newcomer should not meet the slowest rung first), else
+        // the first that can run.
         const VariantSpec *baseline = f ? baselineVariant(*f) : nullptr;
         int row = -1, kept = -1, baselineRow = -1;
         for (int i = 0; i < m_variants->count(); ++i) {
             const QListWidgetItem *item = m_variants->item(i);
+            const QString name = item->data(Qt::UserRole).toString();
+            if (name == previous && !item->data(kParamReasonRole).toString().isEmpty())
+                kept = i;
             if (!(item->flags() & Qt::ItemIsEnabled))
                 continue;
-            const QString name = item->data(Qt::UserRole).toString();
             if (row < 0)
                 row = i;
             if (name == previous)
@@ -334,8 +354,65 @@ void VariantPicker::showVariantMenu(const QPoint &pos)
     menu.exec(m_variants->viewport()->mapToGlobal(pos));
 }
 
+void VariantPicker::setParams(const FilterParams &params)
+{
+    m_params = params;
+    if (applyParamLimits())
+        fitVariantList(); // a row's text changed, and with it perhaps its wrapped height
+    updateVariantText();
+}
+
+bool VariantPicker::applyParamLimits()
+{
+    const FilterSpec *f = filter();
+    bool changed = false;
+    for (int row = 0; row < m_variants->count(); ++row) {
+        QListWidgetItem *item = m_variants->item(row);
+        if (!item->data(Qt::UserRole + 1).toString().isEmpty())
+            continue; // the device or format rules it out already, and says so
+        const QString name = item->data(Qt::UserRole).toString();
+        const VariantSpec *v = nullptr;
+        if (const auto user = m_userSpecs.find(name); user != m_userSpecs.end())
+            v = user->second.get();
+        else if (f)
+            v = f->variant(name.toStdString());
+        // The CPU engines run the reference code, which takes every parameter.
+        const QString why = f && v && !m_cpu ? QString::fromStdString(paramsUnavailableReason(*f, *v, m_params))
+                                             : QString();
+        if (why == item->data(kParamReasonRole).toString())
+            continue;
+        changed = true;
+        item->setData(kParamReasonRole, why);
+        const QString text = item->data(kPlainTextRole).toString();
+        if (why.isEmpty()) {
+            item->setFlags(item->flags() | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+            item->setText(text);
+            item->setToolTip(item->data(kPlainToolTipRole).toString());
+        } else {
+            item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
+            item->setText(tr("%1 — unavailable").arg(text));
+            item->setToolTip(tr("Unavailable at these parameters: %1").arg(why));
+        }
+    }
+    return changed;
+}
+
 void VariantPicker::updateVariantText()
 {
+    // A disabled row shows no selection: the chosen one that the parameters rule out is set in bold.
+    bool refit = false;
+    for (int row = 0; row < m_variants->count(); ++row) {
+        QListWidgetItem *item = m_variants->item(row);
+        const bool bold = item == m_variants->currentItem() && !item->data(kParamReasonRole).toString().isEmpty();
+        if (item->font().bold() != bold) {
+            QFont font = item->font();
+            font.setBold(bold);
+            item->setFont(font);
+            refit = true;
+        }
+    }
+    if (refit)
+        fitVariantList(); // bold text may wrap onto another line
     const VariantSpec *v = variant();
     if (!v) {
         m_variantInfo->setText(tr("<i>No variant of this filter can run on this device and pixel "
@@ -350,6 +427,12 @@ void VariantPicker::updateVariantText()
         text += tr("<br><i>Measured before:</i> %1").arg(html(v->seedNote));
     if (m_cpu)
         text += tr("<br><i>The CPU reference ignores the variant.</i>");
+    // Kept though the parameters now rule it out: say so first, where the user looks.
+    if (const QListWidgetItem *item = m_variants->currentItem();
+        item && !item->data(kParamReasonRole).toString().isEmpty())
+        text = tr("<b style='color:#b00020'>Cannot run at these parameters:</b> %1<br>")
+                   .arg(item->data(kParamReasonRole).toString().toHtmlEscaped())
+               + text;
     m_variantInfo->setText(text);
 }
 
