@@ -84,6 +84,7 @@ void TestMedian::roofline_data()
     addBlockEdgeColumns();
     addBlockEdgeRows("median3x3", "roofline", {""});
     addBlockEdgeRows("median5x5", "roofline", {""});
+    addBlockEdgeRows("median3x3", "cpu_rows", {""});
 }
 
 void TestMedian::roofline() { verifyBlockEdgeRow(*m_session); }

@@ -266,6 +266,33 @@ void registerBox(std::vector<FilterSpec> &out)
     v.seedNote = "Seed 000's lesson (cost flat in the radius) without its sequential whole-line loops, and "
                  "seed 003's local-memory staging applied to the intermediate rather than the input.";
     box.variants.push_back(v);
+
+    v = VariantSpec{};
+    v.kernelFile = "cpu_rows.cl";
+    v.name = "cpu_rows";
+    v.plainWords = "Shaped for an ordinary processor: each worker averages a strip sixteen pixels at a time with whole-number sums in the processor's wide instructions, reading each row once.";
+    v.title = "CPU-shaped: 16-bit integer vectors down row strips";
+    v.passes = {{"cpu_rows_box", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.maxRadius = 2;
+    v.blockWidth = 16;
+    v.blockBytesCpu = 64;
+    v.blockBytesGpu = 16;
+    v.blockHeight = 32;
+    v.preferredLocalCpu = LocalSize{4, 1};
+    v.description = "PoCL-shaped (for the CPU OpenCL device). PoCL turns a work-group into a loop over its work-items "
+                    "and vectorises that loop only when the kernel is simple enough; the roofline rungs are not, "
+                    "and ran as scalar code. Here each work-item does the vectorising itself: its strip is 16-byte "
+                    "chunks (64 bytes across: 64 gray8 or 16 rgba8888 pixels; 16 rgb888 pixels), each loaded as one "
+                    "unaligned uchar16 at every horizontal offset of the stencil (shifted loads from L1 cost no more "
+                    "than aligned ones), and walks 32 rows down it with the last rows' results in registers, so "
+                    "every input row is read and filtered along x once. Loads and stores go through a uchar16 type "
+                    "with alignment 1, one vmovdqu each: PoCL's vload16 on bytes moved them one at a time (a copy "
+                    "kernel ran 8x slower). Edge chunks gather their window through the border rule into a "
+                    "private array and run the same vector code. " "The box (radius 1 and 2): exact ushort16 sums (at most 25 x 255), and the rounded mean "
+                    "(s + A/2) / A as one multiply-high by ceil(2^17 / A) and a shift, exact for these sums: "
+                    "integers only, 16 lanes in half a register. PoCL figures: PLACEHOLDER";
+    v.seedNote = "Not in the seeds: the integer form of OpenCV's own box filter, in OpenCL vectors.";
+    box.variants.push_back(v);
 }
 
 } // namespace fwb

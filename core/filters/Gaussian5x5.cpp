@@ -192,6 +192,33 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v.seedNote = "Seed 004's lesson pushed to the memory limit: the 2.605 ms port moved each byte far more than "
                  "twice; this rung aims at the 2 bytes per pixel a stencil needs (60 MB at 6720x4480 gray8).";
     g.variants.push_back(v);
+
+    v = VariantSpec{};
+    v.kernelFile = "cpu_rows.cl";
+    v.name = "cpu_rows";
+    v.plainWords = "Shaped for an ordinary processor: each worker blurs a strip sixteen pixels at a time with the processor's wide instructions, reading each row once.";
+    v.title = "CPU-shaped: 16-byte vectors down row strips";
+    v.passes = {{"cpu_rows_gaussian5x5", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.blockWidth = 16;    // rgb888: 16 pixels = 48 bytes, three vectors
+    v.blockBytesCpu = 64; // gray8 64 pixels, rgba8888 16 pixels: four 16-byte chunks per work-item
+    v.blockBytesGpu = 16;
+    v.blockHeight = 32;
+    v.preferredLocalCpu = LocalSize{4, 1};
+    v.description = "PoCL-shaped (for the CPU OpenCL device). PoCL turns a work-group into a loop over its work-items "
+                    "and vectorises that loop only when the kernel is simple enough; the roofline rungs are not, "
+                    "and ran as scalar code. Here each work-item does the vectorising itself: its strip is 16-byte "
+                    "chunks (64 bytes across: 64 gray8 or 16 rgba8888 pixels; 16 rgb888 pixels), each loaded as one "
+                    "unaligned uchar16 at every horizontal offset of the stencil (shifted loads from L1 cost no more "
+                    "than aligned ones), and walks 32 rows down it with the last rows' results in registers, so "
+                    "every input row is read and filtered along x once. Loads and stores go through a uchar16 type "
+                    "with alignment 1, one vmovdqu each: PoCL's vload16 on bytes moved them one at a time (a copy "
+                    "kernel ran 8x slower). Edge chunks gather their window through the border rule into a "
+                    "private array and run the same vector code. " "The Gaussian: float16 multiply-adds with the five 1-D taps along x, then down y over "
+                    "the last five row results (10 vector FMAs per 16 bytes). "
+                    "The GPU variants are untouched; on a GPU this kernel is a plain 16-byte strip (no claim made)." " PoCL figures: PLACEHOLDER";
+    v.seedNote = "Seed 003's lesson (explicit float4/float8 vectors for a CPU) at the width of the machine: 16 "
+                 "lanes, the AVX-512 register.";
+    g.variants.push_back(v);
 }
 
 } // namespace fwb
