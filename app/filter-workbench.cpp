@@ -1,6 +1,7 @@
 // filter-workbench: thin main of the GUI; the window lives in the fwb_ui library. Also takes
 // screenshots (--screenshot) for the docs: run once, wait for the result, save the window as PNG.
 #include "BuildVersion.h"
+#include "ComputeWorker.h"
 #include "ControlPanel.h"
 #include "KernelEditorDock.h"
 #include "LabPage.h"
@@ -219,8 +220,24 @@ int main(int argc, char *argv[])
         }
     }
 
-    if (!shot)
+    if (!shot) {
+        // Test hook (tests/tst_gui_close_exit.cpp): FWB_TEST_CLOSE_DURING_RUN_MS=N closes the window N ms
+        // after the first run starts, as a user closing it mid-run; one line on stderr marks the moment
+        // (and whether the run was still going), so the test can time the process's exit from there.
+        if (const int closeMs = qEnvironmentVariableIntValue("FWB_TEST_CLOSE_DURING_RUN_MS"); closeMs > 0)
+            QObject::connect(
+                window.worker(), &fwb::ComputeWorker::runStarted, &window,
+                [&window, closeMs] {
+                    QTimer::singleShot(closeMs, &window, [&window] {
+                        std::fprintf(stderr, "filter-workbench: test hook: closing the window (%s)\n",
+                                     window.isRunning() ? "run in progress" : "run already over");
+                        std::fflush(stderr);
+                        window.close();
+                    });
+                },
+                Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
         return app.exec();
+    }
 
     const QString file = parser.value(screenshot);
     int exitCode = 0;
