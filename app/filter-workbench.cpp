@@ -14,6 +14,7 @@
 #include "TunerPage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
@@ -78,6 +79,10 @@ int main(int argc, char *argv[])
                                     QStringLiteral("FORMAT"));
     const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Timed repeats per run."),
                                     QStringLiteral("N"));
+    const QCommandLineOption transfer(QStringLiteral("transfer"),
+                                      QStringLiteral("pageable, pinned, zero_copy, output_mapped or svm (the Run "
+                                                     "box's Transfers choice)."),
+                                      QStringLiteral("MODE"));
     const QCommandLineOption allVariants(QStringLiteral("all-variants"),
                                          QStringLiteral("With --screenshot: run every available variant "
                                                         "first, so the history chart is filled."));
@@ -103,7 +108,7 @@ int main(int argc, char *argv[])
                                                       "when the run (and --race/--tune/--sweep/--duel) ends; an "
                                                       "existing FILE is not replaced."),
                                        QStringLiteral("FILE"));
-    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith, reportOut});
+    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith, reportOut, transfer});
     parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
                        allVariants, size});
     const QCommandLineOption lab(QStringLiteral("lab"),
@@ -184,6 +189,14 @@ int main(int argc, char *argv[])
         if (!ok || n < 1)
             return fail(QStringLiteral("bad --repeat '%1'").arg(parser.value(repeat)));
         controls->setRepeat(n);
+    }
+    if (parser.isSet(transfer)) {
+        auto *combo = controls->findChild<QComboBox *>(QStringLiteral("transferCombo"));
+        const int index = combo ? combo->findData(parser.value(transfer)) : -1;
+        if (index < 0)
+            return fail(QStringLiteral("unknown transfer mode '%1' (pageable, pinned, zero_copy, output_mapped or svm)")
+                            .arg(parser.value(transfer)));
+        combo->setCurrentIndex(index);
     }
     if (parser.isSet(shape) && !controls->setLocalSizeText(parser.value(shape)))
         return fail(QStringLiteral("bad work-group shape '%1' (auto or WxH)").arg(parser.value(shape)));

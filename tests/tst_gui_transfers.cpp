@@ -1,13 +1,19 @@
 // Run ▸ Compare Transfer Modes, offscreen: the page runs the current variant once per transfer mode on
 // its own worker thread and shows one stacked bar (staging / upload / kernel / download) per mode, in
 // the modes' order; a mode the variant cannot use is a row that says why. In the window, the action
-// sits in the Run menu and the page is a tab.
+// sits in the Run menu and the page is a tab. With "Pinned staging" picked, the window's own runs go
+// straight from a page-locked copy of the image (made once by the worker): staging 0, same pixels.
+#include "GuiTestSupport.h"
 #include "TestSupport.h"
 
+#include "ControlPanel.h"
 #include "MainWindow.h"
+#include "TimingPanel.h"
 #include "TransferComparePage.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QDir>
 #include <QLabel>
 #include <QMenu>
@@ -31,6 +37,7 @@ private slots:
     void oneBarPerMode();
     void noInputNoRun();
     void inTheWindow();
+    void windowPinnedSkipsTheStaging();
 
 private:
     DeviceInfo m_device;
@@ -127,6 +134,102 @@ void TestGuiTransfers::inTheWindow()
             runMenu = a->menu();
     QVERIFY(runMenu);
     QVERIFY2(runMenu->actions().contains(page->compareAction()), "Compare Transfer Modes is in the Run menu");
+}
+
+// The window's run with the current controls; false when none finished in time.
+static bool runInWindow(MainWindow &window, ComputeResult *out)
+{
+    QSignalSpy shown(&window, &MainWindow::resultShown);
+    QSignalSpy failed(&window, &MainWindow::runFailed);
+    if (!window.startRun())
+        return false;
+    QElapsedTimer timer;
+    timer.start();
+    while (shown.isEmpty() && failed.isEmpty() && timer.elapsed() < 120000)
+        QTest::qWait(20);
+    if (shown.isEmpty() && failed.isEmpty())
+        return false;
+    *out = (shown.isEmpty() ? failed : shown).last().at(0).value<ComputeResult>();
+    return true;
+}
+
+static bool samePixels(const Image &a, const Image &b)
+{
+    return a.width() == b.width() && a.height() == b.height() && a.format() == b.format()
+           && std::equal(a.data(), a.data() + a.sizeBytes(), b.data(), b.data() + b.sizeBytes());
+}
+
+// Pinned in the window: the worker hands the session a page-locked copy of the image (once per image,
+// device and format, before the timed run), so the staging figure is 0 and the panel says why; the
+// pixels are the pageable run's, byte for byte; a parameter change keeps the image resident and the copy.
+void TestGuiTransfers::windowPinnedSkipsTheStaging()
+{
+    if (!m_haveDevice)
+        QSKIP("no OpenCL device");
+    MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    fwb::test::PageWindowSetup setup;
+    setup.filter = QStringLiteral("gaussian5x5");
+    setup.variant = QStringLiteral("unrolled_constant");
+    setup.format = PixelFormat::Rgba8888;
+    QVERIFY(fwb::test::setUpPageWindow(window, m_device, 331, 203, setup));
+    ControlPanel *c = window.controls();
+    auto *transfer = c->findChild<QComboBox *>(QStringLiteral("transferCombo"));
+    QVERIFY(transfer);
+    auto pick = [&](const char *mode) { transfer->setCurrentIndex(transfer->findData(QString::fromLatin1(mode))); };
+
+    ComputeResult pageable;
+    pick("pageable");
+    QVERIFY(runInWindow(window, &pageable));
+    QVERIFY2(pageable.run.ok(), pageable.run.error.c_str());
+    QVERIFY(!pageable.pageLockedInput);
+
+    ComputeResult pinned;
+    pick("pinned");
+    QVERIFY(runInWindow(window, &pinned));
+    QVERIFY2(pinned.run.ok(), pinned.run.error.c_str());
+    QCOMPARE(QString::fromStdString(pinned.run.transfer), QStringLiteral("pinned"));
+    QVERIFY2(pinned.pageLockedInput, pinned.run.transferNote.c_str());
+    QVERIFY(pinned.pageLockedCopyMs >= 0); // made for this image, before the run
+    QCOMPARE(pinned.run.stagingMs, 0.0);
+    QVERIFY2(QString::fromStdString(pinned.run.transferNote).startsWith("page-locked image"),
+             pinned.run.transferNote.c_str());
+    QVERIFY(pinned.run.reuploaded); // a new transfer mode uploads once
+    QVERIFY(pinned.run.matches);
+    QVERIFY(pinned.outputImage && pinned.outputImage->ownsStorage()); // the result keeps no page-locked block
+    QVERIFY(samePixels(*pinned.outputImage, *pageable.outputImage));
+    const QString text = window.timingPanel()->numbersText();
+    QVERIFY2(text.contains("staging 0.000 ms (image page-locked"), qPrintable(text));
+    window.grab().save(QDir::temp().filePath(QStringLiteral("tst_gui_transfers_window_pinned.png")));
+
+    // Only a parameter changes: the image stays on the device, the page-locked copy is reused.
+    QVERIFY(c->setParamValue(QStringLiteral("sigma"), 2.0));
+    ComputeResult resident;
+    QVERIFY(runInWindow(window, &resident));
+    QVERIFY2(resident.run.ok(), resident.run.error.c_str());
+    QVERIFY(resident.pageLockedInput);
+    QCOMPARE(resident.pageLockedCopyMs, -1.0);
+    QVERIFY(!resident.run.reuploaded);
+    QCOMPARE(resident.run.stagingMs, 0.0);
+    QVERIFY(resident.run.matches);
+    QVERIFY2(window.timingPanel()->numbersText().contains("upload skipped: image resident"),
+             qPrintable(window.timingPanel()->numbersText()));
+
+    // A new pixel format: a new copy (in the kernels' layout), the pageable run's pixels again.
+    QVERIFY(c->setParamValue(QStringLiteral("sigma"), findFilter("gaussian5x5")->param(pageable.request.params, "sigma")));
+    QVERIFY(c->setPixelFormat(PixelFormat::Gray8));
+    ComputeResult gray;
+    QVERIFY(runInWindow(window, &gray));
+    QVERIFY2(gray.run.ok(), gray.run.error.c_str());
+    QVERIFY(gray.pageLockedInput && gray.pageLockedCopyMs >= 0);
+    QCOMPARE(gray.run.stagingMs, 0.0);
+    pick("pageable");
+    ComputeResult grayPageable;
+    QVERIFY(runInWindow(window, &grayPageable));
+    QVERIFY(!grayPageable.pageLockedInput); // the copy went with the mode
+    QVERIFY(samePixels(*gray.outputImage, *grayPageable.outputImage));
+    QVERIFY(window.timingPanel()->numbersText().contains("pageable"));
 }
 
 QTEST_MAIN(TestGuiTransfers)

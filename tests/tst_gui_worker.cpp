@@ -154,6 +154,45 @@ private slots:
         QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
     }
 
+    // Pinned: the worker runs the session on a page-locked copy of the image, made once per image,
+    // device and format; streamed tiles go straight from it too (staging 0), byte-identical to pageable.
+    void pinnedRunsFromPageLockedCopy()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        WorkerRelay relay(&worker);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        auto runOne = [&](const ComputeRequest &r) {
+            const int before = finished.count();
+            worker.submit(r);
+            return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished)
+                                                                                     : ComputeResult();
+        };
+        auto image = std::make_shared<const Image>(makeTestCard(301, 157, PixelFormat::Rgba8888));
+        ComputeRequest r = request(device, image, 1);
+        r.run.tileWidth = 128;
+        r.run.tileHeight = 48;
+        const ComputeResult pageable = runOne(r);
+        QVERIFY2(pageable.run.ok(), pageable.run.error.c_str());
+        QVERIFY(pageable.run.tiles > 1 && !pageable.pageLockedInput);
+        r.run.transfer = TransferMode::Pinned;
+        const ComputeResult first = runOne(r);
+        QVERIFY2(first.run.ok(), first.run.error.c_str());
+        QVERIFY(first.pageLockedInput && first.pageLockedCopyMs >= 0);
+        QCOMPARE(first.run.tiles, pageable.run.tiles);
+        QCOMPARE(first.run.stagingMs, 0.0);
+        QCOMPARE(first.outputImage->sizeBytes(), pageable.outputImage->sizeBytes());
+        QVERIFY(std::equal(first.outputImage->data(), first.outputImage->data() + first.outputImage->sizeBytes(),
+                           pageable.outputImage->data()));
+        const ComputeResult again = runOne(r);
+        QVERIFY(again.pageLockedInput);
+        QCOMPARE(again.pageLockedCopyMs, -1.0); // the same image: the copy is reused
+        r.input = std::make_shared<const Image>(*image); // same pixels, another image: copied again
+        const ComputeResult other = runOne(r);
+        QVERIFY(other.pageLockedInput && other.pageLockedCopyMs >= 0);
+        QCOMPARE(other.run.stagingMs, 0.0);
+    }
+
     void heatMapMarksDifferences()
     {
         Image a = makeTestCard(16, 8, PixelFormat::Gray8);

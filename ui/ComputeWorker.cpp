@@ -8,6 +8,7 @@
 #include "TuningDb.h"
 #include "UserVariants.h"
 #include "WorkerProcess.h"
+#include "WorkerWait.h"
 
 #include <QLoggingCategory>
 #include <QMutexLocker>
@@ -26,6 +27,10 @@
 Q_LOGGING_CATEGORY(lcWorker, "fwb.worker")
 
 namespace fwb {
+
+#ifdef FWB_TSAN_WAIT
+Q_COREAPP_STARTUP_FUNCTION(annotateQueuedSignals)
+#endif
 
 namespace {
 
@@ -79,7 +84,7 @@ ComputeWorker::~ComputeWorker()
         m_cancel = true; // a run in progress stops at its next check point
         m_condition.wakeOne();
     }
-    wait();
+    joinThread(*this);
 }
 
 void ComputeWorker::wakeOrStart()
@@ -124,6 +129,7 @@ bool ComputeWorker::isBusy() const
 
 void ComputeWorker::run()
 {
+    const ThreadEndMark end(this); // first in, last out: after the Session is gone
 #ifdef Q_OS_LINUX
     // QThread::LowPriority means nothing under SCHED_OTHER; a higher nice value does. Threads an
     // OpenCL CPU driver (PoCL) starts from here inherit it, so on a CPU device the GUI thread
@@ -132,8 +138,7 @@ void ComputeWorker::run()
 #endif
     forever {
         m_mutex.lock();
-        while (!m_abort && !m_hasRun && !m_hasCheck)
-            m_condition.wait(&m_mutex);
+        waitUntil(m_condition, m_mutex, [this] { return m_abort || m_hasRun || m_hasCheck; });
         if (m_abort) {
             m_mutex.unlock();
             break;
@@ -167,14 +172,60 @@ void ComputeWorker::run()
             break;
         emit runFinished(result);
     }
-    m_session.reset(); // OpenCL objects die on the thread that used them
+    dropSession(); // OpenCL objects die on the thread that used them
+}
+
+void ComputeWorker::dropSession()
+{
+    m_pageLocked.reset(); // first: its memory is the session's page-locked block
+    m_session.reset();
+}
+
+// The image the session runs on. --transfer pinned (in process): a page-locked copy in the run's pixel
+// format, made here once per image, device and format, before and outside the timed run, so that the
+// session's copies DMA straight from it and into a page-locked output (no staging memcpy). Anything
+// else: the request's image, and the copy (if any) goes. Page-locked memory that cannot be had leaves
+// the run staging through pinned buffers, with the reason in its transfer note.
+const Image &ComputeWorker::pageLockedInput(const ComputeRequest &request, ComputeResult &result)
+{
+    const Image &input = *request.input;
+    if (request.run.transfer != TransferMode::Pinned) {
+        m_pageLocked.reset();
+        return input;
+    }
+    const std::string spec = request.engine.device.spec();
+    const PixelFormat format = request.run.params.format;
+    const bool same = m_pageLocked && m_pageLocked->source.lock() == request.input
+                      && m_pageLocked->deviceSpec == spec && m_pageLocked->format == format;
+    if (!same) {
+        m_pageLocked.reset(); // the old copy's memory goes before the new one is taken
+        PageLocked copy;
+        copy.source = request.input;
+        copy.deviceSpec = spec;
+        copy.format = format;
+        const auto start = Clock::now();
+        try {
+            copy.image = m_session->pinnedImage(input.width(), input.height(), format);
+            input.convertInto(copy.image); // a plain copy when the formats match
+            result.pageLockedCopyMs = msSince(start);
+        } catch (const std::exception &e) {
+            copy.image = Image();
+            copy.error = e.what();
+            qCWarning(lcWorker) << "no page-locked copy of the image:" << e.what();
+        }
+        m_pageLocked = std::move(copy);
+    }
+    if (m_pageLocked->image.isNull())
+        return input;
+    result.pageLockedInput = true;
+    return m_pageLocked->image;
 }
 
 bool ComputeWorker::ensureSession(const DeviceInfo &device, QString *error)
 {
     if (m_session && m_sessionSpec == device.spec())
         return true;
-    m_session.reset();
+    dropSession();
     try {
         SessionOptions options;
         options.tunedLocal = TuningDb::lookup(workbenchTuningDb()); // the tuner's shapes for auto launches
@@ -234,8 +285,10 @@ QString ComputeWorker::doCheck(const ComputeRequest &request)
 
 ComputeResult ComputeWorker::execute(const ComputeRequest &request)
 {
-    if (request.engine.isCpu())
+    if (request.engine.isCpu()) {
+        m_pageLocked.reset(); // another engine: the device's page-locked copy goes
         return executeOnCpu(request);
+    }
 
     ComputeResult result;
     result.id = request.id;
@@ -246,32 +299,44 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         result.run.error = "no input image";
         return result;
     }
-    if (const auto user = userVariantNameOf(request.run.variant))
+    if (const auto user = userVariantNameOf(request.run.variant)) {
+        m_pageLocked.reset(); // the helper process stages through its own memory
         return executeInHelper(request, *user);
+    }
     if (!ensureSession(request.engine.device, &error)) {
         result.run.error = error.toStdString();
         result.run.device = request.engine.device.name;
         return result;
     }
-    result.run = m_session->run(*request.input, request.run, &m_cancel);
+    const Image &input = pageLockedInput(request, result);
+    result.run = m_session->run(input, request.run, &m_cancel);
+    if (request.run.transfer == TransferMode::Pinned && m_pageLocked && !m_pageLocked->error.empty()
+        && !result.run.unavailable)
+        result.run.transferNote = "no page-locked copy of the image (" + m_pageLocked->error
+                                  + "): staged through pinned buffers";
     if (result.run.ok() && !result.run.cancelled) {
         result.copyBandwidthGBps = m_session->copyBandwidthGBps();
         if (const FilterSpec *filter = findFilter(request.run.filter)) {
             // Cached inside the session: Session::run just computed the same reference.
-            const Image reference =
-                m_session->cpuReference(*request.input, *filter, request.run.params, 1, nullptr);
+            // (`input`: the page-locked copy is already in the run's format, as the run's reference was.)
+            const Image reference = m_session->cpuReference(input, *filter, request.run.params, 1, nullptr);
             result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,
                                                &result.meanDiff, &result.diffPixels);
             result.heatMapLevels = maxPooledLevels(result.heatMap);
         }
         result.output = displayImage(result.run.output);
-        result.outputImage = std::make_shared<const Image>(std::move(result.run.output));
+        // A page-locked output (the session's output block) is copied into ordinary memory, off the
+        // clock: results live on in the window, and the block then serves the next run.
+        result.outputImage = result.run.output.ownsStorage()
+                                 ? std::make_shared<const Image>(std::move(result.run.output))
+                                 : std::make_shared<const Image>(Image(result.run.output));
         if (request.input->format() != request.run.params.format)
-            result.convertedInput = qimageFromImage(request.input->convertedTo(request.run.params.format));
+            result.convertedInput = qimageFromImage(result.pageLockedInput ? input
+                                                    : request.input->convertedTo(request.run.params.format));
         result.run.output = Image();
     } else if (isDeviceLostStyle(result.run.errorCode)) {
         qCWarning(lcWorker) << "dropping the session after" << result.run.errorCode.c_str();
-        m_session.reset();
+        dropSession();
         result.sessionReset = true;
     }
     return result;

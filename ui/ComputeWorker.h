@@ -60,6 +60,11 @@ struct ComputeResult
     double meanDiff = 0;
     qint64 diffPixels = 0;    // pixels with any channel different from the reference
     double copyBandwidthGBps = 0; // device copy bandwidth, 0 when unknown
+    // Pinned transfers: the worker ran the session on a page-locked copy of the image (no staging
+    // memcpy). pageLockedCopyMs: what making that copy cost, once per image, device and format, before
+    // and outside the timed run; -1 when this run reused the copy or had none.
+    bool pageLockedInput = false;
+    double pageLockedCopyMs = -1;
     bool superseded = false;  // a newer request replaced this one before it finished
     bool sessionReset = false; // the session was dropped (device-lost style error)
 };
@@ -99,6 +104,8 @@ private:
     ComputeResult executeInHelper(const ComputeRequest &request, const std::string &userVariant);
     QString doCheck(const ComputeRequest &request);
     bool ensureSession(const DeviceInfo &device, QString *error);
+    const Image &pageLockedInput(const ComputeRequest &request, ComputeResult &result);
+    void dropSession();
     void wakeOrStart();
 
     mutable QMutex m_mutex;
@@ -115,6 +122,19 @@ private:
     // Touched only by the worker thread.
     std::unique_ptr<Session> m_session;
     std::string m_sessionSpec;
+    // --transfer pinned: the request's image copied once into page-locked memory of this session
+    // (Session::pinnedImage) in the run's pixel format, so the copies DMA straight from it. Made before
+    // the timed run, dropped when the image, device, format or transfer mode changes (and before the
+    // session goes: the session only recognises its own page-locked blocks).
+    struct PageLocked
+    {
+        std::weak_ptr<const Image> source; // requests share the image and never mutate it
+        std::string deviceSpec;
+        PixelFormat format = PixelFormat::Gray8;
+        Image image;       // null when page-locked memory could not be had
+        std::string error; // why not: the run stages through pinned buffers instead
+    };
+    std::optional<PageLocked> m_pageLocked;
 };
 
 // Heat map of |a - b| (max over channels), black -> red -> yellow -> white; null on size mismatch.

@@ -313,14 +313,24 @@ void TimingPanel::setResult(const ComputeResult &result)
     if (!cpu) {
         rows += row(tr("Upload / download"), QStringLiteral("%1 / %2").arg(ms(r.uploadMs), ms(r.downloadMs)),
                     (r.reuploaded ? tr("image sent every repeat") : tr("upload skipped: image resident"))
-                        + (r.transfer == "pinned" && r.tiles > 1
+                        + (r.transfer == "pinned" && result.pageLockedInput
+                               // the worker gave the session a page-locked copy: the copies DMA straight from it
+                               ? tr(", pinned memory: staging %1 (image page-locked%2)")
+                                     .arg(ms(r.stagingMs), result.pageLockedCopyMs >= 0
+                                                               ? tr(" once, %1").arg(ms(result.pageLockedCopyMs))
+                                                               : QString())
+                           : r.transfer == "pinned" && r.tiles > 1
                                ? tr(", through pinned memory tile by tile (staging copies %1, overlapped with the device)")
                                      .arg(ms(r.stagingMs))
                            : r.transfer == "pinned"
                                ? tr(", through pinned memory (staging copy %1 once)").arg(ms(r.stagingMs))
                            : r.transfer == "pageable" ? tr(", from ordinary (pageable) memory")
                                                       : tr(", %1: %2").arg(QString::fromStdString(r.transfer),
-                                                                           QString::fromStdString(r.transferNote))));
+                                                                           QString::fromStdString(r.transferNote)))
+                        // the worker could not have page-locked memory for the image: say why it staged
+                        + (r.transfer == "pinned" && r.transferNote.starts_with("no page-locked")
+                               ? QStringLiteral("; ") + QString::fromStdString(r.transferNote).toHtmlEscaped()
+                               : QString()));
         if (r.uploadGBps > 0 || r.downloadGBps > 0)
             rows += row(tr("Copy rates"), tr("%1 / %2 GB/s").arg(r.uploadGBps, 0, 'f', 1).arg(r.downloadGBps, 0, 'f', 1),
                         r.tiles > 1 ? tr("%1 tiles of %2x%3, overlap %4%").arg(r.tiles).arg(r.tileWidth)
