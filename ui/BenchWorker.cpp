@@ -2,6 +2,7 @@
 #include "BenchWorker.h"
 
 #include "Catalogue.h"
+#include "WorkerWait.h"
 
 #include <QMutexLocker>
 
@@ -112,7 +113,7 @@ BenchWorker::~BenchWorker()
         m_cancel = true;
         m_condition.wakeOne();
     }
-    wait();
+    joinThread(*this);
 }
 
 bool BenchWorker::start(const BenchJob &job)
@@ -143,12 +144,12 @@ bool BenchWorker::isBusy() const
 
 void BenchWorker::run()
 {
+    const ThreadEndMark end(this); // first in, last out: after the Session is gone
     forever {
         BenchJob job;
         {
             QMutexLocker lock(&m_mutex);
-            while (!m_hasJob && !m_abort)
-                m_condition.wait(&m_mutex);
+            waitUntil(m_condition, m_mutex, [this] { return m_hasJob || m_abort; });
             if (m_abort)
                 break;
             job = m_job;

@@ -8,6 +8,7 @@
 #include "NBodyLive.h"
 #include "Session.h"
 #include "Workload.h"
+#include "WorkerWait.h"
 
 #include <QMutexLocker>
 
@@ -43,7 +44,7 @@ LabWorker::~LabWorker()
         m_restart = true;
         m_condition.wakeOne();
     }
-    wait();
+    joinThread(*this);
 }
 
 QString LabWorker::engineName() const
@@ -66,14 +67,14 @@ void LabWorker::submit(const LabRequest &request)
 
 void LabWorker::run()
 {
+    const ThreadEndMark end(this); // first in, last out: after the Session is gone
 #ifdef Q_OS_LINUX
     // As ComputeWorker: a nicer thread (and the PoCL threads it starts) leaves the GUI thread its share.
     setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 5);
 #endif
     forever {
         m_mutex.lock();
-        while (!m_abort && !m_hasPending)
-            m_condition.wait(&m_mutex);
+        waitUntil(m_condition, m_mutex, [this] { return m_abort || m_hasPending; });
         if (m_abort) {
             m_mutex.unlock();
             break;
