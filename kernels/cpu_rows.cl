@@ -1,18 +1,22 @@
 // cpu_rows.cl: the CPU-shaped rungs (variant `cpu_rows`) of gaussian5x5, box (radius 1 and 2),
-// erode/dilate and median3x3, written for PoCL's CPU device. Nothing here runs in a GPU variant.
+// erode/dilate and median3x3, written for PoCL's CPU device. No other variant uses this file (the GPU
+// rungs' shared headers are untouched); on a GPU the cpu_rows variants run, untuned.
 //
 // What PoCL makes of a kernel: it compiles one work-group into a loop over its work-items and tries to
 // vectorise that loop across x. That works for short straight-line kernels on 32-bit values, but the
 // roofline rungs (byte lanes in registers, unrolled row strips, selects at the edges) are too much for
-// it: they ran as scalar code, 4-13x slower than OpenCV's CPU code on the same two cores. So these
+// it: they ran 4-13x slower than OpenCV's CPU code on the same two cores (issue 9's table). So these
 // kernels do the vectorising themselves and leave PoCL nothing to guess:
 //  - every row of a work-item's strip is CR_V explicit 16-byte vectors (uchar16), loaded unaligned at
 //    the 2R+1 horizontal offsets of the stencil (a CPU's unaligned loads from L1 cost the same as
 //    aligned ones, so shifted copies are cheaper than shuffles), and all arithmetic is on whole
 //    vectors: uchar16 min/max for the morphology and the median, ushort16 exact integer sums for the
 //    box, float16 multiply-adds for the Gaussian - one AVX2/AVX-512 instruction per 16 bytes;
+//  - loads and stores go through a uchar16 type with alignment 1 (one vmovdqu): PoCL's vload16 and
+//    vstore16 on bytes move the 16 bytes one at a time;
 //  - a work-item walks down BLOCK_H rows of its strip keeping the last 2R filtered rows in registers,
-//    so every input row is loaded (BLOCK_H + 2R) / BLOCK_H times and filtered along x once;
+//    so every input row is loaded (BLOCK_H + 2R) / BLOCK_H times and filtered along x once; its CR_V
+//    chunks go down together, so the per-row scalar work is shared by 16 * CR_V bytes;
 //  - the work-items at the left and right image edges (and the partial block at the right) gather
 //    their row window byte by byte through the border rule into a private array and run the same
 //    vector code on it; every other work-item runs the branch-free fast path.
