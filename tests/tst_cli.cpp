@@ -200,7 +200,7 @@ void TestCli::listJson()
         QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
     }
     QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
-                                 "vectorized", "roofline"}));
+                                 "vectorized", "roofline", "cpu_rows"}));
 }
 
 void TestCli::runJson()
