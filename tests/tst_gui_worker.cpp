@@ -3,6 +3,7 @@
 
 #include "Catalogue.h"
 #include "ComputeWorker.h"
+#include "TimingPanel.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -191,6 +192,45 @@ private slots:
         const ComputeResult other = runOne(r);
         QVERIFY(other.pageLockedInput && other.pageLockedCopyMs >= 0);
         QCOMPARE(other.run.stagingMs, 0.0);
+    }
+
+    // No page-locked memory to be had: the run stages through pinned buffers (same pixels) and the
+    // timing panel says why; a later image gets its page-locked copy again.
+    void pinnedFallsBackToStaging()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        WorkerRelay relay(&worker);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        auto runOne = [&](const ComputeRequest &r) {
+            const int before = finished.count();
+            worker.submit(r);
+            return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished)
+                                                                                     : ComputeResult();
+        };
+        auto image = std::make_shared<const Image>(makeTestCard(203, 101, PixelFormat::Gray8));
+        ComputeRequest r = request(device, image, 1);
+        const ComputeResult pageable = runOne(r);
+        QVERIFY2(pageable.run.ok(), pageable.run.error.c_str());
+        r.run.transfer = TransferMode::Pinned;
+        qputenv("FWB_TEST_NO_PAGE_LOCKED", "1");
+        const ComputeResult staged = runOne(r);
+        qunsetenv("FWB_TEST_NO_PAGE_LOCKED");
+        QVERIFY2(staged.run.ok(), staged.run.error.c_str());
+        QVERIFY(!staged.pageLockedInput);
+        QVERIFY(staged.run.stagingMs > 0);
+        QVERIFY2(QString::fromStdString(staged.run.transferNote).startsWith("no page-locked copy of the image"),
+                 staged.run.transferNote.c_str());
+        QVERIFY(std::equal(staged.outputImage->data(), staged.outputImage->data() + staged.outputImage->sizeBytes(),
+                           pageable.outputImage->data()));
+        TimingPanel panel;
+        panel.setResult(staged);
+        QVERIFY2(panel.numbersText().contains("no page-locked copy of the image"), qPrintable(panel.numbersText()));
+        r.input = std::make_shared<const Image>(*image);
+        const ComputeResult again = runOne(r);
+        QVERIFY(again.pageLockedInput && again.run.stagingMs == 0);
+        panel.setResult(again);
+        QVERIFY2(panel.numbersText().contains("staging 0.000 ms (image page-locked"), qPrintable(panel.numbersText()));
     }
 
     void heatMapMarksDifferences()

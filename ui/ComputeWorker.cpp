@@ -4,6 +4,7 @@
 #include "BenchWorker.h" // workbenchTuningDb()
 
 #include "Catalogue.h"
+#include "Error.h"
 #include "ImageFileIo.h"
 #include "TuningDb.h"
 #include "UserVariants.h"
@@ -205,6 +206,9 @@ const Image &ComputeWorker::pageLockedInput(const ComputeRequest &request, Compu
         copy.format = format;
         const auto start = Clock::now();
         try {
+            // Test hook (tst_gui_worker): FWB_TEST_NO_PAGE_LOCKED=1 refuses page-locked memory.
+            if (qEnvironmentVariableIsSet("FWB_TEST_NO_PAGE_LOCKED"))
+                throw Error("page-locked memory refused (FWB_TEST_NO_PAGE_LOCKED)");
             copy.image = m_session->pinnedImage(input.width(), input.height(), format);
             input.convertInto(copy.image); // a plain copy when the formats match
             result.pageLockedCopyMs = msSince(start);
