@@ -131,7 +131,7 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
 kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
                                      constant float *coeffs, int radius, float4 params)
 {
-    ss_separable(src, dst, width, height);
+    ss_separable(src, dst, width, height, coeffs);
 }
 #elif defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS)
 #define RF_R 1
@@ -207,7 +207,7 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
 kernel void box_strips(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,
                        int radius, float4 params)
 {
-    ss_separable(src, dst, width, height);
+    ss_separable(src, dst, width, height, coeffs);
 }
 #endif
 

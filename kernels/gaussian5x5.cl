@@ -245,7 +245,7 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
 kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
                                  constant float *coeffs, int radius, float4 params)
 {
-    ss_separable(src, dst, width, height);
+    ss_separable(src, dst, width, height, coeffs);
 }
 #elif CHANNELS == 3
 #define RF_R 2

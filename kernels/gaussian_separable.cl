@@ -90,3 +90,20 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
 #define FS_NAME gaussian_roofline
 #include "fused_separable.clh"
 #endif
+
+#if defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H) && !defined(TILE_W) && CHANNELS != 3
+// Strips rung (gray8, rgba8888): kernels/separable_strips.clh with the run-time taps of this sigma. Each
+// work-item walks down a strip BLOCK_W pixels wide and BLOCK_H rows tall, loads every input row once
+// (aligned words: the strip and its r-pixel halos), filters it along the row and keeps the last 2r row
+// results in registers to finish each output row down the column: one kernel, no scratch buffer, each
+// input byte fetched (BLOCK_H + 2r) / BLOCK_H times.
+#define SS_R GAUSS_RADIUS
+#define SS_TAP(t) taps[t]
+#include "separable_strips.clh"
+
+kernel void gaussian_strips(global const uchar *src, global uchar *dst, int width, int height,
+                            constant float *coeffs, int radius, float4 params)
+{
+    ss_separable(src, dst, width, height, coeffs);
+}
+#endif

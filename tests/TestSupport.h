@@ -88,8 +88,14 @@ inline void addReferenceRows(const char *name)
     const FilterSpec *filter = findFilter(name);
     QVERIFY2(filter, name);
     for (const VariantSpec &v : filter->variants) {
-        // A variant built for small radii runs at its largest (the default radius may be beyond it).
-        const QString param = v.maxRadius > 0 ? QString("radius=%1").arg(v.maxRadius) : QString();
+        // A variant built for small radii runs at its largest (the default radius may be beyond it): the
+        // radius itself, or the sigma whose ceil(3 sigma) reach is that radius.
+        const bool bySigma = std::any_of(filter->params.begin(), filter->params.end(),
+                                         [](const ParamSpec &p) { return p.key == "sigma"; });
+        QString param;
+        if (v.maxRadius > 0)
+            param = bySigma ? QString("sigma=%1").arg((v.maxRadius - 0.05) / 3.0, 0, 'f', 4)
+                            : QString("radius=%1").arg(v.maxRadius);
         for (PixelFormat format : allPixelFormats()) {
             const std::vector<BorderMode> borders =
                 filter->hasBorder ? allBorderModes() : std::vector<BorderMode>{BorderMode::Reflect101};

@@ -289,8 +289,13 @@ void TestCli::runSweep()
             QVERIFY(r["error"].isNull() ? r["matches"].toBool() : r["unavailable"].toBool());
             continue;
         }
-        QVERIFY2(r["error"].isNull() && r["matches"].toBool(), qPrintable(r["variant"].toString()));
         seen << QString("%1/%2").arg(r["filter"].toString()).arg(r["params"].toObject()["sigma"].toDouble());
+        if (r["unavailable"].toBool()) { // gaussian/strips stops at radius 8 (sigma 3 reaches 9), and says so
+            QVERIFY2(r["variant"].toString() == "strips" && r["error"].toString().contains("radius up to 8"),
+                     qPrintable(r["variant"].toString()));
+            continue;
+        }
+        QVERIFY2(r["error"].isNull() && r["matches"].toBool(), qPrintable(r["variant"].toString()));
         QCOMPARE(r["format"].toString(), QStringLiteral("gray8"));
     }
     QCOMPARE(seen.first(), QStringLiteral("recursive_gaussian/1"));

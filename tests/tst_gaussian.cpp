@@ -20,6 +20,7 @@ private slots:
     void matchesCpuReference();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
+    void stripsUnavailableAboveItsRadius();
 
 private:
     DeviceInfo m_device;
@@ -47,6 +48,11 @@ void TestGaussian::matchesCpuReference_data()
         addReferenceRow(QString::asprintf("gaussian/%s/sigma7.5", variant), "gaussian", variant,
                         PixelFormat::Rgba8888, BorderMode::Replicate, 259, 194, "sigma=7.5", -1);
     }
+    // strips (radius <= 8): every radius from 1 to 8, both formats; its refusal beyond.
+    for (const char *sigma : {"0.3", "0.6", "1", "1.3", "1.6", "2", "2.3", "2.65"})
+        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+            addReferenceRow(QString::asprintf("gaussian/strips/%s/sigma%s", formatName(format), sigma), "gaussian",
+                            "strips", format, BorderMode::Reflect101, 67, 45, QString("sigma=") + sigma, -1);
 }
 
 void TestGaussian::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
@@ -55,11 +61,23 @@ void TestGaussian::rooflineBlockEdges_data()
 {
     addBlockEdgeColumns();
     addBlockEdgeRows("gaussian", "roofline", {"sigma=0.3", "sigma=2", "sigma=7.5"});
+    // strips: radius 3 (the first with halo words), 6 (sigma 2) and 8 (its largest).
+    addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"});
 }
 
 void TestGaussian::rooflineBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
+}
+
+// sigma 2.7 reaches radius 9: strips keeps 2r rows of results in registers and stops at radius 8.
+void TestGaussian::stripsUnavailableAboveItsRadius()
+{
+    RunRequest request = oneShotRequest("gaussian", "strips", PixelFormat::Gray8);
+    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2.7"), std::string());
+    const RunResult r = m_session->run(makeTestCard(64, 48, PixelFormat::Gray8), request);
+    QVERIFY(r.unavailable);
+    QVERIFY2(r.error.find("radius up to 8") != std::string::npos, r.error.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestGaussian)

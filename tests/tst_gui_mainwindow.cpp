@@ -167,13 +167,17 @@ private slots:
             QSKIP("variant unavailable on this device/format (shown disabled)");
         }
         QVERIFY(c->setVariantName(variant));
-        // A small-radius rung (box strips) runs at its largest radius; the rows after get the default back.
+        // A small-radius rung (box strips, gaussian strips) runs at its largest radius - the radius itself,
+        // or the sigma on the slider's 0.1 steps that reaches it (ceil(3 sigma)); the rows after get the default back.
+        const bool bySigma = std::none_of(spec->params.begin(), spec->params.end(),
+                                          [](const ParamSpec &p) { return p.key == "radius"; });
+        const QString limitKey = bySigma ? QStringLiteral("sigma") : QStringLiteral("radius");
         const auto restoreRadius = qScopeGuard([&] {
             if (v->maxRadius > 0)
-                c->setParamValue("radius", 3);
+                c->setParamValue(limitKey, bySigma ? 2.0 : 3.0);
         });
         if (v->maxRadius > 0)
-            QVERIFY(c->setParamValue("radius", v->maxRadius));
+            QVERIFY(c->setParamValue(limitKey, bySigma ? (v->maxRadius * 10 / 3) / 10.0 : double(v->maxRadius)));
         const int before = w.timingPanel()->historyCount();
         ComputeResult result;
         QVERIFY(runOnce(w, &result));

@@ -262,6 +262,34 @@ void registerGaussian(std::vector<FilterSpec> &out)
     v.seedNote = "Seed 004 found a local tile useless for a 5x5 window (L1 served the reads); here local memory "
                  "earns its place by replacing a global scratch buffer, not by caching the input.";
     g.variants.push_back(v);
+
+    v = VariantSpec{};
+    v.kernelFile = "gaussian_separable.cl";
+    v.name = "strips";
+    v.plainWords = "Each worker slides down a narrow strip of the picture and keeps the last few rows it blurred at "
+                   "hand, so both sweeps happen in one go and every pixel is fetched from memory about once.";
+    v.title = "Row strips in registers, both passes in one kernel";
+    v.passes = {{"gaussian_strips", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.blockWidth = 1;      // rgb888: not offered (the strips need whole 4-byte words)
+    v.blockBytesGpu = 16;  // gray8: 16 pixels, rgba8888: 4 pixels per work-item and row
+    v.blockBytesCpu = 16;
+    v.blockHeight = 32;
+    v.maxRadius = 8;       // sigma <= 2.66: above, 2r rows of strip results no longer fit in registers
+    v.preferredLocalGpu = LocalSize{32, 4};
+    v.preferredLocalCpu = LocalSize{16, 1};
+    v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
+    v.description = "The gaussian5x5 roofline rung (kernels/separable_strips.clh) for any sigma up to 2.66 "
+                    "(radius 8): a work-item owns a strip 8 bytes across and 16 rows down, fetches every input "
+                    "row once as aligned words (the strip plus r pixels of halo on each side), filters it along "
+                    "the row with the 2r+1 taps and keeps the last 2r row results in registers to finish each "
+                    "output row down the column. Both passes in one kernel and no float scratch buffer (the "
+                    "separable variants write and read back 4 bytes per channel): each input byte is fetched "
+                    "(16 + 2r) / 16 times, 2(2r+1) multiply-adds per output byte. Bytes enter as 1 + b/32768 "
+                    "through the mantissa and leave through one multiply-add into the mantissa of 2^23 (within "
+                    "the filter's ±1).";
+    v.seedNote = "Seed 000 sets the recursive filter against the convolution; this rung is the convolution at "
+                 "its best for small sigma, where the recursive filter's fixed cost does not pay yet.";
+    g.variants.push_back(v);
 }
 
 } // namespace fwb
