@@ -4,7 +4,7 @@
 # OpenCL device (PoCL's CPU device when there is no GPU). Then the Debian package stage
 # (scripts/test-package.sh: cpack, dpkg -x into a scratch root, the installed binaries run);
 # FWB_PACKAGE=0 skips it. Then the sanitizer stage (scripts/test-sanitizers.sh: ASan+UBSan build in
-# build-asan/, ten suites on PoCL; about 6 min on 2 cores); FWB_SANITIZERS=0 skips it. Then the
+# build-asan/, eleven suites on PoCL; about 6 min on 2 cores); FWB_SANITIZERS=0 skips it. Then the
 # fuzzing stage (scripts/test-fuzz.sh: libFuzzer targets for every parser of outside data, built with
 # clang into build-fuzz/, FWB_FUZZ_SECONDS each, default 60); FWB_FUZZ=0 skips it. The
 # ThreadSanitizer stage (scripts/test-tsan.sh: the window and worker-thread suites in build-tsan/) runs
