@@ -6,9 +6,9 @@
 # FWB_PACKAGE=0 skips it. Then the sanitizer stage (scripts/test-sanitizers.sh: ASan+UBSan build in
 # build-asan/, eleven suites on PoCL; about 6 min on 2 cores); FWB_SANITIZERS=0 skips it. Then the
 # fuzzing stage (scripts/test-fuzz.sh: libFuzzer targets for every parser of outside data, built with
-# clang into build-fuzz/, FWB_FUZZ_SECONDS each, default 60); FWB_FUZZ=0 skips it. The
-# ThreadSanitizer stage (scripts/test-tsan.sh: the window and worker-thread suites in build-tsan/) runs
-# with FWB_TSAN=1 only, until a clean run on the 2-core machine has been timed.
+# clang into build-fuzz/, FWB_FUZZ_SECONDS each, default 60); FWB_FUZZ=0 skips it. Then the
+# ThreadSanitizer stage (scripts/test-tsan.sh: the window and worker-thread suites in build-tsan/, on
+# the filter-bench built above); FWB_TSAN=0 skips it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -27,6 +27,6 @@ fi
 if [ "${FWB_FUZZ:-1}" != 0 ]; then
     "$root/scripts/test-fuzz.sh"
 fi
-if [ "${FWB_TSAN:-0}" != 0 ]; then
+if [ "${FWB_TSAN:-1}" != 0 ]; then
     "$root/scripts/test-tsan.sh"
 fi

@@ -3,10 +3,13 @@
 
 #include "Catalogue.h"
 #include "ComputeWorker.h" // differenceHeatMap
+#include "WorkerWait.h"
 
 #include <QCoreApplication>
 #include <QPointer>
 #include <QThread>
+
+#include <memory>
 
 namespace fwb {
 
@@ -71,13 +74,18 @@ void EditorJobRunner::start(const WorkerJob &job, WorkerOptions options, std::sh
                                                &result.diffPixels);
             result.output = editorImage(result.edited.result.output);
         }
-        if (!cancel->load())
+        if (!cancel->load()) {
+            // The result in one shared block, complete before the release that tells ThreadSanitizer
+            // the GUI thread's call comes after it (ui/WorkerWait.h); the call carries only the pointer.
+            auto done = std::make_shared<const EditorJobResult>(std::move(result));
+            releaseForQueuedCall();
             QMetaObject::invokeMethod(
-                qApp, [self, result] {
+                qApp, [self, done] {
                     if (self)
-                        emit self->finished(result);
+                        emit self->finished(*done);
                 },
                 Qt::QueuedConnection);
+        }
     });
     m_threads.push_back(thread);
     connect(thread, &QThread::finished, this, [this, thread] {

@@ -92,8 +92,9 @@ inline void joinThread(QThread &thread)
 // The workers hand their results to the window by queued signals. Qt posts the call into the GUI
 // thread's event queue under its own lock (libQt6Core), so TSan would take everything a worker wrote
 // before emitting (a result, its image) and the window's reads in the slot for races. Modelled here:
-// every emission releases, every queued call delivered on the GUI thread acquires. (The copy of the
-// arguments Qt makes after the emission starts is tests/tsan.supp's QMetaType::construct.)
+// every emission releases as it starts and again as it ends (after Qt has copied the arguments and
+// posted the call), every queued call delivered on the GUI thread acquires. (A delivery that beats the
+// second release is what tests/tsan.supp's QMetaType::construct is for.)
 // Registered once per process from ComputeWorker.cpp (Q_COREAPP_STARTUP_FUNCTION).
 namespace tsan_detail {
 inline char queuedSignals;
@@ -110,13 +111,20 @@ public:
 };
 } // namespace tsan_detail
 
+// For a queued QMetaObject::invokeMethod from another thread (no signal, so no emission to release
+// at): call it just before, once the call's arguments are made.
+inline void releaseForQueuedCall() { __tsan_release(&tsan_detail::queuedSignals); }
+
 inline void annotateQueuedSignals()
 {
-    static QSignalSpyCallbackSet callbacks{[](QObject *, int, void **) { __tsan_release(&tsan_detail::queuedSignals); },
-                                           nullptr, nullptr, nullptr};
+    static QSignalSpyCallbackSet callbacks{
+        [](QObject *, int, void **) { __tsan_release(&tsan_detail::queuedSignals); }, nullptr,
+        [](QObject *, int) { __tsan_release(&tsan_detail::queuedSignals); }, nullptr};
     qt_register_signal_spy_callbacks(&callbacks);
     QCoreApplication::instance()->installEventFilter(new tsan_detail::QueuedCallAcquire(QCoreApplication::instance()));
 }
+#else
+inline void releaseForQueuedCall() {}
 #endif
 
 } // namespace fwb
