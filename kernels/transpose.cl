@@ -21,10 +21,11 @@
 // sectors both ways, so each byte crosses the memory bus once.
 // Launch: one work-item per block (global ceil(W/16) x ceil(H/16)); a launch of one work-item per
 // pixel (the plain Transposed geometry) is still correct, the surplus work-items return at once.
-// Whole blocks of rows that are not 16-byte aligned (odd sizes) go through vload/vstore (byte or 4-byte
-// accesses the compiler may not merge, but each work-item still reads whole row runs and writes whole
-// column runs; the per-pixel path made 6719x4481 8x slower than 6720x4480). Partial blocks at the
-// right/bottom edges and rgb888 take the per-pixel path.
+// Whole blocks of rows that are not 16-byte aligned (odd sizes): gray8 rows arrive as funnel-shifted
+// aligned words and leave as whole-word stores with ragged byte/short ends (H100 6719x4481: 0.073-0.084 ms,
+// 0.218 with vload16/vstore16, which the compiler splits into 16 byte accesses each); rgba8888 moves
+// 4-byte pixels with vload4/vstore4. Partial blocks at the right/bottom edges and rgb888 take the
+// per-pixel path.
 #if BLOCK_W != 16 || BLOCK_H != 16
 #error "transpose_roofline_u8 is written for 16x16 blocks"
 #endif
@@ -51,6 +52,57 @@
 #define fwb_comp_w 3
 #endif
 
+#if CHANNELS == 1
+// 16 bytes at p of any alignment with the fewest stores that stay inside them: the ragged ends as a byte
+// and/or a ushort, the middle as whole uints (4 stores for an aligned p, 5 or 6 otherwise, not 16). The
+// offset is the same for every work-item of a warp here, so the switch does not diverge.
+inline void fwb_store16_any(global uchar *p, uchar16 v)
+{
+    switch ((uint)(size_t)p & 3u) {
+    case 0: {
+        global uint *q = (global uint *)p;
+        const uint4 u = as_uint4(v);
+        q[0] = u.x; q[1] = u.y; q[2] = u.z; q[3] = u.w;
+        break;
+    }
+    case 1: {
+        p[0] = v.s0;
+        *(global ushort *)(p + 1) = as_ushort(v.s12);
+        global uint *q = (global uint *)(p + 3);
+        q[0] = as_uint(v.s3456); q[1] = as_uint(v.s789a); q[2] = as_uint(v.sbcde);
+        p[15] = v.sf;
+        break;
+    }
+    case 2: {
+        *(global ushort *)p = as_ushort(v.s01);
+        global uint *q = (global uint *)(p + 2);
+        q[0] = as_uint(v.s2345); q[1] = as_uint(v.s6789); q[2] = as_uint(v.sabcd);
+        *(global ushort *)(p + 14) = as_ushort(v.sef);
+        break;
+    }
+    default: {
+        p[0] = v.s0;
+        global uint *q = (global uint *)(p + 1);
+        q[0] = as_uint(v.s1234); q[1] = as_uint(v.s5678); q[2] = as_uint(v.s9abc);
+        *(global ushort *)(p + 13) = as_ushort(v.sde);
+        p[15] = v.sf;
+        break;
+    }
+    }
+}
+
+// 16 bytes at p of any alignment from five aligned uints, funnel-shifted into place (reads up to 4 bytes
+// past the 16).
+inline uchar16 fwb_load16_words(global const uchar *p)
+{
+    const uint off = (uint)(size_t)p & 3u, sh = off * 8u;
+    global const uint *w = (global const uint *)(p - off);
+    const uint w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+    return as_uchar16((uint4)((uint)(as_ulong((uint2)(w0, w1)) >> sh), (uint)(as_ulong((uint2)(w1, w2)) >> sh),
+                              (uint)(as_ulong((uint2)(w2, w3)) >> sh), (uint)(as_ulong((uint2)(w3, w4)) >> sh)));
+}
+#endif
+
 kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int width, int height,
                                   constant float *coeffs, int radius, float4 params)
 {
@@ -73,7 +125,23 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         FWB_T16_STORE(12, sc); FWB_T16_STORE(13, sd); FWB_T16_STORE(14, se); FWB_T16_STORE(15, sf);
         return;
     }
-    if (full) { // whole block, rows not 16-byte aligned (odd sizes): the same block through vload16/vstore16
+    // Whole block, rows not 16-byte aligned (odd sizes), not at the very end of the buffer: rows as
+    // funnel-shifted aligned words, columns out through whole-word stores in the middle.
+    if (full && (size_t)(y0 + 15) * (size_t)width + (size_t)x0 + 20 <= (size_t)width * (size_t)height) {
+        uchar16 r[16];
+#pragma unroll
+        for (int k = 0; k < 16; ++k)
+            r[k] = fwb_load16_words(in + (size_t)(y0 + k) * (size_t)width + x0);
+        global uchar *ob = out + (size_t)x0 * (size_t)height + y0;
+#define FWB_T16_WSTORE(j, c) fwb_store16_any(ob + (size_t)(j) * (size_t)height, FWB_T16_COL(c))
+        FWB_T16_WSTORE(0, s0); FWB_T16_WSTORE(1, s1); FWB_T16_WSTORE(2, s2); FWB_T16_WSTORE(3, s3);
+        FWB_T16_WSTORE(4, s4); FWB_T16_WSTORE(5, s5); FWB_T16_WSTORE(6, s6); FWB_T16_WSTORE(7, s7);
+        FWB_T16_WSTORE(8, s8); FWB_T16_WSTORE(9, s9); FWB_T16_WSTORE(10, sa); FWB_T16_WSTORE(11, sb);
+        FWB_T16_WSTORE(12, sc); FWB_T16_WSTORE(13, sd); FWB_T16_WSTORE(14, se); FWB_T16_WSTORE(15, sf);
+#undef FWB_T16_WSTORE
+        return;
+    }
+    if (full) { // the last whole blocks of the buffer: the same block through vload16/vstore16
         uchar16 r[16];
 #pragma unroll
         for (int k = 0; k < 16; ++k)
