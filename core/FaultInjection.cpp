@@ -110,11 +110,10 @@ void check(Step step)
     }
 }
 
-const cl::Buffer &trackBuffer(const cl::Buffer &buffer)
+void trackMemory(const cl::Memory &memory)
 {
-    if (buffer() && clSetMemObjectDestructorCallback(buffer(), bufferReleased, nullptr) == CL_SUCCESS)
+    if (memory() && clSetMemObjectDestructorCallback(memory(), bufferReleased, nullptr) == CL_SUCCESS)
         g_liveBuffers.fetch_add(1, std::memory_order_relaxed);
-    return buffer;
 }
 
 int liveBuffers()

@@ -3,7 +3,8 @@
 // error code the driver would give (CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_BUILD_PROGRAM_FAILURE,
 // CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY), thrown as the cl::Error the real call would throw.
 // Each fault fires once; counting starts at 1. Without FWB_FAULT every hook is one relaxed load.
-// Also counts live OpenCL buffers (trackBuffer), so tests can check that a failed run leaks none.
+// Also counts live OpenCL memory objects (trackMemory: every buffer, image and page-locked block a
+// session makes), so tests can check that a failed run leaks none.
 #pragma once
 
 #include "ClConfig.h"
@@ -25,7 +26,7 @@ void reset(const std::string &spec);
 void resetFromEnvironment();
 
 // Counts `buffer` as live until the runtime releases it (clSetMemObjectDestructorCallback); returns it.
-const cl::Buffer &trackBuffer(const cl::Buffer &buffer);
+void trackMemory(const cl::Memory &memory);
 int liveBuffers();
 
 } // namespace fwb::fault

@@ -317,6 +317,7 @@ struct Session::Impl
         auto block = std::make_shared<PinnedBlock>();
         block->queue = queue;
         block->buffer = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        fault::trackMemory(block->buffer);
         block->ptr = queue.enqueueMapBuffer(block->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
         block->bytes = bytes;
         std::erase_if(pinnedBlocks, [](const std::weak_ptr<PinnedBlock> &b) { return b.expired(); });
@@ -366,6 +367,7 @@ struct Session::Impl
             if (&entry == &visibleSrc)
                 uploadedHash = 0;
             entry.buffer = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+            fault::trackMemory(entry.buffer);
             entry.bytes = bytes;
         }
         return entry.buffer;
@@ -488,6 +490,7 @@ struct Session::Impl
             return host.ptr;
         release(host);
         host.buffer = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        fault::trackMemory(host.buffer);
         host.ptr = queue.enqueueMapBuffer(host.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
         host.bytes = bytes;
         return host.ptr;
@@ -541,7 +544,7 @@ struct Session::Impl
                             CL_INVALID_BUFFER_SIZE);
             fault::check(fault::Step::Alloc); // FWB_FAULT=alloc:N (tests)
             entry.buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
-            fault::trackBuffer(entry.buffer); // live-buffer count for the fault tests
+            fault::trackMemory(entry.buffer); // live memory-object count for the fault tests
             entry.bytes = bytes;
         }
         return entry.buffer;
@@ -557,6 +560,8 @@ struct Session::Impl
         const cl::ImageFormat fmt(format == PixelFormat::Gray8 ? CL_R : CL_RGBA, CL_UNSIGNED_INT8);
         srcImage = cl::Image2D(context, CL_MEM_READ_ONLY, fmt, std::size_t(w), std::size_t(h));
         dstImage = cl::Image2D(context, CL_MEM_WRITE_ONLY, fmt, std::size_t(w), std::size_t(h));
+        fault::trackMemory(srcImage);
+        fault::trackMemory(dstImage);
         imageWidth = w;
         imageHeight = h;
         imageFormat = format;
@@ -620,6 +625,7 @@ struct Session::Impl
         if (!coeffBuffer() || data != coeffUploaded) {
             coeffBuffer = cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(float),
                                      const_cast<float *>(data.data()));
+            fault::trackMemory(coeffBuffer);
             coeffUploaded = data;
         }
         return coeffBuffer;
@@ -938,6 +944,8 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                 const cl::ImageFormat fmt(src.format() == PixelFormat::Gray8 ? CL_R : CL_RGBA, CL_UNSIGNED_INT8);
                 slot.srcImage = cl::Image2D(context, CL_MEM_READ_ONLY, fmt, std::size_t(capW), std::size_t(capH));
                 slot.dstImage = cl::Image2D(context, CL_MEM_WRITE_ONLY, fmt, std::size_t(capW), std::size_t(capH));
+                fault::trackMemory(slot.srcImage);
+                fault::trackMemory(slot.dstImage);
                 slot.imageWidth = capW;
                 slot.imageHeight = capH;
                 slot.imageFormat = src.format();
@@ -955,8 +963,10 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
             BufferEntry &entry = slot.buffers[s];
             if (entry.bytes != bytes) {
                 entry = BufferEntry();
-                if (bytes)
+                if (bytes) {
                     entry.buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+                    fault::trackMemory(entry.buffer);
+                }
                 entry.bytes = bytes;
             }
         }

@@ -18,6 +18,7 @@ private slots:
     void cleanup() { fault::reset(""); }
     void recovers_data();
     void recovers();
+    void everyMemoryObjectGoesWithItsSession();
     void malformedSpecInjectsNothing();
     void cliReportsTheStep();
 };
@@ -44,6 +45,17 @@ void TestFaults::recovers()
     const RunRequest request = test::oneShotRequest("box3x3_interior", "uniform_padded");
     SessionOptions options;
     options.cacheDir = "-"; // every session builds from source: build:1 is this session's build
+    // What a session that never failed holds after the same run (every buffer, image and page-locked block
+    // it made is counted): the failed session must hold exactly that much after its next run.
+    int clean = -1;
+    {
+        fault::reset("");
+        Session session(info, options);
+        QVERIFY(session.run(input, request).ok());
+        clean = fault::liveBuffers() - liveBefore;
+    }
+    QVERIFY2(clean >= 3, "Src, Dst and the coefficient table are counted");
+    QTRY_COMPARE(fault::liveBuffers(), liveBefore);
     {
         Session session(info, options);
         fault::reset(spec.toStdString());
@@ -55,9 +67,38 @@ void TestFaults::recovers()
 
         const RunResult next = session.run(input, request); // the fault fires once
         QVERIFY2(next.ok() && next.matches, test::describe(next, 37, 23).constData());
-        QVERIFY(fault::liveBuffers() - liveBefore <= 2); // Src and Dst, nothing left over from the failure
+        QCOMPARE(fault::liveBuffers() - liveBefore, clean); // nothing left over from the failure
     }
     QTRY_COMPARE(fault::liveBuffers(), liveBefore); // the session's buffers went with it
+}
+
+// Every kind of memory object a run makes - pool buffers, staging and host-visible blocks, page-locked
+// images, image2d objects, tile slots on several queues, the coefficient table - goes with its session.
+void TestFaults::everyMemoryObjectGoesWithItsSession()
+{
+    FWB_REQUIRE_DEVICE(info);
+    fault::reset("");
+    const int liveBefore = fault::liveBuffers();
+    const Image input = makeTestCard(61, 43, PixelFormat::Rgba8888);
+    {
+        Session session(info);
+        for (TransferMode mode : {TransferMode::Pageable, TransferMode::Pinned, TransferMode::ZeroCopy,
+                                  TransferMode::OutputMapped}) {
+            for (const char *variant : {"unrolled_constant", "image2d"}) {
+                RunRequest request = test::oneShotRequest("gaussian5x5", variant, PixelFormat::Rgba8888);
+                request.transfer = mode;
+                const RunResult whole = session.run(input, request);
+                QVERIFY2(whole.ok() || whole.unavailable, whole.error.c_str());
+                request.tileWidth = 16;
+                request.tileHeight = 16;
+                const RunResult tiled = session.run(input, request);
+                QVERIFY2(tiled.ok() || tiled.unavailable, tiled.error.c_str());
+            }
+        }
+        const Image pageLocked = session.pinnedImage(61, 43, PixelFormat::Rgba8888);
+        QVERIFY(fault::liveBuffers() > liveBefore);
+    }
+    QTRY_COMPARE(fault::liveBuffers(), liveBefore);
 }
 
 void TestFaults::malformedSpecInjectsNothing()
