@@ -2,6 +2,7 @@
 // catalogue entry, the plain CPU reference and the fast multi-threaded CPU path. Integer sums, one rounding.
 #include "../Catalogue.h"
 #include "../CpuReference.h"
+#include "CpuRows.h"
 #include "FastCpu.h"
 
 #include <algorithm>
@@ -267,37 +268,14 @@ void registerBox(std::vector<FilterSpec> &out)
                  "seed 003's local-memory staging applied to the intermediate rather than the input.";
     box.variants.push_back(v);
 
-    v = VariantSpec{};
-    v.kernelFile = "cpu_rows.cl";
-    v.name = "cpu_rows";
-    v.plainWords = "Shaped for an ordinary processor: each worker averages a strip sixteen pixels at a time with whole-number sums in the processor's wide instructions, reading each row once.";
-    v.title = "CPU-shaped: 16-bit integer vectors down row strips";
-    v.passes = {{"cpu_rows_box", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.maxRadius = 2;
-    v.blockWidth = 16;
-    v.blockBytesCpu = 64;
-    v.blockBytesGpu = 16;
-    v.blockHeight = 32;
-    v.preferredLocalCpu = LocalSize{4, 1};
-    v.description = "PoCL-shaped (for the CPU OpenCL device). PoCL turns a work-group into a loop over its "
-                    "work-items and vectorises that loop only when the kernel is simple enough; the roofline rungs "
-                    "are not: on this machine they ran 4-9x slower than these kernels. Here each work-item does the "
-                    "vectorising itself: its strip is 16-byte chunks (64 bytes across: 64 gray8 or 16 rgba8888 "
-                    "pixels; 16 rgb888 pixels), each loaded as one unaligned uchar16 at every horizontal offset of "
-                    "the stencil (shifted loads from L1 cost no more than aligned ones), and walks 32 rows down it "
-                    "with the last rows' results in registers, so every input row is read and filtered along x once. "
-                    "Loads and stores go through a uchar16 type with alignment 1, one vmovdqu each: PoCL's vload16 "
-                    "on bytes moved them one at a time (a copy kernel ran 8x slower). Edge chunks gather their "
-                    "window through the border rule into a private array and run the same vector code; the others "
-                    "take their four chunks down the rows together, so the per-row work (row index, border rule, "
-                    "address) is shared by 64 bytes. What PoCL needed: explicit 16-byte vectors (not left to its "
-                    "loop vectoriser), unaligned vector loads and stores instead of vload16, 64 bytes x 32 rows per "
-                    "work-item, and small work-groups (4x1; 1x1 to 16x1 measured the same within the noise of a "
-                    "shared machine). The box (radius 1 and 2): exact ushort16 sums (at most 25 x 255), and the "
+    v = cpuRowsVariant("cpu_rows_box",
+                       "Shaped for an ordinary processor: each worker averages a strip sixteen pixels at a time with whole-number sums in the processor's wide instructions, reading each row once.",
+                       "CPU-shaped: 16-bit integer vectors down row strips", 2,
+                       "The box (radius 1 and 2): exact ushort16 sums (at most 25 x 255), and the "
                     "rounded mean (s + A/2) / A as one multiply-high by ceil(2^17 / A) and a shift, exact for these "
                     "sums: integers only, 16 lanes in half a register. PoCL 3.1 on 2 shared cores (load ~8), "
                     "6720x4480, radius 1, in the same run as OpenCV 4.6's CPU code: gray8 16.1 ms vs opencv_cpu 37.6 "
-                    "(0.43x; strips 158 ms), rgba8888 54 ms vs 176 (0.31x; strips 456).";
+                    "(0.43x; strips 158 ms), rgba8888 54 ms vs 176 (0.31x; strips 456).");
     v.seedNote = "Not in the seeds: the integer form of OpenCV's own box filter, in OpenCL vectors.";
     box.variants.push_back(v);
 }

@@ -2,6 +2,7 @@
 // catalogue entry and its CPU reference, convolve2D() (CpuReference.cpp), which is its fast path too.
 #include "../Catalogue.h"
 #include "../CpuReference.h"
+#include "CpuRows.h"
 
 #include <cmath>
 #include <cstdio>
@@ -194,38 +195,16 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                  "twice; this rung aims at the 2 bytes per pixel a stencil needs (60 MB at 6720x4480 gray8).";
     g.variants.push_back(v);
 
-    v = VariantSpec{};
-    v.kernelFile = "cpu_rows.cl";
-    v.name = "cpu_rows";
-    v.plainWords = "Shaped for an ordinary processor: each worker blurs a strip sixteen pixels at a time with the processor's wide instructions, reading each row once.";
-    v.title = "CPU-shaped: 16-byte vectors down row strips";
-    v.passes = {{"cpu_rows_gaussian5x5", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.blockWidth = 16;    // rgb888: 16 pixels = 48 bytes, three vectors
-    v.blockBytesCpu = 64; // gray8 64 pixels, rgba8888 16 pixels: four 16-byte chunks per work-item
-    v.blockBytesGpu = 16;
-    v.blockHeight = 32;
-    v.preferredLocalCpu = LocalSize{4, 1};
-    v.description = "PoCL-shaped (for the CPU OpenCL device). PoCL turns a work-group into a loop over its "
-                    "work-items and vectorises that loop only when the kernel is simple enough; the roofline rungs "
-                    "are not: on this machine they ran 4-9x slower than these kernels. Here each work-item does the "
-                    "vectorising itself: its strip is 16-byte chunks (64 bytes across: 64 gray8 or 16 rgba8888 "
-                    "pixels; 16 rgb888 pixels), each loaded as one unaligned uchar16 at every horizontal offset of "
-                    "the stencil (shifted loads from L1 cost no more than aligned ones), and walks 32 rows down it "
-                    "with the last rows' results in registers, so every input row is read and filtered along x once. "
-                    "Loads and stores go through a uchar16 type with alignment 1, one vmovdqu each: PoCL's vload16 "
-                    "on bytes moved them one at a time (a copy kernel ran 8x slower). Edge chunks gather their "
-                    "window through the border rule into a private array and run the same vector code; the others "
-                    "take their four chunks down the rows together, so the per-row work (row index, border rule, "
-                    "address) is shared by 64 bytes. What PoCL needed: explicit 16-byte vectors (not left to its "
-                    "loop vectoriser), unaligned vector loads and stores instead of vload16, 64 bytes x 32 rows per "
-                    "work-item, and small work-groups (4x1; 1x1 to 16x1 measured the same within the noise of a "
-                    "shared machine). The Gaussian: the taps are symmetric, so the mirrored bytes are added in 16 "
+    v = cpuRowsVariant("cpu_rows_gaussian5x5",
+                       "Shaped for an ordinary processor: each worker blurs a strip sixteen pixels at a time with the processor's wide instructions, reading each row once.",
+                       "CPU-shaped: 16-byte vectors down row strips", 0,
+                       "The Gaussian: the taps are symmetric, so the mirrored bytes are added in 16 "
                     "bits first (exact); three float16 conversions and multiply-adds along x, two adds and three "
                     "multiply-adds down the last five row results, per 16 bytes; within the filter's ±1 of the 2-D "
                     "reference. On a GPU it runs (16 pixels per work-item across) but is not meant for it: no GPU "
                     "figure claimed. PoCL 3.1 on 2 shared cores (load ~8), 6720x4480, in the same run as OpenCV "
                     "4.6's CPU code: gray8 26.1 ms vs opencv_cpu 18.8 (1.39x; the roofline rung 168 ms, vectorized "
-                    "255), rgba8888 100 ms vs 117 (0.85x; vectorized 659).";
+                    "255), rgba8888 100 ms vs 117 (0.85x; vectorized 659).");
     v.seedNote = "Seed 003's lesson (explicit float4/float8 vectors for a CPU) at the width of the machine: 16 "
                  "lanes, the AVX-512 register.";
     g.variants.push_back(v);

@@ -2,6 +2,7 @@
 // catalogue entries, the plain CPU reference and the fast multi-threaded CPU path.
 #include "../Catalogue.h"
 #include "../CpuReference.h"
+#include "CpuRows.h"
 #include "FastCpu.h"
 
 #include <algorithm>
@@ -197,37 +198,14 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                  "line of the digest (2 bytes per 8-bit pixel) is the target.";
     f.variants.push_back(v);
 
-    v = VariantSpec{};
-    v.kernelFile = "cpu_rows.cl";
-    v.name = "cpu_rows";
-    v.plainWords = "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.";
-    v.title = "CPU-shaped: byte vectors down row strips";
-    v.passes = {{"cpu_rows_morph", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.maxRadius = 4; // 2r+1 loads per row, unrolled: past r = 4 the roofline rung (any radius) is the one to use
-    v.blockWidth = 16;
-    v.blockBytesCpu = 64;
-    v.blockBytesGpu = 16;
-    v.blockHeight = 32;
-    v.preferredLocalCpu = LocalSize{4, 1};
-    v.description = "PoCL-shaped (for the CPU OpenCL device). PoCL turns a work-group into a loop over its "
-                    "work-items and vectorises that loop only when the kernel is simple enough; the roofline rungs "
-                    "are not: on this machine they ran 4-9x slower than these kernels. Here each work-item does the "
-                    "vectorising itself: its strip is 16-byte chunks (64 bytes across: 64 gray8 or 16 rgba8888 "
-                    "pixels; 16 rgb888 pixels), each loaded as one unaligned uchar16 at every horizontal offset of "
-                    "the stencil (shifted loads from L1 cost no more than aligned ones), and walks 32 rows down it "
-                    "with the last rows' results in registers, so every input row is read and filtered along x once. "
-                    "Loads and stores go through a uchar16 type with alignment 1, one vmovdqu each: PoCL's vload16 "
-                    "on bytes moved them one at a time (a copy kernel ran 8x slower). Edge chunks gather their "
-                    "window through the border rule into a private array and run the same vector code; the others "
-                    "take their four chunks down the rows together, so the per-row work (row index, border rule, "
-                    "address) is shared by 64 bytes. What PoCL needed: explicit 16-byte vectors (not left to its "
-                    "loop vectoriser), unaligned vector loads and stores instead of vload16, 64 bytes x 32 rows per "
-                    "work-item, and small work-groups (4x1; 1x1 to 16x1 measured the same within the noise of a "
-                    "shared machine). Erode/dilate: uchar16 " + opName +
+    v = cpuRowsVariant("cpu_rows_morph",
+                       "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",
+                       "CPU-shaped: byte vectors down row strips", 4,
+                       "Erode/dilate: uchar16 " + opName +
                     " of the 2r+1 shifted loads along x, then of the last 2r+1 row results down y (one "
                     "vpminub/vpmaxub per 16 bytes and tap). Exact. PoCL 3.1 on 2 shared cores (load ~8), 6720x4480, "
                     "erode radius 1, in the same run as OpenCV 4.6's CPU code: gray8 16.4 ms vs opencv_cpu 12.1 "
-                    "(1.36x; the roofline rung 97 ms), rgba8888 60 ms vs 52 (1.16x; roofline 112).";
+                    "(1.36x; the roofline rung 97 ms), rgba8888 60 ms vs 52 (1.16x; roofline 112).");
     v.seedNote = "Seed 000's min/max instead of branches, 16 bytes per instruction.";
     f.variants.push_back(v);
     out.push_back(f);
