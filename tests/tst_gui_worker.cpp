@@ -50,6 +50,14 @@ private:
         return spy.last().at(0).value<ComputeResult>();
     }
 
+    // Submits one request and waits for its result (an empty result after 60 s).
+    static ComputeResult runAndWait(ComputeWorker &worker, const QSignalSpy &finished, const ComputeRequest &r)
+    {
+        const int before = finished.count();
+        worker.submit(r);
+        return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished) : ComputeResult();
+    }
+
 private slots:
     void resultMatchesReference()
     {
@@ -163,12 +171,7 @@ private slots:
         ComputeWorker worker;
         WorkerRelay relay(&worker);
         QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto runOne = [&](const ComputeRequest &r) {
-            const int before = finished.count();
-            worker.submit(r);
-            return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished)
-                                                                                     : ComputeResult();
-        };
+        auto runOne = [&](const ComputeRequest &r) { return runAndWait(worker, finished, r); };
         auto image = std::make_shared<const Image>(makeTestCard(301, 157, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image, 1);
         r.run.tileWidth = 128;
@@ -202,12 +205,7 @@ private slots:
         ComputeWorker worker;
         WorkerRelay relay(&worker);
         QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto runOne = [&](const ComputeRequest &r) {
-            const int before = finished.count();
-            worker.submit(r);
-            return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished)
-                                                                                     : ComputeResult();
-        };
+        auto runOne = [&](const ComputeRequest &r) { return runAndWait(worker, finished, r); };
         auto image = std::make_shared<const Image>(makeTestCard(203, 101, PixelFormat::Gray8));
         ComputeRequest r = request(device, image, 1);
         const ComputeResult pageable = runOne(r);
