@@ -1,13 +1,17 @@
-// Shared by the window-page suites (tst_gui_race, _tuner, _sweep, _duel, _lab): finding a page in the
-// real window and preparing the window for a page's job.
+// Shared by the window suites (tst_gui_race, _tuner, _sweep, _duel, _lab, _mainwindow, _transfers):
+// finding a page in the real window, preparing the window for a page's job, running the controls once.
 #pragma once
 
+#include "ComputeWorker.h"
 #include "ControlPanel.h"
 #include "Devices.h"
 #include "MainWindow.h"
 #include "WorkbenchPage.h"
 
+#include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QString>
+#include <QTest>
 
 #include <optional>
 
@@ -49,6 +53,24 @@ inline bool setUpPageWindow(MainWindow &window, const DeviceInfo &device, int w,
     if (setup.autoLocal && !c->setLocalSizeText("auto"))
         return false;
     window.openTestCard(w, h);
+    return true;
+}
+
+// Runs the window's current controls once and waits for the result shown or the failure reported;
+// false when the run did not start or nothing came within timeoutMs.
+inline bool runInWindow(MainWindow &window, ComputeResult *out, int timeoutMs = 120000)
+{
+    QSignalSpy shown(&window, &MainWindow::resultShown);
+    QSignalSpy failed(&window, &MainWindow::runFailed);
+    if (!window.startRun())
+        return false;
+    QElapsedTimer timer;
+    timer.start();
+    while (shown.isEmpty() && failed.isEmpty() && timer.elapsed() < timeoutMs)
+        QTest::qWait(20);
+    if (shown.isEmpty() && failed.isEmpty())
+        return false;
+    *out = (shown.isEmpty() ? failed : shown).last().at(0).value<ComputeResult>();
     return true;
 }
 

@@ -2,6 +2,7 @@
 // timing panel, work-group validation, variants the parameters rule out, cancel, save rules, run log,
 // responsiveness, quitting.
 #include "TestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "Catalogue.h"
 #include "ComputeWorker.h"
@@ -57,21 +58,9 @@ private:
     std::unique_ptr<MainWindow> m_window;
 
     // Runs the current controls once; returns the result (ok, expected failure or error).
-    bool runOnce(MainWindow &window, ComputeResult *out, int timeoutMs = 120000)
+    static bool runOnce(MainWindow &window, ComputeResult *out, int timeoutMs = 120000)
     {
-        QSignalSpy shown(&window, &MainWindow::resultShown);
-        QSignalSpy failed(&window, &MainWindow::runFailed);
-        if (!window.startRun())
-            return false;
-        QElapsedTimer timer;
-        timer.start();
-        while (shown.isEmpty() && failed.isEmpty() && timer.elapsed() < timeoutMs)
-            QTest::qWait(20);
-        if (shown.isEmpty() && failed.isEmpty())
-            return false;
-        const QSignalSpy &spy = shown.isEmpty() ? failed : shown;
-        *out = spy.last().at(0).value<ComputeResult>();
-        return true;
+        return test::runInWindow(window, out, timeoutMs);
     }
 
     // Points the controls at a device, filter and variant (false if any of them cannot be chosen).

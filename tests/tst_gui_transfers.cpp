@@ -136,23 +136,6 @@ void TestGuiTransfers::inTheWindow()
     QVERIFY2(runMenu->actions().contains(page->compareAction()), "Compare Transfer Modes is in the Run menu");
 }
 
-// The window's run with the current controls; false when none finished in time.
-static bool runInWindow(MainWindow &window, ComputeResult *out)
-{
-    QSignalSpy shown(&window, &MainWindow::resultShown);
-    QSignalSpy failed(&window, &MainWindow::runFailed);
-    if (!window.startRun())
-        return false;
-    QElapsedTimer timer;
-    timer.start();
-    while (shown.isEmpty() && failed.isEmpty() && timer.elapsed() < 120000)
-        QTest::qWait(20);
-    if (shown.isEmpty() && failed.isEmpty())
-        return false;
-    *out = (shown.isEmpty() ? failed : shown).last().at(0).value<ComputeResult>();
-    return true;
-}
-
 static bool samePixels(const Image &a, const Image &b)
 {
     return a.width() == b.width() && a.height() == b.height() && a.format() == b.format()
@@ -181,13 +164,13 @@ void TestGuiTransfers::windowPinnedSkipsTheStaging()
 
     ComputeResult pageable;
     pick("pageable");
-    QVERIFY(runInWindow(window, &pageable));
+    QVERIFY(test::runInWindow(window, &pageable));
     QVERIFY2(pageable.run.ok(), pageable.run.error.c_str());
     QVERIFY(!pageable.pageLockedInput);
 
     ComputeResult pinned;
     pick("pinned");
-    QVERIFY(runInWindow(window, &pinned));
+    QVERIFY(test::runInWindow(window, &pinned));
     QVERIFY2(pinned.run.ok(), pinned.run.error.c_str());
     QCOMPARE(QString::fromStdString(pinned.run.transfer), QStringLiteral("pinned"));
     QVERIFY2(pinned.pageLockedInput, pinned.run.transferNote.c_str());
@@ -206,7 +189,7 @@ void TestGuiTransfers::windowPinnedSkipsTheStaging()
     // Only a parameter changes: the image stays on the device, the page-locked copy is reused.
     QVERIFY(c->setParamValue(QStringLiteral("sigma"), 2.0));
     ComputeResult resident;
-    QVERIFY(runInWindow(window, &resident));
+    QVERIFY(test::runInWindow(window, &resident));
     QVERIFY2(resident.run.ok(), resident.run.error.c_str());
     QVERIFY(resident.pageLockedInput);
     QCOMPARE(resident.pageLockedCopyMs, -1.0);
@@ -220,13 +203,13 @@ void TestGuiTransfers::windowPinnedSkipsTheStaging()
     QVERIFY(c->setParamValue(QStringLiteral("sigma"), findFilter("gaussian5x5")->param(pageable.request.params, "sigma")));
     QVERIFY(c->setPixelFormat(PixelFormat::Gray8));
     ComputeResult gray;
-    QVERIFY(runInWindow(window, &gray));
+    QVERIFY(test::runInWindow(window, &gray));
     QVERIFY2(gray.run.ok(), gray.run.error.c_str());
     QVERIFY(gray.pageLockedInput && gray.pageLockedCopyMs >= 0);
     QCOMPARE(gray.run.stagingMs, 0.0);
     pick("pageable");
     ComputeResult grayPageable;
-    QVERIFY(runInWindow(window, &grayPageable));
+    QVERIFY(test::runInWindow(window, &grayPageable));
     QVERIFY(!grayPageable.pageLockedInput); // the copy went with the mode
     QVERIFY(samePixels(*gray.outputImage, *grayPageable.outputImage));
     QVERIFY(window.timingPanel()->numbersText().contains("pageable"));
