@@ -8,8 +8,8 @@
 # none), so the CLI is not compiled a second time. -g1 (line tables: every frame of a report keeps its
 # function, file and line) compiles in about half the time of -g.
 # Any report fails the stage (halt_on_error). Suppressions (tests/tsan.supp) name only frames inside
-# PoCL, LLVM, the ICD loader or Qt's own libraries, none of which are instrumented, each with its
-# reason. Our QWaitCondition waits are annotated for TSan (ui/WorkerWait.h).
+# libraries that are not instrumented - Qt's own and glibc's loader (freeing PoCL's thread-locals of a
+# finished, detached QThread) - each with its reason. Our QWaitCondition waits are annotated for TSan (ui/WorkerWait.h).
 #   scripts/test-tsan.sh [ctest args]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
