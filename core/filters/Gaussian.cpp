@@ -279,12 +279,13 @@ void registerGaussian(std::vector<FilterSpec> &out)
     v.preferredLocalCpu = LocalSize{16, 1};
     v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
     v.description = "The gaussian5x5 roofline rung (kernels/separable_strips.clh) for any sigma up to 2.66 "
-                    "(radius 8): a work-item owns a strip 8 bytes across and 16 rows down, fetches every input "
+                    "(radius 8): a work-item owns a strip 16 bytes across and 32 rows down on GPUs (16 x 32 on "
+                    "PoCL too), fetches every input "
                     "row once as aligned words (the strip plus r pixels of halo on each side), filters it along "
                     "the row with the 2r+1 taps and keeps the last 2r row results in registers to finish each "
                     "output row down the column. Both passes in one kernel and no float scratch buffer (the "
                     "separable variants write and read back 4 bytes per channel): each input byte is fetched "
-                    "(16 + 2r) / 16 times, 2(2r+1) multiply-adds per output byte. Bytes enter as 1 + b/32768 "
+                    "(32 + 2r) / 32 times, 2(2r+1) multiply-adds per output byte. Bytes enter as 1 + b/32768 "
                     "through the mantissa and leave through one multiply-add into the mantissa of 2^23 (within "
                     "the filter's ±1). Measured (H100, 6720x4480, sigma 2, auto 32x4): gray8 0.10-0.17 ms over "
                     "five runs (the NVIDIA compiler's unrolling of this large kernel varies with the program "
