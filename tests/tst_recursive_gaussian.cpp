@@ -1,6 +1,7 @@
 // recursive_gaussian (IIR): every variant x pixel format on 259x194 and edge sizes (plus 640x480 in gray8)
 // against the single-threaded CPU reference within the filter's tolerance; the sigma range, the
-// -cl-fast-relaxed-math toggle on the device-coefficient path, and a 2-D shape with 1-D column passes.
+// -cl-fast-relaxed-math toggle on the device-coefficient path, a 2-D shape with 1-D column passes, and
+// the batched (roofline) and blocked rungs at their chunk and segment edges.
 #include "Catalogue.h"
 #include "Session.h"
 #include "TestSupport.h"
@@ -26,6 +27,8 @@ private slots:
     void tiledShapeLeavesColumnPassesToRuntime();
     void rooflineEdges_data();
     void rooflineEdges();
+    void blockedEdges_data();
+    void blockedEdges();
 
 private:
     DeviceInfo m_device;
@@ -62,7 +65,7 @@ void TestRecursiveGaussian::recursiveSigmaRange_data()
 void TestRecursiveGaussian::recursiveSigmaRange()
 {
     QFETCH(double, sigma);
-    for (const char *variant : {"transpose_local_diagonal", "device_coefficients", "roofline"}) {
+    for (const char *variant : {"transpose_local_diagonal", "device_coefficients", "roofline", "blocked"}) {
         RunRequest req = oneShotRequest("recursive_gaussian", variant, PixelFormat::Rgba8888);
         req.params.values["sigma"] = sigma;
         const RunResult r = runOnTestCard(*m_session, req, 259, 194);
@@ -138,6 +141,36 @@ void TestRecursiveGaussian::rooflineEdges()
             QVERIFY2(r.ok() && r.matches, (QByteArray("sigma ") + QByteArray::number(sigma) + " " + describe(r, w, h)).constData());
         }
     }
+}
+
+void TestRecursiveGaussian::blockedEdges_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<double>("sigma");
+    for (PixelFormat f : allPixelFormats())
+        for (double sigma : {0.5, 2.0, 8.0, 50.0})
+            QTest::newRow((QByteArray(formatName(f)) + " sigma " + QByteArray::number(sigma)).constData()) << int(f) << sigma;
+}
+
+// The blocked rung (32-sample segments with carries, the ragged segment first): the standard sizes, and
+// widths and heights on both sides of one, two and several segments (a ragged first segment of 1, 2,
+// 3 and 31 samples, whole segments), at sigma 0.5 .. 50 (poles near 1: the carries' float error).
+void TestRecursiveGaussian::blockedEdges()
+{
+    QFETCH(int, format);
+    QFETCH(double, sigma);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
+    for (int n : {2, 3, 31, 32, 33, 34, 35, 63, 64, 65, 66, 97, 129})
+        sizes.insert(sizes.end(), {{n, 3}, {5, n}, {n, n}});
+    RunRequest req = oneShotRequest("recursive_gaussian", "blocked", PixelFormat(format));
+    req.params.values["sigma"] = sigma;
+    int worst = 0;
+    for (const auto &[w, h] : sizes) {
+        const RunResult r = runOnTestCard(*m_session, req, w, h);
+        QVERIFY2(r.ok() && r.matches, (QByteArray("sigma ") + QByteArray::number(sigma) + " " + describe(r, w, h)).constData());
+        worst = std::max(worst, r.maxAbsDiff);
+    }
+    qInfo("blocked, %s, sigma %g: max diff %d over %zu sizes", formatName(PixelFormat(format)), sigma, worst, sizes.size());
 }
 
 QTEST_GUILESS_MAIN(TestRecursiveGaussian)
