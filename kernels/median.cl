@@ -243,3 +243,116 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
     }
 }
 #endif
+
+#if defined(BLOCK_W) && defined(BLOCK_H)
+// ---- Forgetful rung: every comparison shared by the neighbouring outputs that need it -------------------
+// A work-item owns BLOCK_W pixels across and slides down BLOCK_H rows, two output rows per step. The
+// min/max program of one step comes from kernels/median_blocks.clh (generated and checked with the 0-1
+// principle by scripts/median_networks.py): the two rows' columns share their common rows (sorted once;
+// 5x5 carries the sorted pair of rows y-1, y over from the step above), each output row merges in its one
+// extra row; along the row, outputs x and x+1 share their N-1 common columns, merged once and kept only
+// for the ranks that can still be the median (the values certainly below or above it are forgotten, only
+// their count kept; 5x5 builds those cores from column pairs that two cores share), and each output takes
+// one rank of (core, its own extra column): min over i of max(A_i, B_k-i). Pixels are upix_t (uchar,
+// uchar3, uchar4: a channel per lane), so gray8, rgb888 and rgba8888 run the same program. Exact.
+#include "median_blocks.clh"
+#define MF_C (BLOCK_W + 2 * MEDIAN_R) // pixels of a row a work-item reads (its block plus the halo)
+#if MEDIAN_SIZE == 3
+#define MF_NET BS_CAT(MEDIAN3_BLOCK, BLOCK_W)
+#else
+#define MF_NET BS_CAT(MEDIAN5_BLOCK, BLOCK_W)
+#endif
+#if !(BLOCK_W == 4 || BLOCK_W == 8 || BLOCK_W == 16)
+#error "median_forgetful has networks for BLOCK_W 4, 8 and 16 (scripts/median_networks.py makes others)"
+#endif
+#if BLOCK_H % 2 != 0
+#error "median_forgetful computes two rows per step: BLOCK_H must be even"
+#endif
+#if CHANNELS == 1
+#define MF_GET(b, i) ((b)[i])
+#define MF_PUT(v, b, i) ((b)[i] = (v))
+#elif CHANNELS == 3
+#define MF_GET(b, i) vload3(0, (b) + (i))
+#define MF_PUT(v, b, i) vstore3((v), 0, (b) + (i))
+#else
+#define MF_GET(b, i) vload4(0, (b) + (i))
+#define MF_PUT(v, b, i) vstore4((v), 0, (b) + (i))
+#endif
+
+// Pixels x0 - R .. x0 + BLOCK_W + R - 1 of row y (border rules as bs_load_row: whole vectors inside).
+inline void mf_load_row(global const uchar *src, int width, int height, int y, int x0, upix_t *px)
+{
+    bs_u8v v[MEDIAN_NV];
+    bs_load_row(src, width, height, y, x0, MEDIAN_NL, MEDIAN_NV, v);
+    uchar b[MEDIAN_NV * BS_VW];
+#pragma unroll
+    for (int k = 0; k < MEDIAN_NV; ++k)
+        BS_VSTORE(v[k], k, b);
+#pragma unroll
+    for (int c = 0; c < MF_C; ++c)
+        px[c] = MF_GET(b, MEDIAN_NL * BS_VW + (c - MEDIAN_R) * CHANNELS);
+}
+
+inline void mf_store_row(global uchar *dst, int width, int height, int y, int x0, const upix_t *o)
+{
+    uchar b[BS_BYTES];
+#pragma unroll
+    for (int c = 0; c < BLOCK_W; ++c)
+        MF_PUT(o[c], b, c * CHANNELS);
+    bs_u8v v[BS_NC];
+#pragma unroll
+    for (int k = 0; k < BS_NC; ++k)
+        v[k] = BS_VLOAD(k, b);
+    bs_store_row(dst, width, height, y, x0, v);
+}
+
+kernel void median_forgetful(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
+                             constant float *coeffs, int radius, float4 params)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+    // r0 .. r5: rows y - R .. y + R + 1 of the current step (3x3 uses r0 .. r3); pl / ph: 5x5's sorted
+    // pair of rows y - 1, y (the network leaves the next step's pair, rows y + 1, y + 2, there).
+    upix_t r0[MF_C], r1[MF_C], r2[MF_C], r3[MF_C], r4[MF_C], r5[MF_C], pl[MF_C], ph[MF_C];
+    upix_t o0[BLOCK_W], o1[BLOCK_W];
+    mf_load_row(src, width, height, y0 - MEDIAN_R, x0, r0);
+    mf_load_row(src, width, height, y0 - MEDIAN_R + 1, x0, r1);
+#if MEDIAN_SIZE == 5
+    mf_load_row(src, width, height, y0, x0, r2);
+    mf_load_row(src, width, height, y0 + 1, x0, r3);
+#pragma unroll
+    for (int c = 0; c < MF_C; ++c) {
+        pl[c] = min(r1[c], r2[c]);
+        ph[c] = max(r1[c], r2[c]);
+    }
+#endif
+    for (int i = 0; i < BLOCK_H; i += 2) {
+        const int y = y0 + i;
+        if (y >= height)
+            break;
+#if MEDIAN_SIZE == 5
+        mf_load_row(src, width, height, y + 2, x0, r4);
+        mf_load_row(src, width, height, y + 3, x0, r5);
+#else
+        mf_load_row(src, width, height, y + 1, x0, r2);
+        mf_load_row(src, width, height, y + 2, x0, r3);
+#endif
+        MF_NET(r0, r1, r2, r3, r4, r5, pl, ph, o0, o1)
+        mf_store_row(dst, width, height, y, x0, o0);
+        mf_store_row(dst, width, height, y + 1, x0, o1);
+        // Slide down two rows: what the next step still reads raw.
+#pragma unroll
+        for (int c = 0; c < MF_C; ++c) {
+#if MEDIAN_SIZE == 5
+            r0[c] = r2[c]; // rows y - 1, y, y + 1, y + 2 live on only through the sorted pair pl / ph,
+            r2[c] = r4[c]; // but rows y and y + 2 are the next steps' extra rows, and y + 3 is raw
+            r3[c] = r5[c];
+#else
+            r0[c] = r2[c];
+            r1[c] = r3[c];
+#endif
+        }
+    }
+}
+#endif

@@ -85,6 +85,9 @@ void TestMedian::roofline_data()
     addBlockEdgeRows("median3x3", "roofline", {""});
     addBlockEdgeRows("median5x5", "roofline", {""});
     addBlockEdgeRows("median3x3", "cpu_rows", {""});
+    for (const char *name : {"median3x3", "median5x5"})
+        for (const char *variant : {"forgetful", "forgetful_w16"})
+            addBlockEdgeRows(name, variant, {""});
 }
 
 void TestMedian::roofline() { verifyBlockEdgeRow(*m_session); }

@@ -1,4 +1,5 @@
-// median3x3 and median5x5 (insertion sort, min/max network, network on a local tile; kernels/median.cl):
+// median3x3 and median5x5 (insertion sort, min/max network, network on a local tile, the roofline and
+// forgetful rungs; kernels/median.cl, kernels/median_blocks.clh from scripts/median_networks.py):
 // catalogue entries, the plain CPU reference and the fast multi-threaded CPU path.
 #include "../Catalogue.h"
 #include "../CpuReference.h"
@@ -247,6 +248,58 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     v.seedNote = "Seed 000: min/max instead of branches, taken to its end - the min/max run on 16 lanes at a time "
                  "and each comparison is shared by neighbouring outputs.";
     f.variants.push_back(v);
+
+    // Forgetful rungs (kernels/median_blocks.clh, generated and checked by scripts/median_networks.py):
+    // min/max per output at 8 and 16 pixels across (the step's count over its 2 x width outputs, halo
+    // columns included) and in the limit of a wide block.
+    const auto forgetful = [&](const std::string &name, int width, const char *perOutput) {
+        v = VariantSpec{};
+        v.kernelFile = "median.cl";
+        v.name = name;
+        v.plainWords = "Each worker sorts every small column of pixels once and lets all its neighbours reuse it, and "
+                       "stops tracking the values that can no longer be the middle one, so each middle value costs "
+                       "a fraction of the comparisons.";
+        v.title = "Forgetful selection on shared sorted columns, " + std::to_string(width) + " px across";
+        v.passes = {{"median_forgetful", Slot::Src, Slot::Dst, Geometry::Blocks}};
+        v.blockWidth = width;
+        v.blockHeight = 8;
+        v.preferredLocalGpu = {32, 4};
+        v.preferredLocalCpu = {16, 4};
+        v.description =
+            "Each work-item makes " + std::to_string(width) + " x 8 outputs, two rows per step, with one generated "
+            "straight-line min/max program per step (every output checked with the 0-1 principle): no branch, no "
+            "comparison done twice. Down: the two output rows share "
+            + std::string(size == 3 ? "2 of their 3 rows: that pair is sorted once (2 min/max) and each row merges "
+                                      "in its own third row (4)"
+                                    : "4 of their 5 rows: the sorted pair of rows y-1, y comes from the step above, "
+                                      "the new pair is sorted (2 min/max) and merged with it (6), and each row "
+                                      "merges in its own fifth row (8)")
+            + ", so a sorted column costs " + (size == 3 ? "5" : "12") + " min/max instead of "
+            + (size == 3 ? "6" : "18") + ". Across: outputs x and x+1 share " + (size == 3 ? "2" : "4")
+            + " of their columns; "
+            + (size == 3 ? "Paeth's median of (largest low, median of middles, smallest high) reduces the shared "
+                           "pair once (4 min/max) and each output adds its own column (4) and takes the median of "
+                           "the three (4)"
+                         : "those 20 values are merged once (from column pairs that two neighbouring cores share: "
+                           "26 min/max per pair) and only ranks 8..13 are kept (36): a value ranked 7th or lower among "
+                           "the 20 is at most 12th of the 25 whatever the last column holds, one ranked 14th or higher "
+                           "at least 14th, so neither can be the median: they are forgotten and only counted; each "
+                           "output then takes rank 6 of (those 6, its own sorted column): min over i of "
+                           "max(A_i, B_6-i), 10 min/max")
+            + ". Per output: " + perOutput + " min/max (the current roofline rung: "
+            + (size == 3 ? "18" : "about 145") + "). Pixels are whole uchar/uchar3/uchar4 values (a channel per "
+            "lane); rows load once as aligned vectors and slide down in registers. Exact. GPU: not yet measured on a GPU.";
+        v.seedNote = "Seed 000: min/max instead of branches; here each min/max is also shared by every output that needs "
+                     "it, and the values that cannot be the median are dropped early.";
+        f.variants.push_back(v);
+    };
+    if (size == 3) {
+        forgetful("forgetful", 8, "16.25 at 8 across (15 in the limit: 5 down + 10 across)");
+        forgetful("forgetful_w16", 16, "15.6 at 16 across");
+    } else {
+        forgetful("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)");
+        forgetful("forgetful_w16", 16, "57.6 at 16 across");
+    }
 
     if (size == 3) {
         v = cpuRowsVariant("cpu_rows_median3x3",

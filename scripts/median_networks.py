@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""Generates kernels/median_blocks.clh: the min/max networks of the median `forgetful` rungs.
+
+A work-item computes BW outputs across x 2 rows down per step (and slides down by 2 rows). The work is
+shared at every level where neighbouring outputs see the same inputs:
+
+  vertical    the 2 output rows y, y+1 share the window rows y-1 .. y+R-1+1; those rows are sorted once per
+              column (5x5: the sorted pair of rows y-1, y carried over from the step above, merged with the
+              new pair y+1, y+2), then each output row merges in its own extra row -> one sorted column of
+              N values per column and output row.
+  horizontal  the outputs x, x+1 share N-1 columns: their merged "core" is only computed for the ranks that
+              can still be the median once the one missing column comes in (forgetful selection: the
+              values that are certainly below or above the median are dropped, and only their count is
+              kept), and the 5x5 cores are built from merged column pairs that are shared by two cores.
+  final       the median of (core ranks, sorted extra column) is one rank of two sorted lists:
+              min over i of max(A_i, B_{k-i}).
+
+Every network is a straight-line program of min and max (no branches, exact), checked here with the
+0-1 principle (every 0-1 input of each output's window, bit-sliced) and with random small-alphabet
+inputs. Usage: scripts/median_networks.py [--check] > kernels/median_blocks.clh
+"""
+import itertools
+import random
+import sys
+
+NEG, POS = -1, -2  # constants: -inf, +inf
+PAETH3 = True  # 3x3: Paeth's formula on the sorted columns (15 min/max per output) instead of a core merge (16.6)
+
+
+class Net:
+    def __init__(self):
+        self.nodes = []  # (op, a, b) or ('in', name, None)
+        self.cse = {}
+
+    def inp(self, name):
+        self.nodes.append(('in', name, None))
+        return len(self.nodes) - 1
+
+    def _op(self, op, a, b):
+        if a == b:
+            return a
+        if op == 'min':
+            if a == NEG or b == NEG:
+                return NEG
+            if a == POS:
+                return b
+            if b == POS:
+                return a
+        else:
+            if a == POS or b == POS:
+                return POS
+            if a == NEG:
+                return b
+            if b == NEG:
+                return a
+        key = (op, min(a, b), max(a, b))
+        if key not in self.cse:
+            self.nodes.append(key)
+            self.cse[key] = len(self.nodes) - 1
+        return self.cse[key]
+
+    def mn(self, a, b):
+        return self._op('min', a, b)
+
+    def mx(self, a, b):
+        return self._op('max', a, b)
+
+    # ---- sorted lists -------------------------------------------------------------------------------
+    def merge(self, A, B):
+        """Batcher's odd-even merge of two sorted lists (any lengths)."""
+        A, B = list(A), list(B)
+        if not A:
+            return B
+        if not B:
+            return A
+        if len(A) == 1 and len(B) == 1:
+            return [self.mn(A[0], B[0]), self.mx(A[0], B[0])]
+        E = self.merge(A[0::2], B[0::2])
+        O = self.merge(A[1::2], B[1::2])
+        z = []
+        for i in range(max(len(E), len(O))):
+            if i < len(E):
+                z.append(E[i])
+            if i < len(O):
+                z.append(O[i])
+        # z = E0 O0 E1 O1 ...: exchange (O_i, E_{i+1}) = (z[2i+1], z[2i+2])
+        for i in range(1, len(z) - 1, 2):
+            a, b = z[i], z[i + 1]
+            z[i], z[i + 1] = self.mn(a, b), self.mx(a, b)
+        return z
+
+    def select(self, A, B, r, s):
+        """Ranks r..s (1-based, inclusive) of the union of sorted A and B, sorted. Values certainly
+        below rank r or above rank s are dropped before merging (forgetful)."""
+        la, lb = len(A), len(B)
+        a0 = max(1, r - lb) - 1
+        b0 = max(1, r - la) - 1
+        A2 = A[a0:min(la, s)]
+        B2 = B[b0:min(lb, s)]
+        d = a0 + b0
+        m = self.merge(A2, B2)
+        return m[r - 1 - d:s - d]
+
+    def select_one(self, A, B, k):
+        """k-th smallest (1-based) of sorted A and B: min over i of max(A_i, B_{k-i})."""
+        terms = []
+        for i in range(0, len(A) + 1):
+            j = k - i
+            if j < 0 or j > len(B):
+                continue
+            a = A[i - 1] if i > 0 else NEG
+            b = B[j - 1] if j > 0 else NEG
+            terms.append(self.mx(a, b))
+        out = terms[0]
+        for t in terms[1:]:
+            out = self.mn(out, t)
+        return out
+
+    def live(self, outputs):
+        seen = set()
+        stack = [o for o in outputs if o >= 0]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            op, a, b = self.nodes[n]
+            if op != 'in':
+                for c in (a, b):
+                    if c >= 0:
+                        stack.append(c)
+        return seen
+
+    def count(self, outputs):
+        return sum(1 for n in self.live(outputs) if self.nodes[n][0] != 'in')
+
+
+def sort2(net, a, b):
+    return [net.mn(a, b), net.mx(a, b)]
+
+
+def build(N, BW):
+    """One step of a work-item: BW outputs across, rows y and y+1. Inputs: raw rows r0 .. r{N} (rows
+    y-R .. y+R+1, columns x0-R .. x0+BW+R-1) and, for 5x5, the carried sorted pair (rows y-1, y) as
+    pl/ph. Returns (net, inputs dict, outputs [row][x], carried-out list)."""
+    R = N // 2
+    net = Net()
+    C = BW + 2 * R
+    raw = {}
+    for r in range(N + 1):
+        for c in range(C):
+            raw[(r, c)] = net.inp('r%d[%d]' % (r, c))
+    cols = [[None] * C for _ in range(2)]
+    carried_in, carried_out = [], []
+    for c in range(C):
+        if N == 3:
+            # rows y-1, y, y+1, y+2: the shared pair (y, y+1) sorted once, then each row's extra row
+            P = sort2(net, raw[(1, c)], raw[(2, c)])
+            cols[0][c] = net.merge([raw[(0, c)]], P)
+            cols[1][c] = net.merge(P, [raw[(3, c)]])
+        else:
+            # rows y-2 .. y+3: pair (y-1, y) carried sorted, pair (y+1, y+2) sorted here (carried on)
+            pl = net.inp('pl[%d]' % c)
+            ph = net.inp('ph[%d]' % c)
+            carried_in.append((pl, ph))
+            P2 = sort2(net, raw[(3, c)], raw[(4, c)])
+            carried_out.append(P2)
+            S = net.merge([pl, ph], P2)
+            cols[0][c] = net.merge([raw[(0, c)]], S)
+            cols[1][c] = net.merge(S, [raw[(5, c)]])
+    M = (N * N + 1) // 2
+    outs = [[None] * BW for _ in range(2)]
+    for row in range(2):
+        col = cols[row]
+        pairs = {}
+
+        def pair(c):
+            if c not in pairs:
+                pairs[c] = net.merge(col[c], col[c + 1])
+            return pairs[c]
+
+        for x in range(0, BW, 2):
+            # output x uses columns x .. x+N-1 (in c units), output x+1 columns x+1 .. x+N
+            if N == 3 and PAETH3:
+                # Paeth's median of (largest low, median of middles, smallest high), the pair's shared
+                # columns x+1, x+2 reduced once: max of their lows, min of their highs, their middles sorted
+                lo = net.mx(col[x + 1][0], col[x + 2][0])
+                hi = net.mn(col[x + 1][2], col[x + 2][2])
+                ms = sort2(net, col[x + 1][1], col[x + 2][1])
+                for o, e in ((x, x), (x + 1, x + 3)):
+                    a = net.mx(lo, col[e][0])
+                    c = net.mn(hi, col[e][2])
+                    b = net.mx(ms[0], net.mn(ms[1], col[e][1]))
+                    outs[row][o] = net.mx(net.mn(a, b), net.mn(net.mx(a, b), c))
+                continue
+            if N == 3:
+                core = net.select(col[x + 1], col[x + 2], M - N, M)
+            else:
+                core = net.select(pair(x + 1), pair(x + 3), M - N, M)
+            k = M - (M - N - 1)
+            outs[row][x] = net.select_one(core, col[x], k)
+            outs[row][x + 1] = net.select_one(core, col[x + N], k)
+    return net, raw, carried_in, carried_out, outs
+
+
+def evaluate(net, values, ops):
+    """values: dict node -> value (inputs); ops: (min, max) functions; returns list of node values."""
+    mn, mx = ops
+    v = [None] * len(net.nodes)
+    for i, (op, a, b) in enumerate(net.nodes):
+        if op == 'in':
+            v[i] = values[i]
+        else:
+            x, y = v[a], v[b]
+            v[i] = mn(x, y) if op == 'min' else mx(x, y)
+    return v
+
+
+def check(N, BW, trials=300):
+    """Random small-alphabet inputs, then the 0-1 principle: every 0-1 assignment of each output's
+    N x N window (bit-sliced into Python integers), the other inputs all 0 or all 1."""
+    R = N // 2
+    net, raw, cin, cout, outs = build(N, BW)
+    C = BW + 2 * R
+    rng = random.Random(1)
+
+    def inputs_for(img):
+        vals = {node: img[r][c] for (r, c), node in raw.items()}
+        for c, (pl, ph) in enumerate(cin):
+            vals[pl] = min(img[1][c], img[2][c])
+            vals[ph] = max(img[1][c], img[2][c])
+        return vals
+
+    for alphabet in (2, 3, 5, 256):
+        for _ in range(trials):
+            img = [[rng.randrange(alphabet) for _ in range(C)] for _ in range(N + 1)]
+            v = evaluate(net, inputs_for(img), (min, max))
+            for row in range(2):
+                for x in range(BW):
+                    win = sorted(img[row + dy][x + dx] for dy in range(N) for dx in range(N))
+                    assert v[outs[row][x]] == win[N * N // 2], (N, BW, alphabet, row, x)
+            for c, (lo, hi) in enumerate(cout):
+                assert v[lo] == min(img[3][c], img[4][c]) and v[hi] == max(img[3][c], img[4][c])
+    nbits = N * N
+    total = 1 << nbits
+    ones = (1 << total) - 1
+
+    def pattern(b):
+        period = 1 << (b + 1)
+        rep = ((1 << (1 << b)) - 1) << (1 << b)
+        length = period
+        while length < total:
+            rep |= rep << length
+            length *= 2
+        return rep
+
+    pats = [pattern(b) for b in range(nbits)]
+    # majority: at least (nbits + 1) / 2 of the window bits set
+    need = (nbits + 1) // 2
+    atleast = [ones] + [0] * need
+    for b in range(nbits):
+        for k in range(need, 0, -1):
+            atleast[k] |= atleast[k - 1] & pats[b]
+    want = atleast[need]
+    for row in range(2):
+        for x in range(BW):
+            live = net.live([outs[row][x]])
+            for other in (0, ones):
+                img = [[other] * C for _ in range(N + 1)]
+                bit = 0
+                for r in range(row, row + N):
+                    for c in range(x, x + N):
+                        img[r][c] = pats[bit]
+                        bit += 1
+                vals = {node: img[r][c] for (r, c), node in raw.items()}
+                for c, (pl, ph) in enumerate(cin):
+                    vals[pl] = img[1][c] & img[2][c]
+                    vals[ph] = img[1][c] | img[2][c]
+                v = {}
+                for i in sorted(live):
+                    op, a, b = net.nodes[i]
+                    v[i] = vals[i] if op == 'in' else ((v[a] & v[b]) if op == 'min' else (v[a] | v[b]))
+                assert v[outs[row][x]] == want, ('0-1', N, BW, row, x)
+    return True
+
+
+def emit(N, BW, out):
+    net, raw, cin, cout, outs = build(N, BW)
+    flat = [o for row in outs for o in row] + [n for p in cout for n in p]
+    live = net.live(flat)
+    nops = sum(1 for n in live if net.nodes[n][0] != 'in')
+    per = nops / (2.0 * BW)
+    name = 'MEDIAN%d_BLOCK%d' % (N, BW)
+    out.append('// %dx%d, %d outputs across x 2 rows: %d min/max per step, %.2f per output.' % (N, N, BW, nops, per))
+    out.append('#define %s_OPS %d' % (name, nops))
+    out.append('#define %s(r0, r1, r2, r3, r4, r5, pl, ph, o0, o1) \\' % name)
+    lines = []
+    names = {}
+    for i, (op, a, b) in enumerate(net.nodes):
+        if i not in live:
+            continue
+        if op == 'in':
+            names[i] = a
+            continue
+        names[i] = 't%d' % i
+        lines.append('const upix_t t%d = %s(%s, %s);' % (i, op, names[a], names[b]))
+    for row in range(2):
+        for x in range(BW):
+            lines.append('o%d[%d] = %s;' % (row, x, names[outs[row][x]]))
+    for c, (lo, hi) in enumerate(cout):
+        lines.append('pl[%d] = %s; ph[%d] = %s;' % (c, names[lo], c, names[hi]))
+    body = ['    ' + l + ' \\' for l in lines]
+    out.append('    { \\')
+    out.extend(body)
+    out.append('    }')
+    out.append('')
+    return nops, per
+
+
+def main():
+    args = sys.argv[1:]
+    if '--count' in args:
+        for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8), (5, 16)):
+            net, raw, cin, cout, outs = build(N, BW)
+            flat = [o for row in outs for o in row] + [n for p in cout for n in p]
+            n = net.count(flat)
+            print('N=%d BW=%d: %d ops, %.2f per output' % (N, BW, n, n / (2.0 * BW)))
+        return
+    if '--check' in args:
+        for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8)):
+            check(N, BW)
+            print('checked N=%d BW=%d' % (N, BW), file=sys.stderr)
+        return
+    out = ['// median_blocks.clh: GENERATED by scripts/median_networks.py - do not edit by hand.',
+           '// Straight-line min/max networks for the median `forgetful` rungs (see that script for the',
+           '// construction; every network checked there with the 0-1 principle). Needs upix_t (pixels8.clh).',
+           '#ifndef FWB_MEDIAN_BLOCKS_CLH', '#define FWB_MEDIAN_BLOCKS_CLH', '']
+    for N, BW in ((3, 4), (3, 8), (3, 16), (5, 4), (5, 8), (5, 16)):
+        emit(N, BW, out)
+    out.append('#endif // FWB_MEDIAN_BLOCKS_CLH')
+    print('\n'.join(out))
+
+
+if __name__ == '__main__':
+    main()
