@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -46,15 +47,47 @@ const std::vector<PixelFormat> &allPixelFormats()
     return formats;
 }
 
-// Physical memory of this machine in bytes (0 when unknown).
-static std::uint64_t physicalMemoryBytes()
+// Memory this process may use, in bytes (0 when unknown): physical memory, lowered by a cgroup limit (a
+// container sees the host's memory in sysconf but is killed at its own limit), or FWB_MEMORY_MIB when set.
+static std::uint64_t readLimitFile(const char *path)
 {
+    std::FILE *file = std::fopen(path, "r");
+    if (!file)
+        return 0;
+    char text[64] = {};
+    const std::size_t n = std::fread(text, 1, sizeof text - 1, file);
+    std::fclose(file);
+    text[n] = 0;
+    char *end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    return end != text ? std::uint64_t(value) : 0; // "max" (no limit) reads as 0
+}
+
+std::uint64_t memoryBudgetBytes()
+{
+    if (const char *mib = std::getenv("FWB_MEMORY_MIB"); mib && *mib) {
+        char *end = nullptr;
+        const unsigned long long value = std::strtoull(mib, &end, 10);
+        if (end != mib && *end == 0 && value > 0)
+            return std::uint64_t(value) << 20;
+    }
+    std::uint64_t memory = 0;
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
-#else
-    return 0;
+    if (pages > 0 && page > 0)
+        memory = std::uint64_t(pages) * std::uint64_t(page);
 #endif
+    for (const char *limit : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
+        if (const std::uint64_t bytes = readLimitFile(limit); bytes > 0 && (memory == 0 || bytes < memory))
+            memory = bytes;
+    return memory;
+}
+
+std::uint64_t imageMemoryLimitBytes()
+{
+    const std::uint64_t memory = memoryBudgetBytes();
+    const std::uint64_t largest = std::uint64_t(kMaxImagePixels) * 4;
+    return memory ? std::min(largest, memory / 3) : largest;
 }
 
 std::string imageSizeProblem(std::int64_t width, std::int64_t height, int channels)
@@ -66,12 +99,13 @@ std::string imageSizeProblem(std::int64_t width, std::int64_t height, int channe
         return "image size " + std::to_string(width) + "x" + std::to_string(height)
                + " is too large (limit: " + std::to_string(kMaxImageSide) + " per side and "
                + std::to_string(kMaxImagePixels / 1000000) + " Mpixel in all)";
-    // Input, output and a converted copy live at once: a third of physical memory per image at most.
+    // Input, output and a converted copy live at once: a third of the memory per image at most.
     const std::uint64_t bytes = std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(std::max(0, channels));
-    if (const std::uint64_t memory = physicalMemoryBytes(); channels > 0 && memory && bytes > memory / 3)
+    if (const std::uint64_t memory = memoryBudgetBytes(); channels > 0 && memory && bytes > memory / 3)
         return "image size " + std::to_string(width) + "x" + std::to_string(height) + " needs "
-               + std::to_string(bytes >> 20) + " MiB, more than a third of this machine's "
-               + std::to_string(memory >> 20) + " MiB of memory (input, output and a copy live at once)";
+               + std::to_string(bytes >> 20) + " MiB, more than a third of the "
+               + std::to_string(memory >> 20) + " MiB of memory this program may use (input, output and a "
+               "copy live at once)";
     return {};
 }
 

@@ -24,8 +24,15 @@ const std::vector<PixelFormat> &allPixelFormats();
 inline constexpr std::int64_t kMaxImagePixels = std::int64_t(1) << 31;
 inline constexpr int kMaxImageSide = 1 << 20;
 // Empty when width x height is acceptable, otherwise a sentence saying why not. With channels > 0, also
-// refuses (before allocating) an image this machine's physical memory cannot hold, naming both sizes.
+// refuses (before allocating) an image the memory this process may use cannot hold, naming both sizes.
 std::string imageSizeProblem(std::int64_t width, std::int64_t height, int channels = 0);
+// The memory that check divides: physical memory, or the process's cgroup limit where lower (a
+// container), or FWB_MEMORY_MIB where set (to try the limits, and for the fuzzer's smaller budget).
+// 0 when unknown.
+std::uint64_t memoryBudgetBytes();
+// The largest pixel buffer one image may take: a third of memoryBudgetBytes(), at most the 2 Gpixel x 4
+// bytes of the size limit. Decoders get it as their allocation limit.
+std::uint64_t imageMemoryLimitBytes();
 
 class Image
 {

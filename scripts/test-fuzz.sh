@@ -48,8 +48,10 @@ run_one() {
     local target=$1 corpus="$build/corpus/$1" seeds="$root/tests/fuzz/corpus/$1"
     mkdir -p "$corpus"
     # -rss_limit_mb: our image limits allow a 2 Gpixel image on a large machine; the fuzzer's budget
-    # is smaller, so what it reports as out-of-memory above this is a decoder asking for more.
-    "$build/tests/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=25 \
+    # is smaller. FWB_MEMORY_MIB=3072 has the tools act as on a 3 GiB machine (1 GiB per image, also
+    # the decoders' allocation limit), so what libFuzzer reports as out-of-memory is a decoder or our
+    # code asking for more than the limits allow, not a legal but huge image declared by a tiny file.
+    FWB_MEMORY_MIB=3072 "$build/tests/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=25 \
         -rss_limit_mb=4096 -malloc_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$build/findings/$target-" >"$build/logs/$target.log" 2>&1
 }

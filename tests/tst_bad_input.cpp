@@ -375,6 +375,28 @@ private slots:
         }
     }
 
+    // The size check follows the memory this program may use (FWB_MEMORY_MIB here: 300 MiB, so 100 MiB
+    // per image) and counts what the decoder fills first: 8 bytes a pixel for 16-bit RGBA. A 5000x5000
+    // header is 95 MiB as 8-bit RGBA (not refused for its size: the data is missing, so "damaged") and
+    // 190 MiB as 16-bit (refused before decoding, both figures named).
+    void limitFollowsTheMemoryBudget()
+    {
+        const QString rgba8 = m_dir.filePath("budget-rgba8.png"), rgba16 = m_dir.filePath("budget-rgba16.png");
+        QVERIFY(writeFile(rgba8, png(5000, 5000, 8, 6, QByteArray(2, 0))));
+        QVERIFY(writeFile(rgba16, png(5000, 5000, 16, 6, QByteArray(2, 0))));
+        qputenv("FWB_MEMORY_MIB", "300");
+        QtImageIo io;
+        Image image;
+        std::string error8, error16;
+        const bool ok8 = io.load(rgba8.toStdString(), image, error8);
+        const bool ok16 = io.load(rgba16.toStdString(), image, error16);
+        qunsetenv("FWB_MEMORY_MIB");
+        QVERIFY(!ok8 && !ok16);
+        QVERIFY2(error8.find("damaged") != std::string::npos, error8.c_str());
+        QVERIFY2(error16.find("needs 190 MiB") != std::string::npos && error16.find("300 MiB") != std::string::npos,
+                 error16.c_str());
+    }
+
     // filter-bench: exit 2, the file and the problem on one line of stderr, no output written;
     // a valid file runs and its output has the loaded size.
     void cli_data() { addRows(); }

@@ -8,6 +8,8 @@
 #include <QSaveFile>
 #include <QStringList>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace fwb {
@@ -106,12 +108,17 @@ bool readImageFile(const QString &path, QImage &out, QString &error)
     }
     QImageReader reader(path);
     reader.setAutoTransform(true);
-    reader.setAllocationLimit(int((kMaxImagePixels * 4) >> 20)); // MiB
+    // The decoders' own guard (Qt's allocateImage) at the same bound as ours, for the formats that do not
+    // declare a size before decoding: a third of the memory this program may use.
+    reader.setAllocationLimit(int(std::clamp<std::uint64_t>(imageMemoryLimitBytes() >> 20, 1, 1u << 30))); // MiB
     const QSize size = reader.size();
     if (size.isValid()) {
-        // Checked as the 4-channel image it becomes (imageFromQImage), the memory bound included,
-        // before any pixel is decoded: a small file declaring a huge size costs nothing.
-        if (std::string problem = imageSizeProblem(size.width(), size.height(), 4); !problem.empty()) {
+        // Checked as the 4-channel image it becomes (imageFromQImage), or as what the decoder fills first
+        // where that is wider (16-bit channels: 8 bytes a pixel), the memory bound included, before any
+        // pixel is decoded: a small file declaring a huge size costs nothing.
+        const QImage::Format decoded = reader.imageFormat();
+        const int depthBytes = decoded == QImage::Format_Invalid ? 4 : QImage::toPixelFormat(decoded).bitsPerPixel() / 8;
+        if (std::string problem = imageSizeProblem(size.width(), size.height(), std::max(4, depthBytes)); !problem.empty()) {
             error = QString::fromStdString(problem);
             return false;
         }
