@@ -100,6 +100,12 @@ struct VariantSpec
     int blockBytesGpu = 0; // Geometry::Blocks, gray8 and rgba8888: bytes per work-item and row on GPUs
     int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
     int maxRadius = 0;     // > 0: unavailable when the filter's radius is larger (kernels unrolled per radius)
+    // > 0 (single-pass variants): the kernel takes two more int arguments after `params`, the input's and
+    // the output's row pitch in bytes, and a whole image copied to and from device buffers (pageable and
+    // pinned transfers) lies there with its rows padded to a multiple of rowAlign bytes, so that odd
+    // widths keep the aligned wide loads and stores. Elsewhere (tiles, mapped and SVM memory) the pitch
+    // is the row's own size.
+    int rowAlign = 0;
     LocalSize preferredLocalGpu; // auto on GPUs, when the project default (32x8) is not this kernel's best
     LocalSize preferredLocalCpu; // auto on CPU devices (PoCL), likewise (default 256x1)
     std::string description; // what it changes and why it should be faster or slower

@@ -1094,6 +1094,10 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                 }
                 launch.kernel.setArg(2, cl_int(curW));
                 launch.kernel.setArg(3, cl_int(curH));
+                if (variant.rowAlign > 0) { // a tile's rows are packed: their own size
+                    launch.kernel.setArg(7, cl_int(curW * ch));
+                    launch.kernel.setArg(8, cl_int((pass.geometry == Geometry::Transposed ? curH : curW) * ch));
+                }
                 std::size_t global[2] = {0, 0};
                 passGlobal(variant, pass, curW, curH, variant.blockWidthFor(src.format(), info.kind == DeviceKind::Cpu), global);
                 if (pass.geometry == Geometry::Transposed)
@@ -1394,6 +1398,18 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         }
         if (variant->usesImages && !tiled)
             d->ensureImages(w, h, src.format());
+        // Row pitches on the device: padded to rowAlign bytes where whole images go through device buffers
+        // (variants that ask for it), else the rows' own size. The output is H x W for a transpose.
+        const int outRowPixels = filter->transposesOutput ? h : w, outRows = filter->transposesOutput ? w : h;
+        const std::size_t rowBytes = std::size_t(w) * std::size_t(ch), outRowBytes = std::size_t(outRowPixels) * std::size_t(ch);
+        const bool padded = variant->rowAlign > 0 && !tiled && !variant->usesImages
+                            && (mode == TransferMode::Pageable || mode == TransferMode::Pinned);
+        const std::size_t srcPitch = padded ? roundUp(rowBytes, std::size_t(variant->rowAlign)) : rowBytes;
+        const std::size_t dstPitch = padded ? roundUp(outRowBytes, std::size_t(variant->rowAlign)) : outRowBytes;
+        if (srcPitch != rowBytes || dstPitch != outRowBytes)
+            r.transferNote += std::string(r.transferNote.empty() ? "" : "; ") + "rows padded to " + std::to_string(srcPitch)
+                              + " bytes on the device (" + std::to_string(rowBytes)
+                              + " in the image) so that every row starts aligned; the copies move rectangles";
         // Src/Dst: device buffers, host-visible buffers (zero_copy, output_mapped's output) or SVM.
         cl::Buffer srcBuf, dstBuf;
         void *svmSrc = nullptr, *svmDst = nullptr;
@@ -1401,8 +1417,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             switch (mode) {
             case TransferMode::Pageable:
             case TransferMode::Pinned:
-                srcBuf = d->buffer(Slot::Src, pixelBytes);
-                dstBuf = d->buffer(Slot::Dst, pixelBytes);
+                srcBuf = d->buffer(Slot::Src, srcPitch * std::size_t(h));
+                dstBuf = d->buffer(Slot::Dst, dstPitch * std::size_t(outRows));
                 break;
             case TransferMode::ZeroCopy:
                 srcBuf = d->hostVisible(d->visibleSrc, pixelBytes);
@@ -1477,6 +1493,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             launch.kernel.setArg(arg++, coeffs);
             launch.kernel.setArg(arg++, cl_int(prepared.radius));
             launch.kernel.setArg(arg++, params4);
+            if (variant->rowAlign > 0) { // tiles set their own (runTiles)
+                launch.kernel.setArg(arg++, cl_int(srcPitch));
+                launch.kernel.setArg(arg++, cl_int(dstPitch));
+            }
             if (pass.geometry == Geometry::Transposed)
                 std::swap(curW, curH);
             launches.push_back(launch);
@@ -1500,7 +1520,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const bool copiesInput = mode == TransferMode::Pageable || mode == TransferMode::Pinned
                                  || mode == TransferMode::OutputMapped;
         // The resident image counts only for the same memory and mode: a new mode shows its own upload.
-        const int where = int(mode) * 2 + (variant->usesImages ? 1 : 0);
+        const int where = (int(mode) * 2 + (variant->usesImages ? 1 : 0)) * 2 + (srcPitch != rowBytes ? 1 : 0);
         const std::uint64_t hash = request.reuseUpload && !tiled ? src.contentHash() : 0;
         const bool canSkipUpload = request.reuseUpload && !tiled && hash == d->uploadedHash && d->uploadedWhere == where;
         r.reuploaded = !canSkipUpload;
@@ -1514,7 +1534,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         Image out = pinnedDirect ? d->pinnedOutputImage(curW, curH, src.format())
                                  : Image(curW, curH, src.format()); // curW x curH: the last pass's output size
         if (pinnedDirect) {
-            r.transferNote = "page-locked image: copies straight from and into its pixels, no staging memcpy";
+            r.transferNote = "page-locked image: copies straight from and into its pixels, no staging memcpy"
+                             + (r.transferNote.empty() ? std::string() : "; " + r.transferNote);
             d->release(d->pinnedIn);
             d->release(d->pinnedOut);
         }
@@ -1556,6 +1577,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                 if (variant->usesImages) {
                     d->queue.enqueueWriteImage(d->srcImage, CL_FALSE, {0, 0, 0}, {std::size_t(w), std::size_t(h), 1}, 0, 0,
                                                const_cast<std::uint8_t *>(uploadFrom), nullptr, &upEvent);
+                } else if (copiesInput && srcPitch != rowBytes) { // padded rows: one rectangle copy
+                    d->queue.enqueueWriteBufferRect(srcBuf, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {rowBytes, std::size_t(h), 1},
+                                                    srcPitch, 0, rowBytes, 0, uploadFrom, nullptr, &upEvent);
                 } else if (copiesInput) {
                     d->queue.enqueueWriteBuffer(srcBuf, CL_FALSE, 0, pixelBytes, uploadFrom, nullptr, &upEvent);
                 } else if (mode == TransferMode::ZeroCopy) {
@@ -1581,8 +1605,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             if (filter->copySourceToDst && !variant->usesImages) {
                 if (svmSrc)
                     clEnqueueSVMMemcpy(d->queue(), CL_FALSE, svmDst, svmSrc, pixelBytes, 0, nullptr, nullptr);
-                else
-                    d->queue.enqueueCopyBuffer(srcBuf, dstBuf, 0, 0, pixelBytes);
+                else // same geometry, so the same pitch: padding and all
+                    d->queue.enqueueCopyBuffer(srcBuf, dstBuf, 0, 0, srcPitch * std::size_t(h));
             }
             std::vector<cl::Event> passEvents(launches.size());
             for (std::size_t p = 0; p < launches.size(); ++p) {
@@ -1604,6 +1628,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             if (variant->usesImages) {
                 d->queue.enqueueReadImage(d->dstImage, CL_TRUE, {0, 0, 0}, {std::size_t(w), std::size_t(h), 1}, 0, 0,
                                           downloadTo, nullptr, &downEvent);
+            } else if ((mode == TransferMode::Pageable || mode == TransferMode::Pinned) && dstPitch != outRowBytes) {
+                d->queue.enqueueReadBufferRect(dstBuf, CL_TRUE, {0, 0, 0}, {0, 0, 0}, {outRowBytes, std::size_t(outRows), 1},
+                                               dstPitch, 0, outRowBytes, 0, downloadTo, nullptr, &downEvent);
             } else if (mode == TransferMode::Pageable || mode == TransferMode::Pinned) {
                 d->queue.enqueueReadBuffer(dstBuf, CL_TRUE, 0, outBytes, downloadTo, nullptr, &downEvent);
             } else if (mode == TransferMode::Svm) {

@@ -129,9 +129,9 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
 #include "separable_strips.clh"
 
 kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
-                                     constant float *coeffs, int radius, float4 params)
+                                     constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
-    ss_separable(src, dst, width, height, coeffs);
+    ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
 #elif defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS)
 #define RF_R 1
@@ -150,7 +150,7 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
 // most 17/18). Measured on the H100 at 6720x4480 it changed nothing (0.076 vs 0.078 ms gray8, 8-row strips)
 // and PoCL ran it slower (102 vs 29 ms at 3360x2240 on a busy 2-core host), so float lanes are the default.
 kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
-                                     constant float *coeffs, int radius, float4 params)
+                                     constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     const int y0 = (int)get_global_id(1) * BLOCK_H;
     if (y0 >= height)
@@ -170,7 +170,7 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
             if (y - 1 >= height - 1)
                 break;
             RF_ROW_DECL(row);
-            rf_load_row(src, fwb_border_index(y, height), x0, width, RF_ROW_ARG(row));
+            rf_load_row(src, fwb_border_index(y, height), x0, width, srcPitch, RF_ROW_ARG(row));
             const rf_v16 centre = RF_WINDOW(row, 1);
             const rf_v16 h = RF_WINDOW(row, 0) + centre + RF_WINDOW(row, 2);
             if (i >= 2 && y - 1 >= 1) {
@@ -183,7 +183,7 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
                 if (anyFrame)
                     b = select(b, convert_uchar16_sat(mid), frame);
 #endif
-                rf_store_chunk(dst, y - 1, x0, width, b);
+                rf_store_chunk(dst, y - 1, x0, width, dstPitch, b);
             }
             h0 = h1;
             h1 = h;
@@ -205,9 +205,9 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
 #include "separable_strips.clh"
 
 kernel void box_strips(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,
-                       int radius, float4 params)
+                       int radius, float4 params, int srcPitch, int dstPitch)
 {
-    ss_separable(src, dst, width, height, coeffs);
+    ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
 #endif
 

@@ -243,9 +243,9 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
 // Roofline rung, gray8 and rgba8888: see separable_strips.clh. Each work-item filters a strip of
 // BLOCK_W pixels x BLOCK_H rows with the five 1-D taps (-DFWB_G0..G4, whose products are the 25 weights).
 kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
-                                 constant float *coeffs, int radius, float4 params)
+                                 constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
-    ss_separable(src, dst, width, height, coeffs);
+    ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
 #elif CHANNELS == 3
 #define RF_R 2
@@ -259,7 +259,7 @@ kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int
 // 25, one 16-byte store per output row. Rows are border-mapped once each; columns near the left and
 // right edges go through the border rule pixel by pixel inside rf_load_row.
 kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
-                                 constant float *coeffs, int radius, float4 params)
+                                 constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     const int y0 = (int)get_global_id(1) * BLOCK_H;
     if (y0 >= height)
@@ -275,12 +275,12 @@ kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int
             if (y - 2 >= height)
                 break;
             RF_ROW_DECL(row);
-            rf_load_row(src, fwb_border_index(y, height), x0, width, RF_ROW_ARG(row));
+            rf_load_row(src, fwb_border_index(y, height), x0, width, srcPitch, RF_ROW_ARG(row));
             const float16 h = FWB_G0 * RF_WINDOW(row, 0) + FWB_G1 * RF_WINDOW(row, 1) + FWB_G2 * RF_WINDOW(row, 2)
                               + FWB_G3 * RF_WINDOW(row, 3) + FWB_G4 * RF_WINDOW(row, 4);
             if (i >= 4) {
                 const float16 v = FWB_G0 * h0 + FWB_G1 * h1 + FWB_G2 * h2 + FWB_G3 * h3 + FWB_G4 * h;
-                rf_store_chunk(dst, y - 2, x0, width, convert_uchar16_sat(v + 0.5f));
+                rf_store_chunk(dst, y - 2, x0, width, dstPitch, convert_uchar16_sat(v + 0.5f));
             }
             h0 = h1;
             h1 = h2;

@@ -102,8 +102,8 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
 #include "separable_strips.clh"
 
 kernel void gaussian_strips(global const uchar *src, global uchar *dst, int width, int height,
-                            constant float *coeffs, int radius, float4 params)
+                            constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
-    ss_separable(src, dst, width, height, coeffs);
+    ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
 #endif

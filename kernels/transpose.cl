@@ -21,7 +21,9 @@
 // sectors both ways, so each byte crosses the memory bus once.
 // Launch: one work-item per block (global ceil(W/16) x ceil(H/16)); a launch of one work-item per
 // pixel (the plain Transposed geometry) is still correct, the surplus work-items return at once.
-// Whole blocks of rows that are not 16-byte aligned (odd sizes): gray8 rows arrive as funnel-shifted
+// Rows are inPitch / outPitch bytes apart: the session pads them to 16 bytes where the whole image sits in
+// device buffers (VariantSpec::rowAlign), so odd sizes take the aligned path too. Where it cannot (tiles,
+// mapped memory), whole blocks of rows that are not 16-byte aligned: gray8 rows arrive as funnel-shifted
 // aligned words and leave as whole-word stores with ragged byte/short ends (H100 6719x4481: 0.073-0.084 ms,
 // 0.218 with vload16/vstore16, which the compiler splits into 16 byte accesses each); rgba8888 moves
 // 4-byte pixels with vload4/vstore4. Partial blocks at the right/bottom edges and rgb888 take the
@@ -104,15 +106,15 @@ inline uchar16 fwb_load16_words(global const uchar *p)
 #endif
 
 kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int width, int height,
-                                  constant float *coeffs, int radius, float4 params)
+                                  constant float *coeffs, int radius, float4 params, int inPitch, int outPitch)
 {
     const int x0 = get_global_id(0) * 16, y0 = get_global_id(1) * 16;
     if (x0 >= width || y0 >= height)
         return;
     const bool full = x0 + 16 <= width && y0 + 16 <= height;
 #if CHANNELS == 1
-    if (full && (width & 15) == 0 && (height & 15) == 0) { // rows start on 16-byte boundaries
-        const int istride = width / 16, ostride = height / 16; // in uchar16 units
+    if (full && (inPitch & 15) == 0 && (outPitch & 15) == 0) { // rows start on 16-byte boundaries
+        const int istride = inPitch / 16, ostride = outPitch / 16; // in uchar16 units
         global const uchar16 *i = (global const uchar16 *)in + y0 * istride + x0 / 16;
         uchar16 r[16];
 #pragma unroll
@@ -127,13 +129,13 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
     }
     // Whole block, rows not 16-byte aligned (odd sizes), not at the very end of the buffer: rows as
     // funnel-shifted aligned words, columns out through whole-word stores in the middle.
-    if (full && (size_t)(y0 + 15) * (size_t)width + (size_t)x0 + 20 <= (size_t)width * (size_t)height) {
+    if (full && (size_t)(y0 + 15) * (size_t)inPitch + (size_t)x0 + 20 <= (size_t)inPitch * (size_t)height) {
         uchar16 r[16];
 #pragma unroll
         for (int k = 0; k < 16; ++k)
-            r[k] = fwb_load16_words(in + (size_t)(y0 + k) * (size_t)width + x0);
-        global uchar *ob = out + (size_t)x0 * (size_t)height + y0;
-#define FWB_T16_WSTORE(j, c) fwb_store16_any(ob + (size_t)(j) * (size_t)height, FWB_T16_COL(c))
+            r[k] = fwb_load16_words(in + (size_t)(y0 + k) * (size_t)inPitch + x0);
+        global uchar *ob = out + (size_t)x0 * (size_t)outPitch + y0;
+#define FWB_T16_WSTORE(j, c) fwb_store16_any(ob + (size_t)(j) * (size_t)outPitch, FWB_T16_COL(c))
         FWB_T16_WSTORE(0, s0); FWB_T16_WSTORE(1, s1); FWB_T16_WSTORE(2, s2); FWB_T16_WSTORE(3, s3);
         FWB_T16_WSTORE(4, s4); FWB_T16_WSTORE(5, s5); FWB_T16_WSTORE(6, s6); FWB_T16_WSTORE(7, s7);
         FWB_T16_WSTORE(8, s8); FWB_T16_WSTORE(9, s9); FWB_T16_WSTORE(10, sa); FWB_T16_WSTORE(11, sb);
@@ -145,9 +147,9 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         uchar16 r[16];
 #pragma unroll
         for (int k = 0; k < 16; ++k)
-            r[k] = vload16(0, in + (size_t)(y0 + k) * (size_t)width + x0);
-        global uchar *ob = out + (size_t)x0 * (size_t)height + y0;
-#define FWB_T16_VSTORE(j, c) vstore16(FWB_T16_COL(c), 0, ob + (size_t)(j) * (size_t)height)
+            r[k] = vload16(0, in + (size_t)(y0 + k) * (size_t)inPitch + x0);
+        global uchar *ob = out + (size_t)x0 * (size_t)outPitch + y0;
+#define FWB_T16_VSTORE(j, c) vstore16(FWB_T16_COL(c), 0, ob + (size_t)(j) * (size_t)outPitch)
         FWB_T16_VSTORE(0, s0); FWB_T16_VSTORE(1, s1); FWB_T16_VSTORE(2, s2); FWB_T16_VSTORE(3, s3);
         FWB_T16_VSTORE(4, s4); FWB_T16_VSTORE(5, s5); FWB_T16_VSTORE(6, s6); FWB_T16_VSTORE(7, s7);
         FWB_T16_VSTORE(8, s8); FWB_T16_VSTORE(9, s9); FWB_T16_VSTORE(10, sa); FWB_T16_VSTORE(11, sb);
@@ -156,8 +158,8 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         return;
     }
 #elif CHANNELS == 4
-    if (full && (width & 3) == 0 && (height & 3) == 0) { // rows start on 16-byte boundaries
-        const int istride = width / 4, ostride = height / 4; // in uint4 (4-pixel) units
+    if (full && (inPitch & 15) == 0 && (outPitch & 15) == 0) { // rows start on 16-byte boundaries
+        const int istride = inPitch / 16, ostride = outPitch / 16; // in uint4 (4-pixel) units
         global const uint4 *i = (global const uint4 *)in + y0 * istride + x0 / 4;
         uint4 r[16][4];
 #pragma unroll
@@ -175,17 +177,18 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         return;
     }
     if (full) { // whole block, rows only 4-byte aligned (odd sizes): pixels as uints, vload4/vstore4
-        global const uint *ip = (global const uint *)in + (size_t)y0 * (size_t)width + x0;
+        const size_t ipx = (size_t)inPitch / 4, opx = (size_t)outPitch / 4; // pitches in pixels
+        global const uint *ip = (global const uint *)in + (size_t)y0 * ipx + x0;
         uint4 r[16][4];
 #pragma unroll
         for (int k = 0; k < 16; ++k)
 #pragma unroll
             for (int q = 0; q < 4; ++q)
-                r[k][q] = vload4(q, ip + (size_t)k * (size_t)width);
-        global uint *ob = (global uint *)out + (size_t)x0 * (size_t)height + y0;
+                r[k][q] = vload4(q, ip + (size_t)k * ipx);
+        global uint *ob = (global uint *)out + (size_t)x0 * opx + y0;
 #define FWB_T4_VSTORE(q, c)                                                                                  \
     {                                                                                                        \
-        global uint *row = ob + (size_t)(4 * (q) + fwb_comp_##c) * (size_t)height;                          \
+        global uint *row = ob + (size_t)(4 * (q) + fwb_comp_##c) * opx;                                     \
         vstore4(FWB_T4_PART(q, c, 0), 0, row);                                                               \
         vstore4(FWB_T4_PART(q, c, 1), 1, row);                                                               \
         vstore4(FWB_T4_PART(q, c, 2), 2, row);                                                               \
@@ -203,6 +206,6 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
     const int bw = min(16, width - x0), bh = min(16, height - y0);
     for (int j = 0; j < bw; ++j)
         for (int k = 0; k < bh; ++k)
-            fwb_store8(out, (x0 + j) * height + y0 + k, fwb_load8(in, (y0 + k) * width + x0 + j));
+            fwb_store8(out + (size_t)(x0 + j) * (size_t)outPitch, y0 + k, fwb_load8(in + (size_t)(y0 + k) * (size_t)inPitch, x0 + j));
 }
 #endif

@@ -52,6 +52,14 @@ private slots:
             {"box3x3_interior", "uniform_padded", PixelFormat::Gray8}, // output starts as a copy of the input
             {"gaussian", "separable", PixelFormat::Rgb888},    // float scratch buffers between passes
             {"transpose", "naive", PixelFormat::Rgba8888},
+            // Rows padded to 16 bytes on the device (VariantSpec::rowAlign) in pageable and pinned modes,
+            // packed elsewhere: the same kernels with either pitch, at an odd width.
+            {"gaussian5x5", "roofline", PixelFormat::Gray8},
+            {"gaussian5x5", "roofline", PixelFormat::Rgb888},
+            {"box3x3_interior", "roofline", PixelFormat::Rgba8888}, // padded copy of the input as the start
+            {"gaussian", "strips", PixelFormat::Gray8},
+            {"transpose", "roofline", PixelFormat::Gray8}, // output rows padded apart from the input's
+            {"transpose", "roofline", PixelFormat::Rgba8888},
         };
         for (const auto &c : cases)
             for (TransferMode mode : allTransferModes())
@@ -92,6 +100,9 @@ private slots:
         QVERIFY(!r.transferNote.empty());
         if (TransferMode(mode) == TransferMode::Pinned)
             QVERIFY(r.stagingMs >= 0);
+        const bool padded = spec->variant(variant.toStdString())->rowAlign > 0
+                            && (TransferMode(mode) == TransferMode::Pageable || TransferMode(mode) == TransferMode::Pinned);
+        QVERIFY2(padded == (r.transferNote.find("rows padded") != std::string::npos), r.transferNote.c_str());
     }
 
     // image2d variants: pageable and pinned apply; the mapped modes and svm say why not.
@@ -406,6 +417,20 @@ private slots:
         request.transfer = TransferMode::Pinned; // another mode shows its own upload
         const RunResult third = run(image, request);
         QVERIFY(third.reuploaded && third.matches);
+        // The same image laid out with padded rows (an odd width) is another upload, both ways.
+        const Image odd = makeTestCard(201, 77, PixelFormat::Gray8);
+        request.transfer = TransferMode::Pageable;
+        const RunResult packed = run(odd, request);
+        QVERIFY(packed.ok() && packed.matches);
+        request.variant = "roofline";
+        const RunResult paddedRun = run(odd, request);
+        QVERIFY2(paddedRun.ok() && paddedRun.matches, describe(paddedRun, 201, 77).constData());
+        QVERIFY(paddedRun.reuploaded);
+        const RunResult paddedAgain = run(odd, request);
+        QVERIFY(!paddedAgain.reuploaded && paddedAgain.matches);
+        request.variant = "constant_memory";
+        const RunResult packedAgain = run(odd, request);
+        QVERIFY(packedAgain.reuploaded && packedAgain.matches);
     }
 
     // An image too big for the (pretend) device with tiling off is refused before allocating, both
@@ -440,6 +465,18 @@ private slots:
         const std::string tooMuch = imageSizeProblem(46000, 46000, 4); // 8 GiB: more than a third of most CI hosts
         if (!tooMuch.empty())
             QVERIFY2(tooMuch.find("MiB") != std::string::npos, tooMuch.c_str());
+        // FWB_MEMORY_MIB stands for the memory (a container's limit, the fuzzer's budget): 300 MiB allows
+        // 100 MiB per image, and the decoders' allocation limit follows.
+        qputenv("FWB_MEMORY_MIB", "300");
+        QCOMPARE(memoryBudgetBytes(), std::uint64_t(300) << 20);
+        QCOMPARE(imageMemoryLimitBytes(), std::uint64_t(100) << 20);
+        QVERIFY(imageSizeProblem(5000, 5000, 4).empty()); // 95 MiB
+        const std::string over = imageSizeProblem(6000, 5000, 4); // 114 MiB
+        QVERIFY2(over.find("300 MiB of memory") != std::string::npos, over.c_str());
+        qputenv("FWB_MEMORY_MIB", "not a number"); // ignored: the machine's own figure
+        QVERIFY(memoryBudgetBytes() != std::uint64_t(300) << 20);
+        qunsetenv("FWB_MEMORY_MIB");
+        QVERIFY(imageMemoryLimitBytes() <= std::uint64_t(kMaxImagePixels) * 4);
     }
 };
 

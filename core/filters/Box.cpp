@@ -220,6 +220,7 @@ void registerBox(std::vector<FilterSpec> &out)
     v.plainWords = "For a small blur, each worker slides down a thin strip of the picture and keeps the last few "
                    "rows in its head, so every pixel is read from memory about once.";
     v.passes = {{"box_strips", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
     v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
     v.maxRadius = 2;
     v.blockBytesGpu = 8; // 8 gray8 or 2 rgba8888 pixels per work-item and row

@@ -140,6 +140,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
     v.plainWords = "Each worker slides down a thin strip of the picture and keeps the last rows it read in its head, so every pixel is fetched from memory about once.";
     v.title = "Row strips in registers, wide loads, edges on the fast path";
     v.passes = {{"box3x3_interior_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
     v.blockWidth = 16;    // rgb888 (and -DRF_INT): roofline.clh's 16-byte chunks
     v.blockBytesGpu = 8;  // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
     v.blockBytesCpu = 16; // PoCL vectorises across work-items; 16-byte strips suit it

@@ -270,6 +270,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
                    "hand, so both sweeps happen in one go and every pixel is fetched from memory about once.";
     v.title = "Row strips in registers, both passes in one kernel";
     v.passes = {{"gaussian_strips", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
     v.blockWidth = 1;      // rgb888: not offered (the strips need whole 4-byte words)
     v.blockBytesGpu = 16;  // gray8: 16 pixels, rgba8888: 4 pixels per work-item and row
     v.blockBytesCpu = 16;

@@ -165,6 +165,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v.plainWords = "Each worker handles a whole block of pixels and keeps the rows it needs at hand, so every pixel is fetched from memory about once: as fast as memory can go.";
     v.title = "Row strips in registers, wide loads, edges on the fast path";
     v.passes = {{"gaussian5x5_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
     v.blockWidth = 16;     // rgb888: the first roofline kernel (16-byte chunks, roofline.clh)
     v.blockBytesGpu = 8;   // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
     v.blockBytesCpu = 16;  // PoCL vectorises across work-items; 16-byte strips ran faster there

@@ -132,6 +132,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     v.plainWords = "Each worker flips a whole 16x16 square on its own and moves it in big chunks, as fast as memory can go.";
     v.title = "Roofline: 16x16 block per work-item, in registers";
     v.passes = {{"transpose_roofline_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
+    v.rowAlign = 16; // odd sizes: rows padded to 16 bytes on the device keep the aligned 16-byte path
     v.blockWidth = 16;
     v.blockHeight = 16;
     // H100, 6720x4480 gray8 / rgba8888: 4x16 31 / 148 us, 8x16 52 / 151 us, 16x16 76 / 155 us. A warp
