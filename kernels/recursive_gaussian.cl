@@ -499,3 +499,132 @@ kernel void iir_blocked_rows_apply(global uchar *scratch, global uchar *out, int
 {
     rg_apply(false, scratch, out, scratch, width, height, vload4(0, coeffs));
 }
+
+// ---- blocked_staged_rows: the row passes through __local memory ----------------------------------
+// In iir_blocked_rows_* a warp's 32 work-items are 32 (row, channel) lanes (gray8: 32 rows), so every
+// load and store touches up to 32 cache lines: coalesced in bytes moved, but one L1 wavefront per line,
+// about one per sample in gray8. Here a work-group takes a chunk of one row - up to RG_TILE_ITEMS / CHANNELS
+// consecutive segments, all channels - loads its samples in order (neighbouring work-items,
+// neighbouring addresses) into a __local tile, runs each (segment, channel) from the tile (padded one
+// float every 32, so a warp's 32 segments fall in 32 banks), and the apply kernel writes its results
+// back to the tile and stores the 8-bit row in order. Same operations, same carries as rows_*.
+#ifndef RG_TILE_ITEMS
+#define RG_TILE_ITEMS 256 // (segment, channel) tasks per chunk: 32 x 256 samples, a 33 KiB tile
+#endif
+#define RG_TILE_FLOATS (RG_TILE_ITEMS * IIR_SEG + (RG_TILE_ITEMS * IIR_SEG) / 32)
+inline int rg_pad(int k) { return k + (k >> 5); }
+
+// which: 0 tails, 1 apply.
+inline void rg_rows_staged(int which, global const uchar *in, global uchar *out, global uchar *scratch, int width,
+                           int height, float4 k, local float *tile)
+{
+    const int n = width, lanes = height * CHANNELS;
+    const int nseg = (n + IIR_SEG - 1) / IIR_SEG;
+    if (which == 0 && nseg < 2)
+        return;
+    const int l0 = n - (nseg - 1) * IIR_SEG;
+    const int items = (int)(get_local_size(0) * get_local_size(1));
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int segsPerChunk = max(1, min(items, RG_TILE_ITEMS) / CHANNELS);
+    const int chunksPerRow = (nseg + segsPerChunk - 1) / segsPerChunk;
+    const int groups = (int)(get_num_groups(0) * get_num_groups(1));
+    global float *carry = rg_carries(scratch, width, height);
+    global const ushort *in16 = (global const ushort *)in;
+    for (int chunk = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0)); chunk < height * chunksPerRow;
+         chunk += groups) {
+        const int row = chunk / chunksPerRow, seg0 = (chunk % chunksPerRow) * segsPerChunk;
+        const int segEnd = min(nseg, seg0 + segsPerChunk);
+        const int p0 = seg0 == 0 ? 0 : l0 + (seg0 - 1) * IIR_SEG, p1 = l0 + (segEnd - 1) * IIR_SEG;
+        const int base = (row * width + p0) * CHANNELS, count = (p1 - p0) * CHANNELS;
+        for (int i = lid; i < count; i += items)
+            tile[rg_pad(i)] = (float)in16[base + i] * (1.0f / 256.0f);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int task = lid; task < (segEnd - seg0) * CHANNELS; task += items) {
+            const int c = task % CHANNELS, seg = seg0 + task / CHANNELS, lane = row * CHANNELS + c;
+            const int len = seg == 0 ? l0 : IIR_SEG, start = seg == 0 ? 0 : l0 + (seg - 1) * IIR_SEG;
+            const int t0 = (start - p0) * CHANNELS + c; // tile index of the segment's first sample
+            float v[IIR_SEG];
+#pragma unroll
+            for (int i = 0; i < IIR_SEG; ++i)
+                v[i] = i < len ? tile[rg_pad(t0 + i * CHANNELS)] : 0.0f;
+            float s1, s2, s3;
+            if (which == 0 || seg == 0) {
+                s1 = seg == 0 ? v[0] : 0.0f;
+                s2 = s3 = s1;
+            } else {
+                s1 = carry[((seg - 1) * 6 + 0) * lanes + lane];
+                s2 = carry[((seg - 1) * 6 + 1) * lanes + lane];
+                s3 = carry[((seg - 1) * 6 + 2) * lanes + lane];
+            }
+#pragma unroll
+            for (int i = 0; i < IIR_SEG; ++i) {
+                if (i < len) {
+                    const float w0 = RG_STEP(v[i], s1, s2, s3);
+                    v[i] = w0;
+                    s3 = s2;
+                    s2 = s1;
+                    s1 = w0;
+                }
+            }
+            if (which == 0) {
+                if (seg < nseg - 1) {
+                    carry[(seg * 6 + 0) * lanes + lane] = s1;
+                    carry[(seg * 6 + 1) * lanes + lane] = s2;
+                    carry[(seg * 6 + 2) * lanes + lane] = s3;
+                }
+                if (seg == 0)
+                    continue;
+                float y1 = seg == nseg - 1 ? s1 : 0.0f, y2 = y1, y3 = y1;
+#pragma unroll
+                for (int i = IIR_SEG - 1; i >= 0; --i) {
+                    const float y0 = RG_STEP(v[i], y1, y2, y3);
+                    y3 = y2;
+                    y2 = y1;
+                    y1 = y0;
+                }
+                carry[((seg - 1) * 6 + 3) * lanes + lane] = y1;
+                carry[((seg - 1) * 6 + 4) * lanes + lane] = y2;
+                carry[((seg - 1) * 6 + 5) * lanes + lane] = y3;
+            } else {
+                float y1, y2, y3;
+                if (seg == nseg - 1) {
+                    y1 = y2 = y3 = s1;
+                } else {
+                    y1 = carry[(seg * 6 + 3) * lanes + lane];
+                    y2 = carry[(seg * 6 + 4) * lanes + lane];
+                    y3 = carry[(seg * 6 + 5) * lanes + lane];
+                }
+#pragma unroll
+                for (int i = IIR_SEG - 1; i >= 0; --i) {
+                    if (i < len) {
+                        const float y0 = RG_STEP(v[i], y1, y2, y3);
+                        tile[rg_pad(t0 + i * CHANNELS)] = y0; // only this task's own samples
+                        y3 = y2;
+                        y2 = y1;
+                        y1 = y0;
+                    }
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (which == 1) {
+            for (int i = lid; i < count; i += items)
+                out[base + i] = convert_uchar_sat(tile[rg_pad(i)] + 0.5f);
+            barrier(CLK_LOCAL_MEM_FENCE); // the next chunk's loads overwrite the tile
+        }
+    }
+}
+
+kernel void iir_blocked_rows_staged_tails(global uchar *unused, global uchar *scratch, int width, int height,
+                                          constant float *coeffs, int radius, float4 params)
+{
+    local float tile[RG_TILE_FLOATS];
+    rg_rows_staged(0, scratch, scratch, scratch, width, height, vload4(0, coeffs), tile);
+}
+
+kernel void iir_blocked_rows_staged_apply(global uchar *scratch, global uchar *out, int width, int height,
+                                          constant float *coeffs, int radius, float4 params)
+{
+    local float tile[RG_TILE_FLOATS];
+    rg_rows_staged(1, scratch, out, scratch, width, height, vload4(0, coeffs), tile);
+}

@@ -29,6 +29,7 @@ private slots:
     void rooflineEdges();
     void blockedEdges_data();
     void blockedEdges();
+    void blockedWorkGroupShapes();
 
 private:
     DeviceInfo m_device;
@@ -152,7 +153,7 @@ void TestRecursiveGaussian::blockedEdges_data()
             QTest::newRow((QByteArray(formatName(f)) + " sigma " + QByteArray::number(sigma)).constData()) << int(f) << sigma;
 }
 
-// The blocked rung (32-sample segments with carries, the ragged segment first): the standard sizes, and
+// The blocked rungs (32-sample segments with carries, the ragged segment first): the standard sizes, and
 // widths and heights on both sides of one, two and several segments (a ragged first segment of 1, 2,
 // 3 and 31 samples, whole segments), at sigma 0.5 .. 50 (poles near 1: the carries' float error).
 void TestRecursiveGaussian::blockedEdges()
@@ -162,15 +163,36 @@ void TestRecursiveGaussian::blockedEdges()
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
     for (int n : {2, 3, 31, 32, 33, 34, 35, 63, 64, 65, 66, 97, 129})
         sizes.insert(sizes.end(), {{n, 3}, {5, n}, {n, n}});
-    RunRequest req = oneShotRequest("recursive_gaussian", "blocked", PixelFormat(format));
-    req.params.values["sigma"] = sigma;
-    int worst = 0;
-    for (const auto &[w, h] : sizes) {
-        const RunResult r = runOnTestCard(*m_session, req, w, h);
-        QVERIFY2(r.ok() && r.matches, (QByteArray("sigma ") + QByteArray::number(sigma) + " " + describe(r, w, h)).constData());
-        worst = std::max(worst, r.maxAbsDiff);
+    for (const char *variant : {"blocked", "blocked_staged_rows"}) {
+        RunRequest req = oneShotRequest("recursive_gaussian", variant, PixelFormat(format));
+        req.params.values["sigma"] = sigma;
+        int worst = 0;
+        for (const auto &[w, h] : sizes) {
+            const RunResult r = runOnTestCard(*m_session, req, w, h);
+            QVERIFY2(r.ok() && r.matches, (QByteArray(variant) + " sigma " + QByteArray::number(sigma) + " " + describe(r, w, h)).constData());
+            worst = std::max(worst, r.maxAbsDiff);
+        }
+        qInfo("%s, %s, sigma %g: max diff %d over %zu sizes", variant, formatName(PixelFormat(format)), sigma, worst,
+              sizes.size());
     }
-    qInfo("blocked, %s, sigma %g: max diff %d over %zu sizes", formatName(PixelFormat(format)), sigma, worst, sizes.size());
+}
+
+// The kernels take their tasks (blocked) and row chunks (blocked_staged_rows) in grid-stride loops sized
+// from whatever work-group they run in: 1x1 (fewer items than channels), odd shapes, 1024 items (more than
+// a chunk's tasks), on a width of several chunks.
+void TestRecursiveGaussian::blockedWorkGroupShapes()
+{
+    for (PixelFormat format : allPixelFormats())
+        for (const char *variant : {"blocked", "blocked_staged_rows"})
+            for (LocalSize local : {LocalSize{1, 1}, LocalSize{7, 3}, LocalSize{64, 4}, LocalSize{1024, 1}}) {
+                RunRequest req = oneShotRequest("recursive_gaussian", variant, format);
+                req.params.values["sigma"] = 8.0;
+                req.local = local;
+                const RunResult r = runOnTestCard(*m_session, req, 2100, 37);
+                QVERIFY2(r.ok() && r.matches, (QByteArray(variant) + " " + formatName(format) + " local "
+                                               + QByteArray(local.toString().c_str()) + " " + describe(r, 2100, 37))
+                                                  .constData());
+            }
 }
 
 QTEST_GUILESS_MAIN(TestRecursiveGaussian)
