@@ -242,7 +242,7 @@ inline int rg_index(bool vertical, int lane, int n, int width)
 // The carry area: floats after the 8.8 intermediate (2 bytes per sample, rounded up to 16 bytes).
 inline global float *rg_carries(global uchar *scratch, int width, int height)
 {
-    const int samples = width * height * CHANNELS;
+    const size_t samples = (size_t)width * (size_t)height * CHANNELS; // up to 2^31: 2 * samples needs 64 bits
     return (global float *)(scratch + ((2 * samples + 15) / 16) * 16);
 }
 inline float rg_load(bool vertical, global const uchar *in, int index)
