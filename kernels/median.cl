@@ -256,14 +256,65 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 // one rank of (core, its own extra column): min over i of max(A_i, B_k-i). Pixels are upix_t (uchar,
 // uchar3, uchar4: a channel per lane), so gray8, rgb888 and rgba8888 run the same program. Exact.
 #include "median_blocks.clh"
-#define MF_C (BLOCK_W + 2 * MEDIAN_R) // pixels of a row a work-item reads (its block plus the halo)
-#if MEDIAN_SIZE == 3
-#define MF_NET BS_CAT(MEDIAN3_BLOCK, BLOCK_W)
-#else
-#define MF_NET BS_CAT(MEDIAN5_BLOCK, BLOCK_W)
+// MEDIAN_PACKED (gray8 and rgba8888; rgb888 runs unpacked): two 8-bit values in the 16-bit halves of a
+// uint, so one 16x2 min/max does two of them. gray8: the block is two halves of MF_BW pixels, pixel c of
+// each half in one word; rgba8888: channels (R, G) and (B, A) of a pixel in two words, run as two
+// planes. 1: portable ushort2 min/max (a compiler may or may not map it to one packed instruction);
+// 2: on NVIDIA, PTX min.u16x2 / max.u16x2 (one instruction on sm_90, H100), elsewhere as 1.
+#ifndef MEDIAN_PACKED
+#define MEDIAN_PACKED 0
 #endif
-#if !(BLOCK_W == 4 || BLOCK_W == 8 || BLOCK_W == 16)
-#error "median_forgetful has networks for BLOCK_W 4, 8 and 16 (scripts/median_networks.py makes others)"
+#if MEDIAN_PACKED && (CHANNELS == 1 || CHANNELS == 4)
+#define MF_PACKED 1
+typedef uint mf_t;
+#if CHANNELS == 1 // MF_BW = BLOCK_W / 2, spelled out: it is pasted into the network's name
+#if BLOCK_W == 32
+#define MF_BW 16
+#elif BLOCK_W == 16
+#define MF_BW 8
+#else
+#define MF_BW 4
+#endif
+#define MF_PLANES 1
+#else
+#define MF_BW BLOCK_W
+#define MF_PLANES 2
+#endif
+#if MEDIAN_PACKED == 2 && defined(cl_nv_pragma_unroll)
+inline uint mf_min2(uint a, uint b)
+{
+    uint d;
+    __asm__("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+inline uint mf_max2(uint a, uint b)
+{
+    uint d;
+    __asm__("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+#else
+inline uint mf_min2(uint a, uint b) { return as_uint(min(as_ushort2(a), as_ushort2(b))); }
+inline uint mf_max2(uint a, uint b) { return as_uint(max(as_ushort2(a), as_ushort2(b))); }
+#endif
+#define MF_MIN mf_min2
+#define MF_MAX mf_max2
+#else
+#define MF_PACKED 0
+typedef upix_t mf_t;
+#define MF_BW BLOCK_W
+#define MF_PLANES 1
+#define MF_MIN min
+#define MF_MAX max
+#endif
+#define MF_C (MF_BW + 2 * MEDIAN_R) // values of a row a plane reads (its block plus the halo)
+#if MEDIAN_SIZE == 3
+#define MF_NET BS_CAT(MEDIAN3_BLOCK, MF_BW)
+#else
+#define MF_NET BS_CAT(MEDIAN5_BLOCK, MF_BW)
+#endif
+#if !(MF_BW == 4 || MF_BW == 8 || MF_BW == 16) || MF_BW * (MF_PACKED && CHANNELS == 1 ? 2 : 1) != BLOCK_W
+#error "median_forgetful has networks for 4, 8 and 16 columns (scripts/median_networks.py makes others)"
 #endif
 #if BLOCK_H % 2 != 0
 #error "median_forgetful computes two rows per step: BLOCK_H must be even"
@@ -278,27 +329,90 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #define MF_GET(b, i) vload4(0, (b) + (i))
 #define MF_PUT(v, b, i) vstore4((v), 0, (b) + (i))
 #endif
+inline uint mf_pack(uchar lo, uchar hi) { return (uint)lo | ((uint)hi << 16); }
 
-// Pixels x0 - R .. x0 + BLOCK_W + R - 1 of row y (border rules as bs_load_row: whole vectors inside).
-inline void mf_load_row(global const uchar *src, int width, int height, int y, int x0, upix_t *px)
+// bs_load_row (byte_strips.clh) with always_inline: a GPU compiler that keeps it a call (clang's NVPTX
+// back end does for this large kernel) passes v[] through local memory.
+__attribute__((always_inline)) inline void mf_load_vectors(global const uchar *src, int width, int height, int y,
+                                                           int x0, bs_u8v *v)
+{
+    const int by = fwb_border_index(y, height);
+    if (by < 0) {
+#pragma unroll
+        for (int k = 0; k < MEDIAN_NV; ++k)
+            v[k] = (bs_u8v)(0);
+        return;
+    }
+    const int rowBytes = width * CHANNELS;
+    global const uchar *row = src + (size_t)by * (size_t)rowBytes;
+    const int b0 = x0 * CHANNELS - MEDIAN_NL * BS_VW;
+    if (b0 >= 0 && b0 + MEDIAN_NV * BS_VW <= rowBytes) {
+        if (rowBytes % BS_VW == 0) {
+            global const bs_u8v *p = (global const bs_u8v *)(row + b0);
+#pragma unroll
+            for (int k = 0; k < MEDIAN_NV; ++k)
+                v[k] = p[k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < MEDIAN_NV; ++k)
+                v[k] = BS_VLOAD(k, row + b0);
+        }
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < MEDIAN_NV; ++k) {
+        uchar bytes[BS_VW];
+#pragma unroll
+        for (int i = 0; i < BS_VW; ++i) {
+            const int t = b0 + k * BS_VW + i; // byte index along the (virtually extended) row
+            const int px = t >= 0 ? t / CHANNELS : -((-t + CHANNELS - 1) / CHANNELS);
+            const int bx = fwb_border_index(px, width);
+            bytes[i] = bx < 0 ? (uchar)0 : row[bx * CHANNELS + (t - px * CHANNELS)];
+        }
+        v[k] = BS_VLOAD(0, bytes);
+    }
+}
+
+// Row y's values for columns x0 - R .. x0 + MF_BW + R - 1 of every plane (border rules on both axes).
+__attribute__((always_inline)) inline void mf_load_row(global const uchar *src, int width, int height, int y, int x0, mf_t px[MF_PLANES][MF_C])
 {
     bs_u8v v[MEDIAN_NV];
-    bs_load_row(src, width, height, y, x0, MEDIAN_NL, MEDIAN_NV, v);
+    mf_load_vectors(src, width, height, y, x0, v);
     uchar b[MEDIAN_NV * BS_VW];
 #pragma unroll
     for (int k = 0; k < MEDIAN_NV; ++k)
         BS_VSTORE(v[k], k, b);
+    const int base = MEDIAN_NL * BS_VW - MEDIAN_R * CHANNELS; // byte of column 0 (pixel x0 - R)
 #pragma unroll
-    for (int c = 0; c < MF_C; ++c)
-        px[c] = MF_GET(b, MEDIAN_NL * BS_VW + (c - MEDIAN_R) * CHANNELS);
+    for (int c = 0; c < MF_C; ++c) {
+#if !MF_PACKED
+        px[0][c] = MF_GET(b, base + c * CHANNELS);
+#elif CHANNELS == 1
+        px[0][c] = mf_pack(b[base + c], b[base + c + MF_BW]);
+#else
+        px[0][c] = mf_pack(b[base + c * 4], b[base + c * 4 + 1]);
+        px[1][c] = mf_pack(b[base + c * 4 + 2], b[base + c * 4 + 3]);
+#endif
+    }
 }
 
-inline void mf_store_row(global uchar *dst, int width, int height, int y, int x0, const upix_t *o)
+__attribute__((always_inline)) inline void mf_store_row(global uchar *dst, int width, int height, int y, int x0, mf_t o[MF_PLANES][MF_BW])
 {
     uchar b[BS_BYTES];
 #pragma unroll
-    for (int c = 0; c < BLOCK_W; ++c)
-        MF_PUT(o[c], b, c * CHANNELS);
+    for (int c = 0; c < MF_BW; ++c) {
+#if !MF_PACKED
+        MF_PUT(o[0][c], b, c * CHANNELS);
+#elif CHANNELS == 1
+        b[c] = (uchar)o[0][c];
+        b[c + MF_BW] = (uchar)(o[0][c] >> 16);
+#else
+        b[c * 4] = (uchar)o[0][c];
+        b[c * 4 + 1] = (uchar)(o[0][c] >> 16);
+        b[c * 4 + 2] = (uchar)o[1][c];
+        b[c * 4 + 3] = (uchar)(o[1][c] >> 16);
+#endif
+    }
     bs_u8v v[BS_NC];
 #pragma unroll
     for (int k = 0; k < BS_NC; ++k)
@@ -314,18 +428,21 @@ kernel void median_forgetful(global const uchar *restrict src, global uchar *res
         return;
     // r0 .. r5: rows y - R .. y + R + 1 of the current step (3x3 uses r0 .. r3); pl / ph: 5x5's sorted
     // pair of rows y - 1, y (the network leaves the next step's pair, rows y + 1, y + 2, there).
-    upix_t r0[MF_C], r1[MF_C], r2[MF_C], r3[MF_C], r4[MF_C], r5[MF_C], pl[MF_C], ph[MF_C];
-    upix_t o0[BLOCK_W], o1[BLOCK_W];
+    mf_t r0[MF_PLANES][MF_C], r1[MF_PLANES][MF_C], r2[MF_PLANES][MF_C], r3[MF_PLANES][MF_C];
+    mf_t r4[MF_PLANES][MF_C], r5[MF_PLANES][MF_C], pl[MF_PLANES][MF_C], ph[MF_PLANES][MF_C];
+    mf_t o0[MF_PLANES][MF_BW], o1[MF_PLANES][MF_BW];
     mf_load_row(src, width, height, y0 - MEDIAN_R, x0, r0);
     mf_load_row(src, width, height, y0 - MEDIAN_R + 1, x0, r1);
 #if MEDIAN_SIZE == 5
     mf_load_row(src, width, height, y0, x0, r2);
     mf_load_row(src, width, height, y0 + 1, x0, r3);
 #pragma unroll
-    for (int c = 0; c < MF_C; ++c) {
-        pl[c] = min(r1[c], r2[c]);
-        ph[c] = max(r1[c], r2[c]);
-    }
+    for (int p = 0; p < MF_PLANES; ++p)
+#pragma unroll
+        for (int c = 0; c < MF_C; ++c) {
+            pl[p][c] = MF_MIN(r1[p][c], r2[p][c]);
+            ph[p][c] = MF_MAX(r1[p][c], r2[p][c]);
+        }
 #endif
     for (int i = 0; i < BLOCK_H; i += 2) {
         const int y = y0 + i;
@@ -338,21 +455,25 @@ kernel void median_forgetful(global const uchar *restrict src, global uchar *res
         mf_load_row(src, width, height, y + 1, x0, r2);
         mf_load_row(src, width, height, y + 2, x0, r3);
 #endif
-        MF_NET(r0, r1, r2, r3, r4, r5, pl, ph, o0, o1)
+#pragma unroll
+        for (int p = 0; p < MF_PLANES; ++p)
+            MF_NET(r0[p], r1[p], r2[p], r3[p], r4[p], r5[p], pl[p], ph[p], o0[p], o1[p])
         mf_store_row(dst, width, height, y, x0, o0);
         mf_store_row(dst, width, height, y + 1, x0, o1);
         // Slide down two rows: what the next step still reads raw.
 #pragma unroll
-        for (int c = 0; c < MF_C; ++c) {
+        for (int p = 0; p < MF_PLANES; ++p)
+#pragma unroll
+            for (int c = 0; c < MF_C; ++c) {
 #if MEDIAN_SIZE == 5
-            r0[c] = r2[c]; // rows y - 1, y, y + 1, y + 2 live on only through the sorted pair pl / ph,
-            r2[c] = r4[c]; // but rows y and y + 2 are the next steps' extra rows, and y + 3 is raw
-            r3[c] = r5[c];
+                r0[p][c] = r2[p][c]; // rows y - 1 .. y + 2 live on only through the sorted pair pl / ph, but
+                r2[p][c] = r4[p][c]; // rows y and y + 2 are the next steps' extra rows, and y + 3 is raw
+                r3[p][c] = r5[p][c];
 #else
-            r0[c] = r2[c];
-            r1[c] = r3[c];
+                r0[p][c] = r2[p][c];
+                r1[p][c] = r3[p][c];
 #endif
-        }
+            }
     }
 }
 #endif

@@ -300,6 +300,37 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         forgetful("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)");
         forgetful("forgetful_w16", 16, "57.6 at 16 across");
     }
+    // The same programs on two 8-bit values per 16x2 min/max (gray8: the two halves of a 32-pixel block;
+    // rgba8888: channel pairs R,G and B,A of 8 pixels; rgb888 runs unpacked, 8 pixels across).
+    const auto packed = [&](const std::string &name, const char *define, const std::string &how) {
+        forgetful(name, 8, "");
+        VariantSpec &p = f.variants.back();
+        p.defines = {define};
+        p.blockBytesGpu = 32;
+        p.blockBytesCpu = 32;
+        p.title = std::string("Forgetful selection, two values per 16x2 min/max")
+                  + (std::string(define) == "MEDIAN_PACKED=2" ? " (PTX on NVIDIA)" : "");
+        p.plainWords = "Like the forgetful version, but every comparison handles two pixels at once, packed side by "
+                       "side, so the same picture needs half the comparison steps.";
+        p.description.replace(0, std::string("Each work-item makes 8 x 8 outputs").size(),
+                              "Each work-item makes 32 (gray8) or 8 (rgba8888, rgb888) x 8 outputs");
+        const std::size_t cut = p.description.find(". Per output: ");
+        p.description = p.description.substr(0, cut) + ". Here the values are packed two to a 32-bit word (gray8: pixel c "
+                        "of the two 16-pixel halves of a 32-pixel block; rgba8888: channels R,G and B,A of 8 pixels, "
+                        "two planes) and every min/max works on both 16-bit halves: "
+                        + (size == 3 ? std::string("7.8 16x2 min/max per gray8 output (15.6 byte min/max), 8.1 per "
+                                                   "rgba8888 byte")
+                                     : std::string("28.8 16x2 min/max per gray8 output (57.6 byte min/max), 31 per "
+                                                   "rgba8888 byte"))
+                        + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact. GPU: not yet measured "
+                        "on a GPU.";
+    };
+    packed("forgetful_u16x2", "MEDIAN_PACKED=1",
+           "The pair min/max is portable OpenCL (ushort2 min/max on the word): whether it becomes one packed "
+           "instruction is the compiler's choice.");
+    packed("forgetful_u16x2_ptx", "MEDIAN_PACKED=2",
+           "On NVIDIA the pair min/max is inline PTX min.u16x2 / max.u16x2 (one instruction on sm_90, the H100; "
+           "older NVIDIA GPUs reject it at build time), elsewhere the portable ushort2 min/max.");
 
     if (size == 3) {
         v = cpuRowsVariant("cpu_rows_median3x3",
