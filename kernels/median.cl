@@ -1,7 +1,8 @@
 // median.cl: median of the MEDIAN_SIZE x MEDIAN_SIZE neighbourhood (3 or 5, -DMEDIAN_SIZE from the
-// host), per channel, exact. Three ways to find the middle value: insertion sort (branchy), a
-// branchless min/max selection network (seed 000: "avoid branches"), and the network fed from a
-// local-memory tile.
+// host), per channel, exact. Ways to find the middle value: insertion sort (branchy), a branchless
+// min/max selection network (seed 000: "avoid branches"), the network fed from a local-memory tile, the
+// roofline rung (column sorts shared on byte vectors) and the forgetful rungs (generated networks that
+// share every comparison between neighbouring outputs, kernels/median_blocks.clh).
 #include "common.clh"
 #include "pixels8.clh"
 

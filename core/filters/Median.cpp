@@ -286,7 +286,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                            "at least 14th, so neither can be the median: they are forgotten and only counted; each "
                            "output then takes rank 6 of (those 6, its own sorted column): min over i of "
                            "max(A_i, B_6-i), 10 min/max")
-            + ". Per output: " + perOutput + " min/max (the current roofline rung: "
+            + ". Min/max per output: " + perOutput + " (the current roofline rung: "
             + (size == 3 ? "18" : "about 145") + "). Pixels are whole uchar/uchar3/uchar4 values (a channel per "
             "lane); rows load once as aligned vectors and slide down in registers. Exact. GPU: not yet measured on a GPU.";
         v.seedNote = "Seed 000: min/max instead of branches; here each min/max is also shared by every output that needs "
@@ -314,7 +314,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                        "side, so the same picture needs half the comparison steps.";
         p.description.replace(0, std::string("Each work-item makes 8 x 8 outputs").size(),
                               "Each work-item makes 32 (gray8) or 8 (rgba8888, rgb888) x 8 outputs");
-        const std::size_t cut = p.description.find(". Per output: ");
+        const std::size_t cut = p.description.find(". Min/max per output: ");
         p.description = p.description.substr(0, cut) + ". Here the values are packed two to a 32-bit word (gray8: pixel c "
                         "of the two 16-pixel halves of a 32-pixel block; rgba8888: channels R,G and B,A of 8 pixels, "
                         "two planes) and every min/max works on both 16-bit halves: "
