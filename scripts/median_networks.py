@@ -327,7 +327,7 @@ def main():
             print('N=%d BW=%d: %d ops, %.2f per output' % (N, BW, n, n / (2.0 * BW)))
         return
     if '--check' in args:
-        for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8)):
+        for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8), (5, 16)):
             check(N, BW)
             print('checked N=%d BW=%d' % (N, BW), file=sys.stderr)
         return
