@@ -221,8 +221,13 @@ kernel void iir_columns_batched_f32(global const float *in, global float *out, i
 #ifndef IIR_SEG
 #define IIR_SEG 32
 #endif
-#if IIR_SEG < 16
-#error "IIR_SEG must be at least 16 (the carries must fit in the scratch buffer's second half)"
+// The host sends the matrices for 32- and 64-sample segments (appendBlockedMatrices), in that order.
+#if IIR_SEG == 32
+#define RG_MATRICES 4
+#elif IIR_SEG == 64
+#define RG_MATRICES 58
+#else
+#error "IIR_SEG must be 32 or 64 (the lengths the host computes carry matrices for)"
 #endif
 #ifndef IIR_SCAN_BATCH
 #define IIR_SCAN_BATCH 8 // boundaries whose carries a scan work-item loads before it runs through them
@@ -315,7 +320,7 @@ inline rg_mat3 rg_matrix(constant float *coeffs, int which)
 {
     rg_mat3 r;
     for (int i = 0; i < 9; ++i)
-        r.m[i] = (yvv_t)coeffs[4 + which * 9 + i] + (yvv_t)coeffs[31 + which * 9 + i];
+        r.m[i] = (yvv_t)coeffs[RG_MATRICES + which * 9 + i] + (yvv_t)coeffs[RG_MATRICES + 27 + which * 9 + i];
     return r;
 }
 
@@ -506,13 +511,14 @@ kernel void iir_blocked_rows_apply(global uchar *scratch, global uchar *out, int
 // about one per sample in gray8. Here a work-group takes a chunk of one row - up to RG_TILE_ITEMS / CHANNELS
 // consecutive segments, all channels - loads its samples in order (neighbouring work-items,
 // neighbouring addresses) into a __local tile, runs each (segment, channel) from the tile (padded one
-// float every 32, so a warp's 32 segments fall in 32 banks), and the apply kernel writes its results
+// float every IIR_SEG, so a warp's 32 segments fall in 32 banks), and the apply kernel writes its results
 // back to the tile and stores the 8-bit row in order. Same operations, same carries as rows_*.
 #ifndef RG_TILE_ITEMS
-#define RG_TILE_ITEMS 256 // (segment, channel) tasks per chunk: 32 x 256 samples, a 33 KiB tile
+#define RG_TILE_ITEMS (8192 / IIR_SEG) // (segment, channel) tasks per chunk: 8192 samples, a 33 KiB tile
 #endif
-#define RG_TILE_FLOATS (RG_TILE_ITEMS * IIR_SEG + (RG_TILE_ITEMS * IIR_SEG) / 32)
-inline int rg_pad(int k) { return k + (k >> 5); }
+#define RG_TILE_FLOATS (RG_TILE_ITEMS * IIR_SEG + RG_TILE_ITEMS)
+// One float of padding per segment length: neighbouring segments' samples i fall in different banks.
+inline int rg_pad(int k) { return k + k / IIR_SEG; }
 
 // which: 0 tails, 1 apply.
 inline void rg_rows_staged(int which, global const uchar *in, global uchar *out, global uchar *scratch, int width,

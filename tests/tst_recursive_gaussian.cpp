@@ -153,17 +153,18 @@ void TestRecursiveGaussian::blockedEdges_data()
             QTest::newRow((QByteArray(formatName(f)) + " sigma " + QByteArray::number(sigma)).constData()) << int(f) << sigma;
 }
 
-// The blocked rungs (32-sample segments with carries, the ragged segment first): the standard sizes, and
-// widths and heights on both sides of one, two and several segments (a ragged first segment of 1, 2,
-// 3 and 31 samples, whole segments), at sigma 0.5 .. 50 (poles near 1: the carries' float error).
+// The blocked rungs (32- or 64-sample segments with carries, the ragged segment first): the standard
+// sizes, and widths and heights on both sides of one, two and several segments (ragged first segments
+// of 1, 2, 3, 31 and 63 samples, whole segments), at sigma 0.5 .. 50 (poles near 1: a float carry scan
+// missed by 26 levels there; the scan runs in double).
 void TestRecursiveGaussian::blockedEdges()
 {
     QFETCH(int, format);
     QFETCH(double, sigma);
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
-    for (int n : {2, 3, 31, 32, 33, 34, 35, 63, 64, 65, 66, 97, 129})
+    for (int n : {2, 3, 31, 32, 33, 34, 35, 63, 64, 65, 66, 97, 129, 130, 193})
         sizes.insert(sizes.end(), {{n, 3}, {5, n}, {n, n}});
-    for (const char *variant : {"blocked", "blocked_staged_rows"}) {
+    for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64"}) {
         RunRequest req = oneShotRequest("recursive_gaussian", variant, PixelFormat(format));
         req.params.values["sigma"] = sigma;
         int worst = 0;
@@ -183,7 +184,7 @@ void TestRecursiveGaussian::blockedEdges()
 void TestRecursiveGaussian::blockedWorkGroupShapes()
 {
     for (PixelFormat format : allPixelFormats())
-        for (const char *variant : {"blocked", "blocked_staged_rows"})
+        for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64"})
             for (LocalSize local : {LocalSize{1, 1}, LocalSize{7, 3}, LocalSize{64, 4}, LocalSize{1024, 1}}) {
                 RunRequest req = oneShotRequest("recursive_gaussian", variant, format);
                 req.params.values["sigma"] = 8.0;

@@ -53,14 +53,14 @@ YvvCoefficients youngVanVliet(double sigmaParam)
     return {(1.0f - a3) - (a1 + a2), a1, a2, a3};
 }
 
-// The blocked variant's segment length (kernels/recursive_gaussian.cl: -DIIR_SEG from the variant's
-// defines) and its three 3x3 carry matrices, appended to the coefficient table after B, a1, a2, a3
-// (the other variants read only those four): M = A^L, the 3-tap state after L homogeneous steps; R,
+// The blocked variants' three 3x3 carry matrices for segments of L samples (kernels/recursive_gaussian.cl:
+// -DIIR_SEG from the variant's defines, 32 or 64), appended to the coefficient table after B, a1, a2, a3
+// (the other variants read only those four), L = 32 first, then 64: M = A^L, the 3-tap state after L homogeneous steps; R,
 // the backward-from-zero run of the forward homogeneous response, read at the segment's head; Rl =
 // R + (M 1) m0^T for the last segment, whose backward run starts at its own last forward value.
 // Row-major, state order (w[n-1], w[n-2], w[n-3]). In double from the float taps the kernels use, sent
 // as hi + lo float pairs: at sigma 50 the entries reach ~470, and the scan needs them to ~1e-12.
-constexpr int kBlockedSegment = 32;
+constexpr int kBlockedSegments[] = {32, 64}; // the kernel picks its block by IIR_SEG
 
 void appendBlockedMatrices(std::vector<float> &coeffs, const YvvCoefficients &k, int L)
 {
@@ -96,7 +96,8 @@ void appendBlockedMatrices(std::vector<float> &coeffs, const YvvCoefficients &k,
         for (int c = 0; c < 3; ++c)
             all.push_back(R[r * 3 + c] + u * M[c]);
     }
-    // As float pairs, hi then lo (coeffs[4..30], [31..57]): the scan adds them back in double.
+    // As float pairs, hi then lo (L = 32: coeffs[4..30], [31..57]; L = 64: [58..84], [85..111]): the scan
+    // adds them back in double.
     for (double m : all)
         coeffs.push_back(float(m));
     for (double m : all)
@@ -294,7 +295,8 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         const YvvCoefficients k = youngVanVliet(sigma);
         PreparedFilter prepared;
         prepared.coeffs = {k.B, k.a1, k.a2, k.a3};
-        appendBlockedMatrices(prepared.coeffs, k, kBlockedSegment);
+        for (int segment : kBlockedSegments)
+            appendBlockedMatrices(prepared.coeffs, k, segment);
         prepared.params[0] = float(sigma);
         return prepared;
     };
@@ -372,7 +374,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
                 {"iir_blocked_rows_scan", Slot::TmpA, Slot::TmpA, Geometry::Blocks},
                 {"iir_blocked_rows_apply", Slot::TmpA, Slot::Dst, Geometry::Blocks}};
     v.tempType = TempType::Float32; // 4 bytes per sample: the 8.8 intermediate (2) and the carries (<= 0.75)
-    v.defines = {"IIR_SEG=" + std::to_string(kBlockedSegment)};
+    v.defines = {"IIR_SEG=32"};
     // The kernels take their tasks from a grid-stride loop; the NDRange only has to be about as large as
     // the tasks: ceil(W/bw) x ceil(H/8) with 4 bytes across, i.e. about W*H*channels/32 work-items.
     v.blockWidth = 1;
@@ -388,9 +390,10 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "lanes x segments (6720x4480 rgba8888: 26880 x 140 for the columns, 17920 x 210 for the rows) instead of "
         "one per column, every access coalesced across lanes. Bytes per sample: columns read the 8-bit input "
         "twice and write an 8.8 fixed-point intermediate (2 bytes, error <= 1/512, against 4-byte floats in "
-        "roofline), rows read it twice and write the 8-bit output; the carries add 24 bytes per 32 samples at "
-        "each of their four accesses: about 15 bytes per sample against roofline's ~42 (two float transposes, "
-        "float column passes). Cost stays flat in sigma. H100 6720x4480: not yet measured on a GPU.";
+        "roofline), rows read it twice and write the 8-bit output; the carries cost 24 bytes per boundary and "
+        "lane in the tails and apply kernels and 60 in the scan (it reads the forward carries again for the "
+        "backward chain): about 16 bytes per sample in all, 6.75 of them carries, against roofline's ~42 (two "
+        "float transposes, float column passes). Cost stays flat in sigma. H100 6720x4480: not yet measured on a GPU.";
     v.seedNote = "Seed 000: the per-column loop 'cannot fill the GPU' - here the loop is 32 samples long and "
                  "the GPU has lanes x segments of them.";
     f.variants.push_back(v);
@@ -411,6 +414,24 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "same bytes through DRAM; fewer L1 wavefronts. H100 6720x4480: not yet measured on a GPU.";
     v.seedNote = "Seed 000: the local-memory transpose made the row and column access patterns row-wise; here the "
                  "tile does that for one stretch of a row without transposing the image.";
+    f.variants.push_back(v);
+
+    v.name = "blocked_seg64";
+    v.title = "Blocked, staged rows, 64-sample segments";
+    v.plainWords = "The same pieces made twice as long, so half as many corrections are handed on.";
+    v.defines = {"IIR_SEG=64"};
+    v.blockHeight = 16; // half as many tasks: ~W*H*channels/64 work-items
+    v.preferredLocalGpu = {32, 4}; // a row chunk is 128 (segment, channel) tasks: 128 x 64 samples, 33 KiB
+    v.preferredLocalCpu = {128, 1};
+    v.description =
+        "blocked_staged_rows with 64-sample segments. The carries (6 floats per segment boundary and lane) are "
+        "written by the tails kernel, read and rewritten by the scan (15 floats per boundary: it reads the "
+        "forward carries again for the backward chain) and read by the apply kernel: with 32-sample segments "
+        "that is 6.75 of the ~16 bytes per sample, here 3.4 (6720x4480 rgba8888: ~0.4 GB less), and each "
+        "scan's chain is half as long (70 and 105 boundaries instead of 140 and 210). The price: 64 floats of "
+        "registers per work-item (fewer work-groups resident), half as many work-items, 128-item work-groups "
+        "(a row chunk's tile holds 128 x 64 samples). H100 6720x4480: not yet measured on a GPU.";
+    v.seedNote = "Seed 000 guideline: more work per work-item can pay when it removes memory traffic.";
     f.variants.push_back(v);
     out.push_back(f);
 }
