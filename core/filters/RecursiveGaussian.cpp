@@ -280,7 +280,8 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
     f.description = "Gaussian blur as a recursive filter (Young & van Vliet, 3rd order): each work-item runs "
                     "down one whole column forward and back, three feedback taps each way, so the cost is the "
                     "same for sigma 1 or 50. Rows are done by transposing, filtering columns, transposing back "
-                    "(seed 000). Boundary: each pass starts as if the line continued with its end value "
+                    "(seed 000); the blocked rungs instead cut every line into short segments joined by carries, "
+                    "with no transpose. Boundary: each pass starts as if the line continued with its end value "
                     "(replicate-like steady state); the border mode does not apply.";
     f.params = {{"sigma", "Sigma (px)", "Width of the bell curve; the work per pixel does not grow with it.",
                  kDefaultSigma, 0.5, 50.0, 0.5, false}};
