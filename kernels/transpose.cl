@@ -108,12 +108,22 @@ inline uchar16 fwb_load16_words(global const uchar *p)
 kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int width, int height,
                                   constant float *coeffs, int radius, float4 params, int inPitch, int outPitch)
 {
-    const int x0 = get_global_id(0) * 16, y0 = get_global_id(1) * 16;
+    int x0 = get_global_id(0) * 16, y0 = get_global_id(1) * 16;
     if (x0 >= width || y0 >= height)
         return;
+    // A block the image does not fill (right and bottom edges) moves back to end at the edge, where the
+    // image is 16 pixels that way: a whole block, storing only the pixels from (keepX, keepY) on (its
+    // neighbours store the rest). Every block of an image this size is in flight at once, so the kernel
+    // lasts as long as its slowest block: edge blocks moved pixel by pixel made odd sizes 2-3x slower.
+    const int keepX = x0, keepY = y0;
+    if (x0 + 16 > width && width >= 16)
+        x0 = width - 16;
+    if (y0 + 16 > height && height >= 16)
+        y0 = height - 16;
     const bool full = x0 + 16 <= width && y0 + 16 <= height;
+    const bool moved = x0 != keepX || y0 != keepY;
 #if CHANNELS == 1
-    if (full && (inPitch & 15) == 0 && (outPitch & 15) == 0) { // rows start on 16-byte boundaries
+    if (full && !moved && (inPitch & 15) == 0 && (outPitch & 15) == 0) { // rows start on 16-byte boundaries
         const int istride = inPitch / 16, ostride = outPitch / 16; // in uchar16 units
         global const uchar16 *i = (global const uchar16 *)in + y0 * istride + x0 / 16;
         uchar16 r[16];
@@ -127,38 +137,44 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         FWB_T16_STORE(12, sc); FWB_T16_STORE(13, sd); FWB_T16_STORE(14, se); FWB_T16_STORE(15, sf);
         return;
     }
-    // Whole block, rows not 16-byte aligned (odd sizes), not at the very end of the buffer: rows as
-    // funnel-shifted aligned words, columns out through whole-word stores in the middle.
-    if (full && (size_t)(y0 + 15) * (size_t)inPitch + (size_t)x0 + 20 <= (size_t)inPitch * (size_t)height) {
+    if (full) {
+        // Rows not 16-byte aligned (odd sizes in packed rows, moved edge blocks): funnel-shifted aligned
+        // words, or vload16 for the last blocks of the buffer (the words reach 4 bytes past the 16).
         uchar16 r[16];
+        if ((size_t)(y0 + 15) * (size_t)inPitch + (size_t)x0 + 20 <= (size_t)inPitch * (size_t)height) {
 #pragma unroll
-        for (int k = 0; k < 16; ++k)
-            r[k] = fwb_load16_words(in + (size_t)(y0 + k) * (size_t)inPitch + x0);
+            for (int k = 0; k < 16; ++k)
+                r[k] = fwb_load16_words(in + (size_t)(y0 + k) * (size_t)inPitch + x0);
+        } else {
+#pragma unroll
+            for (int k = 0; k < 16; ++k)
+                r[k] = vload16(0, in + (size_t)(y0 + k) * (size_t)inPitch + x0);
+        }
         global uchar *ob = out + (size_t)x0 * (size_t)outPitch + y0;
+        if (!moved) { // columns out as whole words with ragged byte/short ends
 #define FWB_T16_WSTORE(j, c) fwb_store16_any(ob + (size_t)(j) * (size_t)outPitch, FWB_T16_COL(c))
-        FWB_T16_WSTORE(0, s0); FWB_T16_WSTORE(1, s1); FWB_T16_WSTORE(2, s2); FWB_T16_WSTORE(3, s3);
-        FWB_T16_WSTORE(4, s4); FWB_T16_WSTORE(5, s5); FWB_T16_WSTORE(6, s6); FWB_T16_WSTORE(7, s7);
-        FWB_T16_WSTORE(8, s8); FWB_T16_WSTORE(9, s9); FWB_T16_WSTORE(10, sa); FWB_T16_WSTORE(11, sb);
-        FWB_T16_WSTORE(12, sc); FWB_T16_WSTORE(13, sd); FWB_T16_WSTORE(14, se); FWB_T16_WSTORE(15, sf);
+            FWB_T16_WSTORE(0, s0); FWB_T16_WSTORE(1, s1); FWB_T16_WSTORE(2, s2); FWB_T16_WSTORE(3, s3);
+            FWB_T16_WSTORE(4, s4); FWB_T16_WSTORE(5, s5); FWB_T16_WSTORE(6, s6); FWB_T16_WSTORE(7, s7);
+            FWB_T16_WSTORE(8, s8); FWB_T16_WSTORE(9, s9); FWB_T16_WSTORE(10, sa); FWB_T16_WSTORE(11, sb);
+            FWB_T16_WSTORE(12, sc); FWB_T16_WSTORE(13, sd); FWB_T16_WSTORE(14, se); FWB_T16_WSTORE(15, sf);
 #undef FWB_T16_WSTORE
-        return;
-    }
-    if (full) { // the last whole blocks of the buffer: the same block through vload16/vstore16
-        uchar16 r[16];
+        } else { // only the new pixels, byte by byte (independent stores: no round trips)
+            uchar t[16][16];
 #pragma unroll
-        for (int k = 0; k < 16; ++k)
-            r[k] = vload16(0, in + (size_t)(y0 + k) * (size_t)inPitch + x0);
-        global uchar *ob = out + (size_t)x0 * (size_t)outPitch + y0;
-#define FWB_T16_VSTORE(j, c) vstore16(FWB_T16_COL(c), 0, ob + (size_t)(j) * (size_t)outPitch)
-        FWB_T16_VSTORE(0, s0); FWB_T16_VSTORE(1, s1); FWB_T16_VSTORE(2, s2); FWB_T16_VSTORE(3, s3);
-        FWB_T16_VSTORE(4, s4); FWB_T16_VSTORE(5, s5); FWB_T16_VSTORE(6, s6); FWB_T16_VSTORE(7, s7);
-        FWB_T16_VSTORE(8, s8); FWB_T16_VSTORE(9, s9); FWB_T16_VSTORE(10, sa); FWB_T16_VSTORE(11, sb);
-        FWB_T16_VSTORE(12, sc); FWB_T16_VSTORE(13, sd); FWB_T16_VSTORE(14, se); FWB_T16_VSTORE(15, sf);
-#undef FWB_T16_VSTORE
+            for (int k = 0; k < 16; ++k)
+                vstore16(r[k], 0, t[k]);
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (x0 + j >= keepX)
+#pragma unroll
+                    for (int k = 0; k < 16; ++k)
+                        if (y0 + k >= keepY)
+                            ob[(size_t)j * (size_t)outPitch + k] = t[k][j];
+        }
         return;
     }
 #elif CHANNELS == 4
-    if (full && (inPitch & 15) == 0 && (outPitch & 15) == 0) { // rows start on 16-byte boundaries
+    if (full && !moved && (inPitch & 15) == 0 && (outPitch & 15) == 0) { // rows start on 16-byte boundaries
         const int istride = inPitch / 16, ostride = outPitch / 16; // in uint4 (4-pixel) units
         global const uint4 *i = (global const uint4 *)in + y0 * istride + x0 / 4;
         uint4 r[16][4];
@@ -176,7 +192,7 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         FWB_T4_STORE(3, x) FWB_T4_STORE(3, y) FWB_T4_STORE(3, z) FWB_T4_STORE(3, w)
         return;
     }
-    if (full) { // whole block, rows only 4-byte aligned (odd sizes): pixels as uints, vload4/vstore4
+    if (full) { // whole block, rows only 4-byte aligned (packed odd sizes, moved edge blocks): pixels as uints
         const size_t ipx = (size_t)inPitch / 4, opx = (size_t)outPitch / 4; // pitches in pixels
         global const uint *ip = (global const uint *)in + (size_t)y0 * ipx + x0;
         uint4 r[16][4];
@@ -186,6 +202,7 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
             for (int q = 0; q < 4; ++q)
                 r[k][q] = vload4(q, ip + (size_t)k * ipx);
         global uint *ob = (global uint *)out + (size_t)x0 * opx + y0;
+        if (!moved) {
 #define FWB_T4_VSTORE(q, c)                                                                                  \
     {                                                                                                        \
         global uint *row = ob + (size_t)(4 * (q) + fwb_comp_##c) * opx;                                     \
@@ -194,15 +211,32 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
         vstore4(FWB_T4_PART(q, c, 2), 2, row);                                                               \
         vstore4(FWB_T4_PART(q, c, 3), 3, row);                                                               \
     }
-        FWB_T4_VSTORE(0, x) FWB_T4_VSTORE(0, y) FWB_T4_VSTORE(0, z) FWB_T4_VSTORE(0, w)
-        FWB_T4_VSTORE(1, x) FWB_T4_VSTORE(1, y) FWB_T4_VSTORE(1, z) FWB_T4_VSTORE(1, w)
-        FWB_T4_VSTORE(2, x) FWB_T4_VSTORE(2, y) FWB_T4_VSTORE(2, z) FWB_T4_VSTORE(2, w)
-        FWB_T4_VSTORE(3, x) FWB_T4_VSTORE(3, y) FWB_T4_VSTORE(3, z) FWB_T4_VSTORE(3, w)
+            FWB_T4_VSTORE(0, x) FWB_T4_VSTORE(0, y) FWB_T4_VSTORE(0, z) FWB_T4_VSTORE(0, w)
+            FWB_T4_VSTORE(1, x) FWB_T4_VSTORE(1, y) FWB_T4_VSTORE(1, z) FWB_T4_VSTORE(1, w)
+            FWB_T4_VSTORE(2, x) FWB_T4_VSTORE(2, y) FWB_T4_VSTORE(2, z) FWB_T4_VSTORE(2, w)
+            FWB_T4_VSTORE(3, x) FWB_T4_VSTORE(3, y) FWB_T4_VSTORE(3, z) FWB_T4_VSTORE(3, w)
 #undef FWB_T4_VSTORE
+        } else { // only the new pixels, one by one (independent stores)
+            uint t[16][16];
+#pragma unroll
+            for (int k = 0; k < 16; ++k)
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    vstore4(r[k][q], q, t[k]);
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (x0 + j >= keepX)
+#pragma unroll
+                    for (int k = 0; k < 16; ++k)
+                        if (y0 + k >= keepY)
+                            ob[(size_t)j * opx + k] = t[k][j];
+        }
         return;
     }
 #endif
-    // Per-pixel path: edge blocks, unaligned rows, rgb888.
+    // Per-pixel path: images under 16 pixels on a side, rgb888 (from the block's own origin).
+    x0 = keepX;
+    y0 = keepY;
     const int bw = min(16, width - x0), bh = min(16, height - y0);
     for (int j = 0; j < bw; ++j)
         for (int k = 0; k < bh; ++k)
