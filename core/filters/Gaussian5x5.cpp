@@ -187,8 +187,9 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "through the mantissa (one byte permute, exact) and leave through one multiply-add into "
                     "the mantissa of 2^23, instead of quarter-rate int/float conversions. Measured (H100, "
                     "6720x4480, auto 32x4): gray8 0.048 ms (1257 GB/s, 43% of the copy bandwidth; was 0.103), "
-                    "rgba8888 0.227 ms (36%; was 0.341); 6719x4481 (rows not 8-byte aligned: aligned 4-byte words "
-                    "funnel-shifted into place): 0.069 / 0.292 ms (byte by byte: 0.076 / 0.386). 16-byte strips measured the same. What is left between this "
+                    "rgba8888 0.227 ms (36%; was 0.341); 6719x4481: 0.061 / 0.283 ms with rows padded to 16 bytes on the "
+                    "device and the last block of each row moved back to end at the edge (packed rows, aligned 4-byte "
+                    "words funnel-shifted into place: 0.069 / 0.292; byte by byte: 0.076 / 0.386). 16-byte strips measured the same. What is left between this "
                     "and the copy (0.025 ms gray8) is instruction issue (by count about 20 operations per output "
                     "byte); "
                     "a stripped-down test kernel of the same shape that skipped the image edges ran 0.037 ms.";
