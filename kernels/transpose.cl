@@ -54,6 +54,13 @@
 #define fwb_comp_w 3
 #endif
 
+// A moved edge block's new pixels only: output row j (input column x0 + j) from keepX on, and in it
+// the pixels of input rows y0 + k from keepY on, one store each from the transposed block t[k][j]
+// (independent stores, no round trips). `pitch` is in units of ob's element.
+#define FWB_T_STORE_NEW(ob, pitch, t)                                                                        \
+    _Pragma("unroll") for (int j = 0; j < 16; ++j) if (x0 + j >= keepX)                                      \
+        _Pragma("unroll") for (int k = 0; k < 16; ++k) if (y0 + k >= keepY) (ob)[(size_t)j * (pitch) + k] = (t)[k][j];
+
 #if CHANNELS == 1
 // 16 bytes at p of any alignment with the fewest stores that stay inside them: the ragged ends as a byte
 // and/or a ushort, the middle as whole uints (4 stores for an aligned p, 5 or 6 otherwise, not 16). The
@@ -163,13 +170,7 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
 #pragma unroll
             for (int k = 0; k < 16; ++k)
                 vstore16(r[k], 0, t[k]);
-#pragma unroll
-            for (int j = 0; j < 16; ++j)
-                if (x0 + j >= keepX)
-#pragma unroll
-                    for (int k = 0; k < 16; ++k)
-                        if (y0 + k >= keepY)
-                            ob[(size_t)j * (size_t)outPitch + k] = t[k][j];
+            FWB_T_STORE_NEW(ob, (size_t)outPitch, t);
         }
         return;
     }
@@ -223,13 +224,7 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
 #pragma unroll
                 for (int q = 0; q < 4; ++q)
                     vstore4(r[k][q], q, t[k]);
-#pragma unroll
-            for (int j = 0; j < 16; ++j)
-                if (x0 + j >= keepX)
-#pragma unroll
-                    for (int k = 0; k < 16; ++k)
-                        if (y0 + k >= keepY)
-                            ob[(size_t)j * opx + k] = t[k][j];
+            FWB_T_STORE_NEW(ob, opx, t);
         }
         return;
     }
