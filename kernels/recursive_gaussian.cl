@@ -409,6 +409,20 @@ inline void rg_scan(bool vertical, global uchar *scratch, int width, int height,
     }
 }
 
+// The backward sweep's starting state (y1, y2, y3) for segment `seg` of a line: at the line's end its
+// last forward value held (FWB_IIR_COLUMN_BODY), elsewhere the carries the scan left for it.
+inline void rg_backward_state(global const float *carry, int seg, int nseg, int lanes, int lane, float last,
+                              float *y1, float *y2, float *y3)
+{
+    if (seg == nseg - 1) {
+        *y1 = *y2 = *y3 = last;
+    } else {
+        *y1 = carry[(seg * 6 + 3) * lanes + lane];
+        *y2 = carry[(seg * 6 + 4) * lanes + lane];
+        *y3 = carry[(seg * 6 + 5) * lanes + lane];
+    }
+}
+
 inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, global uchar *scratch, int width,
                      int height, float4 k)
 {
@@ -443,13 +457,7 @@ inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, g
             }
         }
         float y1, y2, y3;
-        if (seg == nseg - 1) {
-            y1 = y2 = y3 = s1; // the line's end: its last forward value held (FWB_IIR_COLUMN_BODY)
-        } else {
-            y1 = carry[(seg * 6 + 3) * lanes + lane];
-            y2 = carry[(seg * 6 + 4) * lanes + lane];
-            y3 = carry[(seg * 6 + 5) * lanes + lane];
-        }
+        rg_backward_state(carry, seg, nseg, lanes, lane, s1, &y1, &y2, &y3);
 #pragma unroll
         for (int i = IIR_SEG - 1; i >= 0; --i) {
             if (i < len) {
@@ -593,13 +601,7 @@ inline void rg_rows_staged(int which, global const uchar *in, global uchar *out,
                 carry[((seg - 1) * 6 + 5) * lanes + lane] = y3;
             } else {
                 float y1, y2, y3;
-                if (seg == nseg - 1) {
-                    y1 = y2 = y3 = s1;
-                } else {
-                    y1 = carry[(seg * 6 + 3) * lanes + lane];
-                    y2 = carry[(seg * 6 + 4) * lanes + lane];
-                    y3 = carry[(seg * 6 + 5) * lanes + lane];
-                }
+                rg_backward_state(carry, seg, nseg, lanes, lane, s1, &y1, &y2, &y3);
 #pragma unroll
                 for (int i = IIR_SEG - 1; i >= 0; --i) {
                     if (i < len) {
