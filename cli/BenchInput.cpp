@@ -32,7 +32,8 @@ void addBenchInputOptions(CLI::App &c, BenchInputOptions &o, const std::string &
     c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
     addCacheDirOption(c, o.cacheDir);
     c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(CLI::ExistingDirectory); // a mistyped folder must not fall back to the built-in kernels silently
     addJsonFlag(c, o.json, jsonDescription);
 }
 

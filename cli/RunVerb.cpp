@@ -343,7 +343,8 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--no-tuned", o->noTuned, "ignore the work-group tuning database (auto = the project's default)");
     addCacheDirOption(c, o->cacheDir);
     c.add_option("--kernel-dir", o->kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(CLI::ExistingDirectory); // a mistyped folder must not fall back to the built-in kernels silently
     c.add_option("--user-variant", o->userVariant,
                  "run a saved user variant (see filter-bench user-variants) in the helper\n"
                  "process; its base filter and variant stand in for --filter/--variant")

@@ -109,10 +109,10 @@ kernel void morph_local(global const uchar *src, global uchar *dst, int width, i
 
 // The row pass for one input row: BS_NC vectors of min/max over x-r .. x+r (byte-shifted copies of
 // the registers loaded once), the border rule on x already in the loaded halo.
-inline void morph_row_op(global const uchar *src, int width, int height, int y, int x0, bs_u8v *out)
+inline void morph_row_op(global const uchar *src, int width, int height, int pitch, int y, int x0, bs_u8v *out)
 {
     bs_u8v v[MORPH_NV];
-    bs_load_row(src, width, height, y, x0, MORPH_NL, MORPH_NV, v);
+    bs_load_row_p(src, width, height, pitch, y, x0, MORPH_NL, MORPH_NV, v);
 #pragma unroll
     for (int j = 0; j < BS_NC; ++j) {
         const int pos = (MORPH_NL + j) * BS_VW;
@@ -133,7 +133,7 @@ inline void morph_row_op(global const uchar *src, int width, int height, int y, 
 // registers while the work-item slides down (small r; for large r they are recomputed from the
 // cached rows). Exact, border rule included (x and y map independently).
 kernel void morph_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
-                           constant float *coeffs, int radius, float4 params)
+                           constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
     if (x0 >= width || y0 >= height)
@@ -142,14 +142,14 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
     bs_u8v ring[MORPH_K][BS_NC];
 #pragma unroll
     for (int k = 0; k < MORPH_K - 1; ++k)
-        morph_row_op(src, width, height, y0 - MORPH_RADIUS + k, x0, ring[k]);
+        morph_row_op(src, width, height, srcPitch, y0 - MORPH_RADIUS + k, x0, ring[k]);
     // Every row of the block is computed (row loads follow the border rule, so they stay inside the
     // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
     // rows' loads (restrict: they cannot alias the stores) while the current row computes.
 #pragma unroll
     for (int i = 0; i < BLOCK_H; ++i) {
         const int y = y0 + i;
-        morph_row_op(src, width, height, y + MORPH_RADIUS, x0, ring[MORPH_K - 1]);
+        morph_row_op(src, width, height, srcPitch, y + MORPH_RADIUS, x0, ring[MORPH_K - 1]);
         bs_u8v o[BS_NC];
 #pragma unroll
         for (int j = 0; j < BS_NC; ++j) {
@@ -159,7 +159,7 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
                 acc = MORPH_OP(acc, ring[k][j]);
             o[j] = acc;
         }
-        bs_store_row(dst, width, height, y, x0, o);
+        bs_store_row_p(dst, width, height, dstPitch, y, x0, o);
 #pragma unroll
         for (int k = 0; k < MORPH_K - 1; ++k)
 #pragma unroll
@@ -175,12 +175,12 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
             o[j] = MORPH_VIDENTITY;
         for (int dy = -MORPH_RADIUS; dy <= MORPH_RADIUS; ++dy) {
             bs_u8v r[BS_NC];
-            morph_row_op(src, width, height, y + dy, x0, r);
+            morph_row_op(src, width, height, srcPitch, y + dy, x0, r);
 #pragma unroll
             for (int j = 0; j < BS_NC; ++j)
                 o[j] = MORPH_OP(o[j], r[j]);
         }
-        bs_store_row(dst, width, height, y, x0, o);
+        bs_store_row_p(dst, width, height, dstPitch, y, x0, o);
     }
 #endif
 }

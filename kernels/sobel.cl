@@ -121,7 +121,7 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
 // use byte-shifted copies of a and b: gx = a(x+1) - a(x-1), gy = b(x-1) + 2 b(x) + b(x+1). Same
 // integers and the same rounding as sobel_store().
 kernel void sobel_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
-                           constant float *coeffs, int radius, float4 params)
+                           constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
     if (x0 >= width || y0 >= height)
@@ -129,8 +129,8 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
     const int output = (int)params.x;
     bs_u8v r0[SOBEL_NV], r1[SOBEL_NV], r2[SOBEL_NV];
 #if SOBEL_RING
-    bs_load_row(src, width, height, y0 - 1, x0, SOBEL_NL, SOBEL_NV, r0);
-    bs_load_row(src, width, height, y0, x0, SOBEL_NL, SOBEL_NV, r1);
+    bs_load_row_p(src, width, height, srcPitch, y0 - 1, x0, SOBEL_NL, SOBEL_NV, r0);
+    bs_load_row_p(src, width, height, srcPitch, y0, x0, SOBEL_NL, SOBEL_NV, r1);
 #endif
     // Every row of the block is computed (row loads follow the border rule, so they stay inside the
     // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
@@ -139,10 +139,10 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
     for (int i = 0; i < BLOCK_H; ++i) {
         const int y = y0 + i;
 #if !SOBEL_RING
-        bs_load_row(src, width, height, y - 1, x0, SOBEL_NL, SOBEL_NV, r0);
-        bs_load_row(src, width, height, y, x0, SOBEL_NL, SOBEL_NV, r1);
+        bs_load_row_p(src, width, height, srcPitch, y - 1, x0, SOBEL_NL, SOBEL_NV, r0);
+        bs_load_row_p(src, width, height, srcPitch, y, x0, SOBEL_NL, SOBEL_NV, r1);
 #endif
-        bs_load_row(src, width, height, y + 1, x0, SOBEL_NL, SOBEL_NV, r2);
+        bs_load_row_p(src, width, height, srcPitch, y + 1, x0, SOBEL_NL, SOBEL_NV, r2);
         bs_s16v a[SOBEL_NV], b[SOBEL_NV];
 #pragma unroll
         for (int k = 0; k < SOBEL_NV; ++k) {
@@ -166,7 +166,7 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
                 o[j] = BS_CONVERT_U8_SAT(sqrt(BS_CONVERT_FLOAT(ix * ix + iy * iy)) * 0.25f + 0.5f);
             }
         }
-        bs_store_row(dst, width, height, y, x0, o);
+        bs_store_row_p(dst, width, height, dstPitch, y, x0, o);
 #if SOBEL_RING
 #pragma unroll
         for (int k = 0; k < SOBEL_NV; ++k) {

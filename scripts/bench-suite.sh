@@ -7,7 +7,7 @@
 #
 # --part roofline|layouts|sweeps|all (default all): roofline = issue 9's targets (every family's
 # variants with OpenCV's rows, gray8 and rgba8888; the default launch at an odd size against the
-# even one; OpenCV through Python's cv2 where filter-bench was built without OpenCV) and a summary
+# even one, gray8 and rgba8888; OpenCV through Python's cv2 where filter-bench was built without OpenCV) and a summary
 # (scripts/roofline-summary.py) in roofline.md. The per-layout tables time every filter on the CPU
 # too (single-threaded reference), which dominates the wall time on big images; sweeps skip that.
 # Example on a bare GPU server (no Qt):
@@ -56,6 +56,10 @@ if [ "$part" = all ] || [ "$part" = roofline ]; then
         ${device:+--device "$device"}
     step default-odd run --filter all --no-cpu-single --no-baselines --synthetic "$odd" --repeat "$repeat" \
         ${device:+--device "$device"}
+    step default-even-rgba8888 run --filter all --format rgba8888 --no-cpu-single --no-baselines --synthetic "$even" \
+        --repeat "$repeat" ${device:+--device "$device"}
+    step default-odd-rgba8888 run --filter all --format rgba8888 --no-cpu-single --no-baselines --synthetic "$odd" \
+        --repeat "$repeat" ${device:+--device "$device"}
     opencv_rows=$(python3 -c "import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))['results']
                   if r.get('baseline') and not r.get('error')))" "$out/all-gray8.json" 2>/dev/null || echo 0)
     if [ "$opencv_rows" = 0 ] && python3 -c "import cv2" 2>/dev/null; then

@@ -75,9 +75,14 @@ def main():
                          f"{cpu_ms if cpu_ms is None else f'{cpu_ms:.3f}'} | "
                          f"{tapi_ms if tapi_ms is None else f'{tapi_ms:.3f}'} | {vs_tapi} | "
                          f"{fastest if fastest is None else f'{fastest:.0f}'} |")
-    even, odd = load(os.path.join(out, "default-even.json")), load(os.path.join(out, "default-odd.json"))
-    if even and odd:
-        lines.append("\n## Default launch (auto): odd image size against the even one\n")
+    # The default launch at the odd size against the even one: gray8 (default-even/odd.json) and
+    # rgba8888 (default-even/odd-rgba8888.json).
+    for suffix, layout in (("", "gray8"), ("-rgba8888", "rgba8888")):
+        even = load(os.path.join(out, f"default-even{suffix}.json"))
+        odd = load(os.path.join(out, f"default-odd{suffix}.json"))
+        if not (even and odd):
+            continue
+        lines.append(f"\n## Default launch (auto), {layout}: odd image size against the even one\n")
         lines.append("| filter | variant | shape | even ms | odd ms | odd/even |")
         lines.append("|---|---|---|---:|---:|---:|")
         e = {(r["filter"], r["variant"], r.get("format")): r for r in even["results"] if not r.get("error")}
@@ -91,7 +96,7 @@ def main():
             worst = max(worst, ratio)
             lines.append(f"| {k[0]} | {k[1]} | {r.get('local_label', r.get('local'))} | {a:.4f} | {b:.4f} | "
                          f"{ratio:.2f} |")
-        lines.append(f"\nworst odd/even ratio: {worst:.2f} (target <= 1.25)")
+        lines.append(f"\nworst odd/even ratio, {layout}: {worst:.2f} (target <= 1.25)")
     print("\n".join(lines))
     return 0
 

@@ -215,11 +215,14 @@ inline void addBlockEdgeColumns()
     QTest::addColumn<int>("border");
     QTest::addColumn<QString>("param");
     QTest::addColumn<int>("maxDiff");
+    QTest::addColumn<bool>("smallGroups");
 }
 
 // maxDiff -1: the filter's tolerance; 0 where the rung must be exact although the filter allows ±1.
+// smallGroups: also run a few sizes in 2x2 work-groups (kernels that give the work-groups at the image's
+// edge their own code path: both paths then run side by side in one launch).
 inline void addBlockEdgeRows(const char *filter, const char *variant, const std::vector<const char *> &params = {""},
-                             int maxDiff = -1)
+                             int maxDiff = -1, bool smallGroups = false)
 {
     const FilterSpec *spec = findFilter(filter);
     QVERIFY(spec);
@@ -235,7 +238,8 @@ inline void addBlockEdgeRows(const char *filter, const char *variant, const std:
                 const QByteArray row = QByteArray(filter) + "/" + variant + "/" + formatName(format) + "/"
                                        + borderModeName(border) + "/" + param;
                 QTest::newRow(row.constData())
-                    << QString(filter) << QString(variant) << int(format) << int(border) << QString(param) << maxDiff;
+                    << QString(filter) << QString(variant) << int(format) << int(border) << QString(param) << maxDiff
+                    << smallGroups;
             }
 }
 
@@ -247,6 +251,7 @@ inline void verifyBlockEdgeRow(Session &session)
     QFETCH(int, border);
     QFETCH(QString, param);
     QFETCH(int, maxDiff);
+    QFETCH(bool, smallGroups);
     const FilterSpec *spec = findFilter(filter.toStdString());
     QVERIFY(spec && spec->variant(variant.toStdString()));
     RunRequest request = oneShotRequest(spec->name, variant.toStdString(), PixelFormat(format));
@@ -262,6 +267,17 @@ inline void verifyBlockEdgeRow(Session &session)
         const RunResult r = runOnTestCard(session, request, w, h);
         QVERIFY2(r.ok() && r.checked, describe(r, w, h).constData());
         QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), describe(r, w, h).constData());
+    }
+    // Work-groups of 2x2 work-items: at these widths most groups then lie wholly inside the image and only
+    // the last ones reach the right edge, so kernels that give the edge's groups their own code path
+    // (separable_strips.clh) run both paths side by side in one launch.
+    if (!smallGroups)
+        return;
+    request.local = parseLocal("2x2");
+    for (const auto &[w, h] : std::vector<std::pair<int, int>>{{259, 23}, {131, 19}, {67, 9}, {39, 17}, {37, 5}}) {
+        const RunResult r = runOnTestCard(session, request, w, h);
+        QVERIFY2(r.ok() && r.checked, ("local 2x2, " + describe(r, w, h)).constData());
+        QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), ("local 2x2, " + describe(r, w, h)).constData());
     }
 }
 

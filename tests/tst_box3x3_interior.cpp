@@ -101,7 +101,7 @@ void TestBox3x3Interior::exactCl12RunsWhenShapeDivides()
 void TestBox3x3Interior::rooflineBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("box3x3_interior", "roofline", {""});
+    addBlockEdgeRows("box3x3_interior", "roofline", {""}, -1, true);
 }
 
 void TestBox3x3Interior::rooflineBlockEdges()

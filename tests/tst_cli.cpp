@@ -150,6 +150,9 @@ void TestCli::usageErrors_data()
                                         << "--transfer 'dma' must be pageable, pinned, zero_copy, output_mapped, svm or all";
     QTest::newRow("--transfer case") << (run + QStringList{"--transfer", "ALL"})
                                      << "--transfer 'ALL' must be pageable, pinned, zero_copy, output_mapped, svm or all";
+    // A mistyped kernel folder must not fall back to the built-in kernels without a word.
+    QTest::newRow("--kernel-dir missing") << (run + QStringList{"--kernel-dir", "/nonexistent/kernels"})
+                                          << "--kernel-dir: Directory does not exist: /nonexistent/kernels";
     QTest::newRow("--transfer empty") << (run + QStringList{"--transfer", ""})
                                       << "--transfer '' must be pageable, pinned, zero_copy, output_mapped, svm or all";
 }

@@ -62,7 +62,7 @@ void TestGaussian::rooflineBlockEdges_data()
     addBlockEdgeColumns();
     addBlockEdgeRows("gaussian", "roofline", {"sigma=0.3", "sigma=2", "sigma=7.5"});
     // strips: radius 3 (the first with halo words), 6 (sigma 2) and 8 (its largest).
-    addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"});
+    addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"}, -1, true);
 }
 
 void TestGaussian::rooflineBlockEdges()

@@ -211,7 +211,7 @@ void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
 void TestGaussian5x5::rooflineBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("gaussian5x5", "roofline", {"sigma=1.3"});
+    addBlockEdgeRows("gaussian5x5", "roofline", {"sigma=1.3"}, -1, true);
     addBlockEdgeRows("gaussian5x5", "cpu_rows", {"sigma=1.3", "sigma=0.3", "sigma=10"});
 }
 

@@ -60,6 +60,11 @@ private slots:
             {"gaussian", "strips", PixelFormat::Gray8},
             {"transpose", "roofline", PixelFormat::Gray8}, // output rows padded apart from the input's
             {"transpose", "roofline", PixelFormat::Rgba8888},
+            {"sobel", "roofline", PixelFormat::Gray8},     // byte_strips.clh rungs: aligned vectors in padded rows
+            {"median3x3", "roofline", PixelFormat::Rgba8888},
+            {"median5x5", "forgetful_u16x2_ptx", PixelFormat::Gray8},
+            {"median3x3", "forgetful", PixelFormat::Rgb888},
+            {"erode", "roofline", PixelFormat::Rgba8888},
         };
         for (const auto &c : cases)
             for (TransferMode mode : allTransferModes())

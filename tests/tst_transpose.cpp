@@ -84,6 +84,13 @@ void TestTranspose::rooflineEdges()
         QCOMPARE(r.output.width(), h);
         QCOMPARE(r.output.height(), w);
     }
+    // Small work-groups (2x2 blocks): many groups, the edge blocks among whole ones in one launch.
+    RunRequest small = req;
+    small.local = parseLocal("2x2");
+    for (const auto &[w, h] : std::vector<std::pair<int, int>>{{259, 194}, {97, 35}, {35, 97}, {64, 33}}) {
+        const RunResult r = runOnTestCard(*m_session, small, w, h);
+        QVERIFY2(r.ok() && r.matches, ("local 2x2, " + describe(r, w, h)).constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTranspose)

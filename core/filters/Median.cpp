@@ -226,6 +226,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     v.plainWords = "Each worker handles a whole block of pixels and reuses the sorting it already did for the pixel next door, so it does far less work per pixel.";
     v.title = "Roofline: shared column sorts on byte vectors";
     v.passes = {{"median_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
+    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
     v.blockWidth = 8; // measured on an H100 (6720x4480 gray8): 8x8 best or within 5% for 3x3 and 5x5
     v.blockHeight = 8;
     v.preferredLocalGpu = {32, 4};
@@ -262,6 +263,9 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                        "a fraction of the comparisons.";
         v.title = "Forgetful selection on shared sorted columns, " + std::to_string(width) + " px across";
         v.passes = {{"median_forgetful", Slot::Src, Slot::Dst, Geometry::Blocks}};
+        // Odd widths: rows padded to 16 bytes on the device keep the aligned vector loads and stores (packed
+        // rows took NVIDIA's byte-split vloadN path: H100 6719x4481 gray8 u16x2_ptx 0.311 ms, 6720x4480 0.080).
+        v.rowAlign = 16;
         v.blockWidth = width;
         v.blockHeight = 8;
         v.preferredLocalGpu = {32, 4};
