@@ -293,7 +293,9 @@ void registerGaussian(std::vector<FilterSpec> &out)
                     "around it; separable_local 0.408, gaussian5x5's best 0.048), 16-byte x 32-row strips beating "
                     "8x16 (0.23) and 4x8 (0.27); rgba8888 0.75-0.97 ms, slower than separable_local (0.666): "
                     "its 24-byte halos cost more loads and selects per row than the scratch buffer's traffic. "
-                    "Small sigmas want small strips (sigma 0.6: 0.049 ms with 8x16, 0.13 with 16x32).";
+                    "Small sigmas want small strips (sigma 0.6: 0.049 ms with 8x16, 0.13 with 16x32). Odd sizes (rows "
+                    "padded on the device, the edge block loaded in place): 6719x4481 gray8 0.134 ms against 0.126 "
+                    "at 6720x4480 (1.06x; 1.40x with the edge block moved and loaded as shifted words).";
     v.seedNote = "Seed 000 sets the recursive filter against the convolution; this rung is the convolution at "
                  "its best for small sigma, where the recursive filter's fixed cost does not pay yet.";
     g.variants.push_back(v);
