@@ -7,6 +7,8 @@
 #include "Verb.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,13 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
     const cli::Verb &verb = *findVerb(verbs, first);
     if (const std::vector<std::string> extra = verb.command->remaining(); !extra.empty())
         return usageError(verb.unknownArgument(extra.front()));
+    // FWB_KERNEL_DIR, like --kernel-dir, must name a folder: a mistyped one would otherwise fall back to
+    // the built-in kernels without a word.
+    if (const char *dir = std::getenv("FWB_KERNEL_DIR"); dir && *dir) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec))
+            return usageError(std::string("FWB_KERNEL_DIR '") + dir + "' is not a folder (unset it for the built-in kernels)");
+    }
     try {
         return verb.run();
     } catch (const Error &e) {

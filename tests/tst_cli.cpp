@@ -38,6 +38,7 @@ private slots:
     void badInput_data();
     void badInput();
     void neverOverwrites();
+    void kernelDirEnvironment();
 
 private:
     struct Outcome
@@ -63,6 +64,28 @@ TestCli::Outcome TestCli::bench(const QStringList &args)
     o.out = process.readAllStandardOutput();
     o.err = process.readAllStandardError();
     return o;
+}
+
+// FWB_KERNEL_DIR naming no folder: exit 2 and one line, nothing run; naming a folder: used.
+void TestCli::kernelDirEnvironment()
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("FWB_KERNEL_DIR"), QStringLiteral("/nonexistent/kernels"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(FWB_FILTER_BENCH), {"run", "--filter", "gaussian5x5", "--synthetic", "16x8"});
+    QVERIFY(process.waitForFinished(120000));
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(process.readAllStandardOutput().isEmpty());
+    QCOMPARE(process.readAllStandardError(),
+             QByteArray("filter-bench: FWB_KERNEL_DIR '/nonexistent/kernels' is not a folder (unset it for the "
+                        "built-in kernels)\n"));
+    env.insert(QStringLiteral("FWB_KERNEL_DIR"), m_dir.path()); // an empty folder: every file built in
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(FWB_FILTER_BENCH),
+                  {"run", "--filter", "gaussian5x5", "--variant", "roofline", "--synthetic", "16x8", "--repeat", "1"});
+    QVERIFY(process.waitForFinished(120000));
+    QCOMPARE(process.exitCode(), 0);
 }
 
 void TestCli::initTestCase()
