@@ -332,54 +332,12 @@ typedef upix_t mf_t;
 #endif
 inline uint mf_pack(uchar lo, uchar hi) { return (uint)lo | ((uint)hi << 16); }
 
-// bs_load_row (byte_strips.clh) with always_inline: a GPU compiler that keeps it a call (clang's NVPTX
-// back end does for this large kernel) passes v[] through local memory.
-__attribute__((always_inline)) inline void mf_load_vectors(global const uchar *src, int width, int height, int pitch,
-                                                           int y, int x0, bs_u8v *v)
-{
-    const int by = fwb_border_index(y, height);
-    if (by < 0) {
-#pragma unroll
-        for (int k = 0; k < MEDIAN_NV; ++k)
-            v[k] = (bs_u8v)(0);
-        return;
-    }
-    const int rowBytes = width * CHANNELS;
-    global const uchar *row = src + (size_t)by * (size_t)pitch;
-    const int b0 = x0 * CHANNELS - MEDIAN_NL * BS_VW;
-    if (b0 >= 0 && b0 + MEDIAN_NV * BS_VW <= rowBytes) {
-        if (pitch % BS_VW == 0) {
-            global const bs_u8v *p = (global const bs_u8v *)(row + b0);
-#pragma unroll
-            for (int k = 0; k < MEDIAN_NV; ++k)
-                v[k] = p[k];
-        } else {
-#pragma unroll
-            for (int k = 0; k < MEDIAN_NV; ++k)
-                v[k] = BS_VLOAD(k, row + b0);
-        }
-        return;
-    }
-#pragma unroll
-    for (int k = 0; k < MEDIAN_NV; ++k) {
-        uchar bytes[BS_VW];
-#pragma unroll
-        for (int i = 0; i < BS_VW; ++i) {
-            const int t = b0 + k * BS_VW + i; // byte index along the (virtually extended) row
-            const int px = t >= 0 ? t / CHANNELS : -((-t + CHANNELS - 1) / CHANNELS);
-            const int bx = fwb_border_index(px, width);
-            bytes[i] = bx < 0 ? (uchar)0 : row[bx * CHANNELS + (t - px * CHANNELS)];
-        }
-        v[k] = BS_VLOAD(0, bytes);
-    }
-}
-
 // Row y's values for columns x0 - R .. x0 + MF_BW + R - 1 of every plane (border rules on both axes).
 __attribute__((always_inline)) inline void mf_load_row(global const uchar *src, int width, int height, int pitch, int y, int x0,
                                                        mf_t px[MF_PLANES][MF_C])
 {
     bs_u8v v[MEDIAN_NV];
-    mf_load_vectors(src, width, height, pitch, y, x0, v);
+    bs_load_row_p(src, width, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
     uchar b[MEDIAN_NV * BS_VW];
 #pragma unroll
     for (int k = 0; k < MEDIAN_NV; ++k)
