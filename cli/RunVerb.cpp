@@ -26,8 +26,8 @@ struct RunOptions
 {
     std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir, jsonFile;
     std::vector<std::string> paramAssignments;
-    std::string repeatText, warmupText, transferText, tileText, maxAllocText;
-    bool transferGiven = false, tileGiven = false, maxAllocGiven = false; // given, even as '' (refused then)
+    std::string repeatText, warmupText, transferText, tileText, maxAllocText, blockText;
+    bool transferGiven = false, tileGiven = false, maxAllocGiven = false, blockGiven = false; // given, even as '' (refused then)
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
     bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
@@ -89,6 +89,21 @@ int cmdRun(const RunOptions &o, ImageIo *io)
             throw Error("--max-alloc-mib '" + o.maxAllocText + "' must be a whole number of MiB >= 1");
         request.maxAllocBytes = std::uint64_t(n) << 20;
     }
+    // --block WxH: the output block per work-item of the block variants (Geometry::Blocks), instead of the
+    // variant's own (the kernels take it as -DBLOCK_W / -DBLOCK_H; a shape a kernel cannot make fails its
+    // build with the kernel's own message). For trying other shapes, as --local does for work-groups.
+    int blockW = 0, blockH = 0;
+    if (o.blockGiven || !o.blockText.empty()) {
+        char x = 0, tail = 0;
+        long bw = 0, bh = 0;
+        if (std::sscanf(o.blockText.c_str(), "%ld%c%ld%c", &bw, &x, &bh, &tail) != 3 || (x != 'x' && x != 'X') || bw < 1
+            || bh < 1 || bw > 256 || bh > 256)
+            throw Error("--block '" + o.blockText + "' is not of the form WxH with sides 1..256, e.g. 16x8");
+        blockW = int(bw);
+        blockH = int(bh);
+    }
+    if (blockW > 0 && isolated.enabled)
+        throw Error("--block cannot be combined with --user-variant or --timeout");
     if (filterName.empty())
         throw Error("run needs --filter NAME (see filter-bench list)");
     const std::vector<const FilterSpec *> filters = selectFilters(filterName);
@@ -200,7 +215,26 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.filter = planned.filter->name;
         request.variant = planned.variant;
         request.params = planned.params;
-        for (TransferMode mode : modes) { // --transfer all: one row per mode
+        request.variantOverride.reset();
+        bool skip = false; // an "all" sweep with --block runs the block variants only
+        if (blockW > 0) {
+            const VariantSpec *spec = planned.filter->variant(planned.variant);
+            const bool blocks = spec && std::any_of(spec->passes.begin(), spec->passes.end(), [](const PassSpec &p) {
+                                    return p.geometry == Geometry::Blocks;
+                                });
+            if (!blocks && variantName != "all")
+                throw Error("--block: " + planned.filter->name + "/" + planned.variant
+                            + " makes one output per work-item (only block variants take --block)");
+            if (blocks) {
+                auto changed = std::make_shared<VariantSpec>(*spec);
+                changed->blockWidth = blockW;
+                changed->blockHeight = blockH;
+                changed->blockBytesGpu = changed->blockBytesCpu = 0;
+                request.variantOverride = changed;
+            }
+            skip = !blocks;
+        }
+        for (TransferMode mode : skip ? std::vector<TransferMode>{} : modes) { // --transfer all: one row per mode
             request.transfer = mode;
             results.push_back(isolated.enabled ? isolated.run(image, request) : session.run(image, request));
             shown.push_back(planned);
@@ -327,6 +361,12 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                  "pinned copies through page-locked staging there)")
         ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all")
         ->each([o](const std::string &) { o->transferGiven = true; });
+    c.add_option("--block", o->blockText,
+                 "output pixels across x rows down per work-item for the block variants\n"
+                 "(roofline, strips, forgetful...) instead of the variant's own; with --variant all\n"
+                 "only the block variants run")
+        ->type_name("WxH")
+        ->each([o](const std::string &) { o->blockGiven = true; });
     c.add_option("--tile", o->tileText,
                  "process the image in tiles of WxH output pixels, with halos, streamed over\n"
                  "several queues (default: only when the image does not fit the device)")
