@@ -39,6 +39,7 @@ private slots:
     void badInput();
     void neverOverwrites();
     void kernelDirEnvironment();
+    void runBlock();
 
 private:
     struct Outcome
@@ -100,7 +101,7 @@ void TestCli::help()
     const QStringList runOptions{"--filter", "--variant", "--device", "--local", "--input", "--synthetic",
                                  "--format", "--param", "--border", "--fast-math", "--repeat", "--warmup",
                                  "--output", "--overwrite", "--check", "--no-cpu-single", "--transfer",
-                                 "--cache-dir", "--kernel-dir", "--json", "--json-file"};
+                                 "--cache-dir", "--kernel-dir", "--json", "--json-file", "--block"};
     const QStringList inspectOptions{"--global", "--synthetic", "--local", "--cl20", "--device", "--cache-dir",
                                      "--json"};
     for (const QStringList &args : {QStringList{"--help"}, QStringList{"-h"}, QStringList{"help"}}) {
@@ -176,6 +177,12 @@ void TestCli::usageErrors_data()
     // A mistyped kernel folder must not fall back to the built-in kernels without a word.
     QTest::newRow("--kernel-dir missing") << (run + QStringList{"--kernel-dir", "/nonexistent/kernels"})
                                           << "--kernel-dir: Directory does not exist: /nonexistent/kernels";
+    for (const char *block : {"0x8", "16x0", "16", "16x8x2", "abc", "300x8", ""})
+        QTest::newRow(qPrintable(QStringLiteral("--block '%1'").arg(block)))
+            << (run + QStringList{"--block", block})
+            << QStringLiteral("--block '%1' is not of the form WxH with sides 1..256, e.g. 16x8").arg(block);
+    QTest::newRow("--block on a one-pixel variant") << (run + QStringList{"--variant", "unrolled_constant", "--block", "8x8"})
+                                                    << "--block: gaussian5x5/unrolled_constant makes one output per work-item";
     QTest::newRow("--transfer empty") << (run + QStringList{"--transfer", ""})
                                       << "--transfer '' must be pageable, pinned, zero_copy, output_mapped, svm or all";
 }
@@ -227,6 +234,38 @@ void TestCli::listJson()
     }
     QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
                                  "vectorized", "roofline", "cpu_rows"}));
+}
+
+// --block WxH: the block variants build and launch with that output block per work-item and still match
+// the reference (median's packed rung at the GPU's 16-byte block, on whatever device runs the tests); with
+// --variant all only the block variants run.
+void TestCli::runBlock()
+{
+    const Outcome o = bench({"run", "--filter", "median3x3,median5x5", "--variant", "forgetful_u16x2_ptx", "--block",
+                             "16x8", "--synthetic", "37x21", "--repeat", "1", "--warmup", "0", "--no-cpu-single",
+                             "--border", "replicate", "--check", "--json"});
+    if (o.code != 0)
+        qWarning("stderr: %s", o.err.constData());
+    QCOMPARE(o.code, 0);
+    QJsonArray results = QJsonDocument::fromJson(o.out).object()["results"].toArray();
+    QCOMPARE(results.size(), 2);
+    for (const QJsonValue &each : results) {
+        const QJsonObject r = each.toObject();
+        QVERIFY2(r["build_options"].toString().contains("-DBLOCK_W=16 -DBLOCK_H=8"),
+                 qPrintable(r["build_options"].toString()));
+        QVERIFY(r["matches"].toBool());
+    }
+    const Outcome all = bench({"run", "--filter", "sobel", "--block", "8x4", "--synthetic", "37x21", "--repeat", "1",
+                               "--warmup", "0", "--no-cpu-single", "--check", "--json"});
+    if (all.code != 0)
+        qWarning("stderr: %s", all.err.constData());
+    QCOMPARE(all.code, 0);
+    results = QJsonDocument::fromJson(all.out).object()["results"].toArray();
+    QStringList variants;
+    for (const QJsonValue &each : results)
+        if (!each.toObject()["baseline"].toBool())
+            variants << each.toObject()["variant"].toString();
+    QCOMPARE(variants, QStringList{"roofline"});
 }
 
 void TestCli::runJson()

@@ -314,23 +314,34 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         // GPUs: 16 bytes across (gray8 16 pixels, rgba8888 4) x 8 rows. H100, 6720x4480, replicate, same run:
         // median3x3 gray8 0.056 ms vs 0.071 at 32 bytes, rgba8888 0.198 vs 0.221; median5x5 0.127 vs 0.145,
         // 0.523 vs 0.555: the 32-byte block needed every register (255, spilling) and ran 8 warps per SM.
-        p.blockBytesGpu = 16;
+        // (The portable pair stays at 32 bytes: at 16 its rgba8888 rows got slower, 0.350 vs 0.305 ms for 3x3
+        // and 4.90 vs 2.41 for 5x5, while its gray8 3x3 got faster, 0.097 vs 0.151.)
+        p.blockBytesGpu = std::string(define) == "MEDIAN_PACKED=2" ? 16 : 32;
         p.blockBytesCpu = 32;
         p.title = std::string("Forgetful selection, two values per 16x2 min/max")
                   + (std::string(define) == "MEDIAN_PACKED=2" ? " (PTX on NVIDIA)" : "");
         p.plainWords = "Like the forgetful version, but every comparison handles two pixels at once, packed side by "
                        "side, so the same picture needs half the comparison steps.";
         p.description.replace(0, std::string("Each work-item makes 8 x 8 outputs").size(),
-                              "Each work-item makes 16 gray8 or 4 rgba8888 pixels across x 8 rows on GPUs "
-                              "(32 / 8 on CPUs; rgb888 8)");
+                              std::string(define) == "MEDIAN_PACKED=2"
+                                  ? "Each work-item makes 16 gray8 or 4 rgba8888 pixels across x 8 rows on GPUs "
+                                    "(32 / 8 on CPUs; rgb888 8)"
+                                  : "Each work-item makes 32 gray8 or 8 rgba8888 or rgb888 pixels across x 8 rows");
         const std::size_t cut = p.description.find(". Min/max per output: ");
         p.description = p.description.substr(0, cut) + ". Here the values are packed two to a 32-bit word (gray8: pixel c "
                         "of the two halves of the block; rgba8888: channels R,G and B,A of a pixel, "
                         "two planes) and every min/max works on both 16-bit halves: "
-                        + (size == 3 ? std::string("on GPUs 8.1 16x2 min/max per gray8 output (16.25 byte min/max), "
-                                                   "8.75 per rgba8888 byte")
-                                     : std::string("on GPUs 31 16x2 min/max per gray8 output (62 byte min/max), 36 per "
-                                                   "rgba8888 byte"))
+                        + (std::string(define) != "MEDIAN_PACKED=2"
+                               ? (size == 3 ? std::string("7.8 16x2 min/max per gray8 output (15.6 byte min/max), 8.1 per "
+                                                          "rgba8888 byte")
+                                            : std::string("28.8 16x2 min/max per gray8 output (57.6 byte min/max), 31 per "
+                                                          "rgba8888 byte"))
+                               : (size == 3 ? std::string("on GPUs 8.1 16x2 min/max per gray8 output (16.25 byte min/max), "
+                                                          "8.75 per rgba8888 byte")
+                                            : std::string("on GPUs 31 16x2 min/max per gray8 output (62 byte min/max), 36 per "
+                                                          "rgba8888 byte. The words are packed with byte permutes: each "
+                                                          "16-bit half holds its value twice (v x 257, as monotone as v), "
+                                                          "so one permute of two loaded words makes a packed word")))
                         + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact. GPU: not yet measured on a GPU.";
     };
     packed("forgetful_u16x2", "MEDIAN_PACKED=1",
@@ -349,16 +360,20 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                                 "wider block spills)"},
               {"forgetful_u16x2", "gray8 0.151 ms, rgba8888 0.305 ms (roofline 0.070 / 0.353): NVIDIA's compiler "
                                   "splits the portable pair min/max back into two"},
-              {"forgetful_u16x2_ptx", "gray8 0.071 ms, rgba8888 0.221 ms (roofline 0.070 / 0.353 in the same run); "
-                                      "6719x4481 0.071 / 0.223 ms (reflect101 gray8: 0.311 before its rows were padded)"}}
+              {"forgetful_u16x2_ptx", "gray8 0.056 ms, rgba8888 0.188 ms (roofline 0.070 / 0.344 in the same run; "
+                                      "OpenCV's T-API 0.262 / 0.537: 4.7x / 2.9x); 6719x4481 within 2% (reflect101 "
+                                      "0.065 / 0.202 vs 0.064 / 0.199). With 32-byte blocks 0.071 / 0.221: they needed "
+                                      "all 255 registers and spilled"}}
         : std::map<std::string, std::string>{
               {"forgetful", "gray8 0.226 ms, rgba8888 3.51 ms (roofline 0.422 / 7.25 in the same run)"},
               {"forgetful_w16", "gray8 0.209 ms, rgba8888 9.58 ms (roofline 0.422 / 7.25 in the same run; the "
                                 "wider block spills in rgba8888)"},
               {"forgetful_u16x2", "gray8 0.877 ms, rgba8888 2.41 ms (roofline 0.422 / 7.25): the portable pair "
                                   "min/max split back into two"},
-              {"forgetful_u16x2_ptx", "gray8 0.146 ms, rgba8888 0.566 ms (roofline 0.422 / 7.25 in the same run: "
-                                      "2.9x and 12.8x faster); 6719x4481 0.149 / 0.568 ms"}};
+              {"forgetful_u16x2_ptx", "gray8 0.112 ms, rgba8888 0.434 ms (roofline 0.424 / 7.42 in the same run: "
+                                      "3.8x and 17x faster; OpenCV's T-API 0.622 / 2.52: 5.6x / 5.8x); 6719x4481 within "
+                                      "1% (reflect101 0.131 / 0.475 vs 0.131 / 0.470). Was 0.146 / 0.566 with 32-byte "
+                                      "blocks and byte-array packing"}};
     for (VariantSpec &each : f.variants) {
         const std::string placeholder = "GPU: not yet measured on a GPU.";
         if (const std::size_t at = each.description.find(placeholder); at != std::string::npos)
