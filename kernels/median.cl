@@ -305,7 +305,7 @@ inline uint mf_max2(uint a, uint b) { return as_uint(max(as_ushort2(a), as_ushor
 // holds its 8-bit value twice (v * 257): as monotone in v as v itself, so the 16x2 min/max order the
 // values exactly and byte 0 (or 1) of a half is the answer; but a half then comes from one source byte
 // alone, so a packed word is one permute of two loaded words, without clearing bytes (the byte-array
-// packing above took about four instructions per word, the unpacking three). H100, 6720x4480, replicate,
+// path below extracts and re-joins bytes: PRMT plus SHF or LOP3 per word in the SASS). H100, 6720x4480, replicate,
 // the same run: median5x5 gray8 0.112 ms vs 0.127 with the byte arrays, rgba8888 0.434 vs 0.523, median3x3
 // rgba8888 0.188 vs 0.198; median3x3 gray8 0.061 vs 0.056 (there the compiler loaded and addressed more
 // words than the byte arrays needed), so 3x3 gray8 keeps the byte arrays.
