@@ -20,14 +20,6 @@ struct InspectOptions
     bool json = false, cl20 = false;
 };
 
-// Parses "WxH" (both >= 1) for --global / --synthetic.
-bool parseSize(const std::string &text, long &w, long &h)
-{
-    char x = 0, tail = 0;
-    return std::sscanf(text.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) == 3 && (x == 'x' || x == 'X') && w >= 1
-           && h >= 1 && w <= kMaxImageSide && h <= kMaxImageSide;
-}
-
 // [w, h] of a size pair.
 Json pairJson(const std::size_t v[2]) { return Json::array({std::int64_t(v[0]), std::int64_t(v[1])}); }
 
@@ -44,13 +36,13 @@ int cmdInspect(const InspectOptions &o)
     long w = 640, h = 480;
     std::string origin = "interior of a 640x480 image";
     if (!globalText.empty()) {
-        if (!parseSize(globalText, w, h))
+        if (!parseSize(globalText, kMaxImageSide, w, h))
             throw Error("--global '" + globalText + "' is not of the form WxH, e.g. 638x478");
         request.global[0] = std::size_t(w);
         request.global[1] = std::size_t(h);
         origin = "as given";
     } else {
-        if (!syntheticText.empty() && !parseSize(syntheticText, w, h))
+        if (!syntheticText.empty() && !parseSize(syntheticText, kMaxImageSide, w, h))
             throw Error("--synthetic '" + syntheticText + "' is not of the form WxH, e.g. 640x480");
         if (w < 3 || h < 3)
             throw Error("--synthetic " + syntheticText + " has no interior (needs at least 3x3)");

@@ -74,10 +74,8 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     }
     request.transfer = modes.front();
     if (o.tileGiven || !o.tileText.empty()) {
-        char x = 0, tail = 0;
         long tw = 0, th = 0;
-        if (std::sscanf(o.tileText.c_str(), "%ld%c%ld%c", &tw, &x, &th, &tail) != 3 || (x != 'x' && x != 'X') || tw < 1
-            || th < 1 || tw > kMaxImageSide || th > kMaxImageSide)
+        if (!parseSize(o.tileText, kMaxImageSide, tw, th))
             throw Error("--tile '" + o.tileText + "' is not of the form WxH with sides >= 1, e.g. 1024x1024");
         request.tileWidth = int(tw);
         request.tileHeight = int(th);
@@ -94,10 +92,8 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     // build with the kernel's own message). For trying other shapes, as --local does for work-groups.
     int blockW = 0, blockH = 0;
     if (o.blockGiven || !o.blockText.empty()) {
-        char x = 0, tail = 0;
         long bw = 0, bh = 0;
-        if (std::sscanf(o.blockText.c_str(), "%ld%c%ld%c", &bw, &x, &bh, &tail) != 3 || (x != 'x' && x != 'X') || bw < 1
-            || bh < 1 || bw > 256 || bh > 256)
+        if (!parseSize(o.blockText, 256, bw, bh))
             throw Error("--block '" + o.blockText + "' is not of the form WxH with sides 1..256, e.g. 16x8");
         blockW = int(bw);
         blockH = int(bh);

@@ -1,6 +1,8 @@
 // addVerbCommand and the options verbs share (see Verb.h).
 #include "Verb.h"
 
+#include <cstdio>
+
 namespace fwb::cli {
 
 CLI::App *addVerbCommand(CLI::App &root, const std::string &name, const std::string &description)
@@ -45,6 +47,13 @@ CLI::Option *addLocalOption(CLI::App &command, std::string &text, const std::str
 CLI::Option *addSyntheticOption(CLI::App &command, std::string &size, const std::string &description)
 {
     return command.add_option("--synthetic", size, description)->type_name("WxH");
+}
+
+bool parseSize(const std::string &text, long maxSide, long &w, long &h)
+{
+    char x = 0, tail = 0;
+    return std::sscanf(text.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) == 3 && (x == 'x' || x == 'X') && w >= 1
+           && h >= 1 && w <= maxSide && h <= maxSide;
 }
 
 } // namespace fwb::cli

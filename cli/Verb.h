@@ -39,6 +39,9 @@ CLI::Option *addCacheDirOption(CLI::App &command, std::string &dir);
 CLI::Option *addLocalOption(CLI::App &command, std::string &text, const std::string &description);
 CLI::Option *addSyntheticOption(CLI::App &command, std::string &size, const std::string &description);
 
+// Parses "WxH" (or "WXH") with both sides in 1..maxSide; false for anything else.
+bool parseSize(const std::string &text, long maxSide, long &w, long &h);
+
 // The verbs, in the order --help lists them.
 Verb devicesVerb(CLI::App &root);
 Verb listVerb(CLI::App &root);

@@ -311,37 +311,34 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         forgetful(name, 8, "");
         VariantSpec &p = f.variants.back();
         p.defines = {define};
+        const bool ptx = std::string(define) == "MEDIAN_PACKED=2";
         // GPUs: 16 bytes across (gray8 16 pixels, rgba8888 4) x 8 rows. H100, 6720x4480, replicate, same run:
         // median3x3 gray8 0.056 ms vs 0.071 at 32 bytes, rgba8888 0.198 vs 0.221; median5x5 0.127 vs 0.145,
         // 0.523 vs 0.555: the 32-byte block needed every register (255, spilling) and ran 8 warps per SM.
         // (The portable pair stays at 32 bytes: at 16 its rgba8888 rows got slower, 0.350 vs 0.305 ms for 3x3
         // and 4.90 vs 2.41 for 5x5, while its gray8 3x3 got faster, 0.097 vs 0.151.)
-        p.blockBytesGpu = std::string(define) == "MEDIAN_PACKED=2" ? 16 : 32;
+        p.blockBytesGpu = ptx ? 16 : 32;
         p.blockBytesCpu = 32;
         p.title = std::string("Forgetful selection, two values per 16x2 min/max")
-                  + (std::string(define) == "MEDIAN_PACKED=2" ? " (PTX on NVIDIA)" : "");
+                  + (ptx ? " (PTX on NVIDIA)" : "");
         p.plainWords = "Like the forgetful version, but every comparison handles two pixels at once, packed side by "
                        "side, so the same picture needs half the comparison steps.";
         p.description.replace(0, std::string("Each work-item makes 8 x 8 outputs").size(),
-                              std::string(define) == "MEDIAN_PACKED=2"
-                                  ? "Each work-item makes 16 gray8 or 4 rgba8888 pixels across x 8 rows on GPUs "
+                              ptx ? "Each work-item makes 16 gray8 or 4 rgba8888 pixels across x 8 rows on GPUs "
                                     "(32 / 8 on CPUs; rgb888 8)"
                                   : "Each work-item makes 32 gray8 or 8 rgba8888 or rgb888 pixels across x 8 rows");
         const std::size_t cut = p.description.find(". Min/max per output: ");
         p.description = p.description.substr(0, cut) + ". Here the values are packed two to a 32-bit word (gray8: pixel c "
                         "of the two halves of the block; rgba8888: channels R,G and B,A of a pixel, "
                         "two planes) and every min/max works on both 16-bit halves: "
-                        + (std::string(define) != "MEDIAN_PACKED=2"
-                               ? (size == 3 ? std::string("7.8 16x2 min/max per gray8 output (15.6 byte min/max), 8.1 per "
+                        + (!ptx ? (size == 3 ? std::string("7.8 16x2 min/max per gray8 output (15.6 byte min/max), 8.1 per "
                                                           "rgba8888 byte")
                                             : std::string("28.8 16x2 min/max per gray8 output (57.6 byte min/max), 31 per "
                                                           "rgba8888 byte"))
                                : (size == 3 ? std::string("on GPUs 8.1 16x2 min/max per gray8 output (16.25 byte min/max), "
                                                           "8.75 per rgba8888 byte")
                                             : std::string("on GPUs 31 16x2 min/max per gray8 output (62 byte min/max), 36 per "
-                                                          "rgba8888 byte. The words are packed with byte permutes: each "
-                                                          "16-bit half holds its value twice (v x 257, as monotone as v), "
-                                                          "so one permute of two loaded words makes a packed word")))
+                                                          "rgba8888 byte")))
                         + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact. GPU: not yet measured on a GPU.";
     };
     packed("forgetful_u16x2", "MEDIAN_PACKED=1",
@@ -349,7 +346,10 @@ void addMedian(std::vector<FilterSpec> &out, int size)
            "instruction is the compiler's choice.");
     packed("forgetful_u16x2_ptx", "MEDIAN_PACKED=2",
            "On NVIDIA the pair min/max is inline PTX min.u16x2 / max.u16x2 (one instruction on sm_90, the H100; "
-           "older NVIDIA GPUs reject it at build time), elsewhere the portable ushort2 min/max.");
+           "older NVIDIA GPUs reject it at build time), elsewhere the portable ushort2 min/max. "
+               + std::string(size == 5 ? "Both layouts pack" : "rgba8888 packs")
+               + " with byte permutes: each 16-bit half holds its value twice (v x 257, as monotone as v), so "
+                 "one permute of two loaded words makes a packed word.");
 
     // Measured: H100, 6720x4480, replicate border, kernel median of 20, one run (2026-11-23, rows padded to
     // 16 bytes on the device; 6719x4481 within 3% of these for every forgetful rung).
