@@ -33,6 +33,16 @@ std::string paramsText(const std::map<std::string, double> &params)
     return text.empty() ? "-" : text;
 }
 
+// "auto (16x8, tuned, block 4x8)": the launch shape, and the output block when it is not the variant's own.
+std::string shapeLabel(const RunResult &r)
+{
+    const std::string label = launchShapeLabel(r.local, r.localSource);
+    if (!r.block.isConcrete() || r.blockSource == LocalSource::Default)
+        return label;
+    const std::string block = "block " + r.block.toString();
+    return label.back() == ')' ? label.substr(0, label.size() - 1) + ", " + block + ")" : label + " (" + block + ")";
+}
+
 } // namespace
 
 void printTable(const DeviceInfo &device, double copyGBps, const Image &image, const std::string &source,
@@ -65,7 +75,7 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
     std::string fastestCpu;
     for (const RunResult &r : results) {
         const std::string head = lead(r.filter, r.variant, paramsText(r.params),
-                                      r.baseline ? std::string("-") : launchShapeLabel(r.local, r.localSource));
+                                      r.baseline ? std::string("-") : shapeLabel(r));
         if (!r.ok()) {
             std::printf("%s %s%s: %s\n", head.c_str(),
                         r.expectedFailure ? "EXPECTED FAILURE" : r.unavailable ? "UNAVAILABLE" : "ERROR",

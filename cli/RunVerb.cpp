@@ -90,15 +90,14 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     // --block WxH: the output block per work-item of the block variants (Geometry::Blocks), instead of the
     // variant's own (the kernels take it as -DBLOCK_W / -DBLOCK_H; a shape a kernel cannot make fails its
     // build with the kernel's own message). For trying other shapes, as --local does for work-groups.
-    int blockW = 0, blockH = 0;
     if (o.blockGiven || !o.blockText.empty()) {
         long bw = 0, bh = 0;
-        if (!parseSize(o.blockText, 256, bw, bh))
-            throw Error("--block '" + o.blockText + "' is not of the form WxH with sides 1..256, e.g. 16x8");
-        blockW = int(bw);
-        blockH = int(bh);
+        if (!parseSize(o.blockText, kMaxOutputBlockSide, bw, bh))
+            throw Error("--block '" + o.blockText + "' is not of the form WxH with sides 1.."
+                        + std::to_string(kMaxOutputBlockSide) + ", e.g. 16x8");
+        request.block = LocalSize{int(bw), int(bh)}; // the session builds the variant with it (withOutputBlock)
     }
-    if (blockW > 0 && isolated.enabled)
+    if (request.block.isConcrete() && isolated.enabled)
         throw Error("--block cannot be combined with --user-variant or --timeout");
     if (filterName.empty())
         throw Error("run needs --filter NAME (see filter-bench list)");
@@ -211,23 +210,13 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.filter = planned.filter->name;
         request.variant = planned.variant;
         request.params = planned.params;
-        request.variantOverride.reset();
         bool skip = false; // an "all" sweep with --block runs the block variants only
-        if (blockW > 0) {
+        if (request.block.isConcrete()) {
             const VariantSpec *spec = planned.filter->variant(planned.variant);
-            const bool blocks = spec && std::any_of(spec->passes.begin(), spec->passes.end(), [](const PassSpec &p) {
-                                    return p.geometry == Geometry::Blocks;
-                                });
+            const bool blocks = spec && makesBlocks(*spec);
             if (!blocks && variantName != "all")
                 throw Error("--block: " + planned.filter->name + "/" + planned.variant
                             + " makes one output per work-item (only block variants take --block)");
-            if (blocks) {
-                auto changed = std::make_shared<VariantSpec>(*spec);
-                changed->blockWidth = blockW;
-                changed->blockHeight = blockH;
-                changed->blockBytesGpu = changed->blockBytesCpu = 0;
-                request.variantOverride = changed;
-            }
             skip = !blocks;
         }
         for (TransferMode mode : skip ? std::vector<TransferMode>{} : modes) { // --transfer all: one row per mode

@@ -1,5 +1,6 @@
 // filter-bench tune: every valid work-group shape for one variant (or all), the best one saved to the
 // tuning database that auto launches then use ("auto (16x16, tuned)"); a heat map table or JSON.
+// --blocks: block variants' output blocks first (each at the default shape), then the shapes at the best.
 #include "Verb.h"
 
 #include "BenchInput.h"
@@ -8,6 +9,7 @@
 #include "RunPlan.h"
 #include "Tuner.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fwb::cli {
@@ -19,13 +21,33 @@ struct TuneVerbOptions
     BenchInputOptions in;
     std::string variant;
     std::string shapes;
+    bool tuneBlocks = false; // --blocks given (with or without a list)
+    std::string blocks;      // its list; empty: tuneBlocks()'s
     int maxItems = 1024;
     bool dryRun = false;
 };
 
+// A block tune's first stage: one line per block, its time at the default shape or why it was refused.
+void printBlockStage(const TuneResult &t)
+{
+    std::printf("\n%s / %s: output blocks at the default shape (kernel ms; '*' best)\n", t.filter.c_str(),
+                t.variant.c_str());
+    for (const TuneCell &c : t.cells)
+        if (c.blockStage && c.ok())
+            std::printf("  block %-7s %-8s %.4g%s\n", c.block.toString().c_str(), c.local.toString().c_str(),
+                        c.kernelMs, &t.cells[t.best] == &c ? "*" : "");
+        else if (c.blockStage)
+            std::printf("  block %-7s refused: %s\n", c.block.toString().c_str(), c.refusal.c_str());
+}
+
 void printHeatMap(const TuneResult &t)
 {
-    std::printf("\n%s / %s  (kernel ms; '-' refused, '*' best)\n%8s", t.filter.c_str(), t.variant.c_str(), "h \\ w");
+    if (t.tunedBlocks())
+        printBlockStage(t);
+    const bool shapesRan = std::any_of(t.cells.begin(), t.cells.end(), [](const TuneCell &c) { return !c.blockStage; });
+    const std::string block = t.tunedBlocks() && shapesRan ? ", block " + t.cells.back().block.toString() : "";
+    std::printf("\n%s / %s%s  (kernel ms; '-' refused, '*' best)\n%8s", t.filter.c_str(), t.variant.c_str(),
+                block.c_str(), "h \\ w");
     for (int w : t.widths)
         std::printf(" %8d", w);
     std::printf("\n");
@@ -46,7 +68,9 @@ void printHeatMap(const TuneResult &t)
         std::printf("\n");
     }
     if (t.best >= 0) {
-        std::printf("best: %s, %.4g ms", t.cells[t.best].local.toString().c_str(), t.cells[t.best].kernelMs);
+        const TuneCell &best = t.cells[t.best];
+        std::printf("best: %s%s, %.4g ms", best.local.toString().c_str(),
+                    t.tunedBlocks() ? (", block " + best.block.toString()).c_str() : "", best.kernelMs);
         if (t.defaultRun.ok())
             std::printf("; default %s, %.4g ms (%.2fx)", launchShapeLabel(t.defaultRun.local, t.defaultRun.localSource).c_str(),
                         t.defaultRun.kernelMs.median, t.speedupOverDefault());
@@ -70,6 +94,14 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
             throw Error("--shapes: '" + text + "' is not a WxH shape" + (error.empty() ? "" : " (" + error + ")"));
         options.shapes.push_back(*shape);
     }
+    options.tuneBlocks = o.tuneBlocks;
+    for (const std::string &text : splitList(o.blocks)) {
+        long w = 0, h = 0;
+        if (!parseSize(text, kMaxOutputBlockSide, w, h))
+            throw Error("--blocks: '" + text + "' is not an output block WxH with sides 1.."
+                        + std::to_string(kMaxOutputBlockSide) + ", e.g. 4x8,8x8,16x8");
+        options.blocks.push_back(LocalSize{int(w), int(h)});
+    }
     std::vector<std::string> variants;
     if (o.variant == "all") {
         for (const VariantSpec &v : setup.filter->variants)
@@ -82,6 +114,9 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
                 throw Error("filter " + setup.filter->name + " has no variant '" + v + "'");
             if (std::string why = variantUnavailableReason(*spec, setup.device, setup.request.params.format); !why.empty())
                 throw Error("variant " + v + " cannot run here: " + why);
+            if (o.tuneBlocks && !makesBlocks(*spec))
+                throw Error("--blocks: " + setup.filter->name + "/" + v
+                            + " makes one output per work-item (only block variants take --blocks)");
             variants.push_back(v);
         }
     }
@@ -94,7 +129,8 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
         tunes.push_back(tuneVariant(session, setup.image, request, options, nullptr,
                                     [&](const TuneCell &cell, int done, int total) {
                                         if (!o.in.json)
-                                            std::fprintf(stderr, "\r%s: %d/%d shapes", v.c_str(), done, total);
+                                            std::fprintf(stderr, "\r%s: %d/%d %s", v.c_str(), done, total,
+                                                         options.tuneBlocks ? "runs" : "shapes");
                                     }));
         if (!o.in.json)
             std::fprintf(stderr, "\n");
@@ -155,8 +191,17 @@ Verb tuneVerb(CLI::App &root, ImageIo *io)
         ->type_name("N")
         ->check(CLI::Range(1, 65536));
     c.add_option("--shapes", o->shapes, "try only these shapes, e.g. 8x8,16x16,32x8")->type_name("WxH[,WxH..]");
+    CLI::Option *blocks = c.add_option("--blocks", o->blocks,
+                 "block variants: tune the output block per work-item too, in two stages: each\n"
+                 "block at the default shape, then the shapes at the fastest block (default blocks:\n"
+                 "4, 8, 16, 32 bytes across x 1..32 rows; blocks a kernel cannot make are refused)")
+        ->type_name("[WxH[,WxH..]]")
+        ->expected(0, 1);
     c.add_flag("--dry-run", o->dryRun, "measure and print, but leave the tuning database as it is");
-    verb.run = [o, io] { return cmdTune(*o, io); };
+    verb.run = [o, io, blocks] {
+        o->tuneBlocks = blocks->count() > 0;
+        return cmdTune(*o, io);
+    };
     verb.unknownArgument = unknownOptionFor("tune");
     return verb;
 }

@@ -71,6 +71,9 @@ Json runResultJson(const RunResult &r)
     j["local"] = r.local.toString();
     j["local_source"] = localSourceName(r.localSource);
     j["local_label"] = launchShapeLabel(r.local, r.localSource);
+    const bool block = r.block.isConcrete(); // block variants: the output block per work-item, and whose
+    j["block"] = block ? Json(r.block.toString()) : Json();
+    j["block_source"] = block ? Json(localSourceName(r.blockSource)) : Json();
     j["global"] = Json::array({std::int64_t(r.global[0]), std::int64_t(r.global[1])});
     j["build_options"] = r.buildOptions;
     j["build_ms"] = jsonNumber(r.buildMs);

@@ -38,6 +38,21 @@ Stats Stats::of(std::vector<double> samples)
     return s;
 }
 
+bool makesBlocks(const VariantSpec &variant)
+{
+    return std::any_of(variant.passes.begin(), variant.passes.end(),
+                       [](const PassSpec &p) { return p.geometry == Geometry::Blocks; });
+}
+
+std::shared_ptr<const VariantSpec> withOutputBlock(const VariantSpec &variant, const LocalSize &block)
+{
+    auto changed = std::make_shared<VariantSpec>(variant);
+    changed->blockWidth = block.width;
+    changed->blockHeight = block.height;
+    changed->blockBytesGpu = changed->blockBytesCpu = 0;
+    return changed;
+}
+
 const char *transferModeName(TransferMode mode)
 {
     switch (mode) {
@@ -608,15 +623,46 @@ struct Session::Impl
         return key;
     }
 
-    std::optional<LocalSize> tuned(const RunRequest &request, int width, int height) const
+    // The tuning database's answer for an auto launch. A shape tuned with another output block than the
+    // one the user asked for (request.block) is not this launch's.
+    std::optional<TunedLaunch> tuned(const RunRequest &request, int width, int height) const
     {
         if (!options.tunedLocal || !request.local.isAuto())
             return std::nullopt;
         try {
-            return options.tunedLocal(info, request, width, height);
+            std::optional<TunedLaunch> found = options.tunedLocal(info, request, width, height);
+            if (found && request.block.isConcrete() && !(found->block == request.block))
+                return std::nullopt;
+            return found;
         } catch (const std::exception &) {
             return std::nullopt; // a broken tuning database never stops a run
         }
+    }
+
+    // The variant as it launches: a block variant with the user's block (request.block) or the tuned
+    // one, else as the catalogue has it; `changed` keeps a copy alive. Says which block in `r` (if given).
+    const VariantSpec *launchVariant(const VariantSpec &variant, const RunRequest &request,
+                                     const std::optional<TunedLaunch> &tuned,
+                                     std::shared_ptr<const VariantSpec> &changed, RunResult *r = nullptr) const
+    {
+        if (!makesBlocks(variant)) {
+            if (request.block.isConcrete())
+                throw Error("variant " + variant.name + " makes one output per work-item (only block variants "
+                            "take an output block)");
+            return &variant;
+        }
+        const LocalSize block = request.block.isConcrete() ? request.block : tuned ? tuned->block : LocalSize{};
+        if (block.isConcrete())
+            changed = withOutputBlock(variant, block);
+        const VariantSpec *launched = block.isConcrete() ? changed.get() : &variant;
+        if (r) {
+            r->block = LocalSize{launched->blockWidthFor(request.params.format, info.kind == DeviceKind::Cpu),
+                                 launched->blockHeight};
+            r->blockSource = request.block.isConcrete() ? LocalSource::User
+                             : block.isConcrete()       ? LocalSource::Tuned
+                                                        : LocalSource::Default;
+        }
+        return launched;
     }
 
     cl::Buffer &coefficients(const std::vector<float> &coeffs)
@@ -1254,7 +1300,10 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
     if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
         return why;
     try {
-        const std::optional<LocalSize> tuned = d->tuned(request, width, height);
+        std::shared_ptr<const VariantSpec> changedBlock;
+        const std::optional<TunedLaunch> tunedLaunch = d->tuned(request, width, height);
+        variant = d->launchVariant(*variant, request, tunedLaunch, changedBlock);
+        const std::optional<LocalSize> tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
         const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
         const PreparedFilter prepared = filter->prepare(request.params);
@@ -1325,6 +1374,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
     bool launching = false;
     std::size_t firstGlobal[2] = {0, 0};
     LocalSize local;
+    std::shared_ptr<const VariantSpec> changedBlock; // `variant` with another output block (launchVariant)
     try {
         // The input itself when it is already in the kernels' layout (no copy: a page-locked input stays one).
         Image converted;
@@ -1334,7 +1384,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const DrainQueueOnUnwind drainBeforeSrcGoes{d->queue};
         const int w = src.width(), h = src.height(), ch = src.channels();
         const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
-        const std::optional<LocalSize> tuned = d->tuned(request, w, h);
+        const std::optional<TunedLaunch> tunedLaunch = d->tuned(request, w, h);
+        variant = d->launchVariant(*variant, request, tunedLaunch, changedBlock, &r);
+        const std::optional<LocalSize> tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
         const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
         local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
         const PreparedFilter prepared = filter->prepare(request.params);

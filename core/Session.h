@@ -61,6 +61,9 @@ struct RunRequest
     int streams = 3;                   // queues the tiles rotate over (upload / kernel / download overlap)
     bool keepOutput = true;
     bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
+    // Block variants (makesBlocks): this output block per work-item (pixels) instead of the variant's own
+    // (withOutputBlock); 0x0: the variant's, or a tuned one for an auto launch. Reported as "user".
+    LocalSize block;
     // A user's kernel (the editor, user variants): launched exactly as the catalogue launches a variant,
     // with this spec in place of `variant`'s and, when non-empty, this text as its kernel file.
     std::shared_ptr<const VariantSpec> variantOverride;
@@ -78,6 +81,8 @@ struct RunResult
     std::string deviceSpec; // "P:D"
     LocalSize local;        // the shape that launched: auto resolved to a concrete shape; driver when NULL
     LocalSource localSource = LocalSource::Default; // where that shape came from
+    LocalSize block;        // block variants: the output block per work-item as built ("4x8"); 0x0 otherwise
+    LocalSource blockSource = LocalSource::Default; // the variant's own (default), tuned or the user's
     std::size_t global[2] = {0, 0}; // first pass's global size as launched
     std::string buildOptions;
     double buildMs = 0;
@@ -135,13 +140,27 @@ struct RunResult
     bool ok() const { return error.empty(); }
 };
 
+// True when a pass of the variant makes a block of outputs per work-item (Geometry::Blocks).
+bool makesBlocks(const VariantSpec &variant);
+inline constexpr int kMaxOutputBlockSide = 256; // the largest output block side run --block and the tuner take
+// A copy of `variant` whose work-items make `block` (pixels across x rows down) instead of its own
+// block (blockBytesGpu/Cpu cleared): the one place a run, `run --block` and the tuner change it.
+std::shared_ptr<const VariantSpec> withOutputBlock(const VariantSpec &variant, const LocalSize &block);
+
+// What the tuning database found for a run: a work-group shape and, from a block tune, an output block.
+struct TunedLaunch
+{
+    LocalSize local;
+    LocalSize block; // 0x0: tuned with the variant's own block
+};
+
 // The work-group tuning database's answer for a run, if it has one (see SessionOptions::tunedLocal).
-using TunedLocalLookup = std::function<std::optional<LocalSize>(const DeviceInfo &device, const RunRequest &request,
-                                                                int width, int height)>;
+using TunedLocalLookup = std::function<std::optional<TunedLaunch>(const DeviceInfo &device,
+                                                                  const RunRequest &request, int width, int height)>;
 
 struct SessionOptions
 {
-    TunedLocalLookup tunedLocal; // consulted for auto launches; a tuned shape wins over the default
+    TunedLocalLookup tunedLocal; // consulted for auto launches; a tuned shape (and block) wins over the default
     std::string cacheDir;  // see ProgramCache; "-" disables the disk cache
     std::string kernelDir; // optional override folder for kernel files
     int cpuThreads = 0;    // 0: hardware concurrency

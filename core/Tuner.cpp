@@ -10,7 +10,7 @@ namespace fwb {
 const TuneCell *TuneResult::cell(int w, int h) const
 {
     for (const TuneCell &c : cells)
-        if (c.local.width == w && c.local.height == h)
+        if (!c.blockStage && c.local.width == w && c.local.height == h)
             return &c;
     return nullptr;
 }
@@ -57,6 +57,16 @@ std::vector<LocalSize> tuneShapes(const DeviceInfo &device, const VariantSpec &v
     return shapes;
 }
 
+std::vector<LocalSize> tuneBlocks(PixelFormat format)
+{
+    const int channels = channelCount(format);
+    std::vector<LocalSize> blocks;
+    for (int h = 1; h <= 32; h *= 2)
+        for (int bytes = 4; bytes <= 32; bytes *= 2)
+            blocks.push_back(LocalSize{channels == 3 ? bytes / 4 : bytes / channels, h});
+    return blocks;
+}
+
 TuneResult tuneVariant(Session &session, const Image &input, const RunRequest &base, const TuneOptions &options,
                        const std::atomic<bool> *cancel, const TuneProgress &progress)
 {
@@ -89,18 +99,20 @@ TuneResult tuneVariant(Session &session, const Image &input, const RunRequest &b
         request.local = LocalSize{};
         tune.defaultRun = session.run(input, request, cancel);
     }
-    const int total = int(shapes.size());
-    for (const LocalSize &shape : shapes) {
-        if (stop())
-            break;
-        TuneCell cell;
-        cell.local = shape;
-        request.local = shape;
+    const bool blockTune = options.tuneBlocks && makesBlocks(*variant);
+    const std::vector<LocalSize> blocks = !blockTune             ? std::vector<LocalSize>{}
+                                          : options.blocks.empty() ? tuneBlocks(base.params.format)
+                                                                   : options.blocks;
+    const int total = int(blocks.size() + shapes.size());
+    // Runs one cell as `request` asks (local, block); false when cancelled.
+    auto tryCell = [&](TuneCell cell) {
         cell.refusal = session.checkLaunch(request, input.width(), input.height());
         if (cell.refusal.empty()) {
             cell.result = session.run(input, request, cancel);
             if (cell.result.cancelled)
-                break;
+                return false;
+            if (cell.blockStage)
+                cell.local = cell.result.local; // the default shape as it launched
             if (!cell.result.ok())
                 cell.refusal = cell.result.error;
             else if (cell.result.checked && !cell.result.matches)
@@ -114,6 +126,23 @@ TuneResult tuneVariant(Session &session, const Image &input, const RunRequest &b
             tune.best = index;
         if (progress)
             progress(tune.cells.back(), index + 1, total);
+        return true;
+    };
+    bool cancelled = false;
+    for (const LocalSize &block : blocks) { // stage 1: each block at the default shape
+        request.local = LocalSize{};
+        request.block = block;
+        if ((cancelled = stop() || !tryCell(TuneCell{.block = block, .blockStage = true})))
+            break;
+    }
+    // The shapes (a block tune's stage 2: at the fastest block; none when no block ran).
+    const bool shapesToo = !cancelled && (!blockTune || tune.best >= 0);
+    if (blockTune && shapesToo)
+        request.block = tune.cells[tune.best].block;
+    for (const LocalSize &shape : shapesToo ? shapes : std::vector<LocalSize>{}) {
+        request.local = shape;
+        if (stop() || !tryCell(TuneCell{.local = shape, .block = request.block}))
+            break;
     }
     tune.cancelled = stop();
     return tune;
@@ -126,6 +155,7 @@ std::optional<TuningEntry> tuningEntry(const DeviceInfo &device, const TuneResul
     TuningEntry e;
     e.key = TuningKey::of(device, tune.filter, tune.variant, format, tune.width, tune.height);
     e.local = tune.cells[tune.best].local;
+    e.block = tune.cells[tune.best].block;
     e.kernelMs = tune.cells[tune.best].kernelMs;
     if (tune.defaultRun.ok()) {
         e.defaultMs = tune.defaultRun.kernelMs.median;
@@ -147,6 +177,7 @@ Json tuneJson(const TuneResult &tune)
     j["cancelled"] = tune.cancelled;
     const bool haveBest = tune.best >= 0;
     j["best"] = haveBest ? Json(tune.cells[tune.best].local.toString()) : Json();
+    j["best_block"] = haveBest && tune.tunedBlocks() ? Json(tune.cells[tune.best].block.toString()) : Json();
     j["best_ms"] = haveBest ? jsonNumber(tune.cells[tune.best].kernelMs) : Json();
     const bool haveDefault = tune.defaultRun.ok();
     j["default"] = haveDefault ? Json(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)) : Json();
@@ -155,7 +186,9 @@ Json tuneJson(const TuneResult &tune)
     j["speedup_over_default"] = tune.speedupOverDefault() > 0 ? jsonNumber(tune.speedupOverDefault()) : Json();
     Json &cells = j["cells"] = Json::array();
     for (const TuneCell &c : tune.cells)
-        cells.push_back(Json::object({{"local", c.local.toString()},
+        cells.push_back(Json::object({{"stage", c.blockStage ? "block" : "local"},
+                                      {"local", c.local.toString()},
+                                      {"block", c.block.isConcrete() ? Json(c.block.toString()) : Json()},
                                       {"ms", c.ok() ? jsonNumber(c.kernelMs) : Json()},
                                       {"refusal", c.refusal.empty() ? Json() : Json(c.refusal)}}));
     return j;

@@ -92,6 +92,13 @@ TuningEntry entryFromJson(const Json &j)
     if (!local || !local->isConcrete())
         throw std::runtime_error("bad local size '" + j.at("local").get<std::string>() + "'");
     e.local = *local;
+    if (j.contains("block") && !j["block"].is_null()) { // block tunes only; older files have none
+        const std::string text = j["block"].get<std::string>();
+        const auto block = LocalSize::parse(text);
+        if (!block || !block->isConcrete() || block->width > kMaxOutputBlockSide || block->height > kMaxOutputBlockSide)
+            throw std::runtime_error("bad block '" + text + "'");
+        e.block = *block;
+    }
     e.kernelMs = msField(j, "kernel_ms");
     e.defaultMs = msField(j, "default_ms");
     e.defaultLocal = j.value("default_local", std::string());
@@ -158,13 +165,15 @@ bool TuningDb::save(std::string *error) const
     }
     Json doc = Json::object();
     doc["version"] = kFormatVersion;
-    doc["note"] = "work-group shapes found by filter-bench tune / the workbench's tuner";
+    doc["note"] = "work-group shapes (and output blocks) found by filter-bench tune / the workbench's tuner";
     Json &list = doc["entries"] = Json::array();
     {
         std::lock_guard lock(m_mutex);
         for (const TuningEntry &e : m_entries) {
             Json j = keyJson(e.key);
             j["local"] = e.local.toString();
+            if (e.block.isConcrete())
+                j["block"] = e.block.toString();
             j["kernel_ms"] = jsonNumber(e.kernelMs);
             j["default_ms"] = jsonNumber(e.defaultMs);
             j["default_local"] = e.defaultLocal;
@@ -210,14 +219,14 @@ std::vector<TuningEntry> TuningDb::entries() const
 TunedLocalLookup TuningDb::lookup(std::shared_ptr<TuningDb> db)
 {
     return [db](const DeviceInfo &device, const RunRequest &request, int width,
-                int height) -> std::optional<LocalSize> {
+                int height) -> std::optional<TunedLaunch> {
         if (!db || !db->enabled())
             return std::nullopt;
         const auto entry = db->find(TuningKey::of(device, request.filter, request.variant, request.params.format,
                                                   width, height));
         if (!entry)
             return std::nullopt;
-        return entry->local;
+        return TunedLaunch{entry->local, entry->block};
     };
 }
 

@@ -1,6 +1,7 @@
 // The work-group tuning database: the best shape the tuner found per platform, device, driver,
 // filter/variant, pixel format and image-size class, as JSON in the cache folder. The default launch
-// (auto) uses an entry when one matches (SessionOptions::tunedLocal) and says so: "auto (32x8, tuned)".
+// (auto) uses an entry when one matches (SessionOptions::tunedLocal) and says so: "auto (32x8, tuned)";
+// an entry from a block tune also names the output block the run then builds ("block 4x8", tuned).
 // A damaged file is ignored with a warning and rewritten on the next save; it never stops a run.
 #pragma once
 
@@ -32,6 +33,7 @@ struct TuningEntry
 {
     TuningKey key;
     LocalSize local;        // the best shape found
+    LocalSize block;        // block variants tuned with --blocks: the best output block; 0x0: the variant's own
     double kernelMs = 0;    // its median kernel time
     double defaultMs = 0;   // the default launch's (auto, untuned) on the same image; 0 unknown
     std::string defaultLocal; // what that default launched, e.g. "32x8"

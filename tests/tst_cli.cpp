@@ -120,6 +120,7 @@ void TestCli::help()
 
     const QList<QPair<QString, QStringList>> verbs{{"devices", {"--json"}},
                                                     {"list", {"--json"}},
+                                                    {"tune", {"--variant", "--shapes", "--blocks", "--dry-run"}},
                                                     {"run", runOptions},
                                                     {"inspect", inspectOptions}};
     for (const auto &[verb, options] : verbs) {
@@ -183,6 +184,16 @@ void TestCli::usageErrors_data()
             << QStringLiteral("--block '%1' is not of the form WxH with sides 1..256, e.g. 16x8").arg(block);
     QTest::newRow("--block on a one-pixel variant") << (run + QStringList{"--variant", "unrolled_constant", "--block", "8x8"})
                                                     << "--block: gaussian5x5/unrolled_constant makes one output per work-item";
+    // tune --blocks: only for block variants, and only WxH lists.
+    const QStringList tune{"tune", "--filter", "sobel", "--synthetic", "64x48"};
+    QTest::newRow("--blocks on a one-pixel variant")
+        << (tune + QStringList{"--variant", "naive", "--blocks"})
+        << "--blocks: sobel/naive makes one output per work-item (only block variants take --blocks)";
+    for (const char *blocks : {"4x", "0x8", "4x8,abc", "300x2", "4x8x2"})
+        QTest::newRow(qPrintable(QStringLiteral("--blocks '%1'").arg(blocks)))
+            << (tune + QStringList{"--variant", "roofline", "--blocks", blocks})
+            << QStringLiteral("--blocks: '%1' is not an output block WxH with sides 1..256, e.g. 4x8,8x8,16x8")
+                   .arg(QString(blocks).section(',', -1));
     QTest::newRow("--transfer empty") << (run + QStringList{"--transfer", ""})
                                       << "--transfer '' must be pageable, pinned, zero_copy, output_mapped, svm or all";
 }

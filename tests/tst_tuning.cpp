@@ -1,7 +1,9 @@
 // Work-group tuner and tuning database: shapes, refusals, the best shape, the JSON file (damaged files
-// ignored and rewritten), the tuned shape used by auto afterwards, and the tune verb / --no-tuned.
+// ignored and rewritten, files from before output blocks), the tuned shape (and block) used by auto
+// afterwards, and the tune verb / --no-tuned / --blocks.
 #include "TestSupport.h"
 
+#include "ResultJson.h"
 #include "Tuner.h"
 #include "TuningDb.h"
 
@@ -117,6 +119,117 @@ private slots:
         TuningDb partial(path);
         QVERIFY(!partial.load(&warning));
         QCOMPARE(partial.entries().size(), std::size_t(1));
+        QVERIFY(!partial.entries().front().block.isConcrete()); // a file from before output blocks
+
+        // Blocks round-trip; a malformed one is skipped like any malformed entry.
+        e.block = LocalSize{4, 8};
+        TuningDb blocks(path);
+        blocks.put(e);
+        QVERIFY2(blocks.save(&error), error.c_str());
+        TuningDb blocksAgain(path);
+        QVERIFY(blocksAgain.load(&warning));
+        QCOMPARE(blocksAgain.find(e.key)->block, (LocalSize{4, 8}));
+        const QByteArray entry = "{\"platform\":\"p\",\"device\":\"d\",\"driver\":\"1\",\"filter\":\"sobel\","
+                                 "\"variant\":\"roofline\",\"format\":\"gray8\",\"size_class\":\"tiny\",\"local\":\"8x8\"";
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"version\":1,\"entries\":[" + entry + ",\"block\":\"4x0\"}," + entry + ",\"block\":7}," + entry
+                + ",\"block\":\"999x8\"}," + entry + ",\"block\":\"16x2\"}]}");
+        f.close();
+        TuningDb someBlocks(path);
+        warning.clear();
+        QVERIFY(!someBlocks.load(&warning));
+        QVERIFY2(warning.find("skipped 3 malformed entries") != std::string::npos, warning.c_str());
+        QCOMPARE(someBlocks.entries().size(), std::size_t(1));
+        QCOMPARE(someBlocks.entries().front().block, (LocalSize{16, 2}));
+    }
+
+    // A block tune (median3x3's roofline rung, byte strips: BLOCK_W a multiple of 4): each block at the
+    // default shape, a block the kernel cannot make refused with the kernel's reason, then the shapes at
+    // the best block; every run matched the reference; the entry carries the block and auto uses it.
+    void blockTuneAndAutoUsesTheTunedBlock()
+    {
+        QTemporaryDir dir;
+        auto db = std::make_shared<TuningDb>((dir.path() + "/tuning.json").toStdString());
+        SessionOptions sessionOptions;
+        sessionOptions.tunedLocal = TuningDb::lookup(db);
+        Session session(m_device, sessionOptions);
+        const Image image = makeTestCard(67, 45, PixelFormat::Gray8);
+        RunRequest request = test::oneShotRequest("median3x3", "roofline");
+        TuneOptions options;
+        options.tuneBlocks = true;
+        options.blocks = {LocalSize{4, 8}, LocalSize{8, 2}, LocalSize{6, 2}};
+        options.shapes = {LocalSize{8, 8}, LocalSize{16, 4}};
+        int calls = 0;
+        const TuneResult tune = tuneVariant(session, image, request, options, nullptr,
+                                            [&](const TuneCell &, int done, int total) {
+                                                QCOMPARE(done, ++calls);
+                                                QCOMPARE(total, 5);
+                                            });
+        QCOMPARE(int(tune.cells.size()), 5);
+        QVERIFY(tune.tunedBlocks());
+        for (const TuneCell &c : tune.cells)
+            if (c.refusal.empty()) {
+                QVERIFY(c.ok());
+                QVERIFY(c.result.checked && c.result.matches);
+                QCOMPARE(c.result.block, c.block);
+                QCOMPARE(c.result.blockSource, LocalSource::User);
+            }
+        QVERIFY(tune.cells[0].blockStage && tune.cells[0].ok() && tune.cells[0].local.isConcrete());
+        QVERIFY(tune.cells[1].blockStage && tune.cells[1].ok());
+        QVERIFY(tune.cells[2].blockStage && !tune.cells[2].ok());
+        QVERIFY2(tune.cells[2].refusal.find("BLOCK_W must be a multiple of 4") != std::string::npos,
+                 tune.cells[2].refusal.c_str());
+        const LocalSize bestBlock = tune.cells[0].kernelMs <= tune.cells[1].kernelMs ? LocalSize{4, 8} : LocalSize{8, 2};
+        for (int i = 3; i < 5; ++i) {
+            QVERIFY(!tune.cells[i].blockStage && tune.cells[i].ok());
+            QCOMPARE(tune.cells[i].block, bestBlock);
+        }
+        QVERIFY(tune.cell(16, 4) == &tune.cells[4]);
+        QVERIFY(tune.best >= 0);
+        const Json j = tuneJson(tune);
+        QCOMPARE(j["best_block"].get<std::string>(), tune.cells[tune.best].block.toString());
+        QCOMPARE(j["cells"][2]["stage"].get<std::string>(), std::string("block"));
+        QVERIFY(j["cells"][2]["ms"].is_null() && j["cells"][2]["refusal"].is_string());
+        const auto entry = tuningEntry(m_device, tune, PixelFormat::Gray8);
+        QVERIFY(entry);
+        QCOMPARE(entry->block, tune.cells[tune.best].block);
+        QCOMPARE(entry->local, tune.cells[tune.best].local);
+        db->put(*entry);
+
+        // Auto: the tuned block and shape, matching the reference.
+        RunResult r = session.run(image, request);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY(r.matches);
+        QCOMPARE(r.blockSource, LocalSource::Tuned);
+        QCOMPARE(r.block, entry->block);
+        QCOMPARE(r.localSource, LocalSource::Tuned);
+        QCOMPARE(r.local, entry->local);
+        QVERIFY(r.buildOptions.find("-DBLOCK_W=" + std::to_string(entry->block.width) + " -DBLOCK_H="
+                                    + std::to_string(entry->block.height))
+                != std::string::npos);
+        QCOMPARE(runResultJson(r)["block_source"].get<std::string>(), std::string("tuned"));
+        // Ignored (--no-tuned): the variant's own block.
+        db->setEnabled(false);
+        r = session.run(image, request);
+        QCOMPARE(r.blockSource, LocalSource::Default);
+        const VariantSpec *own = findFilter("median3x3")->variant("roofline");
+        QCOMPARE(r.block, (LocalSize{own->blockWidthFor(PixelFormat::Gray8, m_device.kind == DeviceKind::Cpu),
+                                     own->blockHeight}));
+        db->setEnabled(true);
+        // The user's block wins, and a shape tuned with another block is not used with it.
+        RunRequest user = request;
+        user.block = entry->block == LocalSize{4, 8} ? LocalSize{8, 2} : LocalSize{4, 8};
+        r = session.run(image, user);
+        QVERIFY2(r.ok() && r.matches, r.error.c_str());
+        QCOMPARE(r.blockSource, LocalSource::User);
+        QCOMPARE(r.block, user.block);
+        QCOMPARE(r.localSource, LocalSource::Default);
+        // A one-output-per-work-item variant takes no block.
+        RunRequest plain = test::oneShotRequest("median3x3", "naive_sort");
+        plain.block = LocalSize{4, 8};
+        r = session.run(image, plain);
+        QVERIFY(!r.ok() && r.error.find("only block variants") != std::string::npos);
+        QVERIFY(runResultJson(session.run(image, test::oneShotRequest("median3x3", "naive_sort")))["block"].is_null());
     }
 
     void tunerFindsBestAndRefusesInvalidShapes()
@@ -232,6 +345,63 @@ private slots:
         QVERIFY(run.waitForFinished(300000));
         QCOMPARE(run.exitCode(), 0);
         QVERIFY(run.readAllStandardError().contains("damaged"));
+    }
+
+    // tune --blocks LIST then run: the saved entry has the block, auto uses it (JSON block_source tuned),
+    // --block is the user's, --no-tuned the variant's own.
+    void tuneVerbTunesBlocks()
+    {
+        QTemporaryDir cache;
+        const QStringList image{"--synthetic", "67x45", "--repeat", "1", "--cache-dir", cache.path(), "--json"};
+        QProcess tune;
+        tune.start(QStringLiteral(FWB_FILTER_BENCH), QStringList{"tune", "--filter", "sobel", "--variant", "roofline",
+                                                                 "--blocks", "4x8,8x4,2x2", "--shapes", "8x8"}
+                                                         + image);
+        QVERIFY(tune.waitForFinished(300000));
+        QCOMPARE(tune.exitCode(), 0);
+        const QJsonObject t = QJsonDocument::fromJson(tune.readAllStandardOutput())
+                                  .object()
+                                  .value("tunes")
+                                  .toArray()
+                                  .first()
+                                  .toObject();
+        const QString bestBlock = t.value("best_block").toString();
+        QVERIFY2(bestBlock == "4x8" || bestBlock == "8x4", qPrintable(bestBlock));
+        const QJsonArray cells = t.value("cells").toArray();
+        QCOMPARE(cells.size(), 4); // three blocks, then one shape at the best block
+        for (const QJsonValue &each : cells) {
+            const QJsonObject c = each.toObject();
+            QVERIFY(c.value("ms").isDouble() != c.value("refusal").isString());
+        }
+        QCOMPARE(cells[2].toObject().value("block").toString(), QString("2x2"));
+        QVERIFY(cells[2].toObject().value("refusal").isString()); // sobel's roofline needs 4-byte multiples
+        QCOMPARE(cells[3].toObject().value("stage").toString(), QString("local"));
+        QCOMPARE(cells[3].toObject().value("block").toString(), bestBlock);
+        QFile db(cache.path() + "/tuning.json");
+        QVERIFY(db.open(QIODevice::ReadOnly));
+        const QJsonObject entry = QJsonDocument::fromJson(db.readAll()).object().value("entries").toArray().first().toObject();
+        QCOMPARE(entry.value("block").toString(), bestBlock);
+        QCOMPARE(entry.value("local").toString(), t.value("best").toString());
+
+        auto runJson = [&](const QStringList &extra) {
+            QProcess run;
+            run.start(QStringLiteral(FWB_FILTER_BENCH),
+                      QStringList{"run", "--filter", "sobel", "--variant", "roofline", "--check", "--no-baselines"}
+                          + image + extra);
+            run.waitForFinished(300000);
+            return QJsonDocument::fromJson(run.readAllStandardOutput()).object().value("results").toArray().first().toObject();
+        };
+        QJsonObject row = runJson({});
+        QCOMPARE(row.value("block_source").toString(), QString("tuned"));
+        QCOMPARE(row.value("block").toString(), bestBlock);
+        QCOMPARE(row.value("local").toString(), t.value("best").toString());
+        QVERIFY(row.value("matches").toBool());
+        row = runJson({"--block", "4x4"});
+        QCOMPARE(row.value("block_source").toString(), QString("user"));
+        QCOMPARE(row.value("block").toString(), QString("4x4"));
+        row = runJson({"--no-tuned"});
+        QCOMPARE(row.value("block_source").toString(), QString("default"));
+        QVERIFY(row.value("matches").toBool());
     }
 
 private:
