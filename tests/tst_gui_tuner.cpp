@@ -1,6 +1,7 @@
 // The Tuner page in the real window, offscreen on PoCL: one heat-map cell per shape run, the best one
 // applied goes into the tuning database and the next auto launch of the window uses it ("tuned"),
-// Cancel stops midway. A private cache folder: the tuned shape must not leak into other suites.
+// Cancel stops midway, block variants can tune their output block too. A private cache folder: the tuned
+// shape must not leak into other suites.
 #include "TestSupport.h"
 #include "GuiTestSupport.h"
 
@@ -11,7 +12,9 @@
 
 #include <QMenu>
 #include <QMenuBar>
+#include <QCheckBox>
 #include <QFileInfo>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -105,6 +108,40 @@ private slots:
         QCOMPARE(QString::fromLatin1(localSourceName(r.localSource)), QStringLiteral("tuned"));
         QCOMPARE(r.local.width, best.width);
         QCOMPARE(r.local.height, best.height);
+    }
+
+    // "Tune output block too", offered for block variants only: the blocks come first (each at the
+    // default shape), and the summary names the fastest one. Cancelled after two blocks.
+    void tunesTheOutputBlock()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.show();
+        test::PageWindowSetup setup;
+        setup.variant = "naive";
+        setup.autoLocal = true;
+        QVERIFY(test::setUpPageWindow(window, device, 67, 45, setup));
+        TunerPage *tuner = tunerPage(window);
+        QVERIFY(!tuner->blocksOption()->isEnabled()); // one output per work-item
+        QVERIFY(window.controls()->setVariantName("roofline"));
+        QTRY_VERIFY(tuner->blocksOption()->isEnabled());
+        tuner->blocksOption()->setChecked(true);
+        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
+        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this, [&](const TuneCell &c, int d, int) {
+            QVERIFY(c.blockStage);
+            if (d == 2)
+                tuner->cancelTune();
+        });
+        QVERIFY(tuner->startTune());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        const TuneResult &tune = tuner->heatMap()->tune();
+        QVERIFY(tune.tunedBlocks());
+        QVERIFY(tune.cells.size() >= 2);
+        QVERIFY(tune.best >= 0);
+        const QString summary = tuner->findChild<QLabel *>("tuneSummary")->text();
+        QVERIFY2(summary.contains(QStringLiteral("with output block <b>%1</b>")
+                                      .arg(QString::fromStdString(tune.cells[tune.best].block.toString()))),
+                 qPrintable(summary));
     }
 
     void cancelMidway()

@@ -123,8 +123,11 @@ void TuneHeatMap::paintEvent(QPaintEvent *)
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     const QRect last = cellRect(0, int(m_tune.heights.size()) - 1);
+    const bool atBlock = m_tune.tunedBlocks() && !m_tune.cells.back().blockStage; // a block tune's shape stage
     p.drawText(QPoint(kLeft, last.bottom() + 20),
-               tr("kernel milliseconds per shape; grey: refused (hover for the reason); outlined: the best"));
+               tr("kernel milliseconds per shape%1; grey: refused (hover for the reason); outlined: the best")
+                   .arg(atBlock ? tr(" at output block %1").arg(QString::fromStdString(m_tune.cells.back().block.toString()))
+                                : QString()));
 }
 
 } // namespace fwb

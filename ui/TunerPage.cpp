@@ -4,6 +4,7 @@
 #include "TuneHeatMap.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -23,11 +24,16 @@ TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
     m_apply->setToolTip(tr("Save the best shape to the tuning database: auto launches of this variant, format "
                            "and image size on this device use it from now on"));
     connect(m_apply, &QPushButton::clicked, this, &TunerPage::applyBest);
+    m_blocks = new QCheckBox(tr("Tune output block too"), this);
+    m_blocks->setObjectName("tuneBlocks");
+    m_blocks->setToolTip(tr("Block variants: first time each output block per work-item at the default shape, "
+                            "then every shape at the fastest block"));
     m_summary = new QLabel(this);
     m_summary->setObjectName("tuneSummary");
     m_summary->setWordWrap(true);
     m_map = new TuneHeatMap(this);
     QHBoxLayout *top = createJobBar();
+    top->addWidget(m_blocks);
     top->addWidget(m_apply);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -53,6 +59,8 @@ TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
                        .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
                             QString::fromStdString(best.local.toString()))
                        .arg(best.kernelMs, 0, 'g', 4);
+            if (tune.tunedBlocks())
+                text += tr(" with output block <b>%1</b>").arg(QString::fromStdString(best.block.toString()));
             if (tune.defaultRun.ok())
                 text += tr("; the default launch %1 took %2 ms (best is %3× as fast)")
                             .arg(QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
@@ -84,6 +92,9 @@ void TunerPage::updateActions()
 {
     JobPage::updateActions();
     m_apply->setEnabled(!isBusy() && m_map->tune().best >= 0);
+    const FilterSpec *filter = findFilter(m_request.run.filter);
+    const VariantSpec *variant = filter ? filter->variant(m_request.run.variant) : nullptr;
+    m_blocks->setEnabled(!isBusy() && variant && makesBlocks(*variant));
 }
 
 bool TunerPage::startJob()
@@ -99,6 +110,8 @@ bool TunerPage::startJob()
     if (!variant)
         return false;
     const std::vector<LocalSize> shapes = tuneShapes(job.device, *variant, job.tune);
+    job.tune.tuneBlocks = m_blocks->isChecked() && makesBlocks(*variant);
+    const std::size_t blocks = job.tune.tuneBlocks ? tuneBlocks(job.run.params.format).size() : 0;
     TuneResult empty;
     empty.filter = job.run.filter;
     empty.variant = job.run.variant;
@@ -111,7 +124,7 @@ bool TunerPage::startJob()
     std::sort(empty.widths.begin(), empty.widths.end());
     std::sort(empty.heights.begin(), empty.heights.end());
     m_map->setTune(empty);
-    m_progress->setRange(0, int(shapes.size()));
+    m_progress->setRange(0, int(blocks + shapes.size()));
     m_progress->setValue(0);
     m_summary->setText(tr("Tuning %1 / %2 on %3…")
                            .arg(QString::fromStdString(job.run.filter), QString::fromStdString(job.run.variant),
@@ -129,7 +142,9 @@ bool TunerPage::applyBest()
     TuningDb &db = *workbenchTuningDb();
     db.put(*entry);
     std::string error;
-    const QString shape = QString::fromStdString(entry->local.toString());
+    const QString shape = QString::fromStdString(entry->local.toString())
+                          + (entry->block.isConcrete() ? tr(", block %1").arg(QString::fromStdString(entry->block.toString()))
+                                                       : QString());
     if (!db.save(&error))
         m_summary->setText(m_summary->text() + tr("<br/>Applied %1 for this session; it could not be saved: %2")
                                                    .arg(shape, QString::fromStdString(error)));

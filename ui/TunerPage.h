@@ -1,12 +1,14 @@
 // TunerPage: Run ▸ Tune Work-Group. Every valid shape for the current variant as a heat map; "Apply
 // best" saves it to the tuning database, so every auto launch of this variant, format and image size
-// on this device uses it from then on ("auto (16x16, tuned)").
+// on this device uses it from then on ("auto (16x16, tuned)"). For block variants, "Tune output block
+// too" first times each output block per work-item at the default shape, then the shapes at the best.
 #pragma once
 
 #include "BenchWorker.h"
 #include "JobPage.h"
 
 class QAction;
+class QCheckBox;
 class QLabel;
 class QPushButton;
 
@@ -28,6 +30,7 @@ public:
     QAction *tuneAction() const { return m_startAct; }
     TuneHeatMap *heatMap() const { return m_map; }
     QPushButton *applyButton() const { return m_apply; }
+    QCheckBox *blocksOption() const { return m_blocks; }
     bool isTuning() const { return isBusy(); }
 
 public slots:
@@ -49,6 +52,7 @@ private:
     DeviceInfo m_tunedDevice;
     PixelFormat m_tunedFormat = PixelFormat::Gray8;
     QPushButton *m_apply;
+    QCheckBox *m_blocks;
     QLabel *m_summary;
     TuneHeatMap *m_map;
 };
