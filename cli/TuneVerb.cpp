@@ -184,17 +184,18 @@ Verb tuneVerb(CLI::App &root, ImageIo *io)
     auto o = std::make_shared<TuneVerbOptions>();
     Verb verb;
     CLI::App &c = *(verb.command = addVerbCommand(root, "tune",
-                                                  "try every work-group shape for a variant; save the best"));
-    addBenchInputOptions(c, o->in, "one JSON object (each tune's cells, best shape and default)", 5);
+                                                  "try every work-group shape (--blocks: output block too); save the best"));
+    addBenchInputOptions(c, o->in, "one JSON object (each tune's cells, best shape, block and default)", 5);
     c.add_option("--variant", o->variant, "variant(s) to tune, or all that run here")->type_name("NAME[,NAME..]|all");
     c.add_option("--max-items", o->maxItems, "largest work-group tried, in work-items (default 1024)")
         ->type_name("N")
         ->check(CLI::Range(1, 65536));
     c.add_option("--shapes", o->shapes, "try only these shapes, e.g. 8x8,16x16,32x8")->type_name("WxH[,WxH..]");
     CLI::Option *blocks = c.add_option("--blocks", o->blocks,
-                 "block variants: tune the output block per work-item too, in two stages: each\n"
-                 "block at the default shape, then the shapes at the fastest block (default blocks:\n"
-                 "4, 8, 16, 32 bytes across x 1..32 rows; blocks a kernel cannot make are refused)")
+                 "block variants: tune the output block per work-item too, in\n"
+                 "two stages: each block at the default shape, then the shapes\n"
+                 "at the fastest block (default blocks 4, 8, 16, 32 bytes across\n"
+                 "x 1..32 rows; blocks a kernel cannot make are refused)")
         ->type_name("[WxH[,WxH..]]")
         ->expected(0, 1);
     c.add_flag("--dry-run", o->dryRun, "measure and print, but leave the tuning database as it is");
