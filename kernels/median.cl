@@ -370,10 +370,10 @@ inline uint mf_pack(uchar lo, uchar hi) { return (uint)lo | ((uint)hi << 16); }
 
 // Row y's values for columns x0 - R .. x0 + MF_BW + R - 1 of every plane (border rules on both axes).
 __attribute__((always_inline)) inline void mf_load_row(global const uchar *src, int width, int height, int pitch, int y, int x0,
-                                                       mf_t px[MF_PLANES][MF_C])
+                                                       const bool inside, mf_t px[MF_PLANES][MF_C])
 {
     bs_u8v v[MEDIAN_NV];
-    bs_load_row_p(src, width, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
+    BS_LOAD_ROW(inside, src, width, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
     const int base = MEDIAN_NL * BS_VW - MEDIAN_R * CHANNELS; // byte of column 0 (pixel x0 - R)
 #if MF_WORDS
     uint w[MEDIAN_NV * BS_VW / 4]; // the row's bytes as words: byte i is byte i % 4 of w[i / 4]
@@ -411,7 +411,7 @@ __attribute__((always_inline)) inline void mf_load_row(global const uchar *src, 
 }
 
 __attribute__((always_inline)) inline void mf_store_row(global uchar *dst, int width, int height, int pitch, int y, int x0,
-                                                        mf_t o[MF_PLANES][MF_BW])
+                                                        const bool inside, mf_t o[MF_PLANES][MF_BW])
 {
     bs_u8v v[BS_NC];
 #if MF_WORDS
@@ -453,29 +453,24 @@ __attribute__((always_inline)) inline void mf_store_row(global uchar *dst, int w
     for (int k = 0; k < BS_NC; ++k)
         v[k] = BS_VLOAD(k, b);
 #endif
-    bs_store_row_p(dst, width, height, pitch, y, x0, v);
+    BS_STORE_ROW(inside, dst, width, height, pitch, y, x0, v);
 }
 
-// srcPitch / dstPitch: bytes from one row to the next. The session pads rows to 16 bytes where the whole
-// image sits in device buffers (VariantSpec::rowAlign), so odd widths keep the aligned vector loads and
-// stores: with packed rows of an odd width every row took the vloadN path, which NVIDIA's compiler splits
-// into byte loads (H100 6719x4481 gray8: forgetful_u16x2_ptx 0.311 ms against 0.080 at 6720x4480).
-kernel void median_forgetful(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
-                             constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+// One strip; `inside` (a compile-time constant in each copy): bs_strip_inside() holds, so every row is
+// whole aligned vectors (no x checks, no byte-gather path in the loop).
+__attribute__((always_inline)) inline void mf_strip(global const uchar *restrict src, global uchar *restrict dst, int width,
+                                                    int height, int srcPitch, int dstPitch, int x0, int y0, const bool inside)
 {
-    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
-    if (x0 >= width || y0 >= height)
-        return;
     // r0 .. r5: rows y - R .. y + R + 1 of the current step (3x3 uses r0 .. r3); pl / ph: 5x5's sorted
     // pair of rows y - 1, y (the network leaves the next step's pair, rows y + 1, y + 2, there).
     mf_t r0[MF_PLANES][MF_C], r1[MF_PLANES][MF_C], r2[MF_PLANES][MF_C], r3[MF_PLANES][MF_C];
     mf_t r4[MF_PLANES][MF_C], r5[MF_PLANES][MF_C], pl[MF_PLANES][MF_C], ph[MF_PLANES][MF_C];
     mf_t o0[MF_PLANES][MF_BW], o1[MF_PLANES][MF_BW];
-    mf_load_row(src, width, height, srcPitch, y0 - MEDIAN_R, x0, r0);
-    mf_load_row(src, width, height, srcPitch, y0 - MEDIAN_R + 1, x0, r1);
+    mf_load_row(src, width, height, srcPitch, y0 - MEDIAN_R, x0, inside, r0);
+    mf_load_row(src, width, height, srcPitch, y0 - MEDIAN_R + 1, x0, inside, r1);
 #if MEDIAN_SIZE == 5
-    mf_load_row(src, width, height, srcPitch, y0, x0, r2);
-    mf_load_row(src, width, height, srcPitch, y0 + 1, x0, r3);
+    mf_load_row(src, width, height, srcPitch, y0, x0, inside, r2);
+    mf_load_row(src, width, height, srcPitch, y0 + 1, x0, inside, r3);
 #pragma unroll
     for (int p = 0; p < MF_PLANES; ++p)
 #pragma unroll
@@ -489,17 +484,17 @@ kernel void median_forgetful(global const uchar *restrict src, global uchar *res
         if (y >= height)
             break;
 #if MEDIAN_SIZE == 5
-        mf_load_row(src, width, height, srcPitch, y + 2, x0, r4);
-        mf_load_row(src, width, height, srcPitch, y + 3, x0, r5);
+        mf_load_row(src, width, height, srcPitch, y + 2, x0, inside, r4);
+        mf_load_row(src, width, height, srcPitch, y + 3, x0, inside, r5);
 #else
-        mf_load_row(src, width, height, srcPitch, y + 1, x0, r2);
-        mf_load_row(src, width, height, srcPitch, y + 2, x0, r3);
+        mf_load_row(src, width, height, srcPitch, y + 1, x0, inside, r2);
+        mf_load_row(src, width, height, srcPitch, y + 2, x0, inside, r3);
 #endif
 #pragma unroll
         for (int p = 0; p < MF_PLANES; ++p)
             MF_NET(r0[p], r1[p], r2[p], r3[p], r4[p], r5[p], pl[p], ph[p], o0[p], o1[p])
-        mf_store_row(dst, width, height, dstPitch, y, x0, o0);
-        mf_store_row(dst, width, height, dstPitch, y + 1, x0, o1);
+        mf_store_row(dst, width, height, dstPitch, y, x0, inside, o0);
+        mf_store_row(dst, width, height, dstPitch, y + 1, x0, inside, o1);
         // Slide down two rows: what the next step still reads raw.
 #pragma unroll
         for (int p = 0; p < MF_PLANES; ++p)
@@ -515,5 +510,27 @@ kernel void median_forgetful(global const uchar *restrict src, global uchar *res
 #endif
             }
     }
+}
+
+// srcPitch / dstPitch: bytes from one row to the next. The session pads rows to 16 bytes where the whole
+// image sits in device buffers (VariantSpec::rowAlign), so odd widths keep the aligned vector loads and
+// stores: with packed rows of an odd width every row took the vloadN path, which NVIDIA's compiler splits
+// into byte loads (H100 6719x4481 gray8: forgetful_u16x2_ptx 0.311 ms against 0.080 at 6720x4480).
+kernel void median_forgetful(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
+                             constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+#if CHANNELS == 4
+    // rgba8888: interior strips run their own copy, without x checks or byte gathers in the loop. H100,
+    // 6720x4480, replicate, the same run: median3x3 0.188 -> 0.142 ms, median5x5 0.434 -> 0.386. gray8
+    // keeps one copy (median3x3 0.056 -> 0.061 with two: more code for the loop to fetch; 5x5 unchanged).
+    if (bs_strip_inside(width, srcPitch, dstPitch, x0, MEDIAN_NL, MEDIAN_NV)) {
+        mf_strip(src, dst, width, height, srcPitch, dstPitch, x0, y0, true);
+        return;
+    }
+#endif
+    mf_strip(src, dst, width, height, srcPitch, dstPitch, x0, y0, false);
 }
 #endif

@@ -268,6 +268,26 @@ inline void verifyBlockEdgeRow(Session &session)
         QVERIFY2(r.ok() && r.checked, describe(r, w, h).constData());
         QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), describe(r, w, h).constData());
     }
+    // The block a GPU builds (blockBytesGpu), where it is not this CPU device's: the same kernel at the GPU's
+    // shape (the H100's sobel rgba8888 2x8, the medians' 16x8 and 4x8, ...), checked here on PoCL. With the
+    // reflect101 border only (the one whose edge pixels come from inside the block): each shape is one more
+    // program to build, and the median's take PoCL several seconds each.
+    const VariantSpec &spec_v = *spec->variant(variant.toStdString());
+    const int gpuW = spec_v.blockWidthFor(PixelFormat(format), false);
+    if (gpuW != spec_v.blockWidthFor(PixelFormat(format), true) && BorderMode(border) == BorderMode::Reflect101) {
+        RunRequest gpu = request;
+        gpu.block = LocalSize{gpuW, spec_v.blockHeight};
+        std::vector<std::pair<int, int>> gpuSizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}};
+        for (int w = 1; w <= 40; ++w)
+            gpuSizes.emplace_back(w, 9);
+        for (const auto &[w, h] : gpuSizes) {
+            const RunResult r = runOnTestCard(session, gpu, w, h);
+            const QByteArray what = "GPU block " + QByteArray::number(gpuW) + "x" + QByteArray::number(spec_v.blockHeight)
+                                    + ", " + describe(r, w, h);
+            QVERIFY2(r.ok() && r.checked, what.constData());
+            QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), what.constData());
+        }
+    }
     // Work-groups of 2x2 work-items: at these widths most groups then lie wholly inside the image and only
     // the last ones reach the right edge, so kernels that give the edge's groups their own code path
     // (separable_strips.clh) run both paths side by side in one launch.
