@@ -97,8 +97,8 @@ int cmdRun(const RunOptions &o, ImageIo *io)
                         + std::to_string(kMaxOutputBlockSide) + ", e.g. 16x8");
         request.block = LocalSize{int(bw), int(bh)}; // the session builds the variant with it (withOutputBlock)
     }
-    if (request.block.isConcrete() && isolated.enabled)
-        throw Error("--block cannot be combined with --user-variant or --timeout");
+    if (request.block.isConcrete() && !o.userVariant.empty())
+        throw Error("--block cannot be combined with --user-variant (a user variant keeps its own block)");
     if (filterName.empty())
         throw Error("run needs --filter NAME (see filter-bench list)");
     const std::vector<const FilterSpec *> filters = selectFilters(filterName);

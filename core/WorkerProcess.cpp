@@ -63,6 +63,7 @@ Json requestJson(const RunRequest &r)
     j["format"] = formatName(r.params.format);
     j["fast_math"] = r.params.fastMath;
     j["local"] = r.local.toString();
+    j["block"] = r.block.toString(); // "auto": the variant's own (or a tuned one)
     j["repeat"] = r.repeat;
     j["warmup"] = r.warmup;
     j["check"] = r.check;
@@ -89,6 +90,7 @@ RunRequest requestFromJson(const Json &j)
     r.params.format = parsePixelFormat(j.at("format").get<std::string>()).value_or(PixelFormat::Gray8);
     r.params.fastMath = j.value("fast_math", false);
     r.local = LocalSize::parse(j.value("local", std::string("auto"))).value_or(LocalSize{});
+    r.block = LocalSize::parse(j.value("block", std::string("auto"))).value_or(LocalSize{});
     r.repeat = j.value("repeat", 5);
     r.warmup = j.value("warmup", 1);
     r.check = j.value("check", true);
@@ -148,6 +150,8 @@ Json resultJson(const RunResult &r)
     j["device_spec"] = r.deviceSpec;
     j["local"] = r.local.toString();
     j["local_source"] = int(r.localSource);
+    j["block"] = r.block.toString();
+    j["block_source"] = int(r.blockSource);
     j["global"] = Json::array({r.global[0], r.global[1]});
     j["build_options"] = r.buildOptions;
     j["build_ms"] = r.buildMs;
@@ -217,6 +221,8 @@ RunResult resultFromJson(const Json &j)
     r.deviceSpec = j.value("device_spec", std::string());
     r.local = LocalSize::parse(j.value("local", std::string("auto"))).value_or(LocalSize{});
     r.localSource = LocalSource(j.value("local_source", 0));
+    r.block = LocalSize::parse(j.value("block", std::string("auto"))).value_or(LocalSize{});
+    r.blockSource = LocalSource(j.value("block_source", 0));
     if (j.contains("global")) {
         r.global[0] = j["global"][0].get<std::size_t>();
         r.global[1] = j["global"][1].get<std::size_t>();

@@ -396,9 +396,16 @@ private slots:
         QCOMPARE(row.value("block").toString(), bestBlock);
         QCOMPARE(row.value("local").toString(), t.value("best").toString());
         QVERIFY(row.value("matches").toBool());
-        row = runJson({"--block", "4x4"});
-        QCOMPARE(row.value("block_source").toString(), QString("user"));
-        QCOMPARE(row.value("block").toString(), QString("4x4"));
+        row = runJson({"--timeout", "120"}); // the same run in the helper process reports its block too
+        QCOMPARE(row.value("block_source").toString(), QString("tuned"));
+        QCOMPARE(row.value("block").toString(), bestBlock);
+        QVERIFY(row.value("matches").toBool());
+        for (const QStringList &extra : {QStringList{}, QStringList{"--timeout", "120"}}) {
+            row = runJson(QStringList{"--block", "4x4"} + extra);
+            QCOMPARE(row.value("block_source").toString(), QString("user"));
+            QCOMPARE(row.value("block").toString(), QString("4x4"));
+            QVERIFY(row.value("matches").toBool());
+        }
         row = runJson({"--no-tuned"});
         QCOMPARE(row.value("block_source").toString(), QString("default"));
         QVERIFY(row.value("matches").toBool());

@@ -172,27 +172,31 @@ void registerSobel(std::vector<FilterSpec> &out)
     v.kernelFile = "sobel.cl";
     v.name = "roofline";
     v.plainWords = "Each worker handles a whole block of pixels and reads each row once, so the picture is read in big gulps.";
-    v.title = "Roofline: 8-byte x 8-row blocks, rows in registers";
+    v.title = "Roofline: blocks of rows in registers";
     v.passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-    v.blockWidth = 8; // measured on an H100 (6720x4480 gray8): 8x8 0.069 ms, 8x4 0.065, 16x16 0.14-0.24
-    v.blockHeight = 8;
-    v.blockBytesGpu = 8; // 8 bytes across on GPUs: gray8 8 pixels, rgba8888 2 (8 rgba8888 pixels: 0.58 ms, 2: 0.26)
-    v.preferredLocalGpu = {32, 4};
+    // H100, 6720x4480, |gx|: gray8 8x8 in 32x4 groups 0.066 ms, 8x4 in 16x8 0.057 (8x2 0.062, 16x4 0.068);
+    // rgba8888 8x8 (32 bytes across, 220 registers) 0.58, 2x8 0.26, 2x4 in 16x8 groups 0.238. filter-bench
+    // tune --blocks at 3360x2240 picked 16x8 groups too, with 8x2 (gray8, 0.0206 vs 0.0221 at 8x4) and 2x4.
+    v.blockWidth = 8;
+    v.blockHeight = 4;
+    v.blockBytesGpu = 8; // 8 bytes across on GPUs in every layout: gray8 8 pixels, rgba8888 2
+    v.preferredLocalGpu = {16, 8};
     v.preferredLocalCpu = {16, 4};
-    v.description = "Each work-item produces an 8x8 block of outputs. It loads each input row once per block as whole "
-                    "aligned vectors (8 bytes of gray8, 32 of rgba8888) plus a halo vector on each side, and keeps "
+    v.description = "Each work-item produces a block of outputs (8 pixels x 4 rows of gray8, 2 x 4 of rgba8888 on "
+                    "GPUs). It loads each input row once per block as whole "
+                    "aligned vectors (8 bytes) plus a halo vector on each side, and keeps "
                     "the window's three rows in registers while it slides down: one new row per output row, so "
                     "each input byte crosses memory about once (the halo is served by the cache). The column "
                     "part ([1 2 1] and [-1 0 1] down) runs first on the aligned vectors, the row part on "
                     "byte-shifted copies of those registers instead of new loads; the row loop has no exits "
                     "(only stores clip), so the next rows' loads overlap the arithmetic. One launch, no scratch "
-                    "image, the reference's exact integers. Measured on an H100, 6720x4480 gray8: 0.069 ms, "
-                    "~870 GB/s (30% of copy bandwidth), vs 0.110 ms naive; wider blocks (16 pixels) ran slower: "
-                    "fewer work-items in flight to hide memory latency. On GPUs a block is 8 bytes across in "
-                    "every layout, so an rgba8888 work-item makes 2 pixels x 8 rows: with 8 rgba8888 pixels (32 "
-                    "bytes) it needed 220 registers and took 0.58 ms for |gx|, with 2 pixels 0.26 ms (H100, "
-                    "6720x4480; OpenCV's T-API 1.6-2.1 ms in the same runs).";
+                    "image, the reference's exact integers. Measured on an H100, 6720x4480, |gx|: gray8 0.057 ms (8x4 "
+                    "blocks in 16x8 work-groups; 8x8 blocks 0.066, naive 0.110), rgba8888 0.238. Small blocks "
+                    "need few registers, so more work-items are in flight to hide memory latency: 8 rgba8888 "
+                    "pixels across (32 bytes) needed 220 registers and took 0.58 ms. OpenCV's T-API took 0.68 "
+                    "(gray8) and 1.86 ms (rgba8888) on the same GPU in the same run as 8x8 / 2x8 blocks: 10x "
+                    "and 7.1x.";
     v.seedNote = "Seed 004 lost 14.5x to its card's bandwidth floor; this rung moves the bytes a stencil must move "
                  "and little more (the digest's 'physical limits': 2 bytes per 8-bit pixel).";
     s.variants.push_back(v);
