@@ -360,20 +360,22 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                                 "wider block spills)"},
               {"forgetful_u16x2", "gray8 0.151 ms, rgba8888 0.305 ms (roofline 0.070 / 0.353): NVIDIA's compiler "
                                   "splits the portable pair min/max back into two"},
-              {"forgetful_u16x2_ptx", "gray8 0.056 ms, rgba8888 0.188 ms (roofline 0.070 / 0.344 in the same run; "
-                                      "OpenCV's T-API 0.262 / 0.537: 4.7x / 2.9x); 6719x4481 within 2% (reflect101 "
-                                      "0.065 / 0.202 vs 0.064 / 0.199). With 32-byte blocks 0.071 / 0.221: they needed "
-                                      "all 255 registers and spilled"}}
+              {"forgetful_u16x2_ptx", "gray8 0.056 ms, rgba8888 0.142 ms (OpenCV's T-API 0.311 / 0.654 in the same "
+                                      "run: 5.5x / 4.6x; roofline 0.070 / 0.344). rgba8888 interior strips run their own "
+                                      "copy of the loop, without x checks (0.188 with one copy). 6719x4481 within 2% "
+                                      "(reflect101 gray8 0.065 vs 0.064, rgba8888 0.176 vs 0.174). With 32-byte blocks "
+                                      "0.071 / 0.221: they needed all 255 registers and spilled"}}
         : std::map<std::string, std::string>{
               {"forgetful", "gray8 0.226 ms, rgba8888 3.51 ms (roofline 0.422 / 7.25 in the same run)"},
               {"forgetful_w16", "gray8 0.209 ms, rgba8888 9.58 ms (roofline 0.422 / 7.25 in the same run; the "
                                 "wider block spills in rgba8888)"},
               {"forgetful_u16x2", "gray8 0.877 ms, rgba8888 2.41 ms (roofline 0.422 / 7.25): the portable pair "
                                   "min/max split back into two"},
-              {"forgetful_u16x2_ptx", "gray8 0.112 ms, rgba8888 0.434 ms (roofline 0.424 / 7.42 in the same run: "
-                                      "3.8x and 17x faster; OpenCV's T-API 0.622 / 2.52: 5.6x / 5.8x); 6719x4481 within "
-                                      "1% (reflect101 0.131 / 0.475 vs 0.131 / 0.470). Was 0.146 / 0.566 with 32-byte "
-                                      "blocks and byte-array packing"}};
+              {"forgetful_u16x2_ptx", "gray8 0.112 ms, rgba8888 0.386 ms (OpenCV's T-API 0.734 / 2.46 in the same "
+                                      "run: 6.6x / 6.4x; roofline 0.424 / 7.42: 3.8x and 19x faster). rgba8888 interior "
+                                      "strips run their own copy of the loop, without x checks (0.434 with one copy). "
+                                      "6719x4481 within 1% (reflect101 gray8 0.131 vs 0.131, rgba8888 0.4425 vs 0.4424). "
+                                      "Was 0.146 / 0.566 with 32-byte blocks and byte-array packing"}};
     for (VariantSpec &each : f.variants) {
         const std::string placeholder = "GPU: not yet measured on a GPU.";
         if (const std::size_t at = each.description.find(placeholder); at != std::string::npos)
