@@ -132,7 +132,10 @@ TuneResult tuneVariant(Session &session, const Image &input, const RunRequest &b
     for (const LocalSize &block : blocks) { // stage 1: each block at the default shape
         request.local = LocalSize{};
         request.block = block;
-        if ((cancelled = stop() || !tryCell(TuneCell{.block = block, .blockStage = true})))
+        TuneCell cell;
+        cell.block = block;
+        cell.blockStage = true;
+        if ((cancelled = stop() || !tryCell(cell)))
             break;
     }
     // The shapes (a block tune's stage 2: at the fastest block; none when no block ran).
@@ -141,7 +144,10 @@ TuneResult tuneVariant(Session &session, const Image &input, const RunRequest &b
         request.block = tune.cells[tune.best].block;
     for (const LocalSize &shape : shapesToo ? shapes : std::vector<LocalSize>{}) {
         request.local = shape;
-        if (stop() || !tryCell(TuneCell{.local = shape, .block = request.block}))
+        TuneCell cell;
+        cell.local = shape;
+        cell.block = request.block;
+        if (stop() || !tryCell(cell))
             break;
     }
     tune.cancelled = stop();

@@ -373,7 +373,10 @@ __attribute__((always_inline)) inline void mf_load_row(global const uchar *src, 
                                                        const bool inside, mf_t px[MF_PLANES][MF_C])
 {
     bs_u8v v[MEDIAN_NV];
-    BS_LOAD_ROW(inside, src, width, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
+    if (inside)
+        bs_load_row_inside(src, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
+    else
+        bs_load_row_p(src, width, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
     const int base = MEDIAN_NL * BS_VW - MEDIAN_R * CHANNELS; // byte of column 0 (pixel x0 - R)
 #if MF_WORDS
     uint w[MEDIAN_NV * BS_VW / 4]; // the row's bytes as words: byte i is byte i % 4 of w[i / 4]
@@ -453,7 +456,10 @@ __attribute__((always_inline)) inline void mf_store_row(global uchar *dst, int w
     for (int k = 0; k < BS_NC; ++k)
         v[k] = BS_VLOAD(k, b);
 #endif
-    BS_STORE_ROW(inside, dst, width, height, pitch, y, x0, v);
+    if (inside)
+        bs_store_row_inside(dst, height, pitch, y, x0, v);
+    else
+        bs_store_row_p(dst, width, height, pitch, y, x0, v);
 }
 
 // One strip; `inside` (a compile-time constant in each copy): bs_strip_inside() holds, so every row is
