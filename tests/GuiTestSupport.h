@@ -8,10 +8,15 @@
 #include "MainWindow.h"
 #include "WorkbenchPage.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QObject>
 #include <QSignalSpy>
 #include <QString>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
 
 #include <optional>
 
@@ -73,5 +78,47 @@ inline bool runInWindow(MainWindow &window, ComputeResult *out, int timeoutMs = 
     *out = (shown.isEmpty() ? failed : shown).last().at(0).value<ComputeResult>();
     return true;
 }
+
+// Holds a worker's thread in the first emission of one of its signals until release() (or 60 s): a test
+// can then cancel the page's job before the job's next step, however fast the device is. With a warm
+// program cache a small job can end between two polls of the event loop, and then there is nothing left
+// to cancel. Slots queued to the window before the gate still run while the worker waits.
+class WorkerGate
+{
+public:
+    WorkerGate() = default;
+    ~WorkerGate()
+    {
+        release();
+        QObject::disconnect(m_connection);
+    }
+    WorkerGate(const WorkerGate &) = delete;
+    WorkerGate &operator=(const WorkerGate &) = delete;
+
+    // Connect after the test's own slots on that signal: a direct connection runs before later ones are
+    // queued. False when the connection failed.
+    template <class Sender, class Signal>
+    bool attach(Sender *sender, Signal signal)
+    {
+        m_connection = QObject::connect(sender, signal, sender, [this] { hold(); }, Qt::DirectConnection);
+        return bool(m_connection);
+    }
+    bool holding() const { return m_seen.load() > 0 && !m_open.load(); }
+    void release() { m_open = true; }
+
+private:
+    void hold()
+    {
+        if (m_seen.fetch_add(1) != 0)
+            return;
+        const QDeadlineTimer deadline(60000);
+        while (!m_open.load() && !deadline.hasExpired())
+            QThread::msleep(2);
+    }
+
+    std::atomic<bool> m_open{false};
+    std::atomic<int> m_seen{0};
+    QMetaObject::Connection m_connection;
+};
 
 } // namespace fwb::test

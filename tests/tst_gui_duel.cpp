@@ -93,9 +93,15 @@ private slots:
         QVERIFY(duel->setSideSpec(0, spec));
         QVERIFY(duel->setSideSpec(1, spec));
         QSignalSpy finished(duel, &DuelPage::duelFinished);
+        // The left side's worker waits at the start of its run until the page has cancelled.
+        const QList<ComputeWorker *> workers = duel->findChildren<ComputeWorker *>();
+        QCOMPARE(workers.size(), 2);
+        test::WorkerGate gate;
+        QVERIFY(gate.attach(workers.front(), &ComputeWorker::runStarted));
         QVERIFY(duel->startDuel());
-        QTest::qWait(300);
+        QTRY_VERIFY_WITH_TIMEOUT(gate.holding(), 60000);
         duel->cancelDuel();
+        gate.release();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
         QVERIFY(!duel->hasResult(1)); // the second side never started
         QVERIFY(!duel->isDueling());

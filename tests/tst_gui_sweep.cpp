@@ -139,12 +139,16 @@ private slots:
         sweep->setCompareFilter(QString());
         QSignalSpy finished(sweep, &SweepPage::sweepFinished);
         int total = 0, done = 0;
+        // The worker waits after its first point until the page has cancelled.
+        test::WorkerGate gate;
         connect(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep, this,
                 [&](const SweepResult &, int d, int t) {
                     done = d;
                     total = t;
                     sweep->cancelSweep();
+                    gate.release();
                 });
+        QVERIFY(gate.attach(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep)); // after the slot above
         QVERIFY(sweep->startSweep());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY(sweep->sweep().cancelled);

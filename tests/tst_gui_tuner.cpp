@@ -154,12 +154,16 @@ private slots:
         TunerPage *tuner = tunerPage(window);
         QSignalSpy finished(tuner, &TunerPage::tuneFinished);
         int total = 0, done = 0;
+        // The worker waits after its first cell until the page has cancelled.
+        test::WorkerGate gate;
         connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this, [&](const TuneCell &, int d, int t) {
             done = d;
             total = t;
             if (d == 1)
                 tuner->cancelTune();
+            gate.release();
         });
+        QVERIFY(gate.attach(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress)); // after the slot above
         QVERIFY(tuner->startTune());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY(tuner->heatMap()->tune().cancelled);
