@@ -99,6 +99,7 @@ struct VariantSpec
     int blockHeight = 1; // Geometry::Blocks: output rows per work-item down (the strip it slides along)
     int blockBytesGpu = 0; // Geometry::Blocks, gray8 and rgba8888: bytes per work-item and row on GPUs
     int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
+    int blockBytesGpuRgba = 0; // rgba8888 on GPUs where it differs from gray8's (0: blockBytesGpu)
     int maxRadius = 0;     // > 0: unavailable when the filter's radius is larger (kernels unrolled per radius)
     // > 0 (single-pass variants): the kernel takes two more int arguments after `params`, the input's and
     // the output's row pitch in bytes, and a whole image copied to and from device buffers (pageable and
@@ -116,7 +117,9 @@ struct VariantSpec
     // Pixels per work-item across for this format and kind of device (blockBytes*, else blockWidth).
     int blockWidthFor(PixelFormat format, bool cpuDevice) const
     {
-        const int bytes = cpuDevice ? blockBytesCpu : blockBytesGpu;
+        const int bytes = cpuDevice                                                 ? blockBytesCpu
+                          : format == PixelFormat::Rgba8888 && blockBytesGpuRgba > 0 ? blockBytesGpuRgba
+                                                                                    : blockBytesGpu;
         const int channels = channelCount(format);
         return bytes > 0 && channels != 3 && bytes % channels == 0 ? bytes / channels : blockWidth;
     }

@@ -244,7 +244,7 @@ void TestCli::listJson()
         QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
     }
     QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
-                                 "vectorized", "roofline", "cpu_rows"}));
+                                 "vectorized", "roofline", "roofline_half2", "cpu_rows"}));
 }
 
 // --block WxH: the block variants build and launch with that output block per work-item and still match

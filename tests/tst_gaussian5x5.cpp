@@ -212,6 +212,8 @@ void TestGaussian5x5::rooflineBlockEdges_data()
 {
     addBlockEdgeColumns();
     addBlockEdgeRows("gaussian5x5", "roofline", {"sigma=1.3"}, -1, true);
+    // sigma 0.45: the outer taps are 16-bit subnormals (the column pass's taps / 255 too).
+    addBlockEdgeRows("gaussian5x5", "roofline_half2", {"sigma=1.3", "sigma=0.45", "sigma=10"}, -1, true);
     addBlockEdgeRows("gaussian5x5", "cpu_rows", {"sigma=1.3", "sigma=0.3", "sigma=10"});
 }
 
