@@ -45,7 +45,9 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     f.title = "Gaussian blur 5x5";
     f.description = "Weighted average of the 5x5 neighbourhood (25 reads per pixel). The ladder of "
                     "seed 004 (Fixstars): the same arithmetic written five ways, to show what the compiler "
-                    "and the memory system make of each, plus a sixth that gives each work-item four pixels.";
+                    "and the memory system make of each, plus a sixth that gives each work-item four pixels, then "
+                    "rungs that run it near the memory limit (row strips in registers, in 32- or 16-bit floats) "
+                    "and one shaped for CPUs.";
     f.params = {{"sigma", "Sigma (px)", "Width of the bell curve: larger blurs more (the 5x5 window limits it).",
                  1.0, 0.1, 10.0, 0.1, false}};
     f.tolerance = 1;
