@@ -35,6 +35,7 @@ private slots:
     void matchesReference();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
+    void blocksNarrowerThanTheReach();
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
     void cpuSingleAndMultiAgree();
@@ -220,6 +221,23 @@ void TestGaussian5x5::rooflineBlockEdges_data()
 void TestGaussian5x5::rooflineBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
+}
+
+// rgba8888 blocks of one pixel (`run --block 1x8`, a tuner candidate) are narrower than the 2-pixel reach:
+// the strip at x = 1 used to load its left halo from before the row (the previous row's last bytes).
+void TestGaussian5x5::blocksNarrowerThanTheReach()
+{
+    for (const char *variant : {"roofline", "roofline_half2"})
+        for (BorderMode border : allBorderModes())
+            for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {5, 3}, {6, 2}, {37, 11}}) {
+                RunRequest request = oneShot(variant);
+                request.params.format = PixelFormat::Rgba8888;
+                request.params.border = border;
+                request.block = LocalSize{1, 8};
+                const RunResult r = runOnTestCard(*m_session, request, w, h);
+                const QByteArray what = QByteArray(variant) + "/" + borderModeName(border) + " " + describe(r, w, h);
+                QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+            }
 }
 
 QTEST_GUILESS_MAIN(TestGaussian5x5)
