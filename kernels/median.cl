@@ -281,7 +281,7 @@ typedef uint mf_t;
 #define MF_BW BLOCK_W
 #define MF_PLANES 2
 #endif
-#if MEDIAN_PACKED == 2 && defined(cl_nv_pragma_unroll)
+#if MEDIAN_PACKED == 2 && FWB_PTX
 inline uint mf_min2(uint a, uint b)
 {
     uint d;
@@ -310,7 +310,7 @@ inline uint mf_max2(uint a, uint b) { return as_uint(max(as_ushort2(a), as_ushor
 // rgba8888 0.188 vs 0.198; median3x3 gray8 0.061 vs 0.056 (there the compiler loaded and addressed more
 // words than the byte arrays needed), so 3x3 gray8 keeps the byte arrays.
 #define MF_WORDS 1
-#if defined(cl_nv_pragma_unroll)
+#if FWB_PTX
 inline uint mf_prmt(uint a, uint b, uint sel)
 {
     uint d;
