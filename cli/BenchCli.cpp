@@ -80,6 +80,7 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
         cli::matmulVerb(app),
         cli::nbodyVerb(app),
         cli::cacheVerb(app),
+        cli::prepareVerb(app),
     };
     for (const cli::Verb &verb : verbs)
         verb.command->group("commands");

@@ -54,5 +54,6 @@ Verb reportVerb(CLI::App &root, ImageIo *io);
 Verb matmulVerb(CLI::App &root);
 Verb nbodyVerb(CLI::App &root);
 Verb cacheVerb(CLI::App &root);
+Verb prepareVerb(CLI::App &root);
 
 } // namespace fwb::cli

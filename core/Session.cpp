@@ -13,6 +13,7 @@
 #include "VariantLimits.h"
 
 #include <algorithm>
+#include <set>
 #include <exception>
 #include <cstring>
 #include <chrono>
@@ -708,11 +709,26 @@ struct Session::Impl
             opts += " " + d;
         for (const std::string &d : variant.defines)
             opts += " -D" + d;
+        // Only the kernels this variant launches (kernels/common.clh, FWB_ONLY_ENTRIES): a driver that
+        // compiles every kernel of a program (NVIDIA at build time, PoCL when the binary is fetched for the
+        // disk cache) then compiles those, not the family's whole file (median.cl: 5 kernels,
+        // recursive_gaussian.cl: 25). The variants built with a tile share one program per tile: theirs
+        // holds the kernels of all of them, so the options (and the program) stay one.
+        std::set<std::string> entries; // sorted: every variant of a shared program spells the same options
+        for (const PassSpec &pass : variant.passes)
+            entries.insert(pass.entry);
+        if (variant.compiledWithTile())
+            for (const VariantSpec &each : filter.variants)
+                if (each.compiledWithTile() && each.kernelFile == variant.kernelFile)
+                    for (const PassSpec &pass : each.passes)
+                        entries.insert(pass.entry);
+        opts += " -DFWB_ONLY_ENTRIES";
+        for (const std::string &entry : entries)
+            opts += " -DFWB_WANT_" + entry;
         if (variant.globalRule == GlobalRule::NonUniform)
             opts += " -cl-std=CL2.0";
         if (params.fastMath && variant.fastMathMatters)
             opts += " -cl-fast-relaxed-math";
-        (void)filter;
         return opts;
     }
 };

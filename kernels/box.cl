@@ -8,6 +8,7 @@
 // pixel; the border pixels keep their input values (the host copies src to dst first). The guard
 // only matters for the rounded-up (uniform_padded) launch; exact and non-uniform launches never
 // create surplus work-items.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box3x3_interior)
 kernel void box3x3_interior(global const uchar *src, global uchar *dst, int width, int height,
                             constant float *coeffs, int radius, float4 params)
 {
@@ -20,9 +21,11 @@ kernel void box3x3_interior(global const uchar *src, global uchar *dst, int widt
             sum += fwb_load_int(src, (y + dy) * width + x + dx);
     fwb_store_int(dst, y * width + x, fwb_div_round(sum, 9));
 }
+#endif
 
 // (2r+1)^2 reads per pixel: cost grows with the square of the radius. Pixels whose window lies
 // inside the image skip the border arithmetic.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_naive)
 kernel void box_naive(global const uchar *src, global uchar *dst, int width, int height,
                       constant float *coeffs, int radius, float4 params)
 {
@@ -44,9 +47,11 @@ kernel void box_naive(global const uchar *src, global uchar *dst, int width, int
     }
     fwb_store_int(dst, y * width + x, fwb_div_round(sum, side * side));
 }
+#endif
 
 // Pass 1 of 2: horizontal sums of 2r+1 pixels into a float scratch buffer (exact: at most
 // 101 * 255, far below 2^24). 2(2r+1) reads per pixel over both passes instead of (2r+1)^2.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_separable_h)
 kernel void box_separable_h(global const uchar *src, global float *tmp, int width, int height,
                             constant float *coeffs, int radius, float4 params)
 {
@@ -64,8 +69,10 @@ kernel void box_separable_h(global const uchar *src, global float *tmp, int widt
     }
     fwb_store_f32(tmp, row + x, CONVERT_PIXEL(sum));
 }
+#endif
 
 // Pass 2 of 2: vertical sums of the row sums, one rounding division at the end.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_separable_v)
 kernel void box_separable_v(global const float *tmp, global uchar *dst, int width, int height,
                             constant float *coeffs, int radius, float4 params)
 {
@@ -78,12 +85,14 @@ kernel void box_separable_v(global const float *tmp, global uchar *dst, int widt
         sum += fwb_loadf_column(tmp, x, y + dy, width, height);
     fwb_store_int(dst, y * width + x, fwb_div_round(CONVERT_IPIXEL(sum), side * side));
 }
+#endif
 
 // Sliding window, pass 1: one work-item walks whole rows keeping a running sum (add the pixel
 // entering the window, subtract the one leaving): 2 reads per pixel whatever the radius.
 // The launch is 1-D over `width` work-items (Geometry::Columns), so each strides over rows
 // y, y + global size, ...; on a GPU neighbouring work-items read addresses a row apart
 // (uncoalesced), which is why the column pass below is the fast one there.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_sliding_rows)
 kernel void box_sliding_rows(global const uchar *src, global float *tmp, int width, int height,
                              constant float *coeffs, int radius, float4 params)
 {
@@ -98,9 +107,11 @@ kernel void box_sliding_rows(global const uchar *src, global float *tmp, int wid
         }
     }
 }
+#endif
 
 // Sliding window, pass 2: one work-item per column, running sum down the column. Neighbouring
 // work-items touch neighbouring addresses on every step (coalesced on a GPU).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_sliding_cols)
 kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int width, int height,
                              constant float *coeffs, int radius, float4 params)
 {
@@ -117,6 +128,7 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
                - CONVERT_IPIXEL(fwb_loadf_column(tmp, x, y - radius, width, height));
     }
 }
+#endif
 
 #if defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS) && CHANNELS != 3 && !defined(RF_INT)
 // gray8 and rgba8888: the strips of separable_strips.clh with taps of 1 (the sums of 1 + b * 2^-15 are
@@ -128,11 +140,13 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
 #define SS_FINISH(o) (as_uint((2.0f * SS_VALUE(o) + 9.0f) * (1.0f / 18.0f) + 8388607.5f) & 255u)
 #include "separable_strips.clh"
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box3x3_interior_roofline)
 kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
                                      constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
+#endif
 #elif defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS)
 #define RF_R 1
 #include "roofline.clh"
@@ -149,6 +163,7 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
 // floor((2s + 9) / 18) == ((2s + 9) * 3641) >> 16 for every 2s + 9 <= 4599 (error under 0.0074, remainder at
 // most 17/18). Measured on the H100 at 6720x4480 it changed nothing (0.076 vs 0.078 ms gray8, 8-row strips)
 // and PoCL ran it slower (102 vs 29 ms at 3360x2240 on a busy 2-core host), so float lanes are the default.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box3x3_interior_roofline)
 kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst, int width, int height,
                                      constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
@@ -191,6 +206,7 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
         }
     }
 }
+#endif
 #undef RF_R
 #endif
 
@@ -204,11 +220,13 @@ kernel void box3x3_interior_roofline(global const uchar *src, global uchar *dst,
 #define SS_FINISH(o) (as_uint((2.0f * SS_VALUE(o) + (float)BOX_AREA) * (1.0f / (2.0f * BOX_AREA)) + 8388607.5f) & 255u)
 #include "separable_strips.clh"
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_strips)
 kernel void box_strips(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,
                        int radius, float4 params, int srcPitch, int dstPitch)
 {
     ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
+#endif
 #endif
 
 #if defined(TILE_W) && defined(TILE_H) && defined(BOX_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)

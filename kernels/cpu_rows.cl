@@ -292,11 +292,13 @@ inline void cr_median3(global const uchar *src, global uchar *dst, int width, in
     CR_DISPATCH(cr_median3_strip)
 }
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_cpu_rows_median3x3)
 kernel void cpu_rows_median3x3(global const uchar *src, global uchar *dst, int width, int height,
                                constant float *coeffs, int radius, float4 params)
 {
     cr_median3(src, dst, width, height);
 }
+#endif
 #endif // MEDIAN_SIZE == 3
 
 #endif // CR_R

@@ -16,6 +16,7 @@
 
 // Weights in a kernel-local array indexed with a runtime loop bound: the compiler cannot resolve
 // the indices, so the array lives in (slow, off-chip) private memory. Seed 004: 5.5x slower.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_private_array)
 kernel void gaussian5x5_private_array(global const uchar *src, global uchar *dst, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
@@ -37,9 +38,11 @@ kernel void gaussian5x5_private_array(global const uchar *src, global uchar *dst
 #undef ACCUMULATE
     fwb_store(dst, y * width + x, sum);
 }
+#endif
 
 // Size known at compile time: both loops unroll and every weight becomes an immediate operand
 // (seed 004's "simple port", 2.605 ms on an RTX 2060).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_unrolled)
 kernel void gaussian5x5_unrolled(global const uchar *src, global uchar *dst, int width, int height,
                                  constant float *coeffs, int radius, float4 params)
 {
@@ -60,9 +63,11 @@ kernel void gaussian5x5_unrolled(global const uchar *src, global uchar *dst, int
 #undef ACCUMULATE
     fwb_store(dst, y * width + x, sum);
 }
+#endif
 
 // Weights in __constant memory, loop bound still a runtime argument: no spill, but no unrolling
 // either (seed 004: 3.48 ms against 2.605 ms for the unrolled port).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_constant)
 kernel void gaussian5x5_constant(global const uchar *src, global uchar *dst, int width, int height,
                                  constant float *coeffs, int radius, float4 params)
 {
@@ -83,11 +88,13 @@ kernel void gaussian5x5_constant(global const uchar *src, global uchar *dst, int
 #undef ACCUMULATE
     fwb_store(dst, y * width + x, sum);
 }
+#endif
 
 #if defined(TILE_W) && defined(TILE_H)
 // The work-group stages its tile plus a 2-pixel halo in __local memory once, then every work-item
 // reads its 25 neighbours from there. Seed 004: no gain (1.96 vs 1.63 ms) because L1 already
 // serves the overlapping reads; on devices whose local memory is emulated it can only cost.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_local)
 kernel void gaussian5x5_local(global const uchar *src, global uchar *dst, int width, int height,
                               constant float *coeffs, int radius, float4 params)
 {
@@ -112,11 +119,13 @@ kernel void gaussian5x5_local(global const uchar *src, global uchar *dst, int wi
     fwb_store(dst, y * width + x, sum);
 }
 #endif
+#endif
 
 // Reads through an image2d_t and a sampler (the texture path and its cache); borders are remapped
 // by hand so every border mode matches the reference exactly. gray8 -> CL_R, rgba8888 -> CL_RGBA.
 constant sampler_t fwb_nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_image)
 kernel void gaussian5x5_image(read_only image2d_t src, write_only image2d_t dst, int width, int height,
                               constant float *coeffs, int radius, float4 params)
 {
@@ -145,6 +154,7 @@ kernel void gaussian5x5_image(read_only image2d_t src, write_only image2d_t dst,
     }
     write_imageui(dst, (int2)(x, y), convert_uint4_sat(sum + 0.5f));
 }
+#endif
 
 // The 8 pixels x0-2 .. x0+5 of one row, all inside the image; p points at pixel x0-2's first byte.
 // gray8 and rgb888 use vload8/vload16 of uchar (8 and 24 bytes). rgba8888 pixels always start on a
@@ -173,6 +183,7 @@ inline void gaussian5x5_row8(global const uchar *p, pixel_t px[8])
 // overlap, so each of the 5 rows needs only the 8 pixels x0-2 .. x0+5, fetched with one or two
 // vector loads instead of 20 single-pixel ones, and the 4 results leave in one wide store. A single
 // byte of output per work-item left the H100 at 11% of its copy bandwidth.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_vectorized)
 kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
@@ -233,6 +244,7 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
                 fwb_store(dst, index + i, sum[i]);
     }
 }
+#endif
 
 #ifdef FWB_G0
 #if CHANNELS != 3 && defined(BLOCK_W) && defined(BLOCK_H)
@@ -242,11 +254,13 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
 
 // Roofline rung, gray8 and rgba8888: see separable_strips.clh. Each work-item filters a strip of
 // BLOCK_W pixels x BLOCK_H rows with the five 1-D taps (-DFWB_G0..G4, whose products are the 25 weights).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_roofline)
 kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
                                  constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
+#endif
 #elif CHANNELS == 3
 #define RF_R 2
 #include "roofline.clh"
@@ -258,6 +272,7 @@ kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int
 // byte is fetched about (BLOCK_H + 4) / BLOCK_H times, 10 multiply-adds per output channel instead of
 // 25, one 16-byte store per output row. Rows are border-mapped once each; columns near the left and
 // right edges go through the border rule pixel by pixel inside rf_load_row.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian5x5_roofline)
 kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int width, int height,
                                  constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
@@ -289,5 +304,6 @@ kernel void gaussian5x5_roofline(global const uchar *src, global uchar *dst, int
         }
     }
 }
+#endif
 #endif // CHANNELS
 #endif

@@ -5,6 +5,7 @@
 #include "integer_pixels.clh"
 
 // Rows: 2r+1 reads and multiply-adds per pixel (a 2-D kernel would need (2r+1)^2).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian_h)
 kernel void gaussian_h(global const uchar *src, global float *tmp, int width, int height,
                        constant float *coeffs, int radius, float4 params)
 {
@@ -22,8 +23,10 @@ kernel void gaussian_h(global const uchar *src, global float *tmp, int width, in
     }
     fwb_store_f32(tmp, row + x, sum);
 }
+#endif
 
 // Columns of the float row results, rounded once at the end.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian_v)
 kernel void gaussian_v(global const float *tmp, global uchar *dst, int width, int height,
                        constant float *coeffs, int radius, float4 params)
 {
@@ -35,6 +38,7 @@ kernel void gaussian_v(global const float *tmp, global uchar *dst, int width, in
         sum += coeffs[k] * fwb_loadf_column(tmp, x, y + k - radius, width, height);
     fwb_store(dst, y * width + x, sum);
 }
+#endif
 
 #if defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS)
 #define R GAUSS_RADIUS
@@ -43,6 +47,7 @@ kernel void gaussian_v(global const float *tmp, global uchar *dst, int width, in
 // __local memory once (border rule applied while loading), then every tap reads local memory.
 // Each input pixel is fetched from global memory about (TILE_W + 2R) / TILE_W times instead of
 // 2R+1 times; whether that wins depends on how well the cache already served the overlap.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian_local_h)
 kernel void gaussian_local_h(global const uchar *src, global float *tmp, int width, int height,
                              constant float *coeffs, int radius, float4 params)
 {
@@ -61,8 +66,10 @@ kernel void gaussian_local_h(global const uchar *src, global float *tmp, int wid
         sum += coeffs[k] * tile[ly][lx + k];
     fwb_store_f32(tmp, y * width + x, sum);
 }
+#endif
 
 // Columns, staged: TILE_W columns of TILE_H + 2R float rows in __local memory.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian_local_v)
 kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int width, int height,
                              constant float *coeffs, int radius, float4 params)
 {
@@ -81,6 +88,7 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
         sum += coeffs[k] * tile[ly + k][lx];
     fwb_store(dst, y * width + x, sum);
 }
+#endif
 #endif
 
 #if defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
@@ -101,9 +109,11 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
 #define SS_TAP(t) taps[t]
 #include "separable_strips.clh"
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_gaussian_strips)
 kernel void gaussian_strips(global const uchar *src, global uchar *dst, int width, int height,
                             constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
     ss_separable(src, dst, width, height, srcPitch, dstPitch, coeffs);
 }
+#endif
 #endif

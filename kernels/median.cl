@@ -51,6 +51,7 @@
 
 // Gathers each channel's MEDIAN_N values into a private array and insertion-sorts it: data-dependent
 // loops and branches, so neighbouring work-items (SIMD lanes) diverge and wait for each other.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_naive_sort)
 kernel void median_naive_sort(global const uchar *src, global uchar *dst, int width, int height,
                               constant float *coeffs, int radius, float4 params)
 {
@@ -79,9 +80,11 @@ kernel void median_naive_sort(global const uchar *src, global uchar *dst, int wi
         dst[(y * width + x) * CHANNELS + c] = v[MEDIAN_N / 2];
     }
 }
+#endif
 
 // All channels at once (uchar vectors) through the fixed min/max network: no branches, constant
 // indices (the array stays in registers), the same instruction stream for every work-item.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_sorting_network)
 kernel void median_sorting_network(global const uchar *src, global uchar *dst, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
@@ -97,10 +100,12 @@ kernel void median_sorting_network(global const uchar *src, global uchar *dst, i
     FWB_MEDIAN_NETWORK
     fwb_store8(dst, y * width + x, p[MEDIAN_N / 2]);
 }
+#endif
 
 #if defined(TILE_W) && defined(TILE_H)
 // The work-group stages its tile plus a MEDIAN_R halo in __local memory once (each input pixel is
 // read by MEDIAN_N work-items), then runs the same network from there.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_local)
 kernel void median_local(global const uchar *src, global uchar *dst, int width, int height,
                          constant float *coeffs, int radius, float4 params)
 {
@@ -124,6 +129,7 @@ kernel void median_local(global const uchar *src, global uchar *dst, int width, 
     FWB_MEDIAN_NETWORK
     fwb_store8(dst, y * width + x, p[MEDIAN_N / 2]);
 }
+#endif
 #endif
 
 #if defined(BLOCK_W) && defined(BLOCK_H)
@@ -168,6 +174,7 @@ inline bs_u8v median_med3(bs_u8v a, bs_u8v b, bs_u8v c) { return max(min(a, b), 
 // that contain it (the neighbours are byte-shifted copies of the sorted vectors); then 3x3 is Paeth's
 // median of (max of lows, median of middles, min of highs): 3x6 + 12 min/max instead of 24, and 5x5
 // runs the 76-step network for sorted columns instead of 113 steps. Exact.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_roofline)
 kernel void median_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                             constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
@@ -243,6 +250,7 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #endif
     }
 }
+#endif
 #endif
 
 #if defined(BLOCK_W) && defined(BLOCK_H)
@@ -522,6 +530,7 @@ __attribute__((always_inline)) inline void mf_strip(global const uchar *restrict
 // image sits in device buffers (VariantSpec::rowAlign), so odd widths keep the aligned vector loads and
 // stores: with packed rows of an odd width every row took the vloadN path, which NVIDIA's compiler splits
 // into byte loads (H100 6719x4481 gray8: forgetful_u16x2_ptx 0.311 ms against 0.080 at 6720x4480).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_forgetful)
 kernel void median_forgetful(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                              constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
@@ -539,4 +548,5 @@ kernel void median_forgetful(global const uchar *restrict src, global uchar *res
 #endif
     mf_strip(src, dst, width, height, srcPitch, dstPitch, x0, y0, false);
 }
+#endif
 #endif

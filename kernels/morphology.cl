@@ -17,6 +17,7 @@
 #define MORPH_K (2 * MORPH_RADIUS + 1)
 
 // Every window pixel read from global memory: (2r+1)^2 reads and min/max per output pixel.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_naive)
 kernel void morph_naive(global const uchar *src, global uchar *dst, int width, int height,
                         constant float *coeffs, int radius, float4 params)
 {
@@ -29,10 +30,12 @@ kernel void morph_naive(global const uchar *src, global uchar *dst, int width, i
             acc = MORPH_OP(acc, fwb_load8_border(src, x + dx, y + dy, width, height));
     fwb_store8(dst, y * width + x, acc);
 }
+#endif
 
 // A square window's min is the min over rows of the min along each row: a row pass then a column
 // pass, 2(2r+1) reads per pixel instead of (2r+1)^2 - exact, border rule included, because the
 // border maps x and y independently.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_rows)
 kernel void morph_rows(global const uchar *src, global uchar *dst, int width, int height,
                        constant float *coeffs, int radius, float4 params)
 {
@@ -44,7 +47,9 @@ kernel void morph_rows(global const uchar *src, global uchar *dst, int width, in
         acc = MORPH_OP(acc, fwb_load8_border(src, x + dx, y, width, height));
     fwb_store8(dst, y * width + x, acc);
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_columns)
 kernel void morph_columns(global const uchar *src, global uchar *dst, int width, int height,
                           constant float *coeffs, int radius, float4 params)
 {
@@ -56,6 +61,7 @@ kernel void morph_columns(global const uchar *src, global uchar *dst, int width,
         acc = MORPH_OP(acc, fwb_load8_border(src, x, y + dy, width, height));
     fwb_store8(dst, y * width + x, acc);
 }
+#endif
 
 #if defined(TILE_W) && defined(TILE_H)
 #define MORPH_TW (TILE_W + 2 * MORPH_RADIUS)
@@ -63,6 +69,7 @@ kernel void morph_columns(global const uchar *src, global uchar *dst, int width,
 // One launch: the tile plus an r-pixel halo is staged in __local, reduced along rows into a second
 // local array (MORPH_TH x TILE_W), then along columns - the separable split without the global
 // round trip. Local memory grows as (16 + 2r)^2 raw pixels: 23 KiB for rgba8888 at r = 30.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_local)
 kernel void morph_local(global const uchar *src, global uchar *dst, int width, int height,
                         constant float *coeffs, int radius, float4 params)
 {
@@ -90,6 +97,7 @@ kernel void morph_local(global const uchar *src, global uchar *dst, int width, i
         acc = MORPH_OP(acc, rows[ly + dy][lx]);
     fwb_store8(dst, y * width + x, acc);
 }
+#endif
 #endif
 
 #if defined(BLOCK_W) && defined(BLOCK_H)
@@ -132,6 +140,7 @@ inline void morph_row_op(global const uchar *src, int width, int height, int pit
 // from byte-shifted copies; the column pass takes the min/max of the last 2r+1 row results, kept in
 // registers while the work-item slides down (small r; for large r they are recomputed from the
 // cached rows). Exact, border rule included (x and y map independently).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_roofline)
 kernel void morph_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                            constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
@@ -184,4 +193,5 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
     }
 #endif
 }
+#endif
 #endif

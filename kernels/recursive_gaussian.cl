@@ -72,34 +72,42 @@ inline float4 fwb_yvv_coefficients(float sigmaf)
     }
 
 // Coefficients from the host (double precision, rounded to float once) in the __constant table.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_u8)
 kernel void iir_columns_u8(global const uchar *in, global float *out, int width, int height,
                            constant float *coeffs, int radius, float4 params)
 {
     const float4 k = vload4(0, coeffs);
     FWB_IIR_COLUMN_BODY(fwb_load)
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_f32)
 kernel void iir_columns_f32(global const float *in, global float *out, int width, int height,
                             constant float *coeffs, int radius, float4 params)
 {
     const float4 k = vload4(0, coeffs);
     FWB_IIR_COLUMN_BODY(fwb_loadf)
 }
+#endif
 
 // Same, coefficients derived on the device from sigma = params.s0 (every work-item, once).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_u8_device_coeffs)
 kernel void iir_columns_u8_device_coeffs(global const uchar *in, global float *out, int width, int height,
                                          constant float *coeffs, int radius, float4 params)
 {
     const float4 k = fwb_yvv_coefficients(params.s0);
     FWB_IIR_COLUMN_BODY(fwb_load)
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_f32_device_coeffs)
 kernel void iir_columns_f32_device_coeffs(global const float *in, global float *out, int width, int height,
                                           constant float *coeffs, int radius, float4 params)
 {
     const float4 k = fwb_yvv_coefficients(params.s0);
     FWB_IIR_COLUMN_BODY(fwb_loadf)
 }
+#endif
 
 // Roofline rung of the column pass: the same recursion, operation for operation (FWB_IIR_COLUMN_BODY),
 // but the loads are batched. The plain loop has one load in flight per work-item, and a column pass
@@ -161,19 +169,23 @@ kernel void iir_columns_f32_device_coeffs(global const float *in, global float *
         _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) cur[c] = next[c];                    \
     }
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_batched_u8)
 kernel void iir_columns_batched_u8(global const uchar *in, global float *out, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
     const float4 k = vload4(0, coeffs);
     FWB_IIR_BATCHED_BODY(fwb_load)
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_batched_f32)
 kernel void iir_columns_batched_f32(global const float *in, global float *out, int width, int height,
                                     constant float *coeffs, int radius, float4 params)
 {
     const float4 k = vload4(0, coeffs);
     FWB_IIR_BATCHED_BODY(fwb_loadf)
 }
+#endif
 
 // Float -> float transposes (between the two column passes): transpose_<variant>_f32.
 #define TRANSPOSE_SUFFIX f32
@@ -477,41 +489,53 @@ inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, g
 
 // Passes (slots): columns_tails (Src -> TmpA carries), columns_scan (TmpA), columns_apply (Src -> TmpA
 // 8.8 image, reading TmpA's carries), rows_tails (TmpA), rows_scan (TmpA), rows_apply (TmpA -> Dst).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_columns_tails)
 kernel void iir_blocked_columns_tails(global const uchar *in, global uchar *scratch, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
     rg_tails(true, in, scratch, width, height, vload4(0, coeffs));
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_columns_scan)
 kernel void iir_blocked_columns_scan(global uchar *unused, global uchar *scratch, int width, int height,
                                      constant float *coeffs, int radius, float4 params)
 {
     rg_scan(true, scratch, width, height, coeffs);
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_columns_apply)
 kernel void iir_blocked_columns_apply(global const uchar *in, global uchar *scratch, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
     rg_apply(true, in, scratch, scratch, width, height, vload4(0, coeffs));
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_rows_tails)
 kernel void iir_blocked_rows_tails(global uchar *unused, global uchar *scratch, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
     rg_tails(false, scratch, scratch, width, height, vload4(0, coeffs));
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_rows_scan)
 kernel void iir_blocked_rows_scan(global uchar *unused, global uchar *scratch, int width, int height,
                                   constant float *coeffs, int radius, float4 params)
 {
     rg_scan(false, scratch, width, height, coeffs);
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_rows_apply)
 kernel void iir_blocked_rows_apply(global uchar *scratch, global uchar *out, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
     rg_apply(false, scratch, out, scratch, width, height, vload4(0, coeffs));
 }
+#endif
 
 // ---- blocked_staged_rows: the row passes through __local memory ----------------------------------
 // In iir_blocked_rows_* a warp's 32 work-items are 32 (row, channel) lanes (gray8: 32 rows), so every
@@ -623,16 +647,20 @@ inline void rg_rows_staged(int which, global const uchar *in, global uchar *out,
     }
 }
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_rows_staged_tails)
 kernel void iir_blocked_rows_staged_tails(global uchar *unused, global uchar *scratch, int width, int height,
                                           constant float *coeffs, int radius, float4 params)
 {
     local float tile[RG_TILE_FLOATS];
     rg_rows_staged(0, scratch, scratch, scratch, width, height, vload4(0, coeffs), tile);
 }
+#endif
 
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_rows_staged_apply)
 kernel void iir_blocked_rows_staged_apply(global uchar *scratch, global uchar *out, int width, int height,
                                           constant float *coeffs, int radius, float4 params)
 {
     local float tile[RG_TILE_FLOATS];
     rg_rows_staged(1, scratch, out, scratch, width, height, vload4(0, coeffs), tile);
 }
+#endif

@@ -23,6 +23,7 @@ inline void sobel_store(global uchar *dst, int index, ipixel_t gx, ipixel_t gy, 
 #define SOBEL_GY(p00, p01, p02, p10, p12, p20, p21, p22) ((p20 + 2 * p21 + p22) - (p00 + 2 * p01 + p02))
 
 // Nine reads per pixel straight from global memory (the cache serves the overlap).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_naive)
 kernel void sobel_naive(global const uchar *src, global uchar *dst, int width, int height,
                         constant float *coeffs, int radius, float4 params)
 {
@@ -43,11 +44,13 @@ kernel void sobel_naive(global const uchar *src, global uchar *dst, int width, i
     const ipixel_t gy = SOBEL_GY(p[0][0], p[0][1], p[0][2], p[1][0], p[1][2], p[2][0], p[2][1], p[2][2]);
     sobel_store(dst, y * width + x, gx, gy, params);
 }
+#endif
 
 #if defined(TILE_W) && defined(TILE_H)
 // The work-group stages its tile plus a 1-pixel halo in __local memory, then reads the nine
 // neighbours from there. As with seed 004's 5x5 tile, the cache usually serves these overlapping
 // reads already; the copy and the barrier are the price.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_local)
 kernel void sobel_local(global const uchar *src, global uchar *dst, int width, int height,
                         constant float *coeffs, int radius, float4 params)
 {
@@ -69,10 +72,12 @@ kernel void sobel_local(global const uchar *src, global uchar *dst, int width, i
     sobel_store(dst, y * width + x, gx, gy, params);
 }
 #endif
+#endif
 
 // Separable, pass 1 of 2: Sobel = [1 2 1] smoothing x [-1 0 1] derivative. Per pixel the row pass
 // keeps both 1-D results as 16-bit integers, side by side in the 4-byte-per-channel scratch buffer:
 // d = p(x+1) - p(x-1) at short-vector index 2i and s = p(x-1) + 2p(x) + p(x+1) at 2i+1.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_separable_h)
 kernel void sobel_separable_h(global const uchar *src, global short *tmp, int width, int height,
                               constant float *coeffs, int radius, float4 params)
 {
@@ -87,9 +92,11 @@ kernel void sobel_separable_h(global const uchar *src, global short *tmp, int wi
     fwb_stores(tmp, 2 * i, CONVERT_SPIXEL(right - left));
     fwb_stores(tmp, 2 * i + 1, CONVERT_SPIXEL(left + 2 * centre + right));
 }
+#endif
 
 // Separable, pass 2 of 2: gx = [1 2 1] down the column of d, gy = [-1 0 1] down the column of s.
 // Six reads per pixel over the two passes instead of nine, at the cost of a scratch round trip.
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_separable_v)
 kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int width, int height,
                               constant float *coeffs, int radius, float4 params)
 {
@@ -105,6 +112,7 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
     const ipixel_t dCentre = CONVERT_IPIXEL(fwb_loads(tmp, 2 * i));
     sobel_store(dst, i, dUp + 2 * dCentre + dDown, sDown - sUp, params);
 }
+#endif
 
 #if defined(BLOCK_W) && defined(BLOCK_H)
 #include "byte_strips.clh"
@@ -120,6 +128,7 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
 // part comes first on aligned vectors (a = up + 2 mid + down, b = down - up, 16-bit), then gx and gy
 // use byte-shifted copies of a and b: gx = a(x+1) - a(x-1), gy = b(x-1) + 2 b(x) + b(x+1). Same
 // integers and the same rounding as sobel_store().
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_roofline)
 kernel void sobel_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                            constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
@@ -176,4 +185,5 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
 #endif
     }
 }
+#endif
 #endif

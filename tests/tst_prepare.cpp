@@ -1,0 +1,113 @@
+// filter-bench prepare: fills an empty program cache (every program built, slowest first in the list), a
+// second prepare builds nothing, a corrupt entry is rebuilt, and usage errors exit 2. One cheap family
+// (box3x3_interior, gray8: three programs on PoCL) keeps the cold builds short.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+class TestPrepare : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fillsThenBuildsNothing();
+    void rebuildsCorruptEntry();
+    void usageErrors();
+
+private:
+    struct Outcome
+    {
+        int code = -1;
+        QByteArray out, err;
+        QJsonObject json;
+    };
+    Outcome prepare(const QStringList &extra);
+    QTemporaryDir m_dir;
+};
+
+TestPrepare::Outcome TestPrepare::prepare(const QStringList &extra)
+{
+    QProcess process;
+    process.start(QStringLiteral(FWB_FILTER_BENCH),
+                  QStringList{"prepare", "--filter", "box3x3_interior", "--format", "gray8", "--cache-dir",
+                              m_dir.filePath("cache"), "--jobs", "2"}
+                      + extra);
+    Outcome o;
+    if (!process.waitForFinished(600000)) {
+        process.kill();
+        return o;
+    }
+    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    o.out = process.readAllStandardOutput();
+    o.err = process.readAllStandardError();
+    if (extra.contains("--json"))
+        o.json = QJsonDocument::fromJson(o.out).object();
+    return o;
+}
+
+void TestPrepare::fillsThenBuildsNothing()
+{
+    const Outcome first = prepare({"--json"});
+    QVERIFY2(first.code == 0, first.out + first.err);
+    const int programs = first.json["programs"].toInt();
+    QVERIFY2(programs >= 3, first.out.constData()); // uniform_padded, exact_cl12, roofline (+ nonuniform on CL 2.0)
+    QCOMPARE(first.json["built"].toInt(), programs);
+    QCOMPARE(first.json["already_cached"].toInt(), 0);
+    QCOMPARE(first.json["failed"].toInt(), 0);
+    const QJsonArray results = first.json["results"].toArray();
+    QCOMPARE(results.size(), programs);
+    for (int i = 1; i < results.size(); ++i) // slowest first
+        QVERIFY(results[i - 1].toObject()["build_ms"].toDouble() >= results[i].toObject()["build_ms"].toDouble());
+    for (const QJsonValue &r : results) {
+        QCOMPARE(r.toObject()["origin"].toString(), QString("compiled"));
+        QVERIFY(r.toObject()["build_ms"].toDouble() > 0);
+    }
+
+    const Outcome second = prepare({"--json"});
+    QVERIFY2(second.code == 0, second.out + second.err);
+    QCOMPARE(second.json["programs"].toInt(), programs);
+    QCOMPARE(second.json["built"].toInt(), 0);
+    QCOMPARE(second.json["already_cached"].toInt(), programs);
+
+    const Outcome table = prepare({});
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains("prepared " + QByteArray::number(programs) + " programs for ")
+                 && table.out.contains(": 0 built") && table.out.contains("roofline"),
+             table.out.constData());
+}
+
+void TestPrepare::rebuildsCorruptEntry()
+{
+    QVERIFY(prepare({"--json"}).code == 0); // filled (or already full from the test above)
+    std::size_t entries = 0;
+    for (const auto &e : std::filesystem::directory_iterator(m_dir.filePath("cache").toStdString()))
+        if (e.path().extension() == ".bin" && entries++ == 0) {
+            std::ofstream(e.path(), std::ios::binary | std::ios::trunc) << "not a program binary";
+        }
+    QVERIFY(entries >= 3);
+    const Outcome o = prepare({"--json"});
+    QVERIFY2(o.code == 0, o.out + o.err);
+    QCOMPARE(o.json["built"].toInt(), 1);
+    QCOMPARE(o.json["failed"].toInt(), 0);
+}
+
+void TestPrepare::usageErrors()
+{
+    for (const QStringList &args : {QStringList{"--filter", "nosuch"}, QStringList{"--format", "gray7"},
+                                    QStringList{"--jobs", "0"}, QStringList{"--bogus"}}) {
+        QProcess process;
+        process.start(QStringLiteral(FWB_FILTER_BENCH), QStringList{"prepare"} + args);
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitCode() == 2, qPrintable(args.join(' ') + ": " + process.readAllStandardError()));
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestPrepare)
+#include "tst_prepare.moc"
