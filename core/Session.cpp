@@ -258,6 +258,30 @@ struct Session::Impl
     cl::Context context;
     cl::CommandQueue queue;
     ProgramCache programs;
+    // Builds that a work-group check (checkLaunch) made and no run has reported yet, by options and
+    // source: the run that then finds the program in memory reports that build as its own (the window
+    // checks the shape first, so its first run would otherwise say "from memory cache" for a compile).
+    std::map<std::string, BuildInfo> unreportedBuilds;
+    static std::string buildKey(const std::string &source, const std::string &options)
+    {
+        return options + '\n' + std::to_string(std::hash<std::string>{}(source));
+    }
+    cl::Program program(const std::string &source, const std::string &options, BuildInfo *build, bool fromCheck)
+    {
+        BuildInfo local;
+        BuildInfo &bi = build ? *build : local;
+        cl::Program p = programs.get(context, device, info, source, options, &bi);
+        const std::string key = buildKey(source, options);
+        if (fromCheck) {
+            if (bi.origin != ProgramOrigin::Memory)
+                unreportedBuilds[key] = bi;
+        } else if (auto it = unreportedBuilds.find(key); it != unreportedBuilds.end()) {
+            if (bi.origin == ProgramOrigin::Memory)
+                bi = it->second;
+            unreportedBuilds.erase(it);
+        }
+        return p;
+    }
 
     struct BufferEntry
     {
@@ -1329,7 +1353,7 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
                                         ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
                                         : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
         const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, tile);
-        cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, opts);
+        cl::Program program = d->program(source.text, opts, nullptr, true);
         for (const PassSpec &pass : variant->passes) {
             cl::Kernel kernel(program, pass.entry.c_str());
             LaunchLimits limits;
@@ -1416,7 +1440,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                                         : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
         r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, tile);
         BuildInfo build;
-        cl::Program program = d->programs.get(d->context, d->device, d->info, source.text, r.buildOptions, &build);
+        cl::Program program = d->program(source.text, r.buildOptions, &build, false);
         r.buildMs = build.buildMs;
         r.buildOrigin = programOriginName(build.origin);
         r.buildCached = build.origin != ProgramOrigin::Compiled;

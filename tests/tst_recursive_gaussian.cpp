@@ -29,6 +29,7 @@ private slots:
     void rooflineEdges();
     void blockedEdges_data();
     void blockedEdges();
+    void blockedWorkGroupShapes_data();
     void blockedWorkGroupShapes();
 
 private:
@@ -181,19 +182,30 @@ void TestRecursiveGaussian::blockedEdges()
 // The kernels take their tasks (blocked) and row chunks (blocked_staged_rows) in grid-stride loops sized
 // from whatever work-group they run in: 1x1 (fewer items than channels), odd shapes, 1024 items (more than
 // a chunk's tasks), on a width of several chunks.
-void TestRecursiveGaussian::blockedWorkGroupShapes()
+// One row per format and variant: each shape is a driver compile of the variant's six kernels on PoCL,
+// so the whole table in one test function could outlast Qt Test's per-function watchdog on a cold cache.
+void TestRecursiveGaussian::blockedWorkGroupShapes_data()
 {
+    QTest::addColumn<int>("format");
+    QTest::addColumn<QString>("variant");
     for (PixelFormat format : allPixelFormats())
         for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64"})
-            for (LocalSize local : {LocalSize{1, 1}, LocalSize{7, 3}, LocalSize{64, 4}, LocalSize{1024, 1}}) {
-                RunRequest req = oneShotRequest("recursive_gaussian", variant, format);
-                req.params.values["sigma"] = 8.0;
-                req.local = local;
-                const RunResult r = runOnTestCard(*m_session, req, 2100, 37);
-                QVERIFY2(r.ok() && r.matches, (QByteArray(variant) + " " + formatName(format) + " local "
-                                               + QByteArray(local.toString().c_str()) + " " + describe(r, 2100, 37))
-                                                  .constData());
-            }
+            QTest::newRow((QByteArray(formatName(format)) + "/" + variant).constData()) << int(format) << QString(variant);
+}
+
+void TestRecursiveGaussian::blockedWorkGroupShapes()
+{
+    QFETCH(int, format);
+    QFETCH(QString, variant);
+    for (LocalSize local : {LocalSize{1, 1}, LocalSize{7, 3}, LocalSize{64, 4}, LocalSize{1024, 1}}) {
+        RunRequest req = oneShotRequest("recursive_gaussian", variant.toStdString(), PixelFormat(format));
+        req.params.values["sigma"] = 8.0;
+        req.local = local;
+        const RunResult r = runOnTestCard(*m_session, req, 2100, 37);
+        QVERIFY2(r.ok() && r.matches, (variant.toUtf8() + " " + formatName(PixelFormat(format)) + " local "
+                                       + QByteArray(local.toString().c_str()) + " " + describe(r, 2100, 37))
+                                          .constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRecursiveGaussian)

@@ -20,6 +20,7 @@ private slots:
     void invalidShapesRejected();
     void validShapesRun_data();
     void validShapesRun();
+    void checkBuildReportedByRun();
 };
 
 void TestWorkGroup::parse_data()
@@ -136,6 +137,26 @@ void TestWorkGroup::invalidShapesRejected_data()
     QTest::newRow("x beyond item size") << "constant_memory" << "100000x1" << "not valid";
     QTest::newRow("y beyond item size") << "private_array" << "1x65536" << "max work-item size in y";
     QTest::newRow("tile too big for local memory") << "local_tiled" << "1024x64" << "";
+}
+
+// The window checks a shape before it runs it, and that check builds the program: the run that follows
+// reports the build (origin "compiled", its time), not "from memory cache"; the run after that is a hit.
+void TestWorkGroup::checkBuildReportedByRun()
+{
+    FWB_REQUIRE_DEVICE(device);
+    SessionOptions options;
+    options.cacheDir = "-"; // a build from source, whatever the disk cache holds
+    Session session(device, options);
+    RunRequest request = test::oneShotRequest("box", "naive");
+    request.local = LocalSize{8, 8};
+    QCOMPARE(session.checkLaunch(request, 64, 48), std::string());
+    const RunResult first = session.run(makeTestCard(64, 48, PixelFormat::Gray8), request);
+    QVERIFY2(first.ok(), first.error.c_str());
+    QCOMPARE(first.buildOrigin, std::string("compiled"));
+    QVERIFY(first.buildMs > 0 && !first.buildCached);
+    const RunResult second = session.run(makeTestCard(64, 48, PixelFormat::Gray8), request);
+    QCOMPARE(second.buildOrigin, std::string("memory"));
+    QVERIFY(second.buildCached);
 }
 
 void TestWorkGroup::invalidShapesRejected()
