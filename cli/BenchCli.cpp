@@ -6,8 +6,10 @@
 #include "Error.h"
 #include "Verb.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -54,9 +56,8 @@ const cli::Verb *findVerb(const std::vector<cli::Verb> &verbs, const std::string
     return nullptr;
 }
 
-} // namespace
-
-int runBenchCli(int argc, char **argv, ImageIo *io)
+// Parses the command line and runs the chosen verb; its exit status.
+int runVerbs(int argc, char **argv, ImageIo *io)
 {
     CLI::App app("filter-bench: OpenCL filter variants timed on a device and checked against the CPU.",
                  "filter-bench");
@@ -136,6 +137,22 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
     } catch (const std::exception &e) {
         return usageError(std::string("unexpected error: ") + e.what());
     }
+}
+
+} // namespace
+
+// The verbs' exit status, unless what they printed did not reach standard output (`--json >
+// /dev/full`, a closed pipe): a result nobody received is a failure (exit 1), never a silent 0.
+int runBenchCli(int argc, char **argv, ImageIo *io)
+{
+    int code = runVerbs(argc, argv, io);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        const int error = errno;
+        std::fprintf(stderr, "filter-bench: cannot write to standard output: %s\n", std::strerror(error));
+        if (code == 0)
+            code = 1;
+    }
+    return code;
 }
 
 } // namespace fwb

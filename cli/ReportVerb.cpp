@@ -87,9 +87,8 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
 {
     if (o.out.empty())
         throw Error("report needs --out FILE.html");
-    std::error_code ec;
-    if (std::filesystem::exists(o.out, ec) && !o.overwrite)
-        throw Error("report file " + o.out + " exists; pass --overwrite to replace it");
+    checkImagePath(io, "--input", o.in.input);
+    checkOutputFiles({{"--out", o.out}}, {o.in.input}, o.overwrite);
     BenchSetup setup = prepareBench(o.in, io, 5, "report");
     std::string sweepParam;
     std::vector<double> sweepValuesList;

@@ -1,0 +1,267 @@
+// What an adversarial pass over filter-bench found (issue 29), one row per case: the exit code, the
+// message and, for every case that could lose data, the bytes of every file that was there before.
+// filter-bench is started with raw byte arguments (fork/exec: QProcess would re-encode them), and
+// nearly every row is refused before any kernel is built; the program-cache rows build two tiny
+// kernels of their own.
+#include "ClDevice.h"
+#include "Error.h"
+#include "Image.h"
+#include "JsonIo.h"
+#include "ProgramCache.h"
+#include "TestSupport.h"
+#include "UserVariants.h"
+
+#include <QImage>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace fwb;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome
+{
+    int code = -1; // -2: killed by a signal (a crash), -1: did not finish in time
+    std::string out, err;
+};
+
+std::string readAll(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeAll(const fs::path &path, const std::string &bytes)
+{
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// filter-bench with these exact bytes as arguments, in `cwd`; stdout to `stdoutPath` when given.
+Outcome bench(const std::vector<std::string> &args, const fs::path &cwd, const std::vector<std::string> &env = {},
+              const std::string &stdoutPath = {}, int timeoutS = 60)
+{
+    static QTemporaryDir capture; // outside `cwd`: the rows compare every file there
+    const fs::path outFile = capture.filePath("stdout").toStdString(), errFile = capture.filePath("stderr").toStdString();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (::chdir(cwd.c_str()) != 0)
+            _exit(127);
+        const int out = ::open(stdoutPath.empty() ? outFile.c_str() : stdoutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (out < 0 || err < 0)
+            _exit(127);
+        dup2(out, 1);
+        dup2(err, 2);
+        for (const std::string &e : env)
+            putenv(const_cast<char *>(e.c_str()));
+        std::vector<char *> argv{const_cast<char *>(FWB_FILTER_BENCH)};
+        for (const std::string &a : args)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(FWB_FILTER_BENCH, argv.data());
+        _exit(127);
+    }
+    Outcome o;
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutS);
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return o;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+    o.out = stdoutPath.empty() ? readAll(outFile) : std::string();
+    o.err = readAll(errFile);
+    fs::remove(outFile);
+    fs::remove(errFile);
+    return o;
+}
+
+// Every entry under `dir`: its kind and bytes (a link: its target), to compare before and after.
+std::map<std::string, std::string> snapshot(const fs::path &dir)
+{
+    std::map<std::string, std::string> files;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+        const std::string name = it->path().lexically_relative(dir).string();
+        if (it->is_symlink())
+            files[name] = "link:" + fs::read_symlink(it->path()).string();
+        else if (it->is_regular_file())
+            files[name] = "file:" + readAll(it->path());
+        else if (it->is_directory())
+            files[name] = "dir";
+        else
+            files[name] = "other:" + std::to_string(int(it->status().type()));
+    }
+    return files;
+}
+
+std::string pngBytes()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("p.png");
+    QImage image(8, 8, QImage::Format_Grayscale8);
+    image.fill(77);
+    image.save(path);
+    return readAll(path.toStdString());
+}
+
+} // namespace
+
+class TestAdversarial : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void refusals_data();
+    void refusals();
+    void longJsonFileName();
+    void stdoutFull_data();
+    void stdoutFull();
+};
+
+// Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
+// the one-line message; every file that was there stays byte for byte, and no new file appears.
+void TestAdversarial::refusals_data()
+{
+    QTest::addColumn<QByteArray>("setup");
+    QTest::addColumn<QByteArrayList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    const QByteArrayList run{"run", "--filter", "box", "--variant", "naive", "--repeat", "1", "--warmup", "0"};
+    // Item 5: paths are bytes; one Qt would re-encode is refused, never replaced by another name.
+    QTest::newRow("5 invalid UTF-8 output over the U+FFFD-named input")
+        << QByteArray("png:photo\xef\xbf\xbd.png") << run + QByteArrayList{"--input", "photo\xef\xbf\xbd.png", "--output", "photo\xfe.png"}
+        << 2 << "not valid UTF-8";
+    QTest::newRow("5 invalid UTF-8 input is named, not 'missing'")
+        << QByteArray("png:bad\xff.png") << run + QByteArrayList{"--input", "bad\xff.png", "--output", "o.png"} << 2
+        << "not valid UTF-8";
+    // Item 6: never over the input, never two outputs in one file, with --overwrite too.
+    QTest::newRow("6 --json-file equal to the input")
+        << QByteArray("png:in.png") << run + QByteArrayList{"--input", "in.png", "--json-file", "in.png", "--overwrite"} << 2
+        << "over the input";
+    QTest::newRow("6 --json-file a hard link of the input")
+        << QByteArray("png:in.png,hardlink:in.png:alias.json") << run + QByteArrayList{"--input", "in.png", "--json-file", "alias.json", "--overwrite"}
+        << 2 << "over the input";
+    QTest::newRow("6 report --out equal to the input")
+        << QByteArray("png:in.png") << QByteArrayList{"report", "--filter", "box", "--input", "in.png", "--out", "./in.png", "--overwrite"}
+        << 2 << "over the input";
+    QTest::newRow("6 --output and --json-file one file")
+        << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--output", "o.png", "--json-file", "o.png"} << 2
+        << "name the same file";
+    // Item 7: the atomic writer replaces regular files only.
+    QTest::newRow("7 --json-file a symbolic link")
+        << QByteArray("text:target.json,symlink:target.json:link.json")
+        << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "link.json", "--overwrite"} << 2 << "symbolic link";
+    QTest::newRow("7 --json-file a FIFO") << QByteArray("fifo:pipe.json")
+                                          << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "pipe.json", "--overwrite"}
+                                          << 2 << "FIFO";
+    QTest::newRow("7 --output a symbolic link")
+        << QByteArray("png:target.png,symlink:target.png:link.png")
+        << run + QByteArrayList{"--synthetic", "8x8", "--output", "link.png", "--overwrite"} << 2 << "symbolic link";
+    // Item 20: --json-file into a missing folder is refused as --output is, before the run.
+    QTest::newRow("20 --json-file in a missing folder")
+        << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "nodir/r.json"} << 2 << "does not exist";
+    // Item 19: the output format is checked before the run, not after it.
+    QTest::newRow("19 --output o.xyz") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--output", "o.xyz"} << 2
+                                       << "unsupported output format";
+}
+
+void TestAdversarial::refusals()
+{
+    QFETCH(QByteArray, setup);
+    QFETCH(QByteArrayList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const fs::path dir = tmp.path().toStdString();
+    static const std::string png = pngBytes();
+    // "kind:name[:other]" items, bytes as written (names with invalid UTF-8 included).
+    std::vector<std::string> env;
+    for (const QByteArray &item : setup.split(',')) {
+        if (item.isEmpty())
+            continue;
+        const QByteArrayList parts = item.split(':');
+        const std::string kind = parts[0].toStdString(), raw = parts.value(1).toStdString(),
+                          other = parts.value(2).toStdString();
+        if (kind == "png")
+            writeAll(dir / raw, png);
+        else if (kind == "text")
+            writeAll(dir / raw, "the user's own " + raw + "\n");
+        else if (kind == "fifo")
+            QCOMPARE(mkfifo((dir / raw).c_str(), 0600), 0);
+        else if (kind == "symlink")
+            fs::create_symlink(raw, dir / other);
+        else if (kind == "hardlink")
+            fs::create_hard_link(dir / raw, dir / other);
+        else if (kind == "env")
+            env.push_back(raw);
+    }
+    const auto before = snapshot(dir);
+    std::vector<std::string> argv;
+    for (const QByteArray &a : args)
+        argv.push_back(a.toStdString());
+    const Outcome o = bench(argv, dir, env, {}, 60);
+    QVERIFY2(o.code != -2, ("crashed: " + o.err).c_str());
+    QVERIFY2(o.code != -1, "hung");
+    QVERIFY2(o.code == code, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY2(o.err.find(message.toStdString()) != std::string::npos, o.err.c_str());
+    QVERIFY2(snapshot(dir) == before, "a file changed, appeared or went");
+    fs::remove_all(dir); // QTemporaryDir cannot remove names that are not valid UTF-8
+}
+
+// Item 19: a 245-byte --json-file name is written (its temp name is shortened to fit the 255-byte
+// limit of a name).
+void TestAdversarial::longJsonFileName()
+{
+    FWB_REQUIRE_DEVICE(info);
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    const std::string longName = std::string(240, 'j') + ".json";
+    const Outcome o = bench({"run", "--filter", "box", "--variant", "naive", "--repeat", "1", "--warmup", "0",
+                             "--no-cpu-single", "--no-tuned", "--synthetic", "8x8", "--json-file", longName},
+                            dir);
+    QVERIFY2(o.code == 0, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY(fs::file_size(dir / longName) > 0);
+}
+
+// Item 9: a result nobody received is a failure.
+void TestAdversarial::stdoutFull_data()
+{
+    QTest::addColumn<QByteArrayList>("args");
+    QTest::newRow("list --json") << QByteArrayList{"list", "--json"};
+    QTest::newRow("list") << QByteArrayList{"list"};
+    QTest::newRow("run --help") << QByteArrayList{"run", "--help"};
+}
+
+void TestAdversarial::stdoutFull()
+{
+    QFETCH(QByteArrayList, args);
+    if (!fs::exists("/dev/full"))
+        QSKIP("no /dev/full");
+    QTemporaryDir tmp;
+    std::vector<std::string> argv;
+    for (const QByteArray &a : args)
+        argv.push_back(a.toStdString());
+    const Outcome o = bench(argv, tmp.path().toStdString(), {}, "/dev/full");
+    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY2(o.err.find("cannot write to standard output") != std::string::npos, o.err.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestAdversarial)
+#include "tst_adversarial.moc"
