@@ -5,6 +5,7 @@
 
 #include "BenchInput.h"
 #include "Error.h"
+#include "ProgramCache.h"
 #include "ResultJson.h"
 #include "RunPlan.h"
 #include "Tuner.h"
@@ -82,6 +83,11 @@ void printHeatMap(const TuneResult &t)
 
 int cmdTune(const TuneVerbOptions &o, ImageIo *io)
 {
+    // --cache-dir names the folder tuning.json is written into: only a program cache's (or a new or
+    // empty folder, which becomes one), never someone's folder that happens to hold a tuning.json.
+    if (!o.dryRun && !o.in.cacheDir.empty() && o.in.cacheDir != "-")
+        if (std::string error; !ProgramCache::markCacheDir(o.in.cacheDir, &error))
+            throw Error(error + "; not writing tuning.json there");
     BenchSetup setup = prepareBench(o.in, io, 5, "tune");
     if (o.variant.empty())
         throw Error("tune needs --variant NAME or --variant all");

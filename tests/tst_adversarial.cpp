@@ -132,6 +132,8 @@ private slots:
     void longJsonFileName();
     void stdoutFull_data();
     void stdoutFull();
+    void cacheTouchesOnlyItsOwn();
+    void cacheBinaryVerified();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -173,6 +175,17 @@ void TestAdversarial::refusals_data()
     QTest::newRow("7 --output a symbolic link")
         << QByteArray("png:target.png,symlink:target.png:link.png")
         << run + QByteArrayList{"--synthetic", "8x8", "--output", "link.png", "--overwrite"} << 2 << "symbolic link";
+    // Item 8: the cache touches only a folder it marked and only files it wrote.
+    QTest::newRow("8 cache --clear on a folder of the user's .bin files")
+        << QByteArray("text:big-disk-image01.bin,text:my-photo-backup1.bin,text:0123456789abcdef.bin")
+        << QByteArrayList{"cache", "--cache-dir", ".", "--clear"} << 2 << "not a filter-bench program cache";
+    QTest::newRow("8 cache --max-mib on a folder with the user's 'limit'")
+        << QByteArray("text:limit,text:big-disk-image01.bin") << QByteArrayList{"cache", "--cache-dir", ".", "--max-mib", "0"} << 2
+        << "not a filter-bench program cache";
+    QTest::newRow("8 tune into a folder with the user's tuning.json")
+        << QByteArray("text:tuning.json,text:notes.txt")
+        << QByteArrayList{"tune", "--filter", "box", "--synthetic", "8x8", "--cache-dir", "."} << 2
+        << "not a filter-bench program cache";
     // Item 20: --json-file into a missing folder is refused as --output is, before the run.
     QTest::newRow("20 --json-file in a missing folder")
         << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "nodir/r.json"} << 2 << "does not exist";
@@ -261,6 +274,84 @@ void TestAdversarial::stdoutFull()
     const Outcome o = bench(argv, tmp.path().toStdString(), {}, "/dev/full");
     QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
     QVERIFY2(o.err.find("cannot write to standard output") != std::string::npos, o.err.c_str());
+}
+
+// Item 8 in the library: eviction and --clear in a marked folder still spare a file whose name looks
+// like an entry but which the cache did not write (no entry magic), and links.
+void TestAdversarial::cacheTouchesOnlyItsOwn()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    QVERIFY(!ProgramCache::isCacheDir(dir.string()));
+    const std::vector<unsigned char> payload(100, 7);
+    const auto entry = encodeCacheEntry("00000000000000aa", payload.data(), payload.size());
+    writeAll(dir / "00000000000000aa.bin", std::string(entry.begin(), entry.end())); // an older cache's entry
+    QVERIFY(ProgramCache::markCacheDir(dir.string())); // adopted: everything in it is cache-shaped
+    QVERIFY(ProgramCache::isCacheDir(dir.string()));
+    writeAll(dir / "abcdefabcdefabcd.bin", std::string(5000, 'u')); // the user's, entry-shaped name
+    writeAll(dir / "outside.txt", "keep");
+    fs::create_symlink("outside.txt", dir / "00000000000000bb.bin");
+    const std::string userBytes = readAll(dir / "abcdefabcdefabcd.bin");
+    QCOMPARE(ProgramCache::evict(dir.string(), 0), std::size_t(1)); // the real entry only
+    QVERIFY(fs::exists(dir / "abcdefabcdefabcd.bin") && fs::is_symlink(dir / "00000000000000bb.bin"));
+    QCOMPARE(readAll(dir / "abcdefabcdefabcd.bin"), userBytes);
+    std::string error;
+    QCOMPARE(ProgramCache::clearDir(dir.string(), &error), std::size_t(0));
+    QVERIFY(fs::exists(dir / "abcdefabcdefabcd.bin") && fs::exists(dir / "outside.txt"));
+    // A folder of other files is never adopted.
+    QTemporaryDir other;
+    writeAll(fs::path(other.path().toStdString()) / "holiday.jpg", "jpeg");
+    QVERIFY(!ProgramCache::markCacheDir(other.path().toStdString(), &error));
+    QVERIFY2(error.find("not a filter-bench program cache") != std::string::npos, error.c_str());
+    QVERIFY(!fs::exists(fs::path(other.path().toStdString()) / ProgramCache::kMarkerFile));
+}
+
+// Item 3: an entry with a correct frame around half of a real binary, or around another program's
+// binary, is rebuilt (and listed as invalid), never handed to the driver.
+void TestAdversarial::cacheBinaryVerified()
+{
+    FWB_REQUIRE_DEVICE(info);
+    QTemporaryDir tmp;
+    const std::string dir = tmp.path().toStdString();
+    const cl::Device device = clDeviceFor(info);
+    const cl::Context context(device);
+    const std::string sourceA = "kernel void adv_a(global int *p) { p[get_global_id(0)] = 1; }";
+    const std::string sourceB = "kernel void adv_b(global int *p) { p[get_global_id(0)] = 2; }";
+    BuildInfo bi;
+    ProgramCache(dir).get(context, device, info, sourceA, "", &bi);
+    QCOMPARE(bi.origin, ProgramOrigin::Compiled);
+    const fs::path fileA = bi.cacheFile;
+    const std::string keyA = fileA.stem().string();
+    ProgramCache(dir).get(context, device, info, sourceB, "", &bi);
+    const fs::path fileB = bi.cacheFile;
+    const std::string keyB = fileB.stem().string();
+    std::vector<unsigned char> payloadA;
+    const std::string bytesA = readAll(fileA);
+    QVERIFY(decodeCacheEntry(reinterpret_cast<const unsigned char *>(bytesA.data()), bytesA.size(), keyA, &payloadA));
+
+    // Half the payload, the frame recomputed: magic, key, size and checksum all correct.
+    const std::vector<unsigned char> half(payloadA.begin(), payloadA.begin() + std::ptrdiff_t(payloadA.size() / 2));
+    const auto forged = encodeCacheEntry(keyA, half.data(), half.size());
+    writeAll(fileA, std::string(forged.begin(), forged.end()));
+    for (const CacheEntryInfo &e : ProgramCache::listEntries(dir))
+        if (e.key == keyA)
+            QVERIFY2(!e.valid, "cache --list calls a forged entry ok");
+    {
+        cl::Program program = ProgramCache(dir).get(context, device, info, sourceA, "", &bi);
+        QCOMPARE(bi.origin, ProgramOrigin::Compiled);
+        QVERIFY(bi.rebuiltAfterBadBinary);
+        QVERIFY(cl::Kernel(program, "adv_a")() != nullptr);
+    }
+    // Program A's whole sealed entry framed under B's key: B is rebuilt, not CL_INVALID_KERNEL_NAME.
+    const auto swapped = encodeCacheEntry(keyB, payloadA.data(), payloadA.size());
+    writeAll(fileB, std::string(swapped.begin(), swapped.end()));
+    {
+        cl::Program program = ProgramCache(dir).get(context, device, info, sourceB, "", &bi);
+        QCOMPARE(bi.origin, ProgramOrigin::Compiled);
+        QVERIFY(cl::Kernel(program, "adv_b")() != nullptr);
+    }
+    ProgramCache(dir).get(context, device, info, sourceB, "", &bi);
+    QCOMPARE(bi.origin, ProgramOrigin::Disk); // the rewritten entry is good again
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)
