@@ -26,6 +26,11 @@ IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeo
         isolated.timeoutS = s;
         isolated.enabled = true;
     }
+    // Edited kernels (--kernel-dir, FWB_KERNEL_DIR) run in the helper, as they do from the window: one
+    // that writes out of bounds or crashes the driver costs that process, never filter-bench.
+    const char *envKernelDir = std::getenv("FWB_KERNEL_DIR");
+    if (!kernelDir.empty() || (envKernelDir && *envKernelDir))
+        isolated.enabled = true;
     if (!userVariant.empty()) {
         isolated.kernel = loadUserVariant(userVariant);
         userVariantSpec(*isolated.kernel); // an unknown base or wrong entry count fails here, before any run

@@ -222,6 +222,11 @@ struct PassLaunch
     // global size up to the shape where the variant's kernels guard their edges.
     void checkAndRound(const DeviceInfo &device, const LaunchLimits &limits, GlobalRule rule, RunResult &r)
     {
+        if (std::string why = launchCountProblem(global[0], dims == 2 ? global[1] : 1, local, device.maxWorkGroupSize);
+            !why.empty()) {
+            r.errorCode = "launch too large";
+            throw Error(why);
+        }
         if (std::string why = localSizeProblem(device, local, limits); !why.empty()) {
             r.errorCode = "invalid work-group shape";
             throw Error(why);
@@ -956,6 +961,12 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                         + "-pixel halo needs " + mib(std::max<std::uint64_t>(slotBytes, unit)) + " per buffer; the device allows "
                         + mib(maxAlloc) + " in one allocation",
                     CL_INVALID_BUFFER_SIZE);
+    // Each tile costs launches, copies and bookkeeping: --tile 1x1 on 1920x1080 would be two million.
+    constexpr std::int64_t kMaxTiles = 65536;
+    if (std::int64_t((w + tw - 1) / tw) * std::int64_t((h + th - 1) / th) > kMaxTiles)
+        throw Error("a " + std::to_string(tw) + "x" + std::to_string(th) + " tile makes "
+                    + std::to_string(std::int64_t((w + tw - 1) / tw) * std::int64_t((h + th - 1) / th))
+                    + " tiles of this image (at most " + std::to_string(kMaxTiles) + "); use larger tiles");
     const int cols = int((w + tw - 1) / tw), rows = int((h + th - 1) / th);
     const int tiles = cols * rows;
     const int slots = std::min(streams, tiles);

@@ -129,11 +129,13 @@ class TestAdversarial : public QObject
 private slots:
     void refusals_data();
     void refusals();
+    void tileCountBounded();
     void longJsonFileName();
     void stdoutFull_data();
     void stdoutFull();
     void cacheTouchesOnlyItsOwn();
     void cacheBinaryVerified();
+    void kernelDirRunsInHelper();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -186,6 +188,24 @@ void TestAdversarial::refusals_data()
         << QByteArray("text:tuning.json,text:notes.txt")
         << QByteArrayList{"tune", "--filter", "box", "--synthetic", "8x8", "--cache-dir", "."} << 2
         << "not a filter-bench program cache";
+    // Item 1: a sweep whose run count overflows is refused, not a crash or a runaway allocation.
+    QByteArrayList sweep{"run", "--synthetic", "8x8", "--filter", "gaussian"};
+    for (int i = 0; i < 64; ++i)
+        sweep += QByteArrayList{"--param", "sigma=1,2"};
+    QTest::newRow("1 64 x sigma=1,2") << QByteArray("") << sweep << 2 << "more than 10000 runs";
+    QByteArrayList sweep2{"run", "--synthetic", "8x8", "--filter", "gaussian,gaussian"};
+    for (int i = 0; i < 63; ++i)
+        sweep2 += QByteArrayList{"--param", "sigma=1,2"};
+    QTest::newRow("1 63 x sigma=1,2 on two filters") << QByteArray("") << sweep2 << 2 << "more than 10000 runs";
+    // Item 2: 2^32 work-groups or more are refused with the limit, before the runtime sees them.
+    QTest::newRow("2 inspect 1048576x1048576 in 1x1")
+        << QByteArray("") << QByteArrayList{"inspect", "--global", "1048576x1048576", "--local", "1x1"} << 1 << "32 bits";
+    QTest::newRow("2 inspect 65536x65536 in 1x1")
+        << QByteArray("") << QByteArrayList{"inspect", "--global", "65536x65536", "--local", "1x1"} << 1 << "4294967295";
+    // Item 13: matmul keeps to the memory budget, as images do.
+    QTest::newRow("13 matmul --n 23200 over FWB_MEMORY_MIB") << QByteArray("env:FWB_MEMORY_MIB=1024")
+                                                             << QByteArrayList{"matmul", "--n", "23200"} << 2
+                                                             << "MiB of host memory";
     // Item 20: --json-file into a missing folder is refused as --output is, before the run.
     QTest::newRow("20 --json-file in a missing folder")
         << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "nodir/r.json"} << 2 << "does not exist";
@@ -236,6 +256,19 @@ void TestAdversarial::refusals()
     QVERIFY2(o.err.find(message.toStdString()) != std::string::npos, o.err.c_str());
     QVERIFY2(snapshot(dir) == before, "a file changed, appeared or went");
     fs::remove_all(dir); // QTemporaryDir cannot remove names that are not valid UTF-8
+}
+
+// Item 13: a tile size that would make millions of tiles is refused with the limit (this run reaches
+// the device: one small catalogue program, box/naive, shared with the next slot).
+void TestAdversarial::tileCountBounded()
+{
+    FWB_REQUIRE_DEVICE(info);
+    QTemporaryDir tmp;
+    const Outcome o = bench({"run", "--filter", "box", "--variant", "naive", "--repeat", "1", "--warmup", "0",
+                             "--no-cpu-single", "--no-tuned", "--synthetic", "1920x1080", "--tile", "1x1"},
+                            tmp.path().toStdString());
+    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY2(o.err.find("tiles of this image") != std::string::npos, o.err.c_str());
 }
 
 // Item 19: a 245-byte --json-file name is written (its temp name is shortened to fit the 255-byte
@@ -352,6 +385,18 @@ void TestAdversarial::cacheBinaryVerified()
     }
     ProgramCache(dir).get(context, device, info, sourceB, "", &bi);
     QCOMPARE(bi.origin, ProgramOrigin::Disk); // the rewritten entry is good again
+}
+
+// Item 4: a run with --kernel-dir goes through the helper process (here one that cannot start, so
+// the row proves the path without building anything).
+void TestAdversarial::kernelDirRunsInHelper()
+{
+    QTemporaryDir tmp;
+    const Outcome o = bench({"run", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--repeat", "1",
+                             "--warmup", "0", "--kernel-dir", tmp.path().toStdString(), "--no-cpu-single"},
+                            tmp.path().toStdString(), {"FWB_WORKER=/nonexistent/filter-worker"});
+    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY2(o.err.find("helper process") != std::string::npos, o.err.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)
