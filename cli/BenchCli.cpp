@@ -6,6 +6,7 @@
 #include "Error.h"
 #include "Verb.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -118,6 +119,25 @@ int runVerbs(int argc, char **argv, ImageIo *io)
     }
 
     const cli::Verb &verb = *findVerb(verbs, first);
+    // An option given with an empty value ("--timeout ''", "--timeout=") is a mistake, never "not
+    // given": taken as absent it would silently change the run (no time limit, the default input, the
+    // default cache). CLI11 drops empty values, so the words are read as given.
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 || arg == "--")
+            continue;
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        const CLI::Option *option = verb.command->get_option_no_throw(name);
+        // These refuse '' themselves, with the form they need ("--tile '' is not of the form WxH...").
+        static const char *const selfChecked[] = {"--tile", "--block", "--blocks", "--max-alloc-mib", "--transfer",
+                                                  "--format", "--border"};
+        if (!option || option->get_type_size_min() <= 0
+            || std::find(std::begin(selfChecked), std::end(selfChecked), name) != std::end(selfChecked))
+            continue;
+        if (eq != std::string::npos ? eq + 1 == arg.size() : (i + 1 < argc && argv[i + 1][0] == '\0'))
+            return usageError("option " + name + " needs a value, not an empty one");
+    }
     if (const std::vector<std::string> extra = verb.command->remaining(); !extra.empty())
         return usageError(verb.unknownArgument(extra.front()));
     // FWB_KERNEL_DIR, like --kernel-dir, must name a folder: a mistyped one would otherwise fall back to

@@ -21,7 +21,9 @@ IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeo
     if (!timeoutText.empty()) {
         char *end = nullptr;
         const double s = std::strtod(timeoutText.c_str(), &end);
-        if (*end || !(s > 0) || s > 86400)
+        // Decimal only: strtod would read "0x10" as 16 s and "inf" or "1e9" past the range check's intent.
+        const bool decimal = timeoutText.find_first_not_of("0123456789.") == std::string::npos;
+        if (!decimal || *end || !(s > 0) || s > 86400)
             throw Error("--timeout '" + timeoutText + "' must be a number of seconds > 0, e.g. 10 or 0.5");
         isolated.timeoutS = s;
         isolated.enabled = true;

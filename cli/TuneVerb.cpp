@@ -93,13 +93,7 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
         throw Error("tune needs --variant NAME or --variant all");
     TuneOptions options;
     options.maxItems = o.maxItems;
-    for (const std::string &text : splitList(o.shapes)) {
-        std::string error;
-        const auto shape = LocalSize::parse(text, &error);
-        if (!shape || !shape->isConcrete())
-            throw Error("--shapes: '" + text + "' is not a WxH shape" + (error.empty() ? "" : " (" + error + ")"));
-        options.shapes.push_back(*shape);
-    }
+    options.shapes = parseShapeList(o.shapes);
     options.tuneBlocks = o.tuneBlocks;
     for (const std::string &text : splitList(o.blocks)) {
         long w = 0, h = 0;

@@ -8,6 +8,7 @@
 #include "TuningDb.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,9 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 extern char **environ;
@@ -369,8 +373,10 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
     const std::string worker = options.workerPath.empty() ? defaultWorkerPath() : options.workerPath;
     const std::string dirText = dir.string(), stdoutPath = (dir / "stdout.txt").string(),
                       stderrPath = (dir / "stderr.txt").string();
+    const std::string parentPid = std::to_string(long(getpid()));
     std::vector<char *> argv{const_cast<char *>(worker.c_str()), const_cast<char *>("--job"),
-                             const_cast<char *>(dirText.c_str()), nullptr};
+                             const_cast<char *>(dirText.c_str()), const_cast<char *>("--parent"),
+                             const_cast<char *>(parentPid.c_str()), nullptr};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -481,8 +487,15 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
     return out;
 }
 
-int serveWorkerJob(const fs::path &dir)
+int serveWorkerJob(const fs::path &dir, long parentPid)
 {
+#ifdef __linux__
+    // Die with the caller: a filter-bench stopped by SIGTERM or Ctrl-C must not leave this process
+    // spinning in a runaway kernel under init. The parent may already be gone before the call.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (parentPid > 0 && long(getppid()) != parentPid)
+        return 1;
+#endif
     const auto start = Clock::now();
     Json answer = Json::object();
     answer["protocol"] = kWorkerProtocol;

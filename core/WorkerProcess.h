@@ -82,7 +82,9 @@ std::string workerTimeoutMessage(double timeoutS);
 WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options = {});
 
 // The helper's side: reads `dir`/request.json, runs it, writes the answer. Returns the exit status.
-int serveWorkerJob(const std::filesystem::path &dir);
+// parentPid: the caller; the helper dies with it (Linux: PR_SET_PDEATHSIG) and exits at once when
+// it is already gone.
+int serveWorkerJob(const std::filesystem::path &dir, long parentPid = 0);
 
 // The worker executable runInWorker would start (resolved as described in WorkerOptions).
 std::string defaultWorkerPath();

@@ -136,6 +136,10 @@ private slots:
     void cacheTouchesOnlyItsOwn();
     void cacheBinaryVerified();
     void kernelDirRunsInHelper();
+    void outsideFilesBounded();
+    void environmentStrict();
+    void userVariantDefines();
+    void workerDiesWithParent();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -202,6 +206,35 @@ void TestAdversarial::refusals_data()
         << QByteArray("") << QByteArrayList{"inspect", "--global", "1048576x1048576", "--local", "1x1"} << 1 << "32 bits";
     QTest::newRow("2 inspect 65536x65536 in 1x1")
         << QByteArray("") << QByteArrayList{"inspect", "--global", "65536x65536", "--local", "1x1"} << 1 << "4294967295";
+    // Item 11: a FIFO is refused, not waited on.
+    QTest::newRow("11 --input a FIFO") << QByteArray("fifo:in.png") << run + QByteArrayList{"--input", "in.png"} << 2 << "FIFO";
+    QTest::newRow("11 --user-variant a FIFO") << QByteArray("fifo:v.json") << QByteArrayList{"run", "--user-variant", "./v.json"} << 2
+                                              << "FIFO";
+    // Item 10: /dev/zero as a user variant is refused, not read until memory runs out.
+    QTest::newRow("10 --user-variant /dev/zero") << QByteArray("") << QByteArrayList{"run", "--user-variant", "/dev/zero"} << 2
+                                                 << "not a regular file";
+    // Item 14: an empty value is a usage error, never "not given".
+    for (const char *option : {"--timeout", "--repeat", "--warmup", "--synthetic", "--input", "--output", "--local",
+                               "--cache-dir", "--json-file"})
+        QTest::newRow(qPrintable(QStringLiteral("14 run %1 ''").arg(option)))
+            << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", option, ""} << 2 << "needs a value";
+    QTest::newRow("14 user-variants --show ''") << QByteArray("") << QByteArrayList{"user-variants", "--show", ""} << 2
+                                                << "needs a value";
+    QTest::newRow("14 --timeout 0x10") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--timeout", "0x10"} << 2
+                                       << "must be a number of seconds";
+    // Item 15: report makes tune's checks, before the race.
+    const QByteArrayList report{"report", "--filter", "gaussian", "--synthetic", "8x8", "--out", "r.html"};
+    QTest::newRow("15 report --shapes bogus") << QByteArray("") << report + QByteArrayList{"--shapes", "bogus"} << 2
+                                              << "is not a WxH shape";
+    QTest::newRow("15 report --max-items 0") << QByteArray("") << report + QByteArrayList{"--max-items", "0"} << 2
+                                             << "--max-items";
+    QTest::newRow("15 report --sweep sigma=") << QByteArray("") << report + QByteArrayList{"--sweep", "sigma="} << 2
+                                              << "names no value";
+    QTest::newRow("15 report --tune-variant bogus") << QByteArray("") << report + QByteArrayList{"--tune-variant", "bogus"}
+                                                    << 2 << "has no variant 'bogus'";
+    QTest::newRow("14 tune --shapes ,")
+        << QByteArray("") << QByteArrayList{"tune", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--shapes", ","}
+        << 2 << "names no shape";
     // Item 13: matmul keeps to the memory budget, as images do.
     QTest::newRow("13 matmul --n 23200 over FWB_MEMORY_MIB") << QByteArray("env:FWB_MEMORY_MIB=1024")
                                                              << QByteArrayList{"matmul", "--n", "23200"} << 2
@@ -397,6 +430,88 @@ void TestAdversarial::kernelDirRunsInHelper()
                             tmp.path().toStdString(), {"FWB_WORKER=/nonexistent/filter-worker"});
     QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
     QVERIFY2(o.err.find("helper process") != std::string::npos, o.err.c_str());
+}
+
+// Item 10: outside files are read from regular files only, with a size limit.
+void TestAdversarial::outsideFilesBounded()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    std::string error;
+    QVERIFY(!parseJsonFile("/dev/zero", &error)); // a device: refused at once
+    QVERIFY2(error.find("not a regular file") != std::string::npos, error.c_str());
+    fs::create_symlink("/dev/zero", dir / "tuning.json");
+    QVERIFY(!parseJsonFile(dir / "tuning.json", &error));
+    QVERIFY(mkfifo((dir / "fifo.json").c_str(), 0600) == 0);
+    QVERIFY(!parseJsonFile(dir / "fifo.json", &error));
+    QVERIFY2(error.find("FIFO") != std::string::npos, error.c_str());
+    fs::create_symlink("/dev/zero", dir / "limit");
+    QCOMPARE(ProgramCache::storedMaxBytes(dir.string()), ProgramCache::kDefaultMaxBytes);
+}
+
+// Item 16: environment values parsed as strictly as options.
+void TestAdversarial::environmentStrict()
+{
+    qunsetenv("FWB_MEMORY_MIB");
+    const std::uint64_t physical = memoryBudgetBytes();
+    qputenv("FWB_MEMORY_MIB", "17592186044416"); // << 20 wraps to 0: no limit at all
+    QCOMPARE(memoryBudgetBytes(), physical);
+    qputenv("FWB_MEMORY_MIB", "64");
+    QCOMPARE(memoryBudgetBytes(), std::uint64_t(64) << 20);
+    qunsetenv("FWB_MEMORY_MIB");
+    QTemporaryDir tmp;
+    qputenv("FWB_CACHE_MAX_MIB", "5abc");
+    QCOMPARE(ProgramCache::storedMaxBytes(tmp.path().toStdString()), ProgramCache::kDefaultMaxBytes);
+    qputenv("FWB_CACHE_MAX_MIB", "5");
+    QCOMPARE(ProgramCache::storedMaxBytes(tmp.path().toStdString()), std::uint64_t(5) << 20);
+    qunsetenv("FWB_CACHE_MAX_MIB");
+}
+
+// Item 17: a shared variant file cannot add build options through its defines.
+void TestAdversarial::userVariantDefines()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeAll(dir / "v.cl", "kernel void k(global uchar *p) {}\n");
+    auto variantWith = [&](const std::string &define) {
+        writeAll(dir / "v.json", "{\"version\":1,\"name\":\"v\",\"base_filter\":\"box\",\"base_variant\":\"naive\",\"entry_points\":"
+                                 "[\"k\"],\"defines\":[\"" + define + "\"],\"kernel_file\":\"v.cl\"}");
+        try {
+            loadUserVariant((dir / "v.json").string(), dir);
+            return std::string();
+        } catch (const Error &e) {
+            return std::string(e.what());
+        }
+    };
+    QCOMPARE(variantWith("X=1"), std::string());
+    QCOMPARE(variantWith("FLAG"), std::string());
+    for (const std::string bad : {"X=1 -I /etc -Werror", "-Werror", "1X=2", "X=\\\"a b\\\""}) {
+        const std::string error = variantWith(bad);
+        QVERIFY2(error.find("NAME or NAME=VALUE") != std::string::npos, (bad + ": " + error).c_str());
+    }
+}
+
+// Item 12: the helper takes its parent's pid and exits at once when that parent is already gone (it
+// dies with it through PR_SET_PDEATHSIG otherwise).
+void TestAdversarial::workerDiesWithParent()
+{
+    const fs::path worker = fs::path(FWB_FILTER_BENCH).parent_path() / "filter-worker";
+    if (!fs::exists(worker))
+        QSKIP("no filter-worker beside filter-bench");
+    QTemporaryDir tmp;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execl(worker.c_str(), worker.c_str(), "--job", tmp.path().toUtf8().constData(), "--parent", "1", nullptr);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 1); // not its parent: gone without running the job
+    QVERIFY(!fs::exists(fs::path(tmp.path().toStdString()) / "answer.json"));
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)
