@@ -166,8 +166,16 @@ PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool
         return {LocalSize::driverChoice(), LocalSource::Driver};
     if (requested.isConcrete() && !(mixed && oneDimensional && requested.height != 1))
         return {requested, LocalSource::User};
-    if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1))
-        return {*tuned, LocalSource::Tuned};
+    if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1)) {
+        // A tuned shape this device or kernel cannot launch (a database from another driver, or edited
+        // by hand: 4097x1) falls back to the default below instead of failing every run; the launch
+        // then reports "default", not "tuned".
+        LaunchLimits limits;
+        limits.kernelMaxWorkGroupSize = kernelMaxItems;
+        limits.dimensions = oneDimensional ? 1 : 2;
+        if (localSizeProblem(device, *tuned, limits).empty())
+            return {*tuned, LocalSource::Tuned};
+    }
     if (preferred.isConcrete() && (!oneDimensional || preferred.height == 1))
         return {clampLocalSize(preferred, maxItems), LocalSource::Default};
     if (globalRule == GlobalRule::Exact)

@@ -8,6 +8,7 @@
 #include "Image.h"
 #include "JsonIo.h"
 #include "ProgramCache.h"
+#include "Session.h"
 #include "TestSupport.h"
 #include "UserVariants.h"
 
@@ -140,6 +141,7 @@ private slots:
     void environmentStrict();
     void userVariantDefines();
     void workerDiesWithParent();
+    void tunedShapeFallsBack();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -512,6 +514,23 @@ void TestAdversarial::workerDiesWithParent()
     QVERIFY(WIFEXITED(status));
     QCOMPARE(WEXITSTATUS(status), 1); // not its parent: gone without running the job
     QVERIFY(!fs::exists(fs::path(tmp.path().toStdString()) / "answer.json"));
+}
+
+// Item 18: a tuned shape the device cannot run (4097x1 in tuning.json) falls back to the default
+// shape instead of failing the run (box/naive on 8x8, the program the CLI rows built).
+void TestAdversarial::tunedShapeFallsBack()
+{
+    FWB_REQUIRE_DEVICE(info);
+    SessionOptions options;
+    options.tunedLocal = [](const DeviceInfo &, const RunRequest &, int, int) {
+        return std::optional<TunedLaunch>(TunedLaunch{LocalSize{4097, 1}, LocalSize{}});
+    };
+    Session session(info, options);
+    RunRequest request = test::oneShotRequest("box", "naive", PixelFormat::Gray8);
+    const RunResult r = session.run(makeTestCard(8, 8, PixelFormat::Gray8), request);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(r.matches);
+    QVERIFY(r.localSource != LocalSource::Tuned);
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)
