@@ -86,6 +86,11 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options = {
 // it is already gone.
 int serveWorkerJob(const std::filesystem::path &dir, long parentPid = 0);
 
+// Removes this user's /tmp/fwb-worker-* job folders whose caller (the pid in their "owner" file) is
+// gone: a filter-bench or window killed while a helper ran left its folder behind. runInWorker calls
+// it before each job.
+void removeOrphanedJobFolders();
+
 // The worker executable runInWorker would start (resolved as described in WorkerOptions).
 std::string defaultWorkerPath();
 

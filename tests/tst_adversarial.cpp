@@ -137,6 +137,7 @@ private slots:
     void cacheTouchesOnlyItsOwn();
     void cacheBinaryVerified();
     void kernelDirRunsInHelper();
+    void orphanedJobFoldersRemoved();
     void outsideFilesBounded();
     void environmentStrict();
     void userVariantDefines();
@@ -432,6 +433,32 @@ void TestAdversarial::kernelDirRunsInHelper()
                             tmp.path().toStdString(), {"FWB_WORKER=/nonexistent/filter-worker"});
     QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
     QVERIFY2(o.err.find("helper process") != std::string::npos, o.err.c_str());
+}
+
+// Item 12: the job folder of a caller that was killed (its pid gone) is removed by the next helper
+// run; a live caller's folder and folders without an owner stay.
+void TestAdversarial::orphanedJobFoldersRemoved()
+{
+    QTemporaryDir tmp, work;
+    const fs::path root = tmp.path().toStdString();
+    const pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    waitpid(dead, nullptr, 0); // reaped: this pid runs nothing now
+    for (const auto &[name, owner] : std::vector<std::pair<std::string, std::string>>{
+             {"fwb-worker-orphan", std::to_string(dead)}, {"fwb-worker-alive", std::to_string(getpid())}, {"fwb-worker-other", ""}}) {
+        fs::create_directory(root / name);
+        writeAll(root / name / "request.json", "{}");
+        if (!owner.empty())
+            writeAll(root / name / "owner", owner + "\n");
+    }
+    const Outcome o = bench({"run", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--repeat", "1",
+                             "--warmup", "0", "--timeout", "5", "--no-cpu-single"},
+                            work.path().toStdString(), {"TMPDIR=" + root.string(), "FWB_WORKER=/nonexistent/filter-worker"});
+    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY(!fs::exists(root / "fwb-worker-orphan"));
+    QVERIFY(fs::exists(root / "fwb-worker-alive" / "request.json"));
+    QVERIFY(fs::exists(root / "fwb-worker-other" / "request.json"));
 }
 
 // Item 10: outside files are read from regular files only, with a size limit.
