@@ -209,6 +209,8 @@ void TestAdversarial::refusals_data()
         << QByteArray("") << QByteArrayList{"inspect", "--global", "1048576x1048576", "--local", "1x1"} << 1 << "32 bits";
     QTest::newRow("2 inspect 65536x65536 in 1x1")
         << QByteArray("") << QByteArrayList{"inspect", "--global", "65536x65536", "--local", "1x1"} << 1 << "4294967295";
+    QTest::newRow("2 inspect --synthetic 1048576x1048576 (the runtime's choice)")
+        << QByteArray("") << QByteArrayList{"inspect", "--synthetic", "1048576x1048576"} << 1 << "32 bits";
     // Item 11: a FIFO is refused, not waited on.
     QTest::newRow("11 --input a FIFO") << QByteArray("fifo:in.png") << run + QByteArrayList{"--input", "in.png"} << 2 << "FIFO";
     QTest::newRow("11 --user-variant a FIFO") << QByteArray("fifo:v.json") << QByteArrayList{"run", "--user-variant", "./v.json"} << 2
