@@ -6,8 +6,11 @@
 #include "Error.h"
 #include "Verb.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -54,9 +57,8 @@ const cli::Verb *findVerb(const std::vector<cli::Verb> &verbs, const std::string
     return nullptr;
 }
 
-} // namespace
-
-int runBenchCli(int argc, char **argv, ImageIo *io)
+// Parses the command line and runs the chosen verb; its exit status.
+int runVerbs(int argc, char **argv, ImageIo *io)
 {
     CLI::App app("filter-bench: OpenCL filter variants timed on a device and checked against the CPU.",
                  "filter-bench");
@@ -118,6 +120,25 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
     }
 
     const cli::Verb &verb = *findVerb(verbs, first);
+    // An option given with an empty value ("--timeout ''", "--timeout=") is a mistake, never "not
+    // given": taken as absent it would silently change the run (no time limit, the default input, the
+    // default cache). CLI11 drops empty values, so the words are read as given.
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 || arg == "--")
+            continue;
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        const CLI::Option *option = verb.command->get_option_no_throw(name);
+        // These refuse '' themselves, with the form they need ("--tile '' is not of the form WxH...").
+        static const char *const selfChecked[] = {"--tile", "--block", "--blocks", "--max-alloc-mib", "--transfer",
+                                                  "--format", "--border"};
+        if (!option || option->get_type_size_min() <= 0
+            || std::find(std::begin(selfChecked), std::end(selfChecked), name) != std::end(selfChecked))
+            continue;
+        if (eq != std::string::npos ? eq + 1 == arg.size() : (i + 1 < argc && argv[i + 1][0] == '\0'))
+            return usageError("option " + name + " needs a value, not an empty one");
+    }
     if (const std::vector<std::string> extra = verb.command->remaining(); !extra.empty())
         return usageError(verb.unknownArgument(extra.front()));
     // FWB_KERNEL_DIR, like --kernel-dir, must name a folder: a mistyped one would otherwise fall back to
@@ -137,6 +158,22 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
     } catch (const std::exception &e) {
         return usageError(std::string("unexpected error: ") + e.what());
     }
+}
+
+} // namespace
+
+// The verbs' exit status, unless what they printed did not reach standard output (`--json >
+// /dev/full`, a closed pipe): a result nobody received is a failure (exit 1), never a silent 0.
+int runBenchCli(int argc, char **argv, ImageIo *io)
+{
+    int code = runVerbs(argc, argv, io);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        const int error = errno;
+        std::fprintf(stderr, "filter-bench: cannot write to standard output: %s\n", std::strerror(error));
+        if (code == 0)
+            code = 1;
+    }
+    return code;
 }
 
 } // namespace fwb

@@ -120,6 +120,21 @@ SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup 
     return options;
 }
 
+std::vector<LocalSize> parseShapeList(const std::string &text)
+{
+    std::vector<LocalSize> shapes;
+    for (const std::string &item : splitList(text)) {
+        std::string error;
+        const auto shape = LocalSize::parse(item, &error);
+        if (!shape || !shape->isConcrete())
+            throw Error("--shapes: '" + item + "' is not a WxH shape" + (error.empty() ? "" : " (" + error + ")"));
+        shapes.push_back(*shape);
+    }
+    if (!text.empty() && shapes.empty())
+        throw Error("--shapes '" + text + "' names no shape");
+    return shapes;
+}
+
 std::string shellCommandLine(const std::vector<std::string> &args)
 {
     std::string line;

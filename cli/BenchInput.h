@@ -51,6 +51,10 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
 // --no-tuned).
 SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup &setup);
 
+// --shapes as tune and report both read it: concrete WxH shapes, comma-separated; "" gives none (every
+// shape), a list naming no shape (",") or any other word is refused. Throws fwb::Error.
+std::vector<LocalSize> parseShapeList(const std::string &text);
+
 // The command line that reproduces a run, quoted for a POSIX shell.
 std::string shellCommandLine(const std::vector<std::string> &args);
 

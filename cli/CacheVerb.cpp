@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <memory>
 
 namespace fwb::cli {
@@ -54,6 +55,9 @@ int cmdCache(const CacheOptions &o)
         if (!error.empty())
             throw Error(error);
     }
+    std::error_code ec;
+    if (!o.clear && o.maxMib < 0 && std::filesystem::exists(dir, ec) && !ProgramCache::isCacheDir(dir))
+        std::fprintf(stderr, "filter-bench: warning: %s\n", ProgramCache::notCacheMessage(dir).c_str());
     const std::uint64_t limit = ProgramCache::storedMaxBytes(dir);
     const std::size_t evicted = o.maxMib >= 0 ? ProgramCache::evict(dir, limit) : 0;
     const std::vector<CacheEntryInfo> entries = ProgramCache::listEntries(dir);

@@ -97,6 +97,8 @@ int cmdInspect(const InspectOptions &o)
                     r.error.c_str());
         if (!r.buildLog.empty())
             std::printf("build log:\n%s\n", r.buildLog.c_str());
+        if (status != 0) // a real failure: the one-line reason on stderr too, as every verb gives it
+            std::fprintf(stderr, "filter-bench: %s\n", r.error.c_str());
         return status;
     }
     std::printf("%s\n", formatCornerTable(r).c_str());

@@ -21,11 +21,18 @@ IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeo
     if (!timeoutText.empty()) {
         char *end = nullptr;
         const double s = std::strtod(timeoutText.c_str(), &end);
-        if (*end || !(s > 0) || s > 86400)
+        // Decimal only: strtod would read "0x10" as 16 s and "inf" or "1e9" past the range check's intent.
+        const bool decimal = timeoutText.find_first_not_of("0123456789.") == std::string::npos;
+        if (!decimal || *end || !(s > 0) || s > 86400)
             throw Error("--timeout '" + timeoutText + "' must be a number of seconds > 0, e.g. 10 or 0.5");
         isolated.timeoutS = s;
         isolated.enabled = true;
     }
+    // Edited kernels (--kernel-dir, FWB_KERNEL_DIR) run in the helper, as they do from the window: one
+    // that writes out of bounds or crashes the driver costs that process, never filter-bench.
+    const char *envKernelDir = std::getenv("FWB_KERNEL_DIR");
+    if (!kernelDir.empty() || (envKernelDir && *envKernelDir))
+        isolated.enabled = true;
     if (!userVariant.empty()) {
         isolated.kernel = loadUserVariant(userVariant);
         userVariantSpec(*isolated.kernel); // an unknown base or wrong entry count fails here, before any run

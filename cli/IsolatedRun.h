@@ -24,8 +24,8 @@ struct IsolatedRun
     RunResult run(const Image &image, const RunRequest &request) const;
 };
 
-// Parses --timeout (seconds > 0; empty: 10 s when a user variant is given, else off) and loads
-// --user-variant. useTuning: auto launches consult the tuning database as in-process runs do.
+// Parses --timeout (seconds > 0; empty: 10 s when a user variant or a kernel folder is given, else
+// off) and loads --user-variant. A kernel folder (--kernel-dir, FWB_KERNEL_DIR) always means the helper. useTuning: auto launches consult the tuning database as in-process runs do.
 // Throws fwb::Error.
 IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
                         const std::string &cacheDir, const std::string &kernelDir, bool useTuning = true);

@@ -6,6 +6,7 @@
 #include "ComputeProbe.h"
 #include "Devices.h"
 #include "Error.h"
+#include "Image.h"
 #include "LabRun.h"
 #include "ResultJson.h"
 #include "Session.h"
@@ -110,6 +111,14 @@ int cmdMatmul(const MatmulOptions &o)
 {
     const WorkloadSpec &workload = *findWorkload("matmul");
     const std::vector<long> sizes = parseSizeList("--n", o.sizes, 1, kMaxN);
+    // A, B, the result and the host reference: four n x n float matrices must fit the memory this
+    // program may use (FWB_MEMORY_MIB, else physical memory or the container's limit), as images do.
+    for (long n : sizes)
+        if (const std::uint64_t bytes = 4 * std::uint64_t(n) * std::uint64_t(n) * sizeof(float);
+            memoryBudgetBytes() && bytes > memoryBudgetBytes())
+            throw Error("--n " + std::to_string(n) + " needs " + std::to_string(bytes >> 20) + " MiB of host memory for its "
+                        "matrices; this program may use " + std::to_string(memoryBudgetBytes() >> 20)
+                        + " MiB (FWB_MEMORY_MIB, or the machine's memory)");
     // "clblast" alone is the baseline row; with --variant all it follows the ladder unless --no-baselines.
     const bool onlyBlas = o.lab.variantName == "clblast";
     const std::vector<std::string> variants

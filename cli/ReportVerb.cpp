@@ -87,10 +87,13 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
 {
     if (o.out.empty())
         throw Error("report needs --out FILE.html");
-    std::error_code ec;
-    if (std::filesystem::exists(o.out, ec) && !o.overwrite)
-        throw Error("report file " + o.out + " exists; pass --overwrite to replace it");
+    checkImagePath(io, "--input", o.in.input);
+    checkOutputFiles({{"--out", o.out}}, {o.in.input}, o.overwrite);
     BenchSetup setup = prepareBench(o.in, io, 5, "report");
+    // The checks tune makes, made here too and before the race (not after it, or never).
+    const std::vector<LocalSize> shapes = parseShapeList(o.shapes);
+    if (!o.tuneVariant.empty() && o.tuneVariant != "none" && !setup.filter->variant(o.tuneVariant))
+        throw Error("filter " + setup.filter->name + " has no variant '" + o.tuneVariant + "'");
     std::string sweepParam;
     std::vector<double> sweepValuesList;
     if (o.sweep != "none") {
@@ -105,6 +108,8 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
             if (eq == std::string::npos)
                 throw Error("--sweep '" + o.sweep + "' must be NAME=V1,V2,.. or none");
             sweepParam = o.sweep.substr(0, eq);
+            if (splitList(o.sweep.substr(eq + 1)).empty())
+                throw Error("--sweep '" + o.sweep + "' names no value (NAME=V1,V2,.. or none)");
             for (const std::string &v : splitList(o.sweep.substr(eq + 1))) {
                 FilterParams check = setup.request.params;
                 if (std::string error = applyParam(*setup.filter, check, sweepParam + "=" + v); !error.empty())
@@ -165,9 +170,7 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
         say("tuning");
         TuneOptions tuneOptions;
         tuneOptions.maxItems = o.maxItems;
-        for (const std::string &text : splitList(o.shapes))
-            if (const auto shape = LocalSize::parse(text); shape && shape->isConcrete())
-                tuneOptions.shapes.push_back(*shape);
+        tuneOptions.shapes = shapes;
         RunRequest request = setup.request;
         request.variant = tuneName;
         setup.tuning->setEnabled(false);
@@ -225,7 +228,9 @@ Verb reportVerb(CLI::App &root, ImageIo *io)
     c.add_option("--tune-variant", o->tuneVariant, "variant to tune (default: the race's fastest kernel; none: skip)")
         ->type_name("NAME|none");
     c.add_option("--shapes", o->shapes, "tune only these shapes, e.g. 8x8,16x16")->type_name("WxH[,WxH..]");
-    c.add_option("--max-items", o->maxItems, "largest work-group tried (default 1024)")->type_name("N");
+    c.add_option("--max-items", o->maxItems, "largest work-group tried (default 1024)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 65536)); // as tune
     c.add_option("--sweep", o->sweep, "parameter and values to sweep (default: sigma or radius over 6 values;\n"
                                       "none: skip)")
         ->type_name("NAME=V1,V2,..|none");

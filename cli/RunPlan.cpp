@@ -93,11 +93,17 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
                             + ", all)");
             }
 
+    // Checked products: 64 repetitions of a two-value list would wrap a plain one to 0 (an empty plan).
+    constexpr std::size_t kMaxRuns = 10000;
+    const Error tooMany("the sweep asks for more than " + std::to_string(kMaxRuns) + " runs; narrow it");
     std::size_t combos = 1;
-    for (const auto &entry : swept)
+    for (const auto &entry : swept) {
+        if (entry.second.size() > kMaxRuns / combos)
+            throw tooMany;
         combos *= entry.second.size();
-    if (combos * filters.size() > 10000)
-        throw Error("the sweep asks for more than 10000 runs; narrow it");
+    }
+    if (filters.size() > kMaxRuns / combos)
+        throw tooMany;
     std::vector<PlannedRun> plan;
     for (std::size_t c = 0; c < combos; ++c) {
         // Mixed-radix digits of c, the last --param varying fastest.
@@ -117,6 +123,8 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
                     plan.push_back({f, v.name, params, int(c)});
         }
     }
+    if (plan.empty())
+        throw Error("nothing to run: no variant matches '" + variantName + "'");
     return plan;
 }
 

@@ -121,22 +121,16 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     const bool sweeping = plan.back().combo > 0 || filters.size() > 1;
     if (!input.empty() && !synthetic.empty())
         throw Error("use either --input or --synthetic, not both");
-    if (!jsonFile.empty()) {
-        std::error_code ec;
-        if (std::filesystem::exists(jsonFile, ec) && !overwrite)
-            throw Error("JSON file " + jsonFile + " exists; pass --overwrite to replace it");
-    }
     if (!output.empty()) {
         if (plan.size() != 1)
             throw Error("--output needs a single filter, --variant and parameter value (one result is saved)");
         if (!io)
             throw Error("this build has no image file support (FWB_WITH_QT=OFF): --output is unavailable");
-        std::error_code ec;
-        if (!input.empty() && std::filesystem::equivalent(input, output, ec))
-            throw Error("refusing to write the result over the input image " + input);
-        if (std::filesystem::exists(output, ec) && !overwrite)
-            throw Error("output file " + output + " exists; pass --overwrite to replace it");
+        if (std::string problem = io->saveProblem(output); !problem.empty())
+            throw Error("--output " + problem); // before the run, not after it
     }
+    checkImagePath(io, "--input", input);
+    checkOutputFiles({{"--output", output}, {"--json-file", jsonFile}}, {input}, overwrite);
 
     // The image: a file (Qt builds) or the deterministic test card. With --transfer pinned alone (in this
     // process) it lives in page-locked memory from the start, made once the session exists (below), so

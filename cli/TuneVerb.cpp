@@ -5,6 +5,7 @@
 
 #include "BenchInput.h"
 #include "Error.h"
+#include "ProgramCache.h"
 #include "ResultJson.h"
 #include "RunPlan.h"
 #include "Tuner.h"
@@ -82,18 +83,17 @@ void printHeatMap(const TuneResult &t)
 
 int cmdTune(const TuneVerbOptions &o, ImageIo *io)
 {
+    // --cache-dir names the folder tuning.json is written into: only a program cache's (or a new or
+    // empty folder, which becomes one), never someone's folder that happens to hold a tuning.json.
+    if (!o.dryRun && !o.in.cacheDir.empty() && o.in.cacheDir != "-")
+        if (std::string error; !ProgramCache::markCacheDir(o.in.cacheDir, &error))
+            throw Error(error + "; not writing tuning.json there");
     BenchSetup setup = prepareBench(o.in, io, 5, "tune");
     if (o.variant.empty())
         throw Error("tune needs --variant NAME or --variant all");
     TuneOptions options;
     options.maxItems = o.maxItems;
-    for (const std::string &text : splitList(o.shapes)) {
-        std::string error;
-        const auto shape = LocalSize::parse(text, &error);
-        if (!shape || !shape->isConcrete())
-            throw Error("--shapes: '" + text + "' is not a WxH shape" + (error.empty() ? "" : " (" + error + ")"));
-        options.shapes.push_back(*shape);
-    }
+    options.shapes = parseShapeList(o.shapes);
     options.tuneBlocks = o.tuneBlocks;
     for (const std::string &text : splitList(o.blocks)) {
         long w = 0, h = 0;

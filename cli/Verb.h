@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fwb {
 class ImageIo;
@@ -38,6 +39,26 @@ CLI::Option *addDeviceOption(CLI::App &command, std::string &spec);
 CLI::Option *addCacheDirOption(CLI::App &command, std::string &dir);
 CLI::Option *addLocalOption(CLI::App &command, std::string &text, const std::string &description);
 CLI::Option *addSyntheticOption(CLI::App &command, std::string &size, const std::string &description);
+
+// One file a verb is about to write: the option that names it, the path, and whether it replaces an
+// existing file only with --overwrite.
+struct OutputFile
+{
+    std::string option; // "--output", "--json-file", "--out"
+    std::string path;
+};
+
+// The rules for every file a verb writes, checked before any work: never over an input (same path,
+// or another name of it: a hard or symbolic link), never two outputs into one file, never over
+// anything but a regular file, never into a folder that does not exist, an existing file only with
+// `overwrite`. Empty paths are skipped.
+// Throws fwb::Error (exit 2).
+void checkOutputFiles(const std::vector<OutputFile> &outputs, const std::vector<std::string> &inputs, bool overwrite);
+
+// Image file names go through the front end's image I/O (Qt), which cannot represent every byte
+// string: a name it would change (invalid UTF-8) is refused, never re-encoded into another name.
+// Throws fwb::Error (exit 2).
+void checkImagePath(ImageIo *io, const std::string &option, const std::string &path);
 
 // Parses "WxH" (or "WXH") with both sides in 1..maxSide; false for anything else.
 bool parseSize(const std::string &text, long maxSide, long &w, long &h);

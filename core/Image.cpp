@@ -5,9 +5,12 @@
 #include "Hash.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <unistd.h>
 
 namespace fwb {
@@ -66,10 +69,17 @@ static std::uint64_t readLimitFile(const char *path)
 std::uint64_t memoryBudgetBytes()
 {
     if (const char *mib = std::getenv("FWB_MEMORY_MIB"); mib && *mib) {
+        // Digits only, 1..2^40 MiB: 17592186044416 << 20 would wrap to 0 (no limit at all).
         char *end = nullptr;
+        errno = 0;
         const unsigned long long value = std::strtoull(mib, &end, 10);
-        if (end != mib && *end == 0 && value > 0)
+        const bool digits = std::string_view(mib).find_first_not_of("0123456789") == std::string_view::npos;
+        if (digits && errno == 0 && *end == 0 && value > 0 && value <= (1ull << 40))
             return std::uint64_t(value) << 20;
+        static std::atomic<bool> warned{false};
+        if (!warned.exchange(true))
+            std::fprintf(stderr, "warning: FWB_MEMORY_MIB '%s' is not a whole number of MiB in 1..%llu; ignoring it\n",
+                         mib, 1ull << 40);
     }
     std::uint64_t memory = 0;
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)

@@ -46,6 +46,11 @@ InspectResult inspectWorkGroups(const DeviceInfo &device, const InspectRequest &
                   + " (no get_enqueued_local_size, no non-uniform work-groups)";
         return r;
     }
+    if (std::string why = launchCountProblem(r.global[0], r.global[1], r.local, device.maxWorkGroupSize); !why.empty()) {
+        r.error = why; // refused before the runtime sees it: PoCL aborts on such launches
+        r.errorCode = "launch too large";
+        return r;
+    }
     r.buildOptions = request.cl20 ? "-cl-std=CL2.0" : "";
     bool launching = false;
     try {

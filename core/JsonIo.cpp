@@ -1,6 +1,8 @@
 // JSON number form, dumping and positioned parse errors (see JsonIo.h).
 #include "JsonIo.h"
 
+#include "AtomicFile.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -71,20 +73,14 @@ std::optional<Json> parseJson(std::string_view text, const std::string &source, 
 
 std::optional<Json> parseJsonFile(const std::filesystem::path &path, std::string *error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    // No JSON file we read is near this size: a link to /dev/zero or a FIFO is refused, not read.
+    constexpr std::uint64_t kMaxJsonBytes = 64ull << 20;
+    std::string text, why;
+    if (!readRegularFile(path, kMaxJsonBytes, text, &why)) {
         if (error)
-            *error = path.string() + ": cannot open (" + std::strerror(errno) + ")";
+            *error = path.string() + ": cannot open (" + why + ")";
         return std::nullopt;
     }
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) {
-        if (error)
-            *error = path.string() + ": read error";
-        return std::nullopt;
-    }
-    const std::string text = bytes.str();
     return parseJson(text, path.string(), error);
 }
 

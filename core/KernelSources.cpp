@@ -3,6 +3,7 @@
 // #line directives keep every build-log line number in the user's own file.
 #include "KernelSources.h"
 
+#include "AtomicFile.h"
 #include "Error.h"
 
 #include <algorithm>
@@ -15,17 +16,21 @@ namespace fwb {
 
 namespace {
 
+constexpr std::uint64_t kMaxKernelFileBytes = 16ull << 20;
+
 bool readOverride(const std::string &dir, const std::string &name, std::string &text, std::string &origin)
 {
     if (dir.empty())
         return false;
     const std::filesystem::path path = std::filesystem::path(dir) / name;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return false;
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return false; // the embedded file, then
+    // A kernel or header is text of a few hundred KiB at most: `#include "/dev/zero"`, a FIFO or a
+    // huge file is refused with its reason, never read until memory runs out.
+    std::string why;
+    if (!readRegularFile(path, kMaxKernelFileBytes, text, &why))
+        throw Error("cannot read kernel file " + path.string() + ": " + why);
     origin = path.string();
     return true;
 }

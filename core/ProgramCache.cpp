@@ -14,13 +14,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace fwb {
 
@@ -73,27 +78,138 @@ std::string buildLogOf(const cl::Program &program, const cl::Device &device)
 
 bool readFile(const fs::path &path, std::vector<unsigned char> &bytes)
 {
-    std::error_code ec;
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (ec || size == 0 || size > kMaxEntryBytes)
+    std::string text;
+    if (!readRegularFile(path, kMaxEntryBytes, text) || text.empty())
         return false;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return false;
-    bytes.resize(static_cast<std::size_t>(size));
-    in.read(reinterpret_cast<char *>(bytes.data()), static_cast<std::streamsize>(size));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
-    return !bytes.empty();
+    bytes.assign(text.begin(), text.end());
+    return true;
 }
 
+bool isHexKey(const std::string &name)
+{
+    return name.size() >= kKeyChars
+           && std::all_of(name.begin(), name.begin() + kKeyChars,
+                          [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// <16 hex digits>.bin: what cacheKey() names (listing shows any 16-character name, to explain it).
 bool isEntryName(const std::string &name)
 {
     return name.size() == kKeyChars + 4 && name.compare(kKeyChars, 4, ".bin") == 0;
 }
 
+// <16 hex digits>.bin.tmp<digits>: writeFileAtomically's temp name for an entry.
 bool isTempName(const std::string &name)
 {
-    return name.find(".bin.tmp") != std::string::npos;
+    const std::size_t prefix = kKeyChars + 8;
+    return name.size() > prefix && isHexKey(name) && name.compare(kKeyChars, 8, ".bin.tmp") == 0
+           && std::all_of(name.begin() + prefix, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A file the cache wrote and may delete: an entry or temp name, a regular file (not a link), and
+// for entries the entry magic in its first bytes.
+bool ownedFile(const fs::directory_entry &entry, bool temp)
+{
+    std::error_code ec;
+    if (!entry.is_regular_file(ec) || entry.is_symlink(ec))
+        return false;
+    if (temp)
+        return true;
+    if (!isHexKey(entry.path().filename().string()))
+        return false;
+    std::ifstream in(entry.path(), std::ios::binary);
+    char magic[sizeof kMagic] = {};
+    in.read(magic, sizeof magic);
+    return in.gcount() == std::streamsize(sizeof magic) && std::memcmp(magic, kMagic, sizeof magic) == 0;
+}
+
+const char *const kTagSignature = "Signature: 8a477f597d28d172789f06886806bc55";
+const char *const kSealPrefix = "# filter-bench program cache; seal ";
+constexpr std::size_t kSealBytes = 8;
+
+// The folder's seal secret from its marker; empty when the folder has no (valid) marker.
+std::string sealSecret(const std::string &dir)
+{
+    std::string text;
+    if (dir.empty() || !readRegularFile(fs::path(dir) / ProgramCache::kMarkerFile, 4096, text))
+        return {};
+    if (text.rfind(kTagSignature, 0) != 0)
+        return {};
+    const std::size_t at = text.find(kSealPrefix);
+    if (at == std::string::npos)
+        return {};
+    std::string secret = text.substr(at + std::strlen(kSealPrefix), 32);
+    if (secret.size() != 32 || !std::all_of(secret.begin(), secret.end(), [](char c) { return std::isxdigit(c); }))
+        return {};
+    return secret;
+}
+
+// The secret around the key and the bytes (before and after, so the digest cannot be run backwards
+// from a known entry without it).
+std::uint64_t sealOf(const std::string &secret, const std::string &key, const unsigned char *binary, std::size_t size)
+{
+    Fnv1a hash;
+    hash.add(secret);
+    hash.add(key);
+    hash.add(binary, size);
+    hash.add(secret);
+    return hash.value();
+}
+
+// The payload ProgramCache stores: seal, then the driver's bytes.
+std::vector<unsigned char> sealedPayload(const std::string &secret, const std::string &key,
+                                         const std::vector<unsigned char> &binary)
+{
+    std::vector<unsigned char> payload;
+    payload.reserve(kSealBytes + binary.size());
+    putU64(payload, sealOf(secret, key, binary.data(), binary.size()));
+    payload.insert(payload.end(), binary.begin(), binary.end());
+    return payload;
+}
+
+// The driver's bytes from a sealed payload; false when the seal does not match.
+bool unsealPayload(const std::string &secret, const std::string &key, const std::vector<unsigned char> &payload,
+                   std::vector<unsigned char> *binary)
+{
+    if (secret.empty() || payload.size() <= kSealBytes)
+        return false;
+    if (getU64(payload.data()) != sealOf(secret, key, payload.data() + kSealBytes, payload.size() - kSealBytes))
+        return false;
+    if (binary)
+        binary->assign(payload.begin() + kSealBytes, payload.end());
+    return true;
+}
+
+// Every kernel of a loaded binary must be one the source defines, and there must be one: another
+// program's valid binary under this key would otherwise fail later as CL_INVALID_KERNEL_NAME.
+bool kernelsMatchSource(const cl::Program &program, const std::string &source)
+{
+    std::string names;
+    try {
+        names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+    } catch (const cl::Error &) {
+        return false;
+    }
+    std::size_t count = 0;
+    std::size_t start = 0;
+    while (start <= names.size()) {
+        const std::size_t end = std::min(names.find(';', start), names.size());
+        const std::string name = names.substr(start, end - start);
+        start = end + 1;
+        if (name.empty())
+            continue;
+        ++count;
+        bool found = false;
+        for (std::size_t at = source.find(name); at != std::string::npos && !found; at = source.find(name, at + 1)) {
+            const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+            const bool before = at == 0 || !word(source[at - 1]);
+            const bool after = at + name.size() >= source.size() || !word(source[at + name.size()]);
+            found = before && after;
+        }
+        if (!found)
+            return false;
+    }
+    return count > 0;
 }
 
 std::int64_t unixSeconds(fs::file_time_type time)
@@ -207,12 +323,74 @@ std::string ProgramCache::cacheKey(const DeviceInfo &info, const std::string &so
     return hash.hex();
 }
 
+bool ProgramCache::isCacheDir(const std::string &dir)
+{
+    return !sealSecret(dir).empty();
+}
+
+std::string ProgramCache::notCacheMessage(const std::string &dir)
+{
+    return dir + " is not a filter-bench program cache (it has no " + std::string(kMarkerFile)
+           + " written by filter-bench, and holds files the cache did not write)";
+}
+
+bool ProgramCache::markCacheDir(const std::string &dir, std::string *error)
+{
+    if (isCacheDir(dir))
+        return true;
+    std::error_code ec;
+    // Adopt a folder only when everything in it is what a program cache writes (an older cache had no
+    // marker): never someone's folder of other files.
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const bool temp = isTempName(name);
+        // Also a tag or limit being written by another process, and the tuning database's files.
+        const bool ours = ((isEntryName(name) || temp) && ownedFile(*it, temp)) || name.rfind(kMarkerFile, 0) == 0
+                          || name == kLimitFile || name.rfind(std::string(kLimitFile) + ".tmp", 0) == 0
+                          || name == "tuning.json" || name.rfind("tuning.json.tmp", 0) == 0;
+        if (!ours) {
+            if (error)
+                *error = notCacheMessage(dir);
+            return false;
+        }
+    }
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+        if (error)
+            *error = "cannot read " + dir + ": " + ec.message();
+        return false;
+    }
+    std::random_device random;
+    char secret[33];
+    std::snprintf(secret, sizeof secret, "%08x%08x%08x%08x", random(), random(), random(), random());
+    const std::string text = std::string(kTagSignature) + "\n" + kSealPrefix + secret
+                             + "\n# OpenCL Filter Workbench: 'filter-bench cache --clear' removes only the entries it wrote here.\n";
+    // Written beside, then linked into place: link() fails when the tag exists, so when processes
+    // mark a new folder at once the first tag stays and everyone seals with its secret.
+    const fs::path tag = fs::path(dir) / kMarkerFile, temp = fs::path(dir) / (std::string(kMarkerFile) + "." + secret);
+    std::string why;
+    if (!writeFileAtomically(temp, text.data(), text.size(), &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    const bool linked = ::link(temp.c_str(), tag.c_str()) == 0;
+    const int linkError = errno;
+    fs::remove(temp, ec);
+    if (!linked && linkError != EEXIST) {
+        if (error)
+            *error = "cannot write " + tag.string() + ": " + std::strerror(linkError);
+        return false;
+    }
+    return isCacheDir(dir);
+}
+
 std::vector<CacheEntryInfo> ProgramCache::listEntries(const std::string &dir)
 {
     std::vector<CacheEntryInfo> entries;
     std::error_code ec;
     if (dir.empty())
         return entries;
+    const std::string secret = sealSecret(dir); // a marked folder: entries must carry its seal too
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         if (!isEntryName(name))
@@ -228,8 +406,14 @@ std::vector<CacheEntryInfo> ProgramCache::listEntries(const std::string &dir)
         std::vector<unsigned char> bytes;
         if (!readFile(it->path(), bytes))
             e.problem = e.bytes > kMaxEntryBytes ? "larger than any program binary" : "unreadable or empty";
-        else
-            e.valid = decodeCacheEntry(bytes.data(), bytes.size(), e.key, nullptr, &e.problem);
+        else {
+            std::vector<unsigned char> payload;
+            e.valid = decodeCacheEntry(bytes.data(), bytes.size(), e.key, &payload, &e.problem);
+            if (e.valid && !secret.empty() && !unsealPayload(secret, e.key, payload, nullptr)) {
+                e.valid = false;
+                e.problem = "not sealed by this cache (another writer, or altered)";
+            }
+        }
         entries.push_back(std::move(e));
     }
     std::sort(entries.begin(), entries.end(), [](const CacheEntryInfo &a, const CacheEntryInfo &b) {
@@ -242,9 +426,17 @@ std::size_t ProgramCache::clearDir(const std::string &dir, std::string *error)
 {
     std::size_t removed = 0;
     std::error_code ec;
+    if (!fs::exists(dir, ec))
+        return 0;
+    if (!isCacheDir(dir)) {
+        if (error)
+            *error = notCacheMessage(dir) + "; nothing removed";
+        return 0;
+    }
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (!isEntryName(name) && !isTempName(name))
+        const bool temp = isTempName(name);
+        if (!(isEntryName(name) || temp) || !ownedFile(*it, temp))
             continue;
         std::error_code removeError;
         if (fs::remove(it->path(), removeError) && isEntryName(name))
@@ -260,25 +452,36 @@ std::size_t ProgramCache::clearDir(const std::string &dir, std::string *error)
 std::uint64_t ProgramCache::storedMaxBytes(const std::string &dir)
 {
     auto parseMib = [](const std::string &text, std::uint64_t &bytes) {
-        char *end = nullptr;
-        const unsigned long long mib = std::strtoull(text.c_str(), &end, 10);
-        if (end == text.c_str() || mib > (1ull << 40))
+        // Digits only (a trailing newline in the limit file is fine): "5abc" is not 5.
+        std::string digits = text;
+        while (!digits.empty() && (digits.back() == '\n' || digits.back() == '\r'))
+            digits.pop_back();
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 14)
+            return false;
+        const unsigned long long mib = std::strtoull(digits.c_str(), nullptr, 10);
+        if (mib > (1ull << 40))
             return false;
         bytes = std::uint64_t(mib) << 20;
         return true;
     };
     std::uint64_t bytes = kDefaultMaxBytes;
-    if (const char *env = std::getenv("FWB_CACHE_MAX_MIB"); env && *env && parseMib(env, bytes))
-        return bytes;
-    std::ifstream in(fs::path(dir) / kLimitFile);
+    if (const char *env = std::getenv("FWB_CACHE_MAX_MIB"); env && *env) {
+        if (parseMib(env, bytes))
+            return bytes;
+        static std::atomic<bool> warned{false};
+        if (!warned.exchange(true))
+            std::fprintf(stderr, "warning: FWB_CACHE_MAX_MIB '%s' is not a whole number of MiB; ignoring it\n", env);
+    }
     std::string text;
-    if (in && std::getline(in, text) && parseMib(text, bytes))
+    if (isCacheDir(dir) && readRegularFile(fs::path(dir) / kLimitFile, 64, text) && parseMib(text, bytes))
         return bytes;
     return kDefaultMaxBytes;
 }
 
 bool ProgramCache::storeMaxBytes(const std::string &dir, std::uint64_t bytes, std::string *error)
 {
+    if (!markCacheDir(dir, error))
+        return false;
     const std::string text = std::to_string(bytes >> 20) + "\n";
     return writeFileAtomically(fs::path(dir) / kLimitFile, text.data(), text.size(), error);
 }
@@ -289,6 +492,8 @@ std::size_t ProgramCache::evict(const std::string &dir, std::uint64_t maxBytes, 
     std::uint64_t total = 0;
     const auto now = fs::file_time_type::clock::now();
     std::error_code ec;
+    if (!isCacheDir(dir))
+        return 0; // not a folder the cache made: nothing in it is ours to delete
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::error_code fileError;
@@ -296,11 +501,11 @@ std::size_t ProgramCache::evict(const std::string &dir, std::uint64_t maxBytes, 
         if (fileError)
             continue;
         if (isTempName(name)) {
-            if (now - time > std::chrono::minutes(10))
+            if (now - time > std::chrono::minutes(10) && ownedFile(*it, true))
                 fs::remove(it->path(), fileError);
             continue;
         }
-        if (!isEntryName(name))
+        if (!isEntryName(name) || !ownedFile(*it, false))
             continue;
         const std::uintmax_t size = it->file_size(fileError);
         if (fileError)
@@ -348,14 +553,17 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
         }
     }
 
-    std::vector<unsigned char> bytes, binary;
+    std::vector<unsigned char> bytes, payload, binary;
+    const std::string secret = dir.empty() ? std::string() : sealSecret(dir);
     if (!file.empty() && readFile(file, bytes)) {
-        if (decodeCacheEntry(bytes.data(), bytes.size(), key, &binary)) {
+        if (decodeCacheEntry(bytes.data(), bytes.size(), key, &payload) && unsealPayload(secret, key, payload, &binary)) {
             try {
                 cl::Program::Binaries binaries{binary};
                 std::vector<cl_int> status;
                 cl::Program program(context, {device}, binaries, &status);
                 program.build({device}, options.c_str());
+                if (!kernelsMatchSource(program, source))
+                    throw cl::Error(CL_INVALID_BINARY, "cached binary holds other kernels");
                 bi.origin = ProgramOrigin::Disk;
                 bi.buildMs = msSince(start);
                 std::error_code ec; // LRU: a hit makes the entry the most recently used
@@ -388,9 +596,12 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
         } catch (const cl::Error &) {
             // Some drivers cannot export binaries; the in-memory cache still works.
         }
-        if (!binaries.empty() && !binaries.front().empty()) {
-            const std::vector<unsigned char> entry = encodeCacheEntry(key, binaries.front().data(), binaries.front().size());
-            std::string error;
+        std::string error;
+        if (!binaries.empty() && !binaries.front().empty() && !markCacheDir(dir, &error)) {
+            disableDisk(error);
+        } else if (!binaries.empty() && !binaries.front().empty()) {
+            const std::vector<unsigned char> sealed = sealedPayload(sealSecret(dir), key, binaries.front());
+            const std::vector<unsigned char> entry = encodeCacheEntry(key, sealed.data(), sealed.size());
             if (writeFileAtomically(file, entry.data(), entry.size(), &error))
                 evict(dir, m_maxBytes, file.string());
             else

@@ -26,8 +26,12 @@ struct BuildInfo
 };
 
 // One disk entry, <key>.bin: "FWBPROG1", the 16-hex-digit key, the payload's size and FNV-1a hash
-// (both 64-bit little-endian), then the driver's program binary. A reader checks all four, so a
-// truncated, foreign or bit-flipped file is rebuilt, never handed to the driver.
+// (both 64-bit little-endian), then the payload. A reader checks all four, so a truncated, foreign
+// or bit-flipped file is rebuilt, never handed to the driver. ProgramCache's payload is an 8-byte
+// seal, then the driver's binary: the seal is a digest of the key and the exact bytes the driver
+// produced, keyed by the folder's secret (CACHEDIR.TAG), so an entry whose frame was recomputed
+// around other bytes (half a binary aborts PoCL inside clCreateProgramWithBinary) is rebuilt too.
+// The seal guards against files this cache did not write, not against someone who reads the tag.
 std::vector<unsigned char> encodeCacheEntry(const std::string &key, const void *binary, std::size_t size);
 // Returns false with the reason in `problem` (when given); `key` empty accepts any key.
 bool decodeCacheEntry(const unsigned char *data, std::size_t size, const std::string &key,
@@ -66,6 +70,18 @@ public:
     static std::string defaultDiskDir();
     // Key over everything that changes the binary: platform, device, driver, source, options.
     static std::string cacheKey(const DeviceInfo &info, const std::string &source, const std::string &options);
+
+    // The folder's marker, CACHEDIR.TAG (the Cache Directory Tagging signature, so backup tools skip
+    // it, then a line naming filter-bench and the folder's seal secret). Only a folder with the marker
+    // is a program cache: clearDir, evict and storeMaxBytes touch nothing elsewhere, and only files
+    // the cache wrote there (entry or temp names, FWBPROG1 magic, regular files).
+    static constexpr const char *kMarkerFile = "CACHEDIR.TAG";
+    static bool isCacheDir(const std::string &dir);
+    // Writes the marker into `dir` (creating it) when the folder is new, empty or holds only files a
+    // program cache writes (an older cache without a marker); false with the reason otherwise.
+    static bool markCacheDir(const std::string &dir, std::string *error = nullptr);
+    // "DIR is not a filter-bench program cache (...)": the words for refusing a folder.
+    static std::string notCacheMessage(const std::string &dir);
 
     // Folder operations (filter-bench cache). Entries oldest use first.
     static std::vector<CacheEntryInfo> listEntries(const std::string &dir);

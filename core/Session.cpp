@@ -167,8 +167,16 @@ PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool
         return {LocalSize::driverChoice(), LocalSource::Driver};
     if (requested.isConcrete() && !(mixed && oneDimensional && requested.height != 1))
         return {requested, LocalSource::User};
-    if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1))
-        return {*tuned, LocalSource::Tuned};
+    if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1)) {
+        // A tuned shape this device or kernel cannot launch (a database from another driver, or edited
+        // by hand: 4097x1) falls back to the default below instead of failing every run; the launch
+        // then reports "default", not "tuned".
+        LaunchLimits limits;
+        limits.kernelMaxWorkGroupSize = kernelMaxItems;
+        limits.dimensions = oneDimensional ? 1 : 2;
+        if (localSizeProblem(device, *tuned, limits).empty())
+            return {*tuned, LocalSource::Tuned};
+    }
     if (preferred.isConcrete() && (!oneDimensional || preferred.height == 1))
         return {clampLocalSize(preferred, maxItems), LocalSource::Default};
     if (globalRule == GlobalRule::Exact)
@@ -223,6 +231,11 @@ struct PassLaunch
     // global size up to the shape where the variant's kernels guard their edges.
     void checkAndRound(const DeviceInfo &device, const LaunchLimits &limits, GlobalRule rule, RunResult &r)
     {
+        if (std::string why = launchCountProblem(global[0], dims == 2 ? global[1] : 1, local, device.maxWorkGroupSize);
+            !why.empty()) {
+            r.errorCode = "launch too large";
+            throw Error(why);
+        }
         if (std::string why = localSizeProblem(device, local, limits); !why.empty()) {
             r.errorCode = "invalid work-group shape";
             throw Error(why);
@@ -996,6 +1009,12 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                         + "-pixel halo needs " + mib(std::max<std::uint64_t>(slotBytes, unit)) + " per buffer; the device allows "
                         + mib(maxAlloc) + " in one allocation",
                     CL_INVALID_BUFFER_SIZE);
+    // Each tile costs launches, copies and bookkeeping: --tile 1x1 on 1920x1080 would be two million.
+    constexpr std::int64_t kMaxTiles = 65536;
+    if (std::int64_t((w + tw - 1) / tw) * std::int64_t((h + th - 1) / th) > kMaxTiles)
+        throw Error("a " + std::to_string(tw) + "x" + std::to_string(th) + " tile makes "
+                    + std::to_string(std::int64_t((w + tw - 1) / tw) * std::int64_t((h + th - 1) / th))
+                    + " tiles of this image (at most " + std::to_string(kMaxTiles) + "); use larger tiles");
     const int cols = int((w + tw - 1) / tw), rows = int((h + th - 1) / th);
     const int tiles = cols * rows;
     const int slots = std::min(streams, tiles);

@@ -20,12 +20,11 @@ namespace {
 
 std::string readText(const fs::path &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error("cannot read " + path.string());
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    // A user variant's source is a kernel file: a FIFO, a device or a huge file is refused, not read.
+    std::string text, why;
+    if (!readRegularFile(path, 16ull << 20, text, &why))
+        throw Error("cannot read " + path.string() + " (" + why + ")");
+    return text;
 }
 
 void writeText(const fs::path &path, const std::string &text)
@@ -129,6 +128,20 @@ UserVariant loadUserVariant(const std::string &nameOrPath, const fs::path &dir)
         throw Error(json.string() + ": " + why);
     v.entryPoints = stringList(j, "entry_points", json);
     v.defines = stringList(j, "defines", json);
+    // Each define becomes one -D option: "X=1 -I /etc -Werror" would add build options of its own.
+    for (const std::string &define : v.defines) {
+        const std::size_t eq = std::min(define.find('='), define.size());
+        const bool name = eq > 0 && !std::isdigit(static_cast<unsigned char>(define[0]))
+                          && std::all_of(define.begin(), define.begin() + std::ptrdiff_t(eq), [](char c) {
+                                 return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                             });
+        const bool value = std::none_of(define.begin() + std::ptrdiff_t(eq), define.end(), [](char c) {
+            return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '\\';
+        });
+        if (!name || !value)
+            throw Error(json.string() + ": define '" + define
+                        + "' is not NAME or NAME=VALUE (a C identifier; a value without spaces or quotes)");
+    }
     if (kernelFile.empty() || kernelFile == "." || kernelFile == ".." || kernelFile.find('/') != std::string::npos
         || kernelFile.find('\\') != std::string::npos)
         throw Error(json.string() + ": \"kernel_file\" must be a file name beside the JSON");

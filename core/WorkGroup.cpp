@@ -123,4 +123,27 @@ std::string localSizeProblem(const DeviceInfo &device, const LocalSize &local, c
     return {};
 }
 
+std::string launchCountProblem(std::size_t gx, std::size_t gy, const LocalSize &local, std::size_t maxWorkGroupSize)
+{
+    constexpr std::uint64_t kLimit = std::uint64_t(1) << 32;
+    if (gx >= kLimit || gy >= kLimit)
+        return "the global size " + std::to_string(gx) + "x" + std::to_string(gy)
+               + " has a side of 2^32 or more work-items (runtimes count each in 32 bits)";
+    std::uint64_t groups = 0;
+    if (local.isConcrete()) {
+        const std::uint64_t lw = std::uint64_t(local.width), lh = std::uint64_t(std::max(local.height, 1));
+        groups = ((gx + lw - 1) / lw) * ((gy + lh - 1) / lh); // < 2^64: each factor < 2^32
+    } else {
+        // A NULL local size: the runtime picks, and may pick groups of one (PoCL aborted on inspect
+        // --synthetic 1048576x1048576 with its own choice), so every work-item may be a group.
+        groups = std::uint64_t(gx) * std::uint64_t(gy);
+    }
+    if (groups >= kLimit)
+        return "the launch of " + std::to_string(gx) + "x" + std::to_string(gy) + " work-items in groups of "
+               + (local.isConcrete() ? local.toString() : std::string("the runtime's choice (as small as 1)"))
+               + " makes " + std::to_string(groups) + " work-groups; OpenCL runtimes count them in 32 bits (at most "
+               + std::to_string(kLimit - 1) + ")";
+    return {};
+}
+
 } // namespace fwb

@@ -71,6 +71,12 @@ struct LaunchLimits
 // Empty when the shape may launch, else a sentence naming the limit it breaks.
 std::string localSizeProblem(const DeviceInfo &device, const LocalSize &local, const LaunchLimits &limits);
 
+// Empty when a launch of gx x gy work-items in `local` groups (a NULL local size: the runtime may
+// choose groups of one) stays within what runtimes count: each global size and the number of
+// work-groups below 2^32 (PoCL aborts or dies with SIGFPE/SIGILL beyond); else a sentence naming
+// that limit. maxWorkGroupSize is kept for callers; the count does not depend on it.
+std::string launchCountProblem(std::size_t gx, std::size_t gy, const LocalSize &local, std::size_t maxWorkGroupSize);
+
 // Round `global` up to a multiple of `local` (local 0: unchanged).
 inline std::size_t roundUp(std::size_t global, std::size_t local)
 {

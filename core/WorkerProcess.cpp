@@ -2,12 +2,14 @@
 // helper's side), with the protocol's JSON both ways.
 #include "WorkerProcess.h"
 
+#include "AtomicFile.h"
 #include "Devices.h"
 #include "Error.h"
 #include "JsonIo.h"
 #include "TuningDb.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +20,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 extern char **environ;
@@ -316,6 +322,30 @@ std::string defaultWorkerPath()
     return (dir.empty() ? fs::path("filter-worker") : fs::path(dir) / "filter-worker").string();
 }
 
+void removeOrphanedJobFolders()
+{
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path(ec);
+    if (ec)
+        return;
+    for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        struct stat st{};
+        if (name.rfind("fwb-worker-", 0) != 0 || ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode)
+            || st.st_uid != ::getuid())
+            continue;
+        std::string text;
+        if (!readRegularFile(it->path() / "owner", 32, text))
+            continue; // not ours, or being created: left alone
+        char *digitsEnd = nullptr;
+        const long pid = std::strtol(text.c_str(), &digitsEnd, 10);
+        if (pid <= 0 || digitsEnd == text.c_str() || ::kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue; // its caller still runs (or the pid was reused: left, harmless)
+        std::error_code removeError;
+        fs::remove_all(it->path(), removeError);
+    }
+}
+
 WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
 {
     WorkerOutcome out;
@@ -324,6 +354,8 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
     r.variant = job.request.variant;
     const auto start = Clock::now();
 
+    // Folders of callers that were killed (SIGKILL, a crash: no destructor ran) go first.
+    removeOrphanedJobFolders();
     // A private folder for the job's files, removed on every way out.
     std::string pattern = (fs::temp_directory_path() / "fwb-worker-XXXXXX").string();
     if (!mkdtemp(pattern.data())) {
@@ -331,6 +363,10 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
         return out;
     }
     const fs::path dir = pattern;
+    {
+        const std::string owner = std::to_string(long(getpid())) + "\n";
+        std::ofstream(dir / "owner", std::ios::binary) << owner;
+    }
     struct Cleanup
     {
         fs::path dir;
@@ -369,8 +405,10 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
     const std::string worker = options.workerPath.empty() ? defaultWorkerPath() : options.workerPath;
     const std::string dirText = dir.string(), stdoutPath = (dir / "stdout.txt").string(),
                       stderrPath = (dir / "stderr.txt").string();
+    const std::string parentPid = std::to_string(long(getpid()));
     std::vector<char *> argv{const_cast<char *>(worker.c_str()), const_cast<char *>("--job"),
-                             const_cast<char *>(dirText.c_str()), nullptr};
+                             const_cast<char *>(dirText.c_str()), const_cast<char *>("--parent"),
+                             const_cast<char *>(parentPid.c_str()), nullptr};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -481,8 +519,15 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
     return out;
 }
 
-int serveWorkerJob(const fs::path &dir)
+int serveWorkerJob(const fs::path &dir, long parentPid)
 {
+#ifdef __linux__
+    // Die with the caller: a filter-bench stopped by SIGTERM or Ctrl-C must not leave this process
+    // spinning in a runaway kernel under init. The parent may already be gone before the call.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (parentPid > 0 && long(getppid()) != parentPid)
+        return 1;
+#endif
     const auto start = Clock::now();
     Json answer = Json::object();
     answer["protocol"] = kWorkerProtocol;

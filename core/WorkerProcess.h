@@ -82,7 +82,14 @@ std::string workerTimeoutMessage(double timeoutS);
 WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options = {});
 
 // The helper's side: reads `dir`/request.json, runs it, writes the answer. Returns the exit status.
-int serveWorkerJob(const std::filesystem::path &dir);
+// parentPid: the caller; the helper dies with it (Linux: PR_SET_PDEATHSIG) and exits at once when
+// it is already gone.
+int serveWorkerJob(const std::filesystem::path &dir, long parentPid = 0);
+
+// Removes this user's /tmp/fwb-worker-* job folders whose caller (the pid in their "owner" file) is
+// gone: a filter-bench or window killed while a helper ran left its folder behind. runInWorker calls
+// it before each job.
+void removeOrphanedJobFolders();
 
 // The worker executable runInWorker would start (resolved as described in WorkerOptions).
 std::string defaultWorkerPath();

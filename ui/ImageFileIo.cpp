@@ -1,6 +1,8 @@
 // Image file reading/writing for the Qt builds of filter-bench and filter-workbench.
 #include "ImageFileIo.h"
 
+#include "AtomicFile.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
@@ -9,6 +11,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdint>
 #include <cstring>
 
@@ -201,11 +204,42 @@ bool writeImageFile(const QString &path, const QImage &image, QString &error)
     return true;
 }
 
+std::string QtImageIo::pathProblem(const std::string &path) const
+{
+    const QByteArray bytes = QByteArray::fromStdString(path);
+    if (QFile::encodeName(QFile::decodeName(bytes)) != bytes)
+        return "'" + QFile::decodeName(bytes).toStdString()
+               + "': the file name is not valid UTF-8 (it would be read or written under another name); rename it";
+    return {};
+}
+
+std::string QtImageIo::saveProblem(const std::string &path) const
+{
+    if (std::string problem = pathProblem(path); !problem.empty())
+        return problem;
+    const QByteArray suffix = QFileInfo(QFile::decodeName(QByteArray::fromStdString(path))).suffix().toLower().toLatin1();
+    if (suffix.isEmpty() || !QImageWriter::supportedImageFormats().contains(suffix))
+        return path + ": unsupported output format '." + suffix.toStdString() + "' (use .png, .bmp, .jpg, .tiff, ...)";
+    return {};
+}
+
 bool QtImageIo::load(const std::string &path, Image &image, std::string &error)
 {
+    if (std::string problem = pathProblem(path); !problem.empty()) {
+        error = problem;
+        return false;
+    }
+    // A FIFO would block the reader forever, a device would be read without end: image files only.
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)
+        && !std::filesystem::is_directory(status)) {
+        error = std::filesystem::is_fifo(status) ? "is a FIFO, not an image file" : "is not a regular file (a device?)";
+        return false;
+    }
     QImage qimage;
     QString qerror;
-    if (!readImageFile(QString::fromStdString(path), qimage, qerror)) {
+    if (!readImageFile(QFile::decodeName(QByteArray::fromStdString(path)), qimage, qerror)) {
         error = qerror.toStdString();
         return false;
     }
@@ -215,8 +249,16 @@ bool QtImageIo::load(const std::string &path, Image &image, std::string &error)
 
 bool QtImageIo::save(const std::string &path, const Image &image, std::string &error)
 {
+    if (std::string problem = pathProblem(path); !problem.empty()) {
+        error = problem;
+        return false;
+    }
+    if (std::string problem = replaceProblem(path); !problem.empty()) { // QSaveFile would write through a link
+        error = problem;
+        return false;
+    }
     QString qerror;
-    const QString qpath = QString::fromStdString(path);
+    const QString qpath = QFile::decodeName(QByteArray::fromStdString(path));
     const QByteArray suffix = QFileInfo(qpath).suffix().toLower().toLatin1();
     if (suffix.isEmpty() || !QImageWriter::supportedImageFormats().contains(suffix)) {
         error = "unsupported output format '." + suffix.toStdString() + "' (use .png, .bmp, .jpg, .tiff, ...)";

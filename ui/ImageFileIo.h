@@ -13,6 +13,10 @@ class QtImageIo : public ImageIo
 public:
     bool load(const std::string &path, Image &image, std::string &error) override;
     bool save(const std::string &path, const Image &image, std::string &error) override;
+    // Names go through QString and back (QFile::decodeName / encodeName): a byte string that does not
+    // survive the round trip (invalid UTF-8) would be opened or written under another name.
+    std::string pathProblem(const std::string &path) const override;
+    std::string saveProblem(const std::string &path) const override; // also the format, by suffix
 };
 
 // Conversions between QImage and fwb::Image (gray8 stays gray8, everything else becomes rgba8888).
