@@ -310,6 +310,22 @@ std::string ProgramCache::defaultDiskDir()
     return {};
 }
 
+bool ProgramCache::keepsBinaries(const DeviceInfo &info)
+{
+    if (const char *env = std::getenv("FWB_CACHE_BINARIES"); env && *env) {
+        const std::string value = env;
+        if (value == "always")
+            return true;
+        static std::atomic<bool> warned{false};
+        if (value != "auto" && !warned.exchange(true))
+            std::fprintf(stderr, "warning: FWB_CACHE_BINARIES '%s' is not 'auto' or 'always'; using auto\n", env);
+    }
+    if (info.platformName.find("Portable Computing Language") == std::string::npos)
+        return true;
+    const char *pocl = std::getenv("POCL_KERNEL_CACHE");
+    return pocl && std::string(pocl) == "0"; // PoCL without its own cache: ours is the only one
+}
+
 std::string ProgramCache::cacheKey(const DeviceInfo &info, const std::string &source, const std::string &options)
 {
     Fnv1a hash;
@@ -541,7 +557,9 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
     // The in-memory map is per context: programs cannot move between contexts.
     std::ostringstream memoryKey;
     memoryKey << static_cast<const void *>(context()) << '/' << key;
-    const std::string dir = diskDir();
+    const bool keep = keepsBinaries(info);
+    bi.driverCached = !keep;
+    const std::string dir = keep ? diskDir() : std::string();
     const fs::path file = dir.empty() ? fs::path() : fs::path(dir) / (key + ".bin");
     bi.cacheFile = file.string();
     {

@@ -22,6 +22,8 @@ struct BuildInfo
     double buildMs = 0;                       // time this call spent building or loading
     ProgramOrigin origin = ProgramOrigin::Compiled;
     bool rebuiltAfterBadBinary = false;       // a disk entry existed but did not load
+    bool driverCached = false;                // the driver keeps its own disk cache of this program
+                                              // (PoCL): none of ours, a later build from source is quick
     std::string cacheFile;                    // disk entry used or written (empty if disk cache is off)
 };
 
@@ -68,6 +70,13 @@ public:
     void setMaxBytes(std::uint64_t bytes) { m_maxBytes = bytes; }
 
     static std::string defaultDiskDir();
+    // Whether the disk cache keeps the driver's binary for this device. Not on PoCL while its own kernel
+    // cache is on ($POCL_KERNEL_CACHE not 0): it keeps the program and every launch's work-group
+    // specialisation there already, and fetching CL_PROGRAM_BINARIES makes it compile every kernel once
+    // more for any work-group shape, which about doubles a first build (docs/MEASUREMENTS.md, "PoCL's own
+    // cache"). FWB_CACHE_BINARIES=always keeps binaries for every device (the tests of the disk cache
+    // on PoCL); FWB_CACHE_BINARIES=auto or unset is this rule.
+    static bool keepsBinaries(const DeviceInfo &info);
     // Key over everything that changes the binary: platform, device, driver, source, options.
     static std::string cacheKey(const DeviceInfo &info, const std::string &source, const std::string &options);
 

@@ -18,6 +18,7 @@ class TestPrepare : public QObject
 private slots:
     void fillsThenBuildsNothing();
     void rebuildsCorruptEntry();
+    void driverCacheOnPocl();
     void usageErrors();
 
 private:
@@ -27,16 +28,23 @@ private:
         QByteArray out, err;
         QJsonObject json;
     };
-    Outcome prepare(const QStringList &extra);
+    Outcome prepare(const QStringList &extra, const QString &cacheBinaries = QStringLiteral("always"),
+                    const QString &cacheDir = QStringLiteral("cache"));
     QTemporaryDir m_dir;
 };
 
-TestPrepare::Outcome TestPrepare::prepare(const QStringList &extra)
+// cacheBinaries: FWB_CACHE_BINARIES for the run ("always" by default: these tests are of the disk entries,
+// which the default skips on PoCL, whose own kernel cache holds the programs).
+TestPrepare::Outcome TestPrepare::prepare(const QStringList &extra, const QString &cacheBinaries,
+                                          const QString &cacheDir)
 {
     QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("FWB_CACHE_BINARIES", cacheBinaries);
+    process.setProcessEnvironment(env);
     process.start(QStringLiteral(FWB_FILTER_BENCH),
                   QStringList{"prepare", "--filter", "box3x3_interior", "--format", "gray8", "--cache-dir",
-                              m_dir.filePath("cache"), "--jobs", "2"}
+                              m_dir.filePath(cacheDir), "--jobs", "2"}
                       + extra);
     Outcome o;
     if (!process.waitForFinished(600000)) {
@@ -95,6 +103,30 @@ void TestPrepare::rebuildsCorruptEntry()
     QVERIFY2(o.code == 0, o.out + o.err);
     QCOMPARE(o.json["built"].toInt(), 1);
     QCOMPARE(o.json["failed"].toInt(), 0);
+}
+
+// By default (FWB_CACHE_BINARIES=auto) a driver with its own kernel cache (PoCL) gets no binaries in ours:
+// fetching them makes PoCL compile every kernel a second time. Every program is still built and run once.
+void TestPrepare::driverCacheOnPocl()
+{
+    const Outcome o = prepare({"--json"}, "auto", "auto-cache");
+    QVERIFY2(o.code == 0, o.out + o.err);
+    QVERIFY2(o.json.contains("driver_cache"), o.out.constData());
+    const bool driverCache = o.json["driver_cache"].toBool();
+    const bool pocl = o.json["platform"].toString() == "Portable Computing Language";
+    const int programs = o.json["programs"].toInt();
+    QVERIFY(programs >= 3);
+    QCOMPARE(o.json["failed"].toInt(), 0);
+    int entries = 0;
+    const std::filesystem::path dir = m_dir.filePath("auto-cache").toStdString();
+    if (std::filesystem::exists(dir))
+        for (const auto &e : std::filesystem::directory_iterator(dir))
+            entries += e.path().extension() == ".bin" ? 1 : 0;
+    QCOMPARE(driverCache, pocl && qgetenv("POCL_KERNEL_CACHE") != "0");
+    QCOMPARE(entries, driverCache ? 0 : programs);
+    const Outcome table = prepare({}, "auto", "auto-cache");
+    QCOMPARE(table.code, 0);
+    QCOMPARE(table.out.contains("keeps these programs in its own kernel cache"), driverCache);
 }
 
 void TestPrepare::usageErrors()
