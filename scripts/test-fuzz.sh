@@ -1,42 +1,23 @@
 #!/usr/bin/env bash
 # Fuzzing stage (scripts/test.sh runs it; FWB_FUZZ=0 skips it): builds the libFuzzer targets in
 # tests/fuzz/ with Debian's clang (the core and the image I/O instrumented with
-# -fsanitize=fuzzer-no-link,address,undefined) into build-fuzz/, then runs each target for
+# -fsanitize=fuzzer-no-link,address,undefined) into build-san/ (shared with the sanitizer stage:
+# scripts/sanitizer-build.sh), then runs each target for
 # FWB_FUZZ_SECONDS (default 60) from its seed corpus in tests/fuzz/corpus/<target>/, as many at once
 # as there are cores. Prints each target's executions and findings; any finding (crash, leak, timeout,
-# out-of-memory, sanitizer report) fails the stage and leaves the input in build-fuzz/findings/.
+# out-of-memory, sanitizer report) fails the stage and leaves the input in build-san/findings/.
 #   scripts/test-fuzz.sh [TARGET...]        only these targets
 #   FWB_FUZZ_SECONDS=3600 scripts/test-fuzz.sh fuzz_image_file    an hour on one target
-# New inputs the fuzzer finds interesting stay in build-fuzz/corpus/<target>/ and are reused next run.
+# New inputs the fuzzer finds interesting stay in build-san/corpus/<target>/ and are reused next run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${FWB_FUZZ_BUILD:-$root/build-fuzz}"
+. "$root/scripts/sanitizer-build.sh"
+build="$san_build"
 seconds="${FWB_FUZZ_SECONDS:-60}"
-cxx="${FWB_FUZZ_CXX:-/usr/bin/clang++}"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_image_file fuzz_cache_entry fuzz_tuning_db fuzz_user_variant)
 start=$SECONDS
-command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang)" >&2; exit 1; }
-# libFuzzer's runtime is a separate package on some releases (Debian 12: libclang-rt-14-dev).
-probe="$(mktemp -d)"
-printf '#include <cstddef>\n#include <cstdint>\nextern "C" int LLVMFuzzerTestOneInput(const uint8_t *, size_t) { return 0; }\n' >"$probe/p.cpp"
-if ! "$cxx" -fsanitize=fuzzer,address "$probe/p.cpp" -o "$probe/p" 2>/dev/null; then
-    major="$("$cxx" -dumpversion | cut -d. -f1)"
-    sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-    echo "fuzz: installing libclang-rt-$major-dev (libFuzzer's runtime)"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "libclang-rt-$major-dev"
-    "$cxx" -fsanitize=fuzzer,address "$probe/p.cpp" -o "$probe/p" || { echo "fuzz: $cxx cannot link -fsanitize=fuzzer" >&2; exit 1; }
-fi
-rm -rf "$probe"
-generator=()
-command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && generator=(-G Ninja)
-mkdir -p "$build"
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
-      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-      -DFWB_FUZZ=ON -DFWB_BUILD_GUI=OFF -DFWB_WITH_OPENCV=OFF -DFWB_WITH_CLBLAST=OFF -DBUILD_TESTING=OFF \
-      >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
+san_configure
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 echo "fuzz: built in $((SECONDS - start)) s"
 

@@ -1,26 +1,20 @@
 #!/usr/bin/env bash
 # Sanitizer stage (scripts/test.sh runs it after the suite; FWB_SANITIZERS=0 skips it): builds the core,
 # the CLI and a chosen set of Qt Test suites with AddressSanitizer + UndefinedBehaviorSanitizer into
-# build-asan/ (no GUI, no OpenCV: neither is our code to check) and runs those suites on PoCL.
+# build-san/ (clang, shared with the fuzzing stage: scripts/sanitizer-build.sh; no GUI, no OpenCV:
+# neither is our code to check) and runs those suites on PoCL.
 # Any report fails the stage: UBSan does not recover, LeakSanitizer runs at every exit.
 # Suppressions (scripts/sanitizers/*.supp) name only frames inside PoCL, LLVM, the ICD loader or Qt.
 # The suites are picked to cover every layer in about 5 minutes on 2 cores: PoCL compiles under an
 # instrumented host, and our CPU references run 2-3x slower.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="$root/build-asan"
+. "$root/scripts/sanitizer-build.sh"
+build="$san_build"
 suites=(tst_programcache tst_faults tst_cli tst_json tst_image tst_inspector tst_workgroup tst_box3x3_interior
         tst_transpose tst_workload tst_bad_input)
 start=$SECONDS
-generator=()
-command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && generator=(-G Ninja)
-mkdir -p "$build"
-flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
-      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-      -DFWB_BUILD_GUI=OFF -DFWB_WITH_OPENCV=OFF -DBUILD_TESTING=ON >"$build/configure.log" 2>&1 \
-    || { cat "$build/configure.log"; exit 1; }
+san_configure
 cmake --build "$build" --parallel "$(nproc)" --target filter-bench "${suites[@]}"
 echo "sanitizers: built in $((SECONDS - start)) s"
 
