@@ -22,6 +22,7 @@ private slots:
     void initTestCase();
     void pageIsATab();
     void seedFigures();
+    void defaultSizes();
     void ladder();
     void nbodyAnimation();
 
@@ -58,6 +59,24 @@ void TestGuiLab::seedFigures()
     QCOMPARE(seed("float4_hoisted"), 32.06);
     QCOMPARE(seed("tiled_local"), 126.0);
     QCOMPARE(seed("register_blocked"), 0.0); // past the seeds: no ghost
+}
+
+// Issue 24, defect 3: the ladder started at n = 16 because the size box's range was set (clamping its
+// value and storing the clamp) before the default 512 was shown. Each workload keeps its own size.
+void TestGuiLab::defaultSizes()
+{
+    MainWindow window(false);
+    LabPage *lab = labPage(window);
+    QVERIFY(lab);
+    lab->setWorkload(LabPage::Workload::Matmul);
+    QCOMPARE(lab->size(), 512);
+    lab->setWorkload(LabPage::Workload::NBody);
+    QCOMPARE(lab->size(), 4096);
+    lab->setSize(100000); // more than matmul allows: switching must not clamp matmul's own size
+    lab->setWorkload(LabPage::Workload::Matmul);
+    QCOMPARE(lab->size(), 512);
+    lab->setWorkload(LabPage::Workload::NBody);
+    QCOMPARE(lab->size(), 100000);
 }
 
 void TestGuiLab::ladder()

@@ -224,9 +224,17 @@ void LabPage::workloadChanged()
     m_nbodyVariantBox->setVisible(!matmul);
     m_fastMath->setVisible(!matmul);
     m_sizeLabel->setText(matmul ? tr("n") : tr("Bodies"));
-    m_sizeBox->setRange(matmul ? 16 : 16, matmul ? 8192 : 262144);
-    m_sizeBox->setSingleStep(matmul ? 64 : 1024);
-    m_sizeBox->setValue(matmul ? m_matmulSize : m_bodies);
+    // The size this workload keeps, read before the new range can clamp the box: a clamping setRange()
+    // emits valueChanged, which stored the clamped value as the workload's size (issue 24: the ladder
+    // started at n = 16 instead of 512).
+    const int size = matmul ? m_matmulSize : m_bodies;
+    {
+        const QSignalBlocker quiet(m_sizeBox);
+        m_sizeBox->setRange(16, matmul ? 8192 : 262144);
+        m_sizeBox->setSingleStep(matmul ? 64 : 1024);
+    }
+    m_sizeBox->setValue(size);
+    (matmul ? m_matmulSize : m_bodies) = m_sizeBox->value();
     m_stack->setCurrentIndex(matmul ? 0 : 1);
     m_runButton->setText(matmul ? tr("Run ladder") : tr("Start"));
     setStatus(matmul ? tr("Runs each checked rung at n x n on the device, checks it against a double-precision host "
