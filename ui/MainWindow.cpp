@@ -104,7 +104,14 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     addPage(m_comparePage = new ComparePage(m_pageTabs));
     addPage(new LabPage(m_pageTabs));
     addPage(new RacePage(m_pageTabs));
-    addPage(new TunerPage(m_pageTabs));
+    auto *tuner = new TunerPage(m_pageTabs);
+    addPage(tuner);
+    // Apply Best: the tuned shape is what auto launches, so a shape typed in the controls would hide it
+    // (issue 24): back to auto, and run again to show the applied shape's numbers.
+    connect(tuner, &TunerPage::bestApplied, this, [this] {
+        m_controls->setLocalSizeText(QStringLiteral("auto"));
+        startRun();
+    });
     addPage(new SweepPage(m_pageTabs));
     addPage(new DuelPage(m_pageTabs));
     addPage(new TransferComparePage(m_pageTabs)); // Run ▸ Compare Transfer Modes
