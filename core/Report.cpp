@@ -131,8 +131,10 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
              + num(std::max(1.0, x(t) - left)) + "\" height=\"" + std::to_string(rowH - 6) + "\" fill=\"" + fill
              + "\"><title>" + htmlEscape(e.name + ": " + ms(t)) + "</title></rect>\n";
         std::string label = ms(t);
-        if (const std::string words = speedupWords(race.speedup(e, metric)); !words.empty() && e.name != race.cpuReferenceName)
+        if (const std::string words = race.speedupSentence(e, metric); !words.empty())
             label += ", " + words;
+        else if (e.isCheckingReference())
+            label += ", used to check every result (not in the race)";
         s += "<text x=\"" + num(x(t) + 6) + "\" y=\"" + std::to_string(y + 17) + "\">" + htmlEscape(label)
              + "</text>\n";
         ++row;
@@ -330,13 +332,14 @@ std::string reportHtml(const ReportData &d)
                  + (ran ? std::to_string(++rank) : "") + "</td><td>" + htmlEscape(e.title) + " <code>"
                  + htmlEscape(e.name) + "</code></td><td class=\"n\">" + (ran ? ms(e.timeMs(RaceMetric::EndToEnd)) : "-")
                  + "</td><td class=\"n\">" + (ran ? ms(e.timeMs(RaceMetric::KernelOnly)) : "-") + "</td><td>"
-                 + htmlEscape(ran ? speedupWords(race.speedup(e, d.metric)) : "") + "</td><td>"
+                 + htmlEscape(ran ? race.speedupSentence(e, d.metric) : "") + "</td><td>"
                  + htmlEscape(e.onHost || !ran ? "" : launchShapeLabel(r.local, r.localSource)) + "</td><td>"
                  + htmlEscape(check) + "</td></tr>\n";
         }
         h += "</table>\n";
-        h += "<p>The CPU reference is <code>" + htmlEscape(race.cpuReferenceName) + "</code> ("
-             + htmlEscape(ms(race.cpuReferenceMs)) + ")"
+        h += "<p>The CPU to beat is " + htmlEscape(race.cpuReferenceTitle) + " (<code>" + htmlEscape(race.cpuReferenceName)
+             + "</code>, " + htmlEscape(ms(race.cpuReferenceMs)) + "); the single-threaded reference only checks results"
+             + (race.sameProcessorNote().empty() ? "" : ". " + htmlEscape(race.sameProcessorNote()))
              + (race.memoryFloorMs > 0 ? "; the memory limit (bytes the filter must move at the device's copy speed, "
                                              + fmt("%.0f GB/s", race.copyGBps) + ") is " + ms(race.memoryFloorMs)
                                        : std::string())

@@ -16,9 +16,14 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 
+#include <cmath>
 #include <memory>
 
 using namespace fwb;
+
+namespace {
+QString q(const std::string &s) { return QString::fromStdString(s); }
+} // namespace
 
 class TestGuiRace : public QObject
 {
@@ -84,6 +89,124 @@ private slots:
             QTest::mouseClick(race->chart(), Qt::LeftButton, {}, bar.center());
             QCOMPARE(race->chart()->selected(), last);
         }
+    }
+
+    // Issue 24, what a class is told: the presentation asks the filter's own question; each bar's length is
+    // proportional to the time printed beside it, over a millisecond axis; the single-threaded reference is
+    // named for what it is, is not "the CPU" of any sentence and is not in the presentation; the CPU to beat
+    // is the fastest real CPU row and every "faster than" names it; on a CPU device (PoCL) the headline says
+    // that the device is this same processor.
+    void raceTellsTheTruth()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        RacePage *race = racePage(window);
+        if (race->race().filter != "sobel" || race->race().cancelled || race->race().entries.empty()) {
+            QVERIFY(setUp(window, device, 192, 128));
+            QSignalSpy finished(race, &RacePage::raceFinished);
+            QVERIFY(race->startRace());
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        }
+        const RaceResult &result = race->race();
+        RaceChart *chart = race->chart();
+        chart->resize(900, chart->minimumSizeHint().height());
+
+        // The reference row: named, not the CPU to beat, not the winner.
+        const RaceEntry *reference = nullptr;
+        for (const RaceEntry &e : result.entries)
+            if (e.isCheckingReference())
+                reference = &e;
+        QVERIFY(reference);
+        QCOMPARE(QString::fromStdString(reference->title), QString("Reference: plain C++, 1 thread"));
+        QVERIFY(chart->barLabel(int(reference - result.entries.data())).contains("used to check every result"));
+        QVERIFY(result.cpuReferenceName == "opencv_cpu" || result.cpuReferenceName == "cpu_multi");
+        QVERIFY(!result.cpuReferenceTitle.empty());
+        for (const RaceEntry &e : result.entries) // the CPU to beat is the fastest real CPU row
+            if (e.onHost && e.ok() && !e.isCheckingReference())
+                QVERIFY(e.result.kernelMs.median >= result.cpuReferenceMs);
+        QVERIFY(result.winner(RaceMetric::EndToEnd) >= 0);
+        QVERIFY(!result.entries[result.winner(RaceMetric::EndToEnd)].isCheckingReference());
+
+        // Every bar: length proportional to its time (a cut bar says so), and every comparison names its CPU.
+        const QString cpuName = QString::fromStdString(result.cpuReferenceTitle);
+        for (RaceMetric metric : {RaceMetric::EndToEnd, RaceMetric::KernelOnly}) {
+            chart->setMetric(metric);
+            const double msPerPixel = chart->msPerPixel();
+            QVERIFY(msPerPixel > 0);
+            for (std::size_t i = 0; i < result.entries.size(); ++i) {
+                const RaceEntry &e = result.entries[i];
+                if (e.timeMs(metric) <= 0)
+                    continue;
+                bool broken = false;
+                const double length = chart->barLength(int(i), &broken);
+                const QString label = chart->barLabel(int(i));
+                if (broken) {
+                    QVERIFY2(e.isCheckingReference(), e.name.c_str()); // only the reference is off the scale
+                } else {
+                    QVERIFY2(std::abs(length - e.timeMs(metric) / msPerPixel) <= 1.0,
+                             qPrintable(QString("%1: %2 px for %3 ms at %4 ms/px").arg(q(e.name)).arg(length)
+                                            .arg(e.timeMs(metric)).arg(msPerPixel)));
+                }
+                if (label.contains("faster than") || label.contains("slower than") || label.contains("as fast as"))
+                    QVERIFY2(label.contains(cpuName) && !label.contains("than the CPU"), qPrintable(label));
+            }
+        }
+        chart->setMetric(RaceMetric::EndToEnd);
+        const QString winner = race->findChild<QLabel *>("raceWinner")->text();
+        QVERIFY2(!winner.contains("than the CPU"), qPrintable(winner));
+        if (device.kind == DeviceKind::Cpu)
+            QVERIFY2(winner.contains("same processor"), qPrintable(winner));
+
+        // Presentation mode: the filter's question, the device, no reference bar.
+        race->setPresenting(true);
+        QCOMPARE(race->presentTitle(), QString::fromStdString(raceQuestion(*findFilter("sobel"))));
+        QVERIFY(race->presentTitle().contains("edges"));
+        QVERIFY(!race->presentTitle().contains("blurring"));
+        QVERIFY(race->presentChart());
+        QCOMPARE(race->presentChart()->barCount(), chart->barCount() - 1);
+        const QString presentDevice = race->presentation()->findChild<QLabel *>("presentDevice")->text();
+        QVERIFY2(presentDevice.contains(QString::fromStdString(device.name)), qPrintable(presentDevice));
+        if (device.kind == DeviceKind::Cpu) {
+            QVERIFY2(presentDevice.contains("same processor"), qPrintable(presentDevice));
+            const QString presentWinner = race->presentation()->findChild<QLabel *>("presentWinner")->text();
+            QVERIFY2(presentWinner.contains("same processor"), qPrintable(presentWinner));
+        }
+        race->setPresenting(false);
+    }
+
+    // Every filter of the catalogue has its own plain-words question (not "blurring" for edges or noise).
+    void everyFilterHasItsQuestion()
+    {
+        for (const FilterSpec &f : catalogue()) {
+            QVERIFY2(!f.plainVerb.empty(), f.name.c_str());
+            const QString question = QString::fromStdString(raceQuestion(f));
+            QVERIFY2(question.startsWith("Which way of ") && question.endsWith(" is fastest?"), qPrintable(question));
+            const bool blur = f.name.find("gauss") != std::string::npos || f.name.find("box") != std::string::npos;
+            QCOMPARE(question.contains("blurring"), blur);
+        }
+    }
+
+    // 1366x768: the race scrolls rather than hiding bars (issue 24: 7 of 13 bars, no scroll bar).
+    void everyBarReachableInASmallWindow()
+    {
+        RaceChart chart;
+        RaceResult r;
+        r.filter = "gaussian5x5";
+        for (int i = 0; i < 13; ++i) {
+            RaceEntry e;
+            e.name = "v" + std::to_string(i);
+            e.title = "Variant " + std::to_string(i);
+            e.result.kernelMs = Stats{1.0 + i, 1.0 + i, 1.0 + i};
+            e.result.totalMs = 2.0 + i;
+            r.entries.push_back(e);
+        }
+        chart.setRace(r);
+        QCOMPARE(chart.barCount(), 13);
+        // The chart asks for room for every bar and the axis: a scroll area then scrolls to the last.
+        const QRect last = chart.barRect(r.ranking(RaceMetric::EndToEnd).back());
+        QVERIFY(last.isValid());
+        QVERIFY2(chart.minimumSizeHint().height() >= last.bottom(),
+                 qPrintable(QString("%1 < %2").arg(chart.minimumSizeHint().height()).arg(last.bottom())));
     }
 
     void barsArriveOneByOne()
