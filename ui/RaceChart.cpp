@@ -139,6 +139,26 @@ RaceChart::Layout RaceChart::layout() const
     }
     if (hi <= 0 && l.referenceRow >= 0) // only the reference ran
         hi = m_race.entries[l.order[l.referenceRow]].timeMs(m_metric);
+    // The comparison that matters, the winner against the CPU to beat, is shown to scale: the axis ends
+    // at twice the slower of the two (or at the slowest racer, if sooner). A slower row's bar is cut at
+    // the end of the axis and says so beside its time; every bar not cut is exactly proportional.
+    const int win = m_race.winner(m_metric);
+    double focus = m_race.cpuReferenceMs > 0 && m_metric == RaceMetric::KernelOnly ? m_race.cpuReferenceMs : 0;
+    for (const RaceEntry &e : m_race.entries)
+        if (e.name == m_race.cpuReferenceName && e.timeMs(m_metric) > 0)
+            focus = e.timeMs(m_metric);
+    if (win >= 0)
+        focus = std::max(focus, m_race.entries[win].timeMs(m_metric));
+    // ... and at least two thirds of the racers to scale, so that cut bars stay the exception.
+    std::vector<double> racers;
+    for (int i : l.order)
+        if (!m_race.entries[i].isCheckingReference())
+            racers.push_back(m_race.entries[i].timeMs(m_metric));
+    std::sort(racers.begin(), racers.end());
+    if (!racers.empty())
+        focus = std::max(focus, racers[(2 * racers.size() + 2) / 3 - 1] / 2);
+    if (focus > 0)
+        hi = std::min(hi, 2 * focus);
     if (m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0)
         hi = std::max(hi, m_race.memoryFloorMs);
     if (hi <= 0)
@@ -152,21 +172,44 @@ RaceChart::Layout RaceChart::layout() const
             break;
         }
     l.axisMax = std::ceil(hi / l.step - 1e-9) * l.step;
+    // The widest plot that leaves every uncut bar's label room after its bar (a short bar's long label
+    // may reach past the axis's end); a cut bar carries its label inside.
     QFontMetrics fm(l.font);
-    int labelRoom = 0;
-    for (int i : l.order)
-        labelRoom = std::max(labelRoom, fm.horizontalAdvance(barLabel(i)));
     l.left = l.nameWidth + 16;
-    l.plotWidth = std::max(80.0, double(width()) - l.left - labelRoom - 16);
+    const double room = double(width()) - l.left - 8;
+    l.plotWidth = room - 20;
+    for (int i : l.order) {
+        const double t = m_race.entries[i].timeMs(m_metric);
+        if (t > l.axisMax * 1.0001)
+            continue;
+        const double label = fm.horizontalAdvance(labelText(i, l.axisMax)) + 6;
+        l.plotWidth = std::min(l.plotWidth, (room - label) / std::max(1e-9, t / l.axisMax));
+    }
+    for (int i : l.order) { // a cut bar too short for its label: the label goes after the bar
+        if (m_race.entries[i].timeMs(m_metric) <= l.axisMax * 1.0001)
+            continue;
+        const double label = fm.horizontalAdvance(labelText(i, l.axisMax));
+        if (label + 24 > l.plotWidth)
+            l.plotWidth = std::min(l.plotWidth, room - 18 - label);
+    }
+    l.plotWidth = std::max(80.0, l.plotWidth);
     return l;
 }
 
-QString RaceChart::barLabel(int i) const
+QString RaceChart::barLabel(int entry) const
+{
+    return labelText(entry, layout().axisMax);
+}
+
+QString RaceChart::labelText(int i, double axisMax) const
 {
     const RaceEntry &e = m_race.entries[i];
-    QString label = timeText(e.timeMs(m_metric));
+    const double t = e.timeMs(m_metric);
+    QString label = timeText(t);
+    if (t > axisMax * 1.0001)
+        label += tr(" (bar cut short)");
     if (e.isCheckingReference())
-        return label + tr(", used to check every result (not in the race)");
+        return label + tr(", used to check every result");
     if (e.name == m_race.cpuReferenceName)
         return label + tr(", the CPU code to beat");
     const std::string words = m_race.speedupSentence(e, m_metric);
@@ -261,7 +304,7 @@ void RaceChart::paintEvent(QPaintEvent *)
         if (int(row) == l.referenceRow) {
             p.setPen(palette().color(QPalette::PlaceholderText));
             p.setFont(l.font);
-            p.drawLine(QPointF(4, y - l.gap / 2.0), QPointF(width() - 4, y - l.gap / 2.0));
+            p.drawLine(QPointF(4, y - l.gap + 1), QPointF(width() - 4, y - l.gap + 1));
             p.drawText(QRectF(4, y - l.gap, width() - 8, l.gap - 2), Qt::AlignLeft | Qt::AlignBottom,
                        tr("Not in the race: the slow, careful code that checks every result"));
         }
@@ -274,8 +317,8 @@ void RaceChart::paintEvent(QPaintEvent *)
                               : e.isCheckingReference() ? QColor(200, 200, 200)
                               : e.baseline               ? QColor(150, 150, 150)
                                                          : QColor(59, 120, 194);
-        bool broken = false;
-        const double length = barLength(i, &broken);
+        const bool broken = t > l.axisMax * 1.0001; // as barLength()
+        const double length = broken ? l.plotWidth + 12 : l.length(t);
         const QRectF bar(l.left, y + rh * 0.18, std::max(2.0, length), rh * 0.64);
         p.fillRect(bar, colour);
         if (broken) { // off the scale: a white zigzag across the bar says it is cut short
@@ -284,23 +327,31 @@ void RaceChart::paintEvent(QPaintEvent *)
             p.drawLine(QPointF(bx, bar.bottom() + 1), QPointF(bx + 6, bar.top() - 1));
             p.drawLine(QPointF(bx + 6, bar.bottom() + 1), QPointF(bx + 12, bar.top() - 1));
         }
-        QString label = barLabel(i);
-        if (broken)
-            label.replace(0, timeText(t).size(), timeText(t) + tr(" (bar cut: off the scale)"));
+        const QString label = labelText(i, l.axisMax);
         p.setFont(l.font);
-        p.setPen(text);
-        p.drawText(QRectF(bar.right() + 6, y, width() - bar.right() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        if (broken && fm.horizontalAdvance(label) + 24 <= length) { // inside the cut bar, on its colour
+            p.setPen(e.isCheckingReference() ? text : QColor(Qt::white));
+            p.drawText(QRectF(bar.left() + 6, y, width() - bar.left() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        } else {
+            p.setPen(text);
+            p.drawText(QRectF(bar.right() + 6, y, width() - bar.right() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        }
     }
     // The axis: milliseconds from 0, ticks at round steps, and what a bar's length means.
     const int axisY = l.barsBottom() + 4;
     p.setPen(text);
     p.drawLine(QPointF(l.left, axisY), QPointF(l.left + l.plotWidth, axisY));
+    double lastRight = -1e9; // a tick's label only where it does not run into the previous one
     for (double v = 0; v <= l.axisMax * 1.0001; v += l.step) {
         const double x = l.left + l.length(v);
         p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 5));
         const QString t = tickText(v, l.step);
         const double w = fm.horizontalAdvance(t);
-        p.drawText(QPointF(std::min(x - w / 2, width() - w - 2), axisY + 6 + fm.ascent()), t);
+        const double tx = std::min(x - w / 2, width() - w - 2);
+        if (tx > lastRight + 6) {
+            p.drawText(QPointF(tx, axisY + 6 + fm.ascent()), t);
+            lastRight = tx + w;
+        }
     }
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QPointF(l.left, axisY + 8 + fm.height() + fm.ascent()),

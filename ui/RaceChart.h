@@ -34,6 +34,9 @@ public:
     double msPerPixel() const;
     // The words beside a bar: "1.23 ms, 4.5× faster than OpenCV on 2 CPU threads".
     QString barLabel(int entry) const;
+private:
+    QString labelText(int entry, double axisMax) const;
+public:
     // Entry index of the bar at a point (-1: none). Tests click bars through this.
     int entryAt(const QPoint &point) const;
     QRect barRect(int entry) const;

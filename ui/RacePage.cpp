@@ -238,12 +238,13 @@ void RacePage::updateWinner()
                        .arg(q(e.title).toHtmlEscaped(), msText(e.timeMs(metric)),
                             words.empty() ? QString() : QStringLiteral(", ") + q(words).toHtmlEscaped(),
                             q(raceWhy(m_race.filter, e)).toHtmlEscaped());
-    // On a CPU device (PoCL) "faster than OpenCV on the CPU" is the same chip against itself: say so.
+    // On a CPU device (PoCL) "faster than OpenCV on the CPU" is the same chip against itself: say so
+    // (the presentation says it on its device line, right above).
+    if (m_presentWinner)
+        m_presentWinner->setText(text);
     if (const std::string note = m_race.sameProcessorNote(); !note.empty())
         text += QStringLiteral("<br/><b>%1</b>").arg(q(note).toHtmlEscaped());
     m_winner->setText(text);
-    if (m_presentWinner)
-        m_presentWinner->setText(text);
 }
 
 void RacePage::showEntry(int index)
