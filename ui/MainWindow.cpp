@@ -38,7 +38,9 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QShowEvent>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -670,6 +672,37 @@ void MainWindow::writeSettings()
     if (m_autoRunChoice >= 0)
         settings.setValue("run/autoRun", m_autoRunChoice == 1);
     settings.setValue("view/mode", viewModeName(viewMode()));
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Offscreen (tests, --screenshot) there is no window manager and the "screen" is an arbitrary 800x800:
+    // the size asked for is the size wanted.
+    if (event->spontaneous() || QGuiApplication::platformName() == QLatin1String("offscreen"))
+        return;
+    // The window manager adds its frame after the window is mapped: fit now and once the frame is known.
+    QTimer::singleShot(0, this, &MainWindow::fitOnScreen);
+    QTimer::singleShot(600, this, &MainWindow::fitOnScreen);
+}
+
+void MainWindow::fitOnScreen()
+{
+    if (!screen() || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen()->availableGeometry();
+    const QSize frame = frameGeometry().size() - size(); // title bar and borders; 0 without a manager
+    const QSize fit = size().boundedTo(available.size() - frame).expandedTo(minimumSizeHint());
+    if (fit != size())
+        resize(fit);
+    QRect outer = frameGeometry();
+    if (!available.contains(outer)) {
+        outer.moveRight(std::min(outer.right(), available.right()));
+        outer.moveBottom(std::min(outer.bottom(), available.bottom()));
+        outer.moveLeft(std::max(outer.left(), available.left()));
+        outer.moveTop(std::max(outer.top(), available.top()));
+        move(outer.topLeft());
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
