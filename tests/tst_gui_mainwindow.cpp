@@ -394,6 +394,10 @@ private slots:
         if (result.run.cpuSingleMs > 0)
             QVERIFY2(numbers.contains("Checking reference (plain C++, 1 thread)"), qPrintable(numbers));
         QCOMPARE(numbers.contains("same processor"), device.kind == DeviceKind::Cpu);
+        if (const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QWidget *numbersView = w.timingPanel()->findChild<QWidget *>("timingNumbers");
+            numbersView->grab().save(shots + "/timing-numbers.png");
+        }
     }
 
     void timingPanelSaysWhatItMeasured()
