@@ -55,13 +55,19 @@ TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
         QString text;
         if (tune.defaultIsBest()) {
             // No tried shape beat the default: calling one of them "best" would be untrue.
+            const TuneCell &fastest = tune.cells[tune.best];
+            const QString tried = tune.tunedBlocks()
+                                      ? tr("%1 with output block <b>%2</b>")
+                                            .arg(QString::fromStdString(fastest.local.toString()),
+                                                 QString::fromStdString(fastest.block.toString()))
+                                      : QString::fromStdString(fastest.local.toString());
             text = tr("<b>%1 / %2</b>: the default launch <b>%3</b> is best, %4 ms; no shape tried beat it "
                       "(the fastest, %5, took %6 ms)")
                        .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
                             QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
                        .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
-                       .arg(QString::fromStdString(tune.cells[tune.best].local.toString()))
-                       .arg(tune.cells[tune.best].kernelMs, 0, 'g', 4);
+                       .arg(tried)
+                       .arg(fastest.kernelMs, 0, 'g', 4);
         } else if (tune.best >= 0) {
             const TuneCell &best = tune.cells[tune.best];
             text = tr("<b>%1 / %2</b>: best shape <b>%3</b>, %4 ms")
