@@ -76,7 +76,7 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
                     setup.source.c_str(), metric == RaceMetric::EndToEnd ? "end to end" : "kernel only",
                     setup.request.repeat);
         std::printf("\n %2s  %-28s %12s %12s  %-18s  %s\n", "#", "variant", "end to end", "kernel", "work-group",
-                    "vs the CPU");
+                    "vs the CPU to beat");
         int rank = 0;
         const int winner = race.winner(metric);
         for (int i : race.ranking(metric)) {
@@ -84,7 +84,8 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
             const bool ran = e.timeMs(metric) > 0;
             std::string shape = ran && !e.onHost && !e.baseline ? launchShapeLabel(e.result.local, e.result.localSource)
                                                                 : std::string();
-            std::string note = ran ? speedupWords(race.speedup(e, metric))
+            std::string note = ran ? (e.isCheckingReference() ? std::string("checks every result, not in the race")
+                                                              : race.speedupSentence(e, metric))
                                    : (e.result.unavailable ? "unavailable: " : "failed: ") + e.result.error;
             if (ran && e.result.checked && !e.result.matches)
                 note += " (DOES NOT MATCH the CPU reference)";
@@ -95,7 +96,10 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
         }
         std::printf("\n");
         if (race.cpuReferenceMs > 0)
-            std::printf("the CPU: %s, %s\n", race.cpuReferenceName.c_str(), msText(race.cpuReferenceMs).c_str());
+            std::printf("the CPU to beat: %s (%s), %s\n", race.cpuReferenceTitle.c_str(), race.cpuReferenceName.c_str(),
+                        msText(race.cpuReferenceMs).c_str());
+        if (const std::string note = race.sameProcessorNote(); !note.empty())
+            std::printf("%s\n", note.c_str());
         if (race.memoryFloorMs > 0)
             std::printf("memory limit: %s (bytes moved at the device's copy bandwidth, %.1f GB/s)\n",
                         msText(race.memoryFloorMs).c_str(), race.copyGBps);

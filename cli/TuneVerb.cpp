@@ -73,8 +73,10 @@ void printHeatMap(const TuneResult &t)
         std::printf("best: %s%s, %.4g ms", best.local.toString().c_str(),
                     t.tunedBlocks() ? (", block " + best.block.toString()).c_str() : "", best.kernelMs);
         if (t.defaultRun.ok())
-            std::printf("; default %s, %.4g ms (%.2fx)", launchShapeLabel(t.defaultRun.local, t.defaultRun.localSource).c_str(),
-                        t.defaultRun.kernelMs.median, t.speedupOverDefault());
+            std::printf("; default %s, %.4g ms (%.2fx)%s",
+                        launchShapeLabel(t.defaultRun.local, t.defaultRun.localSource).c_str(),
+                        t.defaultRun.kernelMs.median, t.speedupOverDefault(),
+                        t.defaultIsBest() ? ": the default is best, no shape tried beat it" : "");
         std::printf("\n");
     } else {
         std::printf("no shape ran%s\n", t.cells.empty() ? "" : (": " + t.cells.front().refusal).c_str());

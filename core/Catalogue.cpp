@@ -100,6 +100,11 @@ const FilterSpec *findFilter(const std::string &name)
     return nullptr;
 }
 
+std::string raceQuestion(const FilterSpec &filter)
+{
+    return "Which way of " + (filter.plainVerb.empty() ? "running " + filter.title : filter.plainVerb) + " is fastest?";
+}
+
 const VariantSpec *baselineVariant(const FilterSpec &filter)
 {
     if (filter.variants.empty())

@@ -137,6 +137,9 @@ struct FilterSpec
 {
     std::string name;  // "gaussian5x5"
     std::string title; // "Gaussian blur 5x5"
+    // What the filter does, as a plain "-ing" phrase for people who never programmed ("blurring the
+    // picture", "finding the edges in the picture"): race and presentation titles are made from it.
+    std::string plainVerb;
     std::string description;
     std::vector<ParamSpec> params;
     bool hasBorder = true;
@@ -160,6 +163,8 @@ const FilterSpec *findFilter(const std::string &name);
 // The variant a newcomer starts from: the one the catalogue calls "the baseline" in its description
 // or seed note (gaussian5x5: unrolled_constant, not the seed's slow private_array), else the first.
 const VariantSpec *baselineVariant(const FilterSpec &filter);
+// "Which way of finding the edges in the picture is fastest?" (the filter's plainVerb).
+std::string raceQuestion(const FilterSpec &filter);
 
 // Empty if the variant can run on this device and format, else the reason it cannot.
 std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInfo &device, PixelFormat format);

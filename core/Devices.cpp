@@ -22,6 +22,18 @@ const char *deviceKindName(DeviceKind kind)
     return "Other";
 }
 
+std::string sameProcessorNote(DeviceKind kind, const std::string &platformName)
+{
+    if (kind != DeviceKind::Cpu)
+        return {};
+    const std::string who = platformName.find("Portable Computing Language") != std::string::npos
+                                    || platformName.find("PoCL") != std::string::npos
+                                ? "PoCL"
+                                : "The OpenCL device";
+    return who + " runs on this same processor: this compares two ways of programming one chip, not a GPU "
+                 "against a CPU.";
+}
+
 std::string DeviceInfo::summary() const
 {
     return name + " (" + deviceKindName(kind) + ", " + vendor + ", driver " + driverVersion + ")";

@@ -52,6 +52,15 @@ struct DeviceInfo
     std::string summary() const;
 };
 
+// Empty unless the OpenCL device is a CPU (PoCL, another CPU driver); then the sentence every speedup
+// headline must carry: "PoCL runs on this same processor: this compares two ways of programming one
+// chip, not a GPU against a CPU."
+std::string sameProcessorNote(DeviceKind kind, const std::string &platformName);
+inline std::string sameProcessorNote(const DeviceInfo &device)
+{
+    return sameProcessorNote(device.kind, device.platformName);
+}
+
 // Every device of every platform; never throws (no platform at all yields an empty list).
 std::vector<DeviceInfo> listDevices();
 

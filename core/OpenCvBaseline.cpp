@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 #ifdef FWB_HAVE_OPENCV
 #include "ClConfig.h"
@@ -144,6 +145,8 @@ struct OpenCvFilter
             std::snprintf(text, sizeof text, "%s", output == 2
                               ? "cv::Sobel x and y (CV_16S) + cv::magnitude (CV_32F) + convertTo(CV_8U, 1/4)"
                               : "cv::Sobel (CV_16S) + cv::convertScaleAbs(1/4)");
+            if (params.format == PixelFormat::Rgba8888)
+                std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), " + cv::mixChannels (alpha kept)");
         } else if (n == "median3x3" || n == "median5x5") {
             std::snprintf(text, sizeof text, "cv::medianBlur(%d)", n == "median3x3" ? 3 : 5);
         } else if (n == "erode" || n == "dilate") {
@@ -179,6 +182,10 @@ struct OpenCvFilter
             } else {
                 cv::Sobel(src, gx, CV_16S, output == 0 ? 1 : 0, output == 0 ? 0 : 1, 3, 1, 0, border);
                 cv::convertScaleAbs(gx, dst, 0.25);
+            }
+            if (src.channels() == 4) { // alpha passes through, as in our reference and kernels
+                const int alphaToAlpha[] = {3, 3};
+                cv::mixChannels(src, dst, alphaToAlpha, 1);
             }
         } else if (n == "median3x3" || n == "median5x5") {
             cv::medianBlur(src, dst, n == "median3x3" ? 3 : 5);

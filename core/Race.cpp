@@ -40,14 +40,65 @@ std::vector<int> RaceResult::ranking(RaceMetric metric) const
 
 int RaceResult::winner(RaceMetric metric) const
 {
-    const std::vector<int> order = ranking(metric);
-    return !order.empty() && entries[order.front()].timeMs(metric) > 0 ? order.front() : -1;
+    for (int i : ranking(metric)) // the checking reference is not in the race
+        if (entries[i].timeMs(metric) > 0 && !entries[i].isCheckingReference())
+            return i;
+    return -1;
 }
 
 double RaceResult::speedup(const RaceEntry &entry, RaceMetric metric) const
 {
     const double t = entry.timeMs(metric);
     return t > 0 && cpuReferenceMs > 0 ? cpuReferenceMs / t : 0;
+}
+
+std::string RaceResult::speedupSentence(const RaceEntry &entry, RaceMetric metric) const
+{
+    if (entry.isCheckingReference() || entry.name == cpuReferenceName || cpuReferenceTitle.empty())
+        return {};
+    return speedupWords(speedup(entry, metric), cpuReferenceTitle);
+}
+
+std::string RaceResult::sameProcessorNote() const
+{
+    return fwb::sameProcessorNote(deviceKind, platformName);
+}
+
+namespace {
+
+std::string cpuThreadsWords(int threads)
+{
+    return std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+}
+
+} // namespace
+
+void RaceResult::pickCpuToBeat()
+{
+    cpuReferenceMs = -1;
+    cpuReferenceName.clear();
+    cpuReferenceTitle.clear();
+    const RaceEntry *best = nullptr;
+    for (const RaceEntry &e : entries)
+        if (e.onHost && !e.isCheckingReference() && e.ok()
+            && (!best || e.result.kernelMs.median < best->result.kernelMs.median))
+            best = &e;
+    if (best) {
+        cpuReferenceMs = best->result.kernelMs.median;
+        cpuReferenceName = best->name;
+        cpuReferenceTitle = (best->name == "opencv_cpu" ? "OpenCV on " : "our C++ code on ")
+                            + cpuThreadsWords(std::max(1, best->result.cpuThreads));
+        return;
+    }
+    for (const RaceEntry &e : entries) // no CPU row ran: the runs' own fastest-CPU figure (never cpu_single)
+        if (e.result.cpuBestMs > 0) {
+            cpuReferenceMs = e.result.cpuBestMs;
+            cpuReferenceName = e.result.cpuBestLabel;
+            const bool openCv = e.result.cpuBestLabel.rfind("OpenCV", 0) == 0;
+            cpuReferenceTitle = (openCv ? "OpenCV on " : "our C++ code on ")
+                                + cpuThreadsWords(std::max(1, e.result.cpuThreads));
+            return;
+        }
 }
 
 namespace {
@@ -75,7 +126,9 @@ RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter,
 {
     RaceEntry e;
     e.name = threads == 1 ? "cpu_single" : "cpu_multi";
-    e.title = "CPU, " + threadWord(threads);
+    // The single thread is the checking reference, named for what it is (issue 24: it was shown as
+    // "CPU, 1 thread", as if it were the processor's speed on one core).
+    e.title = threads == 1 ? "Reference: plain C++, 1 thread" : "Our C++ code, " + threadWord(threads);
     e.baseline = true;
     e.onHost = true;
     RunResult &r = e.result;
@@ -134,6 +187,9 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
     race.width = input.width();
     race.height = input.height();
     race.format = formatName(base.params.format);
+    race.deviceName = session.device().name;
+    race.deviceKind = session.device().kind;
+    race.platformName = session.device().platformName;
     const FilterSpec *filter = findFilter(base.filter);
     if (!filter || input.isNull())
         return race;
@@ -189,6 +245,8 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
             e.onHost = b == Baseline::OpenCvCpu;
             e.result = session.runBaseline(input, base, b, cancel);
             e.result.baseline = true;
+            if (b == Baseline::OpenCvCpu && e.result.cpuThreads > 0)
+                e.title += ", " + threadWord(e.result.cpuThreads);
             if (e.result.cancelled)
                 break;
             add(std::move(e));
@@ -196,49 +254,37 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
     }
     race.cancelled = cancelled(cancel);
 
+    race.pickCpuToBeat();
     for (const RaceEntry &e : race.entries) {
-        if (e.onHost && e.name != "cpu_single" && e.ok()
-            && (race.cpuReferenceMs <= 0 || e.result.kernelMs.median < race.cpuReferenceMs)) {
-            race.cpuReferenceMs = e.result.kernelMs.median;
-            race.cpuReferenceName = e.name;
-        }
         if (race.memoryFloorMs < 0 && !e.onHost && e.ok() && e.result.bytesMoved > 0 && race.copyGBps > 0)
             race.memoryFloorMs = e.result.bytesMoved / (race.copyGBps * 1e9) * 1e3;
     }
-    if (race.cpuReferenceMs <= 0) // no multi-threaded row: the runs' own fastest-CPU figure
-        for (const RaceEntry &e : race.entries)
-            if (e.result.cpuBestMs > 0) {
-                race.cpuReferenceMs = e.result.cpuBestMs;
-                race.cpuReferenceName = e.result.cpuBestLabel;
-                break;
-            }
     return race;
 }
 
-std::string speedupWords(double speedup)
+std::string speedupWords(double speedup, const std::string &against)
 {
     if (speedup <= 0)
         return {};
     char text[64];
     if (speedup >= 1.15) {
-        std::snprintf(text, sizeof text, speedup >= 10 ? "%.0f\u00d7 faster than the CPU" : "%.1f\u00d7 faster than the CPU",
-                      speedup);
+        std::snprintf(text, sizeof text, speedup >= 10 ? "%.0f\u00d7 faster than " : "%.1f\u00d7 faster than ", speedup);
     } else if (speedup > 1 / 1.15) {
-        std::snprintf(text, sizeof text, "about as fast as the CPU");
+        std::snprintf(text, sizeof text, "about as fast as ");
     } else {
         const double slower = 1 / speedup;
-        std::snprintf(text, sizeof text, slower >= 10 ? "%.0f\u00d7 slower than the CPU" : "%.1f\u00d7 slower than the CPU",
-                      slower);
+        std::snprintf(text, sizeof text, slower >= 10 ? "%.0f\u00d7 slower than " : "%.1f\u00d7 slower than ", slower);
     }
-    return text;
+    return text + against;
 }
 
 std::string raceWhy(const std::string &filterName, const RaceEntry &entry)
 {
     if (entry.name == "cpu_single")
-        return "The computer's main processor working through the picture one pixel at a time, on one core.";
+        return "Plain C++ on one core, written to be obviously right, not fast: every other result is checked "
+               "against it. It is not in the race.";
     if (entry.name == "cpu_multi")
-        return "The computer's main processor with every core sharing the picture.";
+        return "Our own C++ code on the main processor, every core sharing the picture.";
     if (entry.name == "opencv_cpu")
         return "OpenCV, the standard image library, on every core of the main processor.";
     if (entry.name == "opencv_tapi")
@@ -265,6 +311,10 @@ Json raceJson(const RaceResult &race, RaceMetric metric)
     j["memory_floor_ms"] = race.memoryFloorMs > 0 ? jsonNumber(race.memoryFloorMs) : Json();
     j["cpu_reference_ms"] = race.cpuReferenceMs > 0 ? jsonNumber(race.cpuReferenceMs) : Json();
     j["cpu_reference"] = race.cpuReferenceName;
+    j["cpu_reference_title"] = race.cpuReferenceTitle;
+    j["device"] = race.deviceName;
+    if (const std::string note = race.sameProcessorNote(); !note.empty())
+        j["same_processor_note"] = note;
     const int win = race.winner(metric);
     j["winner"] = win >= 0 ? Json(race.entries[win].name) : Json();
     Json &rows = j["results"] = Json::array();

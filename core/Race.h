@@ -1,6 +1,7 @@
 // Race: every variant of one filter on one image, device, pixel format and parameter set, plus the
-// CPU (one thread, all threads) and OpenCV's baselines where built, ranked fastest first by kernel
-// or end-to-end time, with the words a presenter needs ("12x faster than the CPU").
+// CPU rows (the checking reference on one thread, our fast code on all threads) and OpenCV's baselines
+// where built, ranked fastest first by kernel or end-to-end time, with the words a presenter needs
+// ("12x faster than OpenCV on 2 CPU threads"). The checking reference is never "the CPU" of a sentence.
 #pragma once
 
 #include "JsonIo.h"
@@ -22,12 +23,14 @@ const char *raceMetricName(RaceMetric metric); // "end_to_end", "kernel"
 struct RaceEntry
 {
     std::string name;      // variant name, or cpu_single / cpu_multi / opencv_cpu / opencv_tapi
-    std::string title;     // "Local-memory tiles", "CPU, 1 thread", "OpenCV on the CPU"
+    std::string title;     // "Local-memory tiles", "Reference: plain C++, 1 thread", "OpenCV on the CPU, 2 threads"
     bool baseline = false; // a CPU or OpenCV row, not one of our variants
     bool onHost = false;   // runs on the host CPU (no transfers: kernel time = end-to-end time)
     RunResult result;
 
     bool ok() const { return result.ok() && result.kernelMs.median > 0; }
+    // cpu_single: the plain single-threaded code every result is checked against, not a contender.
+    bool isCheckingReference() const { return name == "cpu_single"; }
     // Median time by the metric; -1 when the entry did not run.
     double timeMs(RaceMetric metric) const;
 };
@@ -49,8 +52,14 @@ struct RaceResult
     bool cancelled = false;
     double copyGBps = 0;        // the device's copy bandwidth (0: not measured)
     double memoryFloorMs = -1;  // bytes the filter must move / copy bandwidth: no kernel can beat it
-    double cpuReferenceMs = -1; // the fastest CPU row: "N x faster than the CPU" compares with it
-    std::string cpuReferenceName;
+    // The CPU to beat: the fastest real CPU row of the run (OpenCV on every thread where built, else our
+    // multi-threaded code), never the single-threaded checking reference. "N x faster than ..." names it.
+    double cpuReferenceMs = -1;
+    std::string cpuReferenceName;  // its entry name (opencv_cpu, cpu_multi)
+    std::string cpuReferenceTitle; // in a sentence: "OpenCV on 2 CPU threads", "our C++ code on 2 CPU threads"
+    std::string deviceName;        // the OpenCL device the variants ran on
+    DeviceKind deviceKind = DeviceKind::Other;
+    std::string platformName;
 
     // Entry indices, fastest first by the metric; entries that did not run follow in run order.
     std::vector<int> ranking(RaceMetric metric) const;
@@ -58,6 +67,13 @@ struct RaceResult
     int winner(RaceMetric metric) const;
     // cpuReferenceMs / the entry's time (0 when either is unknown).
     double speedup(const RaceEntry &entry, RaceMetric metric) const;
+    // "12x faster than OpenCV on 2 CPU threads" for the entry; empty for the CPU to beat itself, the
+    // checking reference and entries that did not run.
+    std::string speedupSentence(const RaceEntry &entry, RaceMetric metric) const;
+    // Empty, or sameProcessorNote() when the OpenCL device is this same processor.
+    std::string sameProcessorNote() const;
+    // Sets cpuReferenceMs/Name/Title from the entries so far (the fastest CPU row but the reference).
+    void pickCpuToBeat();
 };
 
 // Called after each entry ends (done of total, 1-based).
@@ -72,8 +88,9 @@ int raceEntryCount(const FilterSpec &filter, const FilterParams &params, const R
 RaceResult runRace(Session &session, const Image &input, const RunRequest &request, const RaceOptions &options,
                    const std::atomic<bool> *cancel = nullptr, const RaceProgress &progress = {});
 
-// "12x faster than the CPU", "about as fast as the CPU", "3.1x slower than the CPU" (x is U+00D7).
-std::string speedupWords(double speedup);
+// "12x faster than <against>", "about as fast as <against>", "3.1x slower than <against>" (x is
+// U+00D7); against names the CPU code compared with ("OpenCV on 2 CPU threads").
+std::string speedupWords(double speedup, const std::string &against = "the CPU");
 
 // One sentence on why an entry is as fast as it is: the variant's plain words when it has them, else
 // the first sentence of its description; for CPU and OpenCV rows what they are.

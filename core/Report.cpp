@@ -97,7 +97,8 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
         if (race.entries[i].timeMs(metric) > 0)
             ran.push_back(i);
     const int rowH = 26, left = 210, right = 250, top = 10, width = 900;
-    const int height = top * 2 + rowH * int(std::max<std::size_t>(1, ran.size())) + 20;
+    const int barsBottom = top + rowH * int(std::max<std::size_t>(1, ran.size()));
+    const int height = barsBottom + top + 36; // + the axis's tick labels and its caption
     double maxMs = 0;
     for (int i : ran)
         maxMs = std::max(maxMs, race.entries[i].timeMs(metric));
@@ -117,6 +118,14 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
     std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + std::to_string(width)
                     + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " "
                     + std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    // The log axis, labelled: a grid line and its time at every power of ten (issue 24: an unlabelled log
+    // scale drew a bar "259x slower" only 3.2x as long as the winner's).
+    for (double d = std::pow(10, std::ceil(std::log10(minMs) - 1e-9)); d <= maxMs * 1.05; d *= 10) {
+        s += "<line x1=\"" + num(x(d)) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + num(x(d)) + "\" y2=\""
+             + std::to_string(barsBottom + 4) + "\" stroke=\"#ccc\"/>\n";
+        s += "<text x=\"" + num(x(d)) + "\" y=\"" + std::to_string(barsBottom + 17) + "\" text-anchor=\"middle\" fill=\"#666\">"
+             + htmlEscape(ms(d)) + "</text>\n";
+    }
     const int winner = race.winner(metric);
     int row = 0;
     for (int i : ran) {
@@ -131,8 +140,10 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
              + num(std::max(1.0, x(t) - left)) + "\" height=\"" + std::to_string(rowH - 6) + "\" fill=\"" + fill
              + "\"><title>" + htmlEscape(e.name + ": " + ms(t)) + "</title></rect>\n";
         std::string label = ms(t);
-        if (const std::string words = speedupWords(race.speedup(e, metric)); !words.empty() && e.name != race.cpuReferenceName)
+        if (const std::string words = race.speedupSentence(e, metric); !words.empty())
             label += ", " + words;
+        else if (e.isCheckingReference())
+            label += ", used to check every result (not in the race)";
         s += "<text x=\"" + num(x(t) + 6) + "\" y=\"" + std::to_string(y + 17) + "\">" + htmlEscape(label)
              + "</text>\n";
         ++row;
@@ -145,7 +156,8 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
              + htmlEscape(ms(race.memoryFloorMs)) + "</text>\n";
     }
     s += "<text x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(height - 5)
-         + "\" fill=\"#666\">log scale, shorter is faster</text>\n";
+         + "\" fill=\"#666\">time, log scale: each grid line is 10\u00d7 the one before it (bar length is not "
+           "proportional to time); shorter is faster</text>\n";
     s += "</svg>\n";
     return s;
 }
@@ -330,13 +342,14 @@ std::string reportHtml(const ReportData &d)
                  + (ran ? std::to_string(++rank) : "") + "</td><td>" + htmlEscape(e.title) + " <code>"
                  + htmlEscape(e.name) + "</code></td><td class=\"n\">" + (ran ? ms(e.timeMs(RaceMetric::EndToEnd)) : "-")
                  + "</td><td class=\"n\">" + (ran ? ms(e.timeMs(RaceMetric::KernelOnly)) : "-") + "</td><td>"
-                 + htmlEscape(ran ? speedupWords(race.speedup(e, d.metric)) : "") + "</td><td>"
+                 + htmlEscape(ran ? race.speedupSentence(e, d.metric) : "") + "</td><td>"
                  + htmlEscape(e.onHost || !ran ? "" : launchShapeLabel(r.local, r.localSource)) + "</td><td>"
                  + htmlEscape(check) + "</td></tr>\n";
         }
         h += "</table>\n";
-        h += "<p>The CPU reference is <code>" + htmlEscape(race.cpuReferenceName) + "</code> ("
-             + htmlEscape(ms(race.cpuReferenceMs)) + ")"
+        h += "<p>The CPU to beat is " + htmlEscape(race.cpuReferenceTitle) + " (<code>" + htmlEscape(race.cpuReferenceName)
+             + "</code>, " + htmlEscape(ms(race.cpuReferenceMs)) + "); the single-threaded reference only checks results"
+             + (race.sameProcessorNote().empty() ? "" : ". " + htmlEscape(race.sameProcessorNote()))
              + (race.memoryFloorMs > 0 ? "; the memory limit (bytes the filter must move at the device's copy speed, "
                                              + fmt("%.0f GB/s", race.copyGBps) + ") is " + ms(race.memoryFloorMs)
                                        : std::string())

@@ -52,6 +52,9 @@ struct TuneResult
     bool tunedBlocks() const { return !cells.empty() && cells.front().blockStage; }
     // default kernel time / best kernel time (0 when unknown).
     double speedupOverDefault() const;
+    // The default launch was at least as fast as every shape tried: then the default is the best, and
+    // no tried shape may be called "best" (issue 24: "best is 0.99x as fast").
+    bool defaultIsBest() const { return best >= 0 && defaultRun.ok() && speedupOverDefault() <= 1.0; }
 };
 
 // The device's preferred work-group multiple (a warp or wavefront; SIMD width on CPUs).

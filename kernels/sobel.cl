@@ -6,15 +6,28 @@
 
 inline ipixel_t fwb_iabs(ipixel_t v) { return max(v, -v); }
 
-inline void sobel_store(global uchar *dst, int index, ipixel_t gx, ipixel_t gy, float4 params)
+// rgba8888: alpha is not an edge to find. It passes through unchanged (the input's alpha at the output
+// pixel), so an opaque photo stays opaque; the CPU reference does the same.
+#if CHANNELS == 4
+#define SOBEL_SET_ALPHA(v, a) ((v).w = (a))
+#define SOBEL_ALPHA_OF(p) ((int)(p).w)
+#else
+#define SOBEL_SET_ALPHA(v, a) ((void)(a))
+#define SOBEL_ALPHA_OF(p) 0
+#endif
+
+// alpha: the input's alpha at this pixel (ignored unless CHANNELS == 4).
+inline void sobel_store(global uchar *dst, int index, ipixel_t gx, ipixel_t gy, float4 params, int alpha)
 {
     const int output = (int)params.x;
-    if (output == 0) {
-        fwb_store_int(dst, index, (fwb_iabs(gx) + 2) / 4);
-    } else if (output == 1) {
-        fwb_store_int(dst, index, (fwb_iabs(gy) + 2) / 4);
+    if (output == 0 || output == 1) {
+        ipixel_t v = (fwb_iabs(output == 0 ? gx : gy) + 2) / 4;
+        SOBEL_SET_ALPHA(v, alpha);
+        fwb_store_int(dst, index, v);
     } else {
-        fwb_store(dst, index, sqrt(CONVERT_PIXEL(gx * gx + gy * gy)) * 0.25f);
+        pixel_t v = sqrt(CONVERT_PIXEL(gx * gx + gy * gy)) * 0.25f;
+        SOBEL_SET_ALPHA(v, (float)alpha);
+        fwb_store(dst, index, v);
     }
 }
 
@@ -42,7 +55,7 @@ kernel void sobel_naive(global const uchar *src, global uchar *dst, int width, i
     }
     const ipixel_t gx = SOBEL_GX(p[0][0], p[0][1], p[0][2], p[1][0], p[1][2], p[2][0], p[2][1], p[2][2]);
     const ipixel_t gy = SOBEL_GY(p[0][0], p[0][1], p[0][2], p[1][0], p[1][2], p[2][0], p[2][1], p[2][2]);
-    sobel_store(dst, y * width + x, gx, gy, params);
+    sobel_store(dst, y * width + x, gx, gy, params, SOBEL_ALPHA_OF(p[1][1]));
 }
 #endif
 
@@ -69,7 +82,7 @@ kernel void sobel_local(global const uchar *src, global uchar *dst, int width, i
                                  tile[ly + 1][lx + 2], tile[ly + 2][lx], tile[ly + 2][lx + 1], tile[ly + 2][lx + 2]);
     const ipixel_t gy = SOBEL_GY(tile[ly][lx], tile[ly][lx + 1], tile[ly][lx + 2], tile[ly + 1][lx],
                                  tile[ly + 1][lx + 2], tile[ly + 2][lx], tile[ly + 2][lx + 1], tile[ly + 2][lx + 2]);
-    sobel_store(dst, y * width + x, gx, gy, params);
+    sobel_store(dst, y * width + x, gx, gy, params, SOBEL_ALPHA_OF(tile[ly + 1][lx + 1]));
 }
 #endif
 #endif
@@ -89,7 +102,9 @@ kernel void sobel_separable_h(global const uchar *src, global short *tmp, int wi
     const ipixel_t centre = fwb_load_int(src, row + x);
     const ipixel_t right = fwb_load_int_row(src, row, x + 1, width);
     const int i = row + x;
-    fwb_stores(tmp, 2 * i, CONVERT_SPIXEL(right - left));
+    ipixel_t d = right - left;
+    SOBEL_SET_ALPHA(d, SOBEL_ALPHA_OF(centre)); // rgba8888: the alpha lane carries the input's alpha to pass 2
+    fwb_stores(tmp, 2 * i, CONVERT_SPIXEL(d));
     fwb_stores(tmp, 2 * i + 1, CONVERT_SPIXEL(left + 2 * centre + right));
 }
 #endif
@@ -110,7 +125,7 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
     const ipixel_t dDown = down < 0 ? IPIXEL_ZERO : CONVERT_IPIXEL(fwb_loads(tmp, 2 * (down * width + x)));
     const ipixel_t sDown = down < 0 ? IPIXEL_ZERO : CONVERT_IPIXEL(fwb_loads(tmp, 2 * (down * width + x) + 1));
     const ipixel_t dCentre = CONVERT_IPIXEL(fwb_loads(tmp, 2 * i));
-    sobel_store(dst, i, dUp + 2 * dCentre + dDown, sDown - sUp, params);
+    sobel_store(dst, i, dUp + 2 * dCentre + dDown, sDown - sUp, params, SOBEL_ALPHA_OF(dCentre));
 }
 #endif
 
@@ -121,6 +136,17 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
 // Keep the three input rows in registers while sliding down (else re-read two of them, from cache).
 #ifndef SOBEL_RING
 #define SOBEL_RING 1
+#endif
+// A row vector seen as 32-bit words (one rgba8888 pixel each), for the alpha pass-through.
+#if BS_VW == 16
+#define SOBEL_AS_U32V as_uint4
+#define SOBEL_AS_U8V as_uchar16
+#elif BS_VW == 8
+#define SOBEL_AS_U32V as_uint2
+#define SOBEL_AS_U8V as_uchar8
+#else
+#define SOBEL_AS_U32V as_uint
+#define SOBEL_AS_U8V as_uchar4
 #endif
 
 // Roofline rung: a work-item owns BLOCK_W pixels across and BLOCK_H rows down and keeps the three
@@ -175,6 +201,13 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
                 o[j] = BS_CONVERT_U8_SAT(sqrt(BS_CONVERT_FLOAT(ix * ix + iy * iy)) * 0.25f + 0.5f);
             }
         }
+#if CHANNELS == 4
+        // Alpha passes through: every fourth byte (vectors start at whole pixels) from the centre row.
+        const uint alphaMask = as_uint((uchar4)(0, 0, 0, 0xff));
+#pragma unroll
+        for (int j = 0; j < BS_NC; ++j)
+            o[j] = SOBEL_AS_U8V((SOBEL_AS_U32V(o[j]) & ~alphaMask) | (SOBEL_AS_U32V(r1[SOBEL_NL + j]) & alphaMask));
+#endif
         bs_store_row_p(dst, width, height, dstPitch, y, x0, o);
 #if SOBEL_RING
 #pragma unroll

@@ -6,6 +6,7 @@
 // saves the window as PNGs.
 #include "TestSupport.h"
 
+#include "CodeEditor.h"
 #include "ControlPanel.h"
 #include "KernelEditorDock.h"
 #include "KernelSources.h"
@@ -13,7 +14,9 @@
 #include "UserVariants.h"
 #include "VariantPicker.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QRegularExpression>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QListWidget>
@@ -115,6 +118,70 @@ private slots:
         QVERIFY2(m_dock->definesText().contains("FWB_W0"), qPrintable(m_dock->definesText()));
         QVERIFY(m_dock->source().contains("gaussian5x5_unrolled"));
         QVERIFY(!m_dock->isModified());
+    }
+
+    // Issue 24, defect 5: the file opened at its top (gaussian5x5.cl's private_array kernel) while the
+    // variant runs a kernel further down; an edit up there changed nothing that ran.
+    void opensAtTheEntryKernel()
+    {
+        const std::string entry = findFilter("gaussian5x5")->variant("unrolled_constant")->passes.front().entry;
+        const QString text = m_dock->source();
+        const qsizetype at =
+            text.indexOf(QRegularExpression(QStringLiteral("kernel\\s+void\\s+%1\\s*\\(").arg(QString::fromStdString(entry))));
+        QVERIFY(at > 0);
+        const int line = 1 + int(text.left(at).count('\n'));
+        QVERIFY(line > 20);
+        QCOMPARE(m_dock->entryLine(), line);
+        QCOMPARE(m_dock->cursorLine(), line);
+        QVERIFY2(m_dock->firstVisibleLine() > 1 && m_dock->firstVisibleLine() <= line,
+                 qPrintable(QString::number(m_dock->firstVisibleLine())));
+    }
+
+    // Ctrl+B and Ctrl+R reach the dock's Build and Run while it floats (a window of its own), with the
+    // focus in the code; Ctrl+B while docked too.
+    void shortcutsWorkWhileFloating()
+    {
+        QAction *build = nullptr, *run = nullptr;
+        for (QAction *a : m_dock->findChildren<QAction *>()) {
+            if (a->text() == QLatin1String("Build"))
+                build = a;
+            if (a->text() == QLatin1String("Run"))
+                run = a;
+        }
+        QVERIFY(build && run);
+        m_dock->setFloating(true);
+        m_dock->show();
+        m_dock->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_dock));
+        QWidget *code = nullptr; // the editable file's view (the headers' read-only views are in hidden tabs)
+        for (CodeEditor *editor : m_dock->findChildren<CodeEditor *>())
+            if (editor->isVisible() && !code)
+                code = editor->view();
+        QVERIFY(code);
+        code->setFocus();
+        QTRY_VERIFY2(QApplication::focusWidget() == code || code->isAncestorOf(QApplication::focusWidget()),
+                     QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
+        QSignalSpy built(build, &QAction::triggered);
+        QSignalSpy buildDone(m_dock, &KernelEditorDock::buildFinished);
+        QTest::keyClick(code, Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(built.count(), 1);
+        if (m_haveDevice)
+            QVERIFY(waitFor(buildDone, 120000));
+        QSignalSpy ran(run, &QAction::triggered);
+        QSignalSpy runDone(m_dock, &KernelEditorDock::runFinished);
+        QTest::keyClick(code, Qt::Key_R, Qt::ControlModifier);
+        QCOMPARE(ran.count(), 1);
+        if (m_haveDevice)
+            QVERIFY(waitFor(runDone, 120000));
+        m_dock->setFloating(false);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        code->setFocus();
+        QTRY_VERIFY(QApplication::focusWidget() == code || code->isAncestorOf(QApplication::focusWidget()));
+        QTest::keyClick(code, Qt::Key_B, Qt::ControlModifier); // docked: Ctrl+B builds too
+        QCOMPARE(built.count(), 2);
+        if (m_haveDevice)
+            QTRY_VERIFY_WITH_TIMEOUT(buildDone.count() >= 2, 120000);
     }
 
     void runRacesTheOriginal()

@@ -9,6 +9,7 @@
 #include "MainWindow.h"
 
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 
@@ -22,6 +23,7 @@ private slots:
     void initTestCase();
     void pageIsATab();
     void seedFigures();
+    void defaultSizes();
     void ladder();
     void nbodyAnimation();
 
@@ -58,6 +60,24 @@ void TestGuiLab::seedFigures()
     QCOMPARE(seed("float4_hoisted"), 32.06);
     QCOMPARE(seed("tiled_local"), 126.0);
     QCOMPARE(seed("register_blocked"), 0.0); // past the seeds: no ghost
+}
+
+// Issue 24, defect 3: the ladder started at n = 16 because the size box's range was set (clamping its
+// value and storing the clamp) before the default 512 was shown. Each workload keeps its own size.
+void TestGuiLab::defaultSizes()
+{
+    MainWindow window(false);
+    LabPage *lab = labPage(window);
+    QVERIFY(lab);
+    lab->setWorkload(LabPage::Workload::Matmul);
+    QCOMPARE(lab->size(), 512);
+    lab->setWorkload(LabPage::Workload::NBody);
+    QCOMPARE(lab->size(), 4096);
+    lab->setSize(100000); // more than matmul allows: switching must not clamp matmul's own size
+    lab->setWorkload(LabPage::Workload::Matmul);
+    QCOMPARE(lab->size(), 512);
+    lab->setWorkload(LabPage::Workload::NBody);
+    QCOMPARE(lab->size(), 100000);
 }
 
 void TestGuiLab::ladder()
@@ -120,6 +140,12 @@ void TestGuiLab::nbodyAnimation()
     QVERIFY(lab->deviceView()->stepsPerSecond() > 0);
     QVERIFY(lab->deviceView()->framesShown() >= 5);
     QVERIFY2(worstGap < 1000, qPrintable(QString::number(worstGap) + " ms"));
+    // Issue 24: the headline names the CPU code it compares with, and on a CPU device (PoCL) says that
+    // both sides are this same processor (it read "2.2x faster than the CPU").
+    QTest::qWait(50);
+    const QString headline = lab->findChild<QLabel *>(QStringLiteral("labSpeedup"))->text();
+    QVERIFY2(headline.contains("our C++ code on") && !headline.contains("than the CPU"), qPrintable(headline));
+    QCOMPARE(headline.contains("same processor"), m_device.kind == DeviceKind::Cpu);
     // Switching the workload stops both engines; no frame arrives after that.
     lab->setWorkload(LabPage::Workload::Matmul);
     QVERIFY(!lab->isRunning());

@@ -352,6 +352,54 @@ private slots:
         QVERIFY(w.originalView()->image().format() != QImage::Format_Grayscale8);
     }
 
+    // Issue 24: a transparent picture (a transparent result, a logo PNG) is drawn on a light checkerboard,
+    // not on the view's dark background where it looked empty and black text vanished.
+    void transparentPicturesOnACheckerboard()
+    {
+        ImageView view;
+        view.resize(200, 200);
+        QImage clear(64, 64, QImage::Format_RGBA8888);
+        clear.fill(Qt::transparent);
+        view.setImage(clear);
+        const QImage shot = view.grab().toImage();
+        const QColor centre = shot.pixelColor(shot.rect().center());
+        QVERIFY2(centre.lightness() > 180, qPrintable(centre.name()));
+        QImage opaque(64, 64, QImage::Format_RGB32);
+        opaque.fill(Qt::black);
+        view.setImage(opaque);
+        QCOMPARE(view.grab().toImage().pixelColor(shot.rect().center()), QColor(Qt::black));
+    }
+
+    // Issue 24: the speed-ups name the CPU code they compare with; the single-threaded reference is
+    // shown as what it is, never as "Speed-up vs CPU, 1 thread"; on a CPU device (PoCL) the panel says
+    // that the device is this same processor.
+    void timingPanelNamesItsCpu()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        w.openTestCard(259, 194);
+        QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
+        QVERIFY(c->setFilterName("gaussian5x5"));
+        QVERIFY(c->setVariantName("unrolled_constant"));
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        const QString numbers = w.timingPanel()->numbersText();
+        QVERIFY2(!numbers.contains("Speed-up vs CPU, 1 thread"), qPrintable(numbers));
+        QVERIFY2(!numbers.contains("than the CPU"), qPrintable(numbers));
+        if (result.run.cpuBestMs > 0)
+            QVERIFY2(numbers.contains("Speed-up vs fastest CPU code (" + QString::fromStdString(result.run.cpuBestLabel)),
+                     qPrintable(numbers));
+        if (result.run.cpuSingleMs > 0)
+            QVERIFY2(numbers.contains("Checking reference (plain C++, 1 thread)"), qPrintable(numbers));
+        QCOMPARE(numbers.contains("same processor"), device.kind == DeviceKind::Cpu);
+        if (const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QWidget *numbersView = w.timingPanel()->findChild<QWidget *>("timingNumbers");
+            numbersView->grab().save(shots + "/timing-numbers.png");
+        }
+    }
+
     void timingPanelSaysWhatItMeasured()
     {
         FWB_REQUIRE_DEVICE(device);

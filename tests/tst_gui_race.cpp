@@ -14,11 +14,19 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <QSignalSpy>
 
+#include <cmath>
 #include <memory>
 
 using namespace fwb;
+
+namespace {
+QString q(const std::string &s) { return QString::fromStdString(s); }
+} // namespace
 
 class TestGuiRace : public QObject
 {
@@ -84,6 +92,167 @@ private slots:
             QTest::mouseClick(race->chart(), Qt::LeftButton, {}, bar.center());
             QCOMPARE(race->chart()->selected(), last);
         }
+    }
+
+    // Issue 24, what a class is told: the presentation asks the filter's own question; each bar's length is
+    // proportional to the time printed beside it, over a millisecond axis; the single-threaded reference is
+    // named for what it is, is not "the CPU" of any sentence and is not in the presentation; the CPU to beat
+    // is the fastest real CPU row and every "faster than" names it; on a CPU device (PoCL) the headline says
+    // that the device is this same processor.
+    void raceTellsTheTruth()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        RacePage *race = racePage(window);
+        if (race->race().filter != "sobel" || race->race().cancelled || race->race().entries.empty()) {
+            QVERIFY(setUp(window, device, 192, 128));
+            QSignalSpy finished(race, &RacePage::raceFinished);
+            QVERIFY(race->startRace());
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        }
+        const RaceResult &result = race->race();
+        RaceChart *chart = race->chart();
+        chart->resize(900, chart->minimumSizeHint().height());
+
+        // The reference row: named, not the CPU to beat, not the winner.
+        const RaceEntry *reference = nullptr;
+        for (const RaceEntry &e : result.entries)
+            if (e.isCheckingReference())
+                reference = &e;
+        QVERIFY(reference);
+        QCOMPARE(QString::fromStdString(reference->title), QString("Reference: plain C++, 1 thread"));
+        QVERIFY(chart->barLabel(int(reference - result.entries.data())).contains("used to check every result"));
+        QVERIFY(result.cpuReferenceName == "opencv_cpu" || result.cpuReferenceName == "cpu_multi");
+        QVERIFY(!result.cpuReferenceTitle.empty());
+        for (const RaceEntry &e : result.entries) // the CPU to beat is the fastest real CPU row
+            if (e.onHost && e.ok() && !e.isCheckingReference())
+                QVERIFY(e.result.kernelMs.median >= result.cpuReferenceMs);
+        QVERIFY(result.winner(RaceMetric::EndToEnd) >= 0);
+        QVERIFY(!result.entries[result.winner(RaceMetric::EndToEnd)].isCheckingReference());
+
+        // Every bar: length proportional to its time (a cut bar says so), and every comparison names its CPU.
+        const QString cpuName = QString::fromStdString(result.cpuReferenceTitle);
+        for (RaceMetric metric : {RaceMetric::EndToEnd, RaceMetric::KernelOnly}) {
+            chart->setMetric(metric);
+            const double msPerPixel = chart->msPerPixel();
+            QVERIFY(msPerPixel > 0);
+            for (std::size_t i = 0; i < result.entries.size(); ++i) {
+                const RaceEntry &e = result.entries[i];
+                if (e.timeMs(metric) <= 0)
+                    continue;
+                bool broken = false;
+                const double length = chart->barLength(int(i), &broken);
+                const QString label = chart->barLabel(int(i));
+                if (broken) { // cut at the end of the axis, and saying so
+                    QVERIFY2(e.timeMs(metric) > chart->msPerPixel() * (length - 12) * 0.999, e.name.c_str());
+                    QVERIFY2(label.contains("bar cut short"), qPrintable(label));
+                    QVERIFY(e.name != result.cpuReferenceName && int(i) != result.winner(metric));
+                } else {
+                    QVERIFY2(std::abs(length - e.timeMs(metric) / msPerPixel) <= 1.0,
+                             qPrintable(QString("%1: %2 px for %3 ms at %4 ms/px").arg(q(e.name)).arg(length)
+                                            .arg(e.timeMs(metric)).arg(msPerPixel)));
+                }
+                if (label.contains("faster than") || label.contains("slower than") || label.contains("as fast as"))
+                    QVERIFY2(label.contains(cpuName) && !label.contains("than the CPU"), qPrintable(label));
+            }
+        }
+        chart->setMetric(RaceMetric::EndToEnd);
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR"); // the chart whole, for a look
+        if (!shots.isEmpty()) {
+            RaceChart whole;
+            whole.setRace(result);
+            whole.resize(900, whole.minimumSizeHint().height());
+            whole.grab().save(shots + "/race-chart.png");
+        }
+        const QString winner = race->findChild<QLabel *>("raceWinner")->text();
+        QVERIFY2(!winner.contains("than the CPU"), qPrintable(winner));
+        if (device.kind == DeviceKind::Cpu)
+            QVERIFY2(winner.contains("same processor"), qPrintable(winner));
+
+        // Presentation mode: the filter's question, the device, no reference bar.
+        race->setPresenting(true);
+        QCOMPARE(race->presentTitle(), QString::fromStdString(raceQuestion(*findFilter("sobel"))));
+        QVERIFY(race->presentTitle().contains("edges"));
+        QVERIFY(!race->presentTitle().contains("blurring"));
+        QVERIFY(race->presentChart());
+        QCOMPARE(race->presentChart()->barCount(), chart->barCount() - 1);
+        const QString presentDevice = race->presentation()->findChild<QLabel *>("presentDevice")->text();
+        QVERIFY2(presentDevice.contains(QString::fromStdString(device.name)), qPrintable(presentDevice));
+        if (device.kind == DeviceKind::Cpu) // on the line under the title, right above the winner
+            QVERIFY2(presentDevice.contains("same processor"), qPrintable(presentDevice));
+        if (!shots.isEmpty()) {
+            race->presentation()->showNormal(); // the offscreen screen is 800x800: a laptop's size instead
+            race->presentation()->resize(1366, 768);
+            QTest::qWait(50);
+            race->presentation()->grab().save(shots + "/race-present.png");
+        }
+        race->setPresenting(false);
+    }
+
+    // Every filter of the catalogue has its own plain-words question (not "blurring" for edges or noise).
+    void everyFilterHasItsQuestion()
+    {
+        for (const FilterSpec &f : catalogue()) {
+            QVERIFY2(!f.plainVerb.empty(), f.name.c_str());
+            const QString question = QString::fromStdString(raceQuestion(f));
+            QVERIFY2(question.startsWith("Which way of ") && question.endsWith(" is fastest?"), qPrintable(question));
+            const bool blur = f.name.find("gauss") != std::string::npos || f.name.find("box") != std::string::npos;
+            QCOMPARE(question.contains("blurring"), blur);
+        }
+    }
+
+    // 1366x768: the race scrolls rather than hiding bars (issue 24: 7 of 13 bars, no scroll bar).
+    void everyBarReachableInASmallWindow()
+    {
+        RaceChart chart;
+        RaceResult r;
+        r.filter = "gaussian5x5";
+        for (int i = 0; i < 13; ++i) {
+            RaceEntry e;
+            e.name = "v" + std::to_string(i);
+            e.title = "Variant " + std::to_string(i);
+            e.result.kernelMs = Stats{1.0 + i, 1.0 + i, 1.0 + i};
+            e.result.totalMs = 2.0 + i;
+            r.entries.push_back(e);
+        }
+        chart.setRace(r);
+        QCOMPARE(chart.barCount(), 13);
+        // The chart asks for room for every bar and the axis: a scroll area then scrolls to the last.
+        const QRect last = chart.barRect(r.ranking(RaceMetric::EndToEnd).back());
+        QVERIFY(last.isValid());
+        QVERIFY2(chart.minimumSizeHint().height() >= last.bottom(),
+                 qPrintable(QString("%1 < %2").arg(chart.minimumSizeHint().height()).arg(last.bottom())));
+    }
+
+    // 1366x768 under a window manager leaves about 1366x700 for the window (title bar, panel): with the
+    // race on show the window fits there, status bar included (issue 24: it was pushed off the screen).
+    void windowFitsALaptopScreen()
+    {
+        MainWindow &window = *m_window;
+        auto *tabs = window.findChild<QTabWidget *>("pageTabs");
+        QVERIFY(tabs);
+        const QSize available(1366, 700);
+        for (int i = 0; i < tabs->count(); ++i) { // every page: its minimum must not push the window taller
+            tabs->setCurrentIndex(i);
+            const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+            QVERIFY2(minimum.height() <= available.height() && minimum.width() <= available.width(),
+                     qPrintable(QString("%1: minimum %2x%3").arg(tabs->tabText(i)).arg(minimum.width()).arg(minimum.height())));
+        }
+        tabs->setCurrentWidget(racePage(window));
+        // A window larger than its screen (a saved geometry, a default size) is brought onto it whole.
+        QTest::qWait(700); // the fits queued when the window was shown are done
+        window.resize(3000, 3000);
+        window.fitOnScreen();
+        const QRect screen = window.screen()->availableGeometry();
+        QVERIFY2(window.frameGeometry().height() <= screen.height() && window.frameGeometry().top() >= screen.top(),
+                 qPrintable(QString("frame %1x%2 at %3,%4").arg(window.frameGeometry().width())
+                                .arg(window.frameGeometry().height()).arg(window.frameGeometry().x())
+                                .arg(window.frameGeometry().y())));
+        window.resize(available);
+        QTest::qWait(50);
+        QCOMPARE(window.size(), available);
+        QVERIFY(window.statusBar()->isVisible());
+        QVERIFY(window.statusBar()->geometry().bottom() < available.height());
     }
 
     void barsArriveOneByOne()

@@ -89,9 +89,27 @@ private slots:
                 QVERIFY(t >= last);
                 last = t;
             }
-            QCOMPARE(race.winner(metric), order.front());
+            // The winner is the fastest that ran, the checking reference aside (it is not in the race).
+            int expectedWinner = -1;
+            for (int i : order)
+                if (race.entries[i].timeMs(metric) > 0 && !race.entries[i].isCheckingReference()) {
+                    expectedWinner = i;
+                    break;
+                }
+            QCOMPARE(race.winner(metric), expectedWinner);
         }
         QVERIFY(race.cpuReferenceMs > 0);
+        // The CPU to beat is a real CPU row, named in every sentence; never the checking reference.
+        QVERIFY2(race.cpuReferenceName == "cpu_multi" || race.cpuReferenceName == "opencv_cpu",
+                 race.cpuReferenceName.c_str());
+        QVERIFY2(race.cpuReferenceTitle.rfind(race.cpuReferenceName == "cpu_multi" ? "our C++ code on " : "OpenCV on ", 0) == 0,
+                 race.cpuReferenceTitle.c_str());
+        QCOMPARE(race.entries[0].title, std::string("Reference: plain C++, 1 thread"));
+        QVERIFY(race.speedupSentence(race.entries[0], RaceMetric::EndToEnd).empty());
+        for (const RaceEntry &e : race.entries)
+            if (const std::string s = race.speedupSentence(e, RaceMetric::EndToEnd); !s.empty())
+                QVERIFY2(s.find(race.cpuReferenceTitle) != std::string::npos, s.c_str());
+        QCOMPARE(race.sameProcessorNote().empty(), m_device.kind != DeviceKind::Cpu);
         QVERIFY(race.memoryFloorMs > 0);
 
         const Json j = raceJson(race, RaceMetric::EndToEnd);
@@ -129,6 +147,7 @@ private slots:
         QCOMPARE(speedupWords(1.0), std::string("about as fast as the CPU"));
         QCOMPARE(speedupWords(0.25), std::string("4.0\u00d7 slower than the CPU"));
         QCOMPARE(speedupWords(0), std::string());
+        QCOMPARE(speedupWords(12.4, "OpenCV on 2 CPU threads"), std::string("12\u00d7 faster than OpenCV on 2 CPU threads"));
     }
 
     void raceVerbJsonRows()
@@ -162,7 +181,8 @@ private slots:
         QCOMPARE(text.exitCode(), 0);
         const QString out = QString::fromUtf8(text.readAllStandardOutput());
         QVERIFY2(out.contains("winner:"), qPrintable(out));
-        QVERIFY2(out.contains("faster than the CPU") || out.contains("slower than the CPU"), qPrintable(out));
+        QVERIFY2(out.contains("faster than our C++ code") || out.contains("slower than our C++ code"), qPrintable(out));
+        QVERIFY2(!out.contains("than the CPU"), qPrintable(out));
     }
 
 private:

@@ -17,6 +17,35 @@ class TestReport : public QObject
     Q_OBJECT
 
 private slots:
+    // Issue 24: the race's log scale is labelled, with a time at each power of ten; no sentence names the
+    // 1-thread checking reference "the CPU".
+    void raceChartHasALabelledAxis()
+    {
+        RaceResult race;
+        race.filter = "sobel";
+        const std::pair<const char *, double> rows[] = {{"cpu_single", 900.0}, {"cpu_multi", 21.0}, {"roofline", 0.4}};
+        for (const auto &[name, ms] : rows) {
+            RaceEntry e;
+            e.name = name;
+            e.title = name;
+            e.onHost = std::string(name).rfind("cpu_", 0) == 0;
+            e.baseline = e.onHost;
+            e.result.kernelMs = Stats{ms, ms, ms};
+            e.result.totalMs = ms;
+            e.result.cpuThreads = 2;
+            race.entries.push_back(e);
+        }
+        race.pickCpuToBeat();
+        QCOMPARE(race.cpuReferenceName, std::string("cpu_multi"));
+        const QString svg = QString::fromStdString(raceSvg(race, RaceMetric::EndToEnd));
+        QVERIFY2(svg.contains("log scale"), qPrintable(svg));
+        for (const char *tick : {">0.100 ms<", ">1.00 ms<", ">10.00 ms<", ">100 ms<"})
+            QVERIFY2(svg.contains(tick), tick);
+        QVERIFY2(svg.contains("faster than our C++ code on 2 CPU threads") && !svg.contains("than the CPU"),
+                 qPrintable(svg));
+        QVERIFY(svg.contains("used to check every result"));
+    }
+
     void base64()
     {
         QCOMPARE(base64Encode(""), std::string());

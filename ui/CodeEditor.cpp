@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QResizeEvent>
 #include <QSyntaxHighlighter>
 #include <QTextBlock>
@@ -291,6 +292,31 @@ void CodeEditor::goToLine(int line, int column)
     edit->setTextCursor(cursor);
     edit->centerCursor();
     edit->setFocus();
+#endif
+}
+
+void CodeEditor::showLine(int line)
+{
+    QWidget *view = m_view;
+    const int above = 2; // a little context above the line
+#ifdef FWB_HAVE_QSCINTILLA
+    auto *sci = static_cast<QsciScintilla *>(view);
+    sci->setCursorPosition(line - 1, 0);
+    sci->setFirstVisibleLine(qMax(0, line - 1 - above));
+#else
+    auto *edit = static_cast<QPlainTextEdit *>(view);
+    edit->setTextCursor(QTextCursor(edit->document()->findBlockByNumber(line - 1)));
+    edit->verticalScrollBar()->setValue(qMax(0, line - 1 - above)); // one step per line (block)
+#endif
+}
+
+int CodeEditor::firstVisibleLine() const
+{
+    QWidget *view = m_view;
+#ifdef FWB_HAVE_QSCINTILLA
+    return static_cast<QsciScintilla *>(view)->firstVisibleLine() + 1;
+#else
+    return static_cast<QPlainTextEdit *>(view)->verticalScrollBar()->value() + 1;
 #endif
 }
 

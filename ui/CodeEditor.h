@@ -20,7 +20,10 @@ public:
     // line -> true for errors, false for warnings (1-based); an empty map clears the markers.
     void markLines(const QMap<int, bool> &lines);
     void goToLine(int line, int column = 1);
+    // Puts the cursor on a line and scrolls it to near the top of the view, without taking the focus.
+    void showLine(int line);
     int line() const; // 1-based cursor line
+    int firstVisibleLine() const; // 1-based
     QWidget *view() const { return m_view; } // the QsciScintilla or QPlainTextEdit itself
 
 signals:

@@ -6,6 +6,8 @@
 #include "WorkGroupEditor.h"
 
 #include <QCheckBox>
+#include "WheelGuard.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -42,7 +44,7 @@ QString html(const std::string &text)
 } // namespace
 
 ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *parent)
-    : QWidget(parent), m_devices(devices)
+    : QWidget(parent), m_devices(devices), m_wheelGuard(new WheelGuard(this))
 {
     // Everything but the Run box scrolls; the Run box stays in view below it (on a 768-pixel screen
     // it was below the fold). Both stay children of this panel, so findChild() finds every control.
@@ -184,6 +186,8 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     rebuildVariants();
     m_workGroup->setCpuEngine(engine().isCpu());
     m_updating = false;
+    // The wheel scrolls the panel; it changes a combo box, spin box or slider only once that has the focus.
+    m_wheelGuard->protect(this);
 }
 
 void ControlPanel::emitChanged(bool shape)
@@ -356,6 +360,7 @@ void ControlPanel::rebuildParams()
             m_paramLayout->addRow(new QLabel(tr("<i>This filter has no parameters.</i>"), m_paramBox));
         m_border->setEnabled(f->hasBorder);
     }
+    m_wheelGuard->protect(this); // the new sliders and spin boxes too
     m_updating = wasUpdating;
 }
 

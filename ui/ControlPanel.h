@@ -28,6 +28,7 @@ struct FilterSpec;
 struct VariantSpec;
 class VariantPicker;
 class WorkGroupEditor;
+class WheelGuard;
 
 class ControlPanel : public QWidget
 {
@@ -114,6 +115,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QWidget *m_runBox = nullptr;
     bool m_updating = false; // true while rebuilding: suppress change signals
+    WheelGuard *m_wheelGuard;
     bool m_formatPicked = false; // the user chose the pixel format: opened images no longer change it
 };
 

@@ -160,6 +160,19 @@ int ImageView::wipeX() const
     return int(std::lround(m_wipe * width()));
 }
 
+QBrush ImageView::checkerboardBrush()
+{
+    static const QBrush brush = [] {
+        QPixmap tile(16, 16);
+        tile.fill(QColor(255, 255, 255));
+        QPainter p(&tile);
+        p.fillRect(0, 0, 8, 8, QColor(204, 204, 204));
+        p.fillRect(8, 8, 8, 8, QColor(204, 204, 204));
+        return QBrush(tile);
+    }();
+    return brush;
+}
+
 void ImageView::drawImagePart(QPainter &painter, const QImage &full, const QRectF &clip, int level)
 {
     // A reduced level stands for the full image: its pixel (x, y) covers scale x scale pixels.
@@ -179,6 +192,10 @@ void ImageView::drawImagePart(QPainter &painter, const QImage &full, const QRect
                         mapFromImage(QPointF(whole.bottomRight() + QPoint(1, 1)) * scale));
     painter.save();
     painter.setClipRect(clip.intersected(imageRect));
+    // Transparent pictures on a light checkerboard, not on the dark background (issue 24: black text of
+    // a transparent logo vanished; a transparent result looked like an empty view).
+    if (image.hasAlphaChannel())
+        painter.fillRect(target.intersected(clip), checkerboardBrush());
     // A level is already reduced for this zoom: smoothing it again would blur the peaks it keeps.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, level == 0 && m_zoom < 1.0);
     painter.drawImage(target, image, whole);

@@ -1,6 +1,7 @@
 // ImageView: zoomable, pannable image display with pixel grid, caption and an optional wipe image.
 #pragma once
 
+#include <QBrush>
 #include <QImage>
 #include <QPointF>
 #include <QString>
@@ -64,6 +65,7 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
+    static QBrush checkerboardBrush(); // light grey and white squares under transparent pictures
     double fitZoom() const;
     void zoomAround(double newZoom, const QPointF &widgetPos);
     void drawImagePart(QPainter &painter, const QImage &image, const QRectF &clip, int level = 0);

@@ -21,8 +21,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QApplication>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QToolBar>
@@ -103,6 +106,8 @@ void KernelEditorDock::createWidgets()
     m_runAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAct->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_runAct->setToolTip(tr("Run the edited kernel and the unedited variant in the helper process (Ctrl+R)"));
+    // Ctrl+B and Ctrl+R wherever the focus is in the dock, docked or floating: see eventFilter().
+    qApp->installEventFilter(this);
     toolbar->addSeparator();
     m_saveAct = toolbar->addAction(tr("Save As User Variant..."), this, [this] { saveAsUserVariant(); });
     m_revertAct = toolbar->addAction(tr("Revert"), this, &KernelEditorDock::revert);
@@ -208,6 +213,40 @@ void KernelEditorDock::setTimeoutS(double seconds)
     m_timeout->setValue(seconds);
 }
 
+bool KernelEditorDock::eventFilter(QObject *watched, QEvent *e)
+{
+    // Issue 24: Ctrl+B and Ctrl+R did nothing while the dock floated. The actions lived on the tool bar
+    // (the focused code view is no child of it), and Ctrl+R is also the window's Run, which stays live
+    // while a floating dock of the window is active: two matches, which Qt runs neither of. With the
+    // focus anywhere in the dock, the dock claims both keys (ShortcutOverride) and runs its own action,
+    // before the code view (QScintilla takes the key presses it is sent) sees them.
+    if ((e->type() == QEvent::ShortcutOverride || e->type() == QEvent::KeyPress) && watched->isWidgetType()
+        && (watched == this || isAncestorOf(static_cast<QWidget *>(watched)))) {
+        auto *key = static_cast<QKeyEvent *>(e);
+        const QKeySequence pressed(key->keyCombination());
+        QAction *action = pressed == m_buildAct->shortcut() ? m_buildAct
+                          : pressed == m_runAct->shortcut() ? m_runAct
+                                                            : nullptr;
+        if (action) {
+            e->accept();
+            if (e->type() == QEvent::KeyPress && action->isEnabled())
+                action->trigger();
+            return true;
+        }
+    }
+    return QDockWidget::eventFilter(watched, e);
+}
+
+int KernelEditorDock::cursorLine() const
+{
+    return m_code->line();
+}
+
+int KernelEditorDock::firstVisibleLine() const
+{
+    return m_code->firstVisibleLine();
+}
+
 QString KernelEditorDock::statusText() const
 {
     return m_status->text();
@@ -311,6 +350,18 @@ void KernelEditorDock::loadVariantFiles()
                                                                entries.join(QStringLiteral(", "))));
     setRequest(m_request); // the defines line
     setSource(m_edits.value(m_loadedKey, m_shippedSource));
+    // Open at the variant's entry kernel, not at the top of the file (issue 24: the file opened at
+    // gaussian5x5's private_array kernel, so an edit there changed nothing the variant runs).
+    m_entryLine = 0;
+    if (!entries.isEmpty()) {
+        const QRegularExpression entry(QStringLiteral("\\b(__)?kernel\\s+void\\s+%1\\s*\\(")
+                                           .arg(QRegularExpression::escape(entries.first())));
+        const QString text = source();
+        if (const QRegularExpressionMatch m = entry.match(text); m.hasMatch()) {
+            m_entryLine = 1 + int(text.left(m.capturedStart()).count(QLatin1Char('\n')));
+            m_code->showLine(m_entryLine);
+        }
+    }
     m_code->markLines({});
     m_diagnostics->clear();
     checkRecovery();

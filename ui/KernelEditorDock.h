@@ -57,6 +57,11 @@ public:
     double timeoutS() const;
     void setTimeoutS(double seconds);
     QString statusText() const;
+    // Line (1-based) of the variant's entry kernel in the file, 0 when not found; the code view's
+    // cursor line and first visible line (the dock opens scrolled to the entry).
+    int entryLine() const { return m_entryLine; }
+    int cursorLine() const;
+    int firstVisibleLine() const;
     QStringList diagnosticTexts() const;    // "gaussian5x5.cl:48:5: error: ..." as listed
     QStringList tabTitles() const;
     QString definesText() const;
@@ -79,12 +84,16 @@ public slots:
     void goToLine(int line);
     void showRawLog();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *e) override; // Ctrl+B / Ctrl+R, focus anywhere in the dock
+
 signals:
     void buildFinished(bool ok);
     void runFinished(bool ok);
     void userVariantsChanged();
 
 private:
+    int m_entryLine = 0;
     void createWidgets();
     void loadVariantFiles();
     void startJob(bool runIt);

@@ -15,6 +15,9 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <thread>
+
 namespace fwb {
 
 namespace {
@@ -106,6 +109,7 @@ void LabPage::buildUi()
     big.setBold(true);
     m_speedupLabel->setFont(big);
     m_speedupLabel->setAlignment(Qt::AlignCenter);
+    m_speedupLabel->setWordWrap(true);
     auto *views = new QHBoxLayout;
     m_cpuView = new NBodyView(tr("CPU (host reference, all threads)"), QColor(250, 170, 60), nbodyPane);
     m_cpuView->setObjectName(QStringLiteral("labCpuView"));
@@ -224,9 +228,17 @@ void LabPage::workloadChanged()
     m_nbodyVariantBox->setVisible(!matmul);
     m_fastMath->setVisible(!matmul);
     m_sizeLabel->setText(matmul ? tr("n") : tr("Bodies"));
-    m_sizeBox->setRange(matmul ? 16 : 16, matmul ? 8192 : 262144);
-    m_sizeBox->setSingleStep(matmul ? 64 : 1024);
-    m_sizeBox->setValue(matmul ? m_matmulSize : m_bodies);
+    // The size this workload keeps, read before the new range can clamp the box: a clamping setRange()
+    // emits valueChanged, which stored the clamped value as the workload's size (issue 24: the ladder
+    // started at n = 16 instead of 512).
+    const int size = matmul ? m_matmulSize : m_bodies;
+    {
+        const QSignalBlocker quiet(m_sizeBox);
+        m_sizeBox->setRange(16, matmul ? 8192 : 262144);
+        m_sizeBox->setSingleStep(matmul ? 64 : 1024);
+    }
+    m_sizeBox->setValue(size);
+    (matmul ? m_matmulSize : m_bodies) = m_sizeBox->value();
     m_stack->setCurrentIndex(matmul ? 0 : 1);
     m_runButton->setText(matmul ? tr("Run ladder") : tr("Start"));
     setStatus(matmul ? tr("Runs each checked rung at n x n on the device, checks it against a double-precision host "
@@ -247,6 +259,7 @@ LabWorker *LabPage::deviceWorker()
     if (!m_deviceWorker && !m_devices.empty()) {
         const QString spec = m_deviceBox->currentData().toString();
         const DeviceInfo device = selectDevice(m_devices, spec.toStdString());
+        m_sameProcessorNote = q(sameProcessorNote(device));
         m_deviceWorker = new LabWorker(device, false, this);
         connect(m_deviceWorker, &LabWorker::rowReady, this, [this](const LabRow &row) {
             m_ladder->setResult(row);
@@ -371,8 +384,19 @@ void LabPage::onFrame(bool cpu, const LabFrame &frame)
 void LabPage::updateSpeedup()
 {
     const double cpu = m_cpuView->stepsPerSecond(), device = m_deviceView->stepsPerSecond();
-    if (cpu > 0 && device > 0)
-        m_speedupLabel->setText(tr("The device steps %1x faster than the CPU").arg(device / cpu, 0, 'f', device / cpu < 10 ? 1 : 0));
+    if (cpu <= 0 || device <= 0)
+        return;
+    // Names the CPU code compared with (every hardware thread, NBodyLive's default), and on a CPU device
+    // (PoCL) says that both sides are the same chip (issue 24: "2.2x faster than the CPU" on PoCL).
+    const double x = device / cpu;
+    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    QString text = x >= 1 ? tr("The device steps %1× faster than our C++ code on %2 CPU threads")
+                          : tr("The device steps %1× slower than our C++ code on %2 CPU threads");
+    const double shown = x >= 1 ? x : 1 / x;
+    text = text.arg(shown, 0, 'f', shown < 10 ? 1 : 0).arg(threads);
+    if (!m_sameProcessorNote.isEmpty())
+        text += QStringLiteral("\n") + m_sameProcessorNote;
+    m_speedupLabel->setText(text);
 }
 
 void LabPage::setStatus(const QString &text)

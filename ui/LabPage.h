@@ -71,6 +71,7 @@ private:
     LabWorker *deviceWorker();
 
     std::vector<DeviceInfo> m_devices;
+    QString m_sameProcessorNote; // the device worker's device is this same processor (PoCL), else empty
     QComboBox *m_workloadBox = nullptr;
     QComboBox *m_deviceBox = nullptr;
     QSpinBox *m_sizeBox = nullptr;

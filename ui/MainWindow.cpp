@@ -38,7 +38,9 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QShowEvent>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -104,7 +106,14 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     addPage(m_comparePage = new ComparePage(m_pageTabs));
     addPage(new LabPage(m_pageTabs));
     addPage(new RacePage(m_pageTabs));
-    addPage(new TunerPage(m_pageTabs));
+    auto *tuner = new TunerPage(m_pageTabs);
+    addPage(tuner);
+    // Apply Best: the tuned shape is what auto launches, so a shape typed in the controls would hide it
+    // (issue 24): back to auto, and run again to show the applied shape's numbers.
+    connect(tuner, &TunerPage::bestApplied, this, [this] {
+        m_controls->setLocalSizeText(QStringLiteral("auto"));
+        startRun();
+    });
     addPage(new SweepPage(m_pageTabs));
     addPage(new DuelPage(m_pageTabs));
     addPage(new TransferComparePage(m_pageTabs)); // Run ▸ Compare Transfer Modes
@@ -663,6 +672,37 @@ void MainWindow::writeSettings()
     if (m_autoRunChoice >= 0)
         settings.setValue("run/autoRun", m_autoRunChoice == 1);
     settings.setValue("view/mode", viewModeName(viewMode()));
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Offscreen (tests, --screenshot) there is no window manager and the "screen" is an arbitrary 800x800:
+    // the size asked for is the size wanted.
+    if (event->spontaneous() || QGuiApplication::platformName() == QLatin1String("offscreen"))
+        return;
+    // The window manager adds its frame after the window is mapped: fit now and once the frame is known.
+    QTimer::singleShot(0, this, &MainWindow::fitOnScreen);
+    QTimer::singleShot(600, this, &MainWindow::fitOnScreen);
+}
+
+void MainWindow::fitOnScreen()
+{
+    if (!screen() || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen()->availableGeometry();
+    const QSize frame = frameGeometry().size() - size(); // title bar and borders; 0 without a manager
+    const QSize fit = size().boundedTo(available.size() - frame).expandedTo(minimumSizeHint());
+    if (fit != size())
+        resize(fit);
+    QRect outer = frameGeometry();
+    if (!available.contains(outer)) {
+        outer.moveRight(std::min(outer.right(), available.right()));
+        outer.moveBottom(std::min(outer.bottom(), available.bottom()));
+        outer.moveLeft(std::max(outer.left(), available.left()));
+        outer.moveTop(std::max(outer.top(), available.top()));
+        move(outer.topLeft());
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -84,6 +84,10 @@ public:
     ComputeWorker *worker() const { return m_worker; }
     QString statusText() const;
     QString pixelText() const;
+    // Shrinks and moves the window so that all of it, the window manager's title bar and borders
+    // included, lies in its screen's available area (issue 24: at 1366x768 under a window manager the
+    // status bar was below the screen's edge). Called when the window is shown (not offscreen).
+    void fitOnScreen();
     QStringList recentFiles() const;
 
 signals:
@@ -93,6 +97,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fwb {
@@ -43,6 +44,13 @@ void RaceChart::setLarge(bool large)
     update();
 }
 
+void RaceChart::setShowReference(bool show)
+{
+    m_showReference = show;
+    updateGeometry();
+    update();
+}
+
 int RaceChart::rowHeight() const
 {
     return fontMetrics().height() * (m_large ? 2 : 1) + (m_large ? 18 : 10);
@@ -51,9 +59,17 @@ int RaceChart::rowHeight() const
 std::vector<int> RaceChart::rows() const
 {
     std::vector<int> out;
-    for (int i : m_race.ranking(m_metric))
-        if (m_race.entries[i].timeMs(m_metric) > 0)
+    int reference = -1;
+    for (int i : m_race.ranking(m_metric)) {
+        if (m_race.entries[i].timeMs(m_metric) <= 0)
+            continue;
+        if (m_race.entries[i].isCheckingReference())
+            reference = i; // not in the race: apart, after the racers
+        else
             out.push_back(i);
+    }
+    if (reference >= 0 && m_showReference)
+        out.push_back(reference);
     return out;
 }
 
@@ -62,48 +78,195 @@ int RaceChart::barCount() const
     return int(rows().size());
 }
 
+namespace {
+
+constexpr int kTop = 8;
+
+// "12.5 ms" with as many decimals as the axis step needs.
+QString tickText(double ms, double step)
+{
+    const int decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', decimals);
+}
+
+QString timeText(double t)
+{
+    return t >= 100 ? QStringLiteral("%1 ms").arg(t, 0, 'f', 0)
+           : t >= 1 ? QStringLiteral("%1 ms").arg(t, 0, 'f', 2)
+                    : QStringLiteral("%1 ms").arg(t, 0, 'f', 3);
+}
+
+} // namespace
+
+// The scale: linear milliseconds from 0 at `left` to axisMax at left + plotWidth, so a bar's length is
+// proportional to its time. The racers (and the memory limit) set the axis; the reference, much slower,
+// is cut short with a break where it is off the scale.
+struct RaceChart::Layout
+{
+    std::vector<int> order;
+    int referenceRow = -1; // row of the checking reference (drawn after a gap), -1: none
+    int rowH = 20;
+    int gap = 0;           // space above the reference row
+    double left = 0, plotWidth = 1, axisMax = 1, step = 1;
+    int nameWidth = 0;
+    QFont font, bold;
+
+    int rowTop(int row) const { return kTop + row * rowH + (referenceRow >= 0 && row >= referenceRow ? gap : 0); }
+    int barsBottom() const { return rowTop(int(order.size())); }
+    double length(double ms) const { return plotWidth * ms / axisMax; }
+};
+
+RaceChart::Layout RaceChart::layout() const
+{
+    Layout l;
+    l.order = rows();
+    l.rowH = rowHeight();
+    l.font = font();
+    if (m_large)
+        l.font.setPointSizeF(l.font.pointSizeF() * 1.8);
+    l.bold = l.font;
+    l.bold.setBold(true);
+    double hi = 0;
+    for (std::size_t row = 0; row < l.order.size(); ++row) {
+        const RaceEntry &e = m_race.entries[l.order[row]];
+        if (e.isCheckingReference()) {
+            l.referenceRow = int(row);
+            l.gap = QFontMetrics(l.font).height() + 6;
+        } else {
+            hi = std::max(hi, e.timeMs(m_metric));
+        }
+        l.nameWidth = std::max(l.nameWidth, QFontMetrics(l.bold).horizontalAdvance(QString::fromStdString(e.title)));
+    }
+    if (hi <= 0 && l.referenceRow >= 0) // only the reference ran
+        hi = m_race.entries[l.order[l.referenceRow]].timeMs(m_metric);
+    // The comparison that matters, the winner against the CPU to beat, is shown to scale: the axis ends
+    // at twice the slower of the two (or at the slowest racer, if sooner). A slower row's bar is cut at
+    // the end of the axis and says so beside its time; every bar not cut is exactly proportional.
+    const int win = m_race.winner(m_metric);
+    double focus = m_race.cpuReferenceMs > 0 && m_metric == RaceMetric::KernelOnly ? m_race.cpuReferenceMs : 0;
+    for (const RaceEntry &e : m_race.entries)
+        if (e.name == m_race.cpuReferenceName && e.timeMs(m_metric) > 0)
+            focus = e.timeMs(m_metric);
+    if (win >= 0)
+        focus = std::max(focus, m_race.entries[win].timeMs(m_metric));
+    // ... and at least two thirds of the racers to scale, so that cut bars stay the exception.
+    std::vector<double> racers;
+    for (int i : l.order)
+        if (!m_race.entries[i].isCheckingReference())
+            racers.push_back(m_race.entries[i].timeMs(m_metric));
+    std::sort(racers.begin(), racers.end());
+    if (!racers.empty())
+        focus = std::max(focus, racers[(2 * racers.size() + 2) / 3 - 1] / 2);
+    if (focus > 0)
+        hi = std::min(hi, 2 * focus);
+    if (m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0)
+        hi = std::max(hi, m_race.memoryFloorMs);
+    if (hi <= 0)
+        hi = 1;
+    // A round step giving 4 to 8 ticks, the axis ending on a tick at or beyond the slowest racer.
+    const double magnitude = std::pow(10, std::floor(std::log10(hi)));
+    l.step = magnitude;
+    for (double m : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0})
+        if (hi / (magnitude * m) <= 8) {
+            l.step = magnitude * m;
+            break;
+        }
+    l.axisMax = std::ceil(hi / l.step - 1e-9) * l.step;
+    // The widest plot that leaves every uncut bar's label room after its bar (a short bar's long label
+    // may reach past the axis's end); a cut bar carries its label inside.
+    QFontMetrics fm(l.font);
+    l.left = l.nameWidth + 16;
+    const double room = double(width()) - l.left - 8;
+    l.plotWidth = room - 20;
+    for (int i : l.order) {
+        const double t = m_race.entries[i].timeMs(m_metric);
+        if (t > l.axisMax * 1.0001)
+            continue;
+        const double label = fm.horizontalAdvance(labelText(i, l.axisMax)) + 6;
+        l.plotWidth = std::min(l.plotWidth, (room - label) / std::max(1e-9, t / l.axisMax));
+    }
+    for (int i : l.order) { // a cut bar too short for its label: the label goes after the bar
+        if (m_race.entries[i].timeMs(m_metric) <= l.axisMax * 1.0001)
+            continue;
+        const double label = fm.horizontalAdvance(labelText(i, l.axisMax));
+        if (label + 24 > l.plotWidth)
+            l.plotWidth = std::min(l.plotWidth, room - 18 - label);
+    }
+    l.plotWidth = std::max(80.0, l.plotWidth);
+    return l;
+}
+
+QString RaceChart::barLabel(int entry) const
+{
+    return labelText(entry, layout().axisMax);
+}
+
+QString RaceChart::labelText(int i, double axisMax) const
+{
+    const RaceEntry &e = m_race.entries[i];
+    const double t = e.timeMs(m_metric);
+    QString label = timeText(t);
+    if (t > axisMax * 1.0001)
+        label += tr(" (bar cut short)");
+    if (e.isCheckingReference())
+        return label + tr(", used to check every result");
+    if (e.name == m_race.cpuReferenceName)
+        return label + tr(", the CPU code to beat");
+    const std::string words = m_race.speedupSentence(e, m_metric);
+    return words.empty() ? label : label + QStringLiteral(", ") + QString::fromStdString(words);
+}
+
+double RaceChart::barLength(int entry, bool *broken) const
+{
+    const Layout l = layout();
+    if (std::find(l.order.begin(), l.order.end(), entry) == l.order.end())
+        return 0;
+    const double t = m_race.entries[entry].timeMs(m_metric);
+    const bool cut = t > l.axisMax * 1.0001;
+    if (broken)
+        *broken = cut;
+    return cut ? l.plotWidth + 12 : l.length(t);
+}
+
+double RaceChart::msPerPixel() const
+{
+    const Layout l = layout();
+    return l.axisMax / l.plotWidth;
+}
+
 QSize RaceChart::sizeHint() const
 {
-    return {700, 30 + rowHeight() * std::max(3, barCount())};
+    const int n = barCount();
+    return {700, minimumSizeHint().height() + rowHeight() * std::max(0, std::max(3, n) - n)};
 }
 
 QSize RaceChart::minimumSizeHint() const
 {
-    return {300, 30 + rowHeight() * std::max(1, std::min(4, barCount()))};
+    // Every bar, the gap before the reference and the axis: the scroll area around the chart then scrolls
+    // instead of squeezing rows off the bottom (issue 24: 7 of 13 bars at 1366x768, no scroll bar).
+    const Layout l = layout();
+    const int axis = QFontMetrics(l.font).height() * 2 + 16;
+    return {300, l.barsBottom() + axis + 8};
 }
-
-namespace {
-
-struct Scale
-{
-    double lo = 1, hi = 10;
-    double left = 0, width = 1;
-    double x(double v) const
-    {
-        return left + width * (std::log10(std::max(v, lo)) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
-    }
-};
-
-} // namespace
 
 QRect RaceChart::barRect(int entry) const
 {
-    const std::vector<int> order = rows();
-    const auto it = std::find(order.begin(), order.end(), entry);
-    if (it == order.end())
+    const Layout l = layout();
+    const auto it = std::find(l.order.begin(), l.order.end(), entry);
+    if (it == l.order.end())
         return {};
-    const int row = int(it - order.begin());
-    const int rh = rowHeight();
-    return QRect(0, 8 + row * rh, width(), rh);
+    return QRect(0, l.rowTop(int(it - l.order.begin())), width(), l.rowH);
 }
 
 int RaceChart::entryAt(const QPoint &point) const
 {
-    const std::vector<int> order = rows();
-    const int row = (point.y() - 8) / std::max(1, rowHeight());
-    if (point.y() < 8 || row < 0 || row >= int(order.size()))
-        return -1;
-    return order[row];
+    const Layout l = layout();
+    for (std::size_t row = 0; row < l.order.size(); ++row) {
+        const int top = l.rowTop(int(row));
+        if (point.y() >= top && point.y() < top + l.rowH)
+            return l.order[row];
+    }
+    return -1;
 }
 
 void RaceChart::mousePressEvent(QMouseEvent *event)
@@ -120,70 +283,84 @@ void RaceChart::paintEvent(QPaintEvent *)
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(rect(), palette().base());
-    QFont font = p.font();
-    if (m_large)
-        font.setPointSizeF(font.pointSizeF() * 1.8);
-    p.setFont(font);
-    QFont bold = font;
-    bold.setBold(true);
-    const QFontMetrics fm(font);
-    const std::vector<int> order = rows();
-    if (order.empty()) {
+    const Layout l = layout();
+    p.setFont(l.font);
+    const QFontMetrics fm(l.font);
+    if (l.order.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter,
                    tr("Press Race All Variants: every variant of this filter, the CPU and OpenCV\n"
                       "run on this picture, and the bars line up fastest first."));
         return;
     }
-    int nameWidth = 0;
-    for (int i : order)
-        nameWidth = std::max(nameWidth, QFontMetrics(bold).horizontalAdvance(QString::fromStdString(m_race.entries[i].title)));
-    const int labelRoom = fm.horizontalAdvance(QStringLiteral("0000.00 ms, 0000× slower than the CPU")) + 10;
-    Scale s;
-    s.left = nameWidth + 16;
-    s.width = std::max(50.0, width() - s.left - labelRoom);
-    double lo = 1e30, hi = 0;
-    for (int i : order) {
-        lo = std::min(lo, m_race.entries[i].timeMs(m_metric));
-        hi = std::max(hi, m_race.entries[i].timeMs(m_metric));
-    }
-    const bool floorShown = m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0;
-    if (floorShown)
-        lo = std::min(lo, m_race.memoryFloorMs);
-    s.lo = std::pow(10, std::floor(std::log10(lo))) / 2;
-    s.hi = hi * 1.05;
-    const int rh = rowHeight();
+    const int rh = l.rowH;
     const int winner = m_race.winner(m_metric);
-    for (std::size_t row = 0; row < order.size(); ++row) {
-        const int i = order[row];
+    const QColor text = palette().color(QPalette::Text);
+    for (std::size_t row = 0; row < l.order.size(); ++row) {
+        const int i = l.order[row];
         const RaceEntry &e = m_race.entries[i];
         const double t = e.timeMs(m_metric);
-        const int y = 8 + int(row) * rh;
+        const int y = l.rowTop(int(row));
+        if (int(row) == l.referenceRow) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.setFont(l.font);
+            p.drawLine(QPointF(4, y - l.gap + 1), QPointF(width() - 4, y - l.gap + 1));
+            p.drawText(QRectF(4, y - l.gap, width() - 8, l.gap - 2), Qt::AlignLeft | Qt::AlignBottom,
+                       tr("Not in the race: the slow, careful code that checks every result"));
+        }
         if (i == m_selected)
             p.fillRect(QRect(0, y, width(), rh), palette().highlight().color().lighter(170));
-        p.setFont(i == winner ? bold : font);
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(4, y, nameWidth + 4, rh), Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(e.title));
-        const QColor colour = i == winner ? QColor(46, 157, 68) : e.baseline ? QColor(150, 150, 150) : QColor(59, 120, 194);
-        const QRectF bar(s.left, y + rh * 0.18, std::max(2.0, s.x(t) - s.left), rh * 0.64);
+        p.setFont(i == winner ? l.bold : l.font);
+        p.setPen(text);
+        p.drawText(QRect(4, y, l.nameWidth + 4, rh), Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(e.title));
+        const QColor colour = i == winner                ? QColor(46, 157, 68)
+                              : e.isCheckingReference() ? QColor(200, 200, 200)
+                              : e.baseline               ? QColor(150, 150, 150)
+                                                         : QColor(59, 120, 194);
+        const bool broken = t > l.axisMax * 1.0001; // as barLength()
+        const double length = broken ? l.plotWidth + 12 : l.length(t);
+        const QRectF bar(l.left, y + rh * 0.18, std::max(2.0, length), rh * 0.64);
         p.fillRect(bar, colour);
-        QString label = t >= 100 ? QStringLiteral("%1 ms").arg(t, 0, 'f', 0)
-                        : t >= 1 ? QStringLiteral("%1 ms").arg(t, 0, 'f', 2)
-                                 : QStringLiteral("%1 ms").arg(t, 0, 'f', 3);
-        const std::string words = speedupWords(m_race.speedup(e, m_metric));
-        if (!words.empty() && e.name != m_race.cpuReferenceName)
-            label += QStringLiteral(", ") + QString::fromStdString(words);
-        else if (e.name == m_race.cpuReferenceName)
-            label += tr(", the CPU to beat");
-        p.setFont(font);
-        p.drawText(QRectF(bar.right() + 6, y, width() - bar.right() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        if (broken) { // off the scale: a white zigzag across the bar says it is cut short
+            const double bx = l.left + l.plotWidth - 10;
+            p.setPen(QPen(palette().base().color(), 3));
+            p.drawLine(QPointF(bx, bar.bottom() + 1), QPointF(bx + 6, bar.top() - 1));
+            p.drawLine(QPointF(bx + 6, bar.bottom() + 1), QPointF(bx + 12, bar.top() - 1));
+        }
+        const QString label = labelText(i, l.axisMax);
+        p.setFont(l.font);
+        if (broken && fm.horizontalAdvance(label) + 24 <= length) { // inside the cut bar, on its colour
+            p.setPen(e.isCheckingReference() ? text : QColor(Qt::white));
+            p.drawText(QRectF(bar.left() + 6, y, width() - bar.left() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        } else {
+            p.setPen(text);
+            p.drawText(QRectF(bar.right() + 6, y, width() - bar.right() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        }
     }
-    if (floorShown) {
-        const double fx = s.x(m_race.memoryFloorMs);
+    // The axis: milliseconds from 0, ticks at round steps, and what a bar's length means.
+    const int axisY = l.barsBottom() + 4;
+    p.setPen(text);
+    p.drawLine(QPointF(l.left, axisY), QPointF(l.left + l.plotWidth, axisY));
+    double lastRight = -1e9; // a tick's label only where it does not run into the previous one
+    for (double v = 0; v <= l.axisMax * 1.0001; v += l.step) {
+        const double x = l.left + l.length(v);
+        p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 5));
+        const QString t = tickText(v, l.step);
+        const double w = fm.horizontalAdvance(t);
+        const double tx = std::min(x - w / 2, width() - w - 2);
+        if (tx > lastRight + 6) {
+            p.drawText(QPointF(tx, axisY + 6 + fm.ascent()), t);
+            lastRight = tx + w;
+        }
+    }
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(QPointF(l.left, axisY + 8 + fm.height() + fm.ascent()),
+               tr("time in milliseconds: bar length is proportional to the time, shorter is faster"));
+    if (m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0) {
+        const double fx = l.left + l.length(m_race.memoryFloorMs);
         p.setPen(QPen(QColor(192, 57, 43), 2, Qt::DashLine));
-        const int bottom = 8 + int(order.size()) * rh;
-        p.drawLine(QPointF(fx, 4), QPointF(fx, bottom));
-        p.drawText(QPointF(fx + 4, bottom + fm.ascent() + 2),
+        p.drawLine(QPointF(fx, 4), QPointF(fx, l.barsBottom()));
+        p.drawText(QPointF(fx + 4, l.barsBottom() - 2),
                    tr("memory limit %1 ms").arg(m_race.memoryFloorMs, 0, 'f', m_race.memoryFloorMs >= 1 ? 2 : 3));
     }
 }

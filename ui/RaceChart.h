@@ -1,6 +1,9 @@
-// RaceChart: the race as horizontal bars, fastest first (log scale: a race spans 1000x), each bar
-// labelled with its time and "N× faster than the CPU" in words, the winner in green with a bold name,
-// OpenCV and CPU rows in grey, and the memory-limit line in kernel-only mode. Click a bar to pick it.
+// RaceChart: the race as horizontal bars, fastest first, each bar's length proportional to the time
+// printed beside it (a linear millisecond axis with ticks underneath), labelled "N× faster than <the
+// CPU to beat, named>", the winner in green with a bold name, OpenCV and CPU rows in grey, and the
+// memory-limit line in kernel-only mode. The single-threaded checking reference is not in the race: it
+// is drawn apart below the racers (a broken bar where it is off the scale), or not at all
+// (setShowReference(false), presentation mode). Click a bar to pick it.
 #pragma once
 
 #include "Race.h"
@@ -23,6 +26,17 @@ public:
     int selected() const { return m_selected; }
     // Presentation mode: larger type and bars.
     void setLarge(bool large);
+    // Whether the checking reference (cpu_single) has a bar, apart below the racers (default true).
+    void setShowReference(bool show);
+    // Length in pixels of an entry's bar and the milliseconds one pixel stands for (tests check bar
+    // length / time is the same for every bar); broken: the bar is cut short (off the scale) and says so.
+    double barLength(int entry, bool *broken = nullptr) const;
+    double msPerPixel() const;
+    // The words beside a bar: "1.23 ms, 4.5× faster than OpenCV on 2 CPU threads".
+    QString barLabel(int entry) const;
+private:
+    QString labelText(int entry, double axisMax) const;
+public:
     // Entry index of the bar at a point (-1: none). Tests click bars through this.
     int entryAt(const QPoint &point) const;
     QRect barRect(int entry) const;
@@ -40,12 +54,16 @@ protected:
 
 private:
     int rowHeight() const;
-    std::vector<int> rows() const; // entry indices that ran, fastest first
+    std::vector<int> rows() const; // entry indices that ran, fastest first, the reference last
+    struct Layout;
+    Layout layout() const;         // the scale, shared by painting and barLength()
+
 
     RaceResult m_race;
     RaceMetric m_metric = RaceMetric::EndToEnd;
     int m_selected = -1;
     bool m_large = false;
+    bool m_showReference = true;
 };
 
 } // namespace fwb

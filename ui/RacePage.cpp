@@ -79,7 +79,7 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     m_diffView->setObjectName("raceDiff");
     m_diffView->setAlignment(Qt::AlignCenter);
     m_diffView->setMinimumSize(200, 150);
-    m_details = new QLabel(tr("Click a bar to see that run's picture and how far it is from the CPU's."), this);
+    m_details = new QLabel(tr("Click a bar to see that run's picture and how far it is from the checking reference's."), this);
     m_details->setObjectName("raceDetails");
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -137,6 +137,7 @@ void RacePage::setRequest(const ComputeRequest &request)
     if (request.input)
         m_input = request.input;
     updateActions();
+    updateTitles();
 }
 
 QList<QAction *> RacePage::viewMenuActions() const
@@ -175,6 +176,9 @@ bool RacePage::startJob()
     job.run.local = LocalSize{}; // every variant at its own best launch (auto, tuned where known)
     m_race = RaceResult{};
     m_race.filter = filter->name;
+    m_race.deviceName = job.device.name;
+    m_race.deviceKind = job.device.kind;
+    m_race.platformName = job.device.platformName;
     m_chart->setRace(m_race);
     m_chart->setSelected(-1);
     m_progress->setRange(0, raceEntryCount(*filter, job.run.params, job.race));
@@ -185,18 +189,14 @@ bool RacePage::startJob()
                            .arg(m_input->height())
                            .arg(formatName(job.run.params.format)));
     m_winner->setText(tr("Racing…"));
+    updateTitles();
     return startBenchJob(job);
 }
 
 void RacePage::onProgress(const RaceEntry &entry, int done, int total)
 {
     m_race.entries.push_back(entry);
-    // Until the race ends the CPU reference is the fastest CPU row so far.
-    if (entry.onHost && entry.name != "cpu_single" && entry.ok()
-        && (m_race.cpuReferenceMs <= 0 || entry.result.kernelMs.median < m_race.cpuReferenceMs)) {
-        m_race.cpuReferenceMs = entry.result.kernelMs.median;
-        m_race.cpuReferenceName = entry.name;
-    }
+    m_race.pickCpuToBeat(); // until the race ends: the fastest real CPU row so far (never the reference)
     m_chart->setRace(m_race);
     if (m_presentChart)
         m_presentChart->setRace(m_race);
@@ -208,6 +208,7 @@ void RacePage::onProgress(const RaceEntry &entry, int done, int total)
 void RacePage::onFinished(const RaceResult &race)
 {
     m_race = race;
+    updateTitles();
     m_chart->setRace(m_race);
     if (m_presentChart)
         m_presentChart->setRace(m_race);
@@ -232,14 +233,18 @@ void RacePage::updateWinner()
     // A CPU row winning is not "about as fast as the CPU": it is the CPU, and nothing on the device beat it.
     const bool cpuWins = e.baseline && e.name != "opencv_tapi";
     const std::string words = cpuWins ? std::string("none of the device's versions beat it here")
-                                      : speedupWords(m_race.speedup(e, metric));
-    const QString text = tr("<b>Winner: %1</b> — %2%3<br/><i>%4</i>")
-                             .arg(q(e.title).toHtmlEscaped(), msText(e.timeMs(metric)),
-                                  words.empty() ? QString() : QStringLiteral(", ") + q(words),
-                                  q(raceWhy(m_race.filter, e)).toHtmlEscaped());
-    m_winner->setText(text);
+                                      : m_race.speedupSentence(e, metric);
+    QString text = tr("<b>Winner: %1</b> — %2%3<br/><i>%4</i>")
+                       .arg(q(e.title).toHtmlEscaped(), msText(e.timeMs(metric)),
+                            words.empty() ? QString() : QStringLiteral(", ") + q(words).toHtmlEscaped(),
+                            q(raceWhy(m_race.filter, e)).toHtmlEscaped());
+    // On a CPU device (PoCL) "faster than OpenCV on the CPU" is the same chip against itself: say so
+    // (the presentation says it on its device line, right above).
     if (m_presentWinner)
         m_presentWinner->setText(text);
+    if (const std::string note = m_race.sameProcessorNote(); !note.empty())
+        text += QStringLiteral("<br/><b>%1</b>").arg(q(note).toHtmlEscaped());
+    m_winner->setText(text);
 }
 
 void RacePage::showEntry(int index)
@@ -267,8 +272,8 @@ void RacePage::showEntry(int index)
         text += tr(", work-group %1").arg(q(launchShapeLabel(r.local, r.localSource)));
     text += QStringLiteral("<br/>");
     if (maxDiff >= 0)
-        text += maxDiff == 0 ? tr("Identical to the CPU's picture (right: the difference, all black).")
-                             : tr("Largest difference from the CPU's picture: %1 of 255 (allowed: %2).")
+        text += maxDiff == 0 ? tr("Identical to the checking reference's picture (right: the difference, all black).")
+                             : tr("Largest difference from the checking reference's picture: %1 of 255 (allowed: %2).")
                                    .arg(maxDiff)
                                    .arg(r.tolerance);
     m_details->setText(text);
@@ -286,30 +291,70 @@ void RacePage::setPresenting(bool on)
         m_presentation->setObjectName("racePresentation");
         m_presentation->setWindowTitle(tr("Race"));
         auto *layout = new QVBoxLayout(m_presentation);
-        auto *title = new QLabel(tr("Which way of blurring the picture is fastest?"), m_presentation);
+        // The question comes from the filter (issue 24: every race was "Which way of blurring ...").
+        auto *title = m_presentTitle = new QLabel(m_presentation);
+        title->setObjectName("presentTitle");
+        title->setWordWrap(true);
         QFont f = title->font();
         f.setPointSizeF(f.pointSizeF() * 2.4);
         f.setBold(true);
         title->setFont(f);
+        m_presentDevice = new QLabel(m_presentation);
+        m_presentDevice->setObjectName("presentDevice");
+        m_presentDevice->setWordWrap(true);
+        QFont d = m_presentDevice->font();
+        d.setPointSizeF(d.pointSizeF() * 1.4);
+        m_presentDevice->setFont(d);
         m_presentWinner = new QLabel(m_presentation);
         m_presentWinner->setWordWrap(true);
         QFont w = m_presentWinner->font();
         w.setPointSizeF(w.pointSizeF() * 1.8);
         m_presentWinner->setFont(w);
+        m_presentWinner->setObjectName("presentWinner");
         m_presentChart = new RaceChart(m_presentation);
+        m_presentChart->setObjectName("presentChart");
         m_presentChart->setLarge(true);
+        m_presentChart->setShowReference(false); // the checking reference is not a contender
         m_presentChart->setMetric(m_chart->metric());
+        auto *scroll = new QScrollArea(m_presentation);
+        scroll->setWidget(m_presentChart);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
         layout->addWidget(title);
+        layout->addWidget(m_presentDevice);
         layout->addWidget(m_presentWinner);
-        layout->addWidget(m_presentChart, 1);
+        layout->addWidget(scroll, 1);
         auto *close = new QShortcut(QKeySequence(Qt::Key_Escape), m_presentation);
         connect(close, &QShortcut::activated, this, [this] { m_presentAct->setChecked(false); });
         auto *toggle = new QShortcut(QKeySequence(Qt::Key_F11), m_presentation);
         connect(toggle, &QShortcut::activated, this, [this] { m_presentAct->setChecked(false); });
     }
     m_presentChart->setRace(m_race);
+    updateTitles();
     updateWinner();
     m_presentation->showFullScreen();
+}
+
+void RacePage::updateTitles()
+{
+    const FilterSpec *filter = findFilter(!m_race.filter.empty() ? m_race.filter : m_request.run.filter);
+    if (m_presentTitle)
+        m_presentTitle->setText(filter ? q(raceQuestion(*filter)) : tr("Which way is fastest?"));
+    if (m_presentDevice) {
+        const std::string device = !m_race.deviceName.empty() ? m_race.deviceName : m_request.engine.device.name;
+        QString text = device.empty() ? QString() : tr("On %1.").arg(q(device));
+        const std::string note = !m_race.deviceName.empty()
+                                     ? m_race.sameProcessorNote()
+                                     : sameProcessorNote(m_request.engine.device);
+        if (!note.empty())
+            text += QLatin1Char(' ') + q(note);
+        m_presentDevice->setText(text);
+    }
+}
+
+QString RacePage::presentTitle() const
+{
+    return m_presentTitle ? m_presentTitle->text() : QString();
 }
 
 } // namespace fwb

@@ -35,6 +35,11 @@ public:
     RaceChart *chart() const { return m_chart; }
     const RaceResult &race() const { return m_race; }
     bool isRacing() const { return isBusy(); }
+    // Presentation mode's question ("Which way of finding the edges in the picture is fastest?"), empty
+    // before View ▸ Present first opened it; its chart (no checking reference), nullptr before then.
+    QString presentTitle() const;
+    RaceChart *presentChart() const { return m_presentChart; }
+    QWidget *presentation() const { return m_presentation; }
 
 public slots:
     bool startJob() override;
@@ -55,6 +60,7 @@ private:
     void onFinished(const RaceResult &race);
     void showEntry(int entry);
     void updateWinner();
+    void updateTitles(); // presentation title and device line, from the race's filter and device
 
     std::shared_ptr<const Image> m_input; // kept when a request comes without one
     RaceResult m_race;
@@ -69,6 +75,8 @@ private:
     QWidget *m_presentation = nullptr;
     RaceChart *m_presentChart = nullptr;
     QLabel *m_presentWinner = nullptr;
+    QLabel *m_presentTitle = nullptr;
+    QLabel *m_presentDevice = nullptr;
 };
 
 } // namespace fwb

@@ -53,7 +53,22 @@ TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
     connect(worker, &BenchWorker::tuneFinished, this, [this](const TuneResult &tune) {
         m_map->setTune(tune);
         QString text;
-        if (tune.best >= 0) {
+        if (tune.defaultIsBest()) {
+            // No tried shape beat the default: calling one of them "best" would be untrue.
+            const TuneCell &fastest = tune.cells[tune.best];
+            const QString tried = tune.tunedBlocks()
+                                      ? tr("%1 with output block <b>%2</b>")
+                                            .arg(QString::fromStdString(fastest.local.toString()),
+                                                 QString::fromStdString(fastest.block.toString()))
+                                      : QString::fromStdString(fastest.local.toString());
+            text = tr("<b>%1 / %2</b>: the default launch <b>%3</b> is best, %4 ms; no shape tried beat it "
+                      "(the fastest, %5, took %6 ms)")
+                       .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
+                            QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
+                       .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
+                       .arg(tried)
+                       .arg(fastest.kernelMs, 0, 'g', 4);
+        } else if (tune.best >= 0) {
             const TuneCell &best = tune.cells[tune.best];
             text = tr("<b>%1 / %2</b>: best shape <b>%3</b>, %4 ms")
                        .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
@@ -62,7 +77,7 @@ TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
             if (tune.tunedBlocks())
                 text += tr(" with output block <b>%1</b>").arg(QString::fromStdString(best.block.toString()));
             if (tune.defaultRun.ok())
-                text += tr("; the default launch %1 took %2 ms (best is %3× as fast)")
+                text += tr("; the default launch %1 took %2 ms (best is %3× faster)")
                             .arg(QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
                             .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
                             .arg(tune.speedupOverDefault(), 0, 'f', 2);
@@ -136,9 +151,15 @@ bool TunerPage::startJob()
 
 bool TunerPage::applyBest()
 {
-    const auto entry = tuningEntry(m_tunedDevice, m_map->tune(), m_tunedFormat);
+    const TuneResult &tune = m_map->tune();
+    auto entry = tuningEntry(m_tunedDevice, tune, m_tunedFormat);
     if (!entry)
         return false;
+    if (tune.defaultIsBest()) { // no tried shape beat the default: keep the default's own launch
+        entry->local = tune.defaultRun.local;
+        entry->block = tune.defaultRun.block;
+        entry->kernelMs = tune.defaultRun.kernelMs.median;
+    }
     TuningDb &db = *workbenchTuningDb();
     db.put(*entry);
     std::string error;

@@ -152,6 +152,7 @@ void registerBox(std::vector<FilterSpec> &out)
     FilterSpec b;
     b.name = "box";
     b.title = "Box blur";
+    b.plainVerb = "blurring the picture";
     b.description = "Mean of the (2r+1) x (2r+1) square around every pixel, border rule applied at the edges "
                     "(constant: zeros count in the mean). The ladder shows how the cost per pixel falls from "
                     "(2r+1)^2 reads (naive) to 2(2r+1) (separable) to about 4 whatever the radius (sliding window).";

@@ -69,6 +69,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "box3x3_interior";
     f.title = "Box blur 3x3, interior only (seed 001)";
+    f.plainVerb = "blurring the picture";
     f.description = "Mean of the 3x3 neighbourhood for every pixel that has one; the one-pixel frame keeps its "
                     "input values. The launch covers only the interior, (W-2) x (H-2) work-items (638x478 for "
                     "640x480) - a size few work-group shapes divide. The three variants are the same kernel "

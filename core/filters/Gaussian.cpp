@@ -181,6 +181,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "gaussian";
     f.title = "Gaussian blur (any sigma)";
+    f.plainVerb = "blurring the picture";
     f.description = "Gaussian blur with radius ceil(3 sigma) (sigma 0.3..50: up to 301 taps), done as a row pass "
                     "into a float scratch buffer and a column pass: 2(2r+1) multiply-adds per pixel instead of "
                     "(2r+1)^2. The cost still grows with sigma - the recursive filter's reason to exist.";

@@ -43,6 +43,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "gaussian5x5";
     f.title = "Gaussian blur 5x5";
+    f.plainVerb = "blurring the picture";
     f.description = "Weighted average of the 5x5 neighbourhood (25 reads per pixel). The ladder of "
                     "seed 004 (Fixstars): the same arithmetic written five ways, to show what the compiler "
                     "and the memory system make of each, plus a sixth that gives each work-item four pixels, then "

@@ -164,6 +164,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     FilterSpec f;
     f.name = "median" + n + "x" + n;
     f.title = "Median " + n + "x" + n;
+    f.plainVerb = "removing specks of noise from the picture";
     f.description = "Each channel's middle value of its " + n + "x" + n + " neighbourhood: removes salt-and-pepper "
                     "noise and keeps edges. No arithmetic, only comparisons - the cost is in how the middle "
                     "value is found.";

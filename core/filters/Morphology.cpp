@@ -112,6 +112,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     FilterSpec f;
     f.name = dilate ? "dilate" : "erode";
     f.title = dilate ? "Dilate (square)" : "Erode (square)";
+    f.plainVerb = dilate ? "thickening the bright shapes in the picture" : "thinning the bright shapes in the picture";
     f.description = "Each channel's " + opName + " over a square (2r+1)x(2r+1) window: " +
                     (dilate ? "bright regions grow, dark specks vanish." : "dark regions grow, bright specks vanish.")
                     + " The border rule decides what lies outside the image; with 'constant' that is 0, "

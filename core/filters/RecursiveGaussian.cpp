@@ -277,6 +277,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "recursive_gaussian";
     f.title = "Recursive (IIR) Gaussian";
+    f.plainVerb = "blurring the picture";
     f.description = "Gaussian blur as a recursive filter (Young & van Vliet, 3rd order): each work-item runs "
                     "down one whole column forward and back, three feedback taps each way, so the cost is the "
                     "same for sigma 1 or 50. Rows are done by transposing, filtering columns, transposing back "

@@ -1,6 +1,7 @@
 // sobel (|gx|, |gy| or the gradient magnitude in exact integers: naive, local tile, separable;
 // kernels/sobel.cl): catalogue entry, the plain CPU reference and the fast multi-threaded CPU path.
-// Output scaling: divided by 4 (the sum of the positive weights), rounded, saturated. Built with
+// Output scaling: divided by 4 (the sum of the positive weights), rounded, saturated. rgba8888: alpha is
+// copied from the input, not filtered (an opaque photo stays opaque; its edges are in red, green, blue). Built with
 // -fno-math-errno (core/CMakeLists.txt) so the fast path's sqrt loop can vectorise.
 #include "../Catalogue.h"
 #include "../CpuReference.h"
@@ -39,8 +40,13 @@ void sobelReference(const Image &src, Image &dst, const FilterParams &p, int thr
     parallelRows(h, threads, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             unsigned char *out = dst.row(y);
+            const unsigned char *in = src.row(y);
             for (int x = 0; x < w; ++x)
                 for (int c = 0; c < ch; ++c) {
+                    if (ch == 4 && c == 3) { // alpha passes through
+                        out[std::size_t(x) * ch + c] = in[std::size_t(x) * ch + c];
+                        continue;
+                    }
                     int q[3][3];
                     for (int dy = 0; dy < 3; ++dy)
                         for (int dx = 0; dx < 3; ++dx)
@@ -95,6 +101,9 @@ void sobelFast(const Image &src, Image &dst, int output, BorderMode border, int 
                        pads.data() + std::size_t(k) * padLen + std::size_t(ch), w, ch, 1, border);
             sobelRow(pads.data(), pads.data() + padLen, pads.data() + 2 * padLen, dst.row(y), n, std::size_t(ch),
                      output);
+            if (ch == 4) // alpha passes through
+                for (std::size_t i = 3; i < n; i += 4)
+                    dst.row(y)[i] = src.row(y)[i];
         }
     });
 }
@@ -106,7 +115,9 @@ void registerSobel(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "sobel";
     f.title = "Sobel edges";
-    f.description = "Sobel gradient gx = [-1 0 1; -2 0 2; -1 0 1] and gy (its transpose) per channel. Output 0 "
+    f.plainVerb = "finding the edges in the picture";
+    f.description = "Sobel gradient gx = [-1 0 1; -2 0 2; -1 0 1] and gy (its transpose) per colour channel "
+                    "(rgba8888: alpha is copied unchanged, so an opaque picture stays opaque). Output 0 "
                     "shows |gx| (vertical edges), 1 |gy| (horizontal edges), 2 the magnitude sqrt(gx^2 + gy^2). "
                     "All divided by 4, the sum of the positive weights, so |gx| and |gy| (0..1020) fill 0..255 "
                     "exactly; the magnitude saturates at 255 only for the strongest diagonal edges.";

@@ -56,6 +56,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     FilterSpec f;
     f.name = "transpose";
     f.title = "Transpose";
+    f.plainVerb = "flipping the picture over its diagonal";
     f.description = "Swaps rows and columns: the output is height x width. Pure data movement, so it shows the "
                     "memory system alone: coalescing, local-memory staging, work-group order and bank conflicts "
                     "(seeds 000 and 002).";
