@@ -341,18 +341,28 @@ void RaceChart::paintEvent(QPaintEvent *)
     const int axisY = l.barsBottom() + 4;
     p.setPen(text);
     p.drawLine(QPointF(l.left, axisY), QPointF(l.left + l.plotWidth, axisY));
-    double lastRight = -1e9; // a tick's label only where it does not run into the previous one
-    for (double v = 0; v <= l.axisMax * 1.0001; v += l.step) {
-        const double x = l.left + l.length(v);
-        p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 5));
-        const QString t = tickText(v, l.step);
+    // Ticks at round steps. The axis's end is always labelled (with the origin it gives the scale however
+    // narrow the plot), 0 and the ticks between only where their labels run into no other.
+    const int ticks = int(std::floor(l.axisMax / l.step + 1e-6));
+    std::vector<std::pair<double, double>> placed; // [left, right] of labels drawn
+    const auto label = [&](int k, bool must) {
+        const double x = l.left + l.length(k * l.step);
+        const QString t = tickText(k * l.step, l.step);
         const double w = fm.horizontalAdvance(t);
-        const double tx = std::min(x - w / 2, width() - w - 2);
-        if (tx > lastRight + 6) {
-            p.drawText(QPointF(tx, axisY + 6 + fm.ascent()), t);
-            lastRight = tx + w;
-        }
-    }
+        const double tx = k == 0 ? x : std::min(x - w / 2, width() - w - 2);
+        for (const auto &[left, right] : placed)
+            if (!must && tx < right + 6 && tx + w + 6 > left)
+                return;
+        p.drawText(QPointF(tx, axisY + 6 + fm.ascent()), t);
+        placed.emplace_back(tx, tx + w);
+    };
+    for (int k = 0; k <= ticks; ++k)
+        p.drawLine(QPointF(l.left + l.length(k * l.step), axisY), QPointF(l.left + l.length(k * l.step), axisY + 5));
+    if (ticks > 0)
+        label(ticks, true);
+    label(0, ticks == 0);
+    for (int k = 1; k < ticks; ++k)
+        label(k, false);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QPointF(l.left, axisY + 8 + fm.height() + fm.ascent()),
                tr("time in milliseconds: bar length is proportional to the time, shorter is faster"));
