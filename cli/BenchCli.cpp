@@ -140,7 +140,8 @@ int runVerbs(int argc, char **argv, ImageIo *io)
             return usageError("option " + name + " needs a value, not an empty one");
     }
     if (const std::vector<std::string> extra = verb.command->remaining(); !extra.empty())
-        return usageError(verb.unknownArgument(extra.front()));
+        return usageError(verb.unknownArgument ? verb.unknownArgument(extra.front())
+                                               : cli::unknownOptionFor(first)(extra.front()));
     // FWB_KERNEL_DIR, like --kernel-dir, must name a folder: a mistyped one would otherwise fall back to
     // the built-in kernels without a word.
     if (const char *dir = std::getenv("FWB_KERNEL_DIR"); dir && *dir) {

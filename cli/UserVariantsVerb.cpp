@@ -184,6 +184,7 @@ Verb userVariantsVerb(CLI::App &root)
     addDeviceOption(c, o->device);
     addCacheDirOption(c, o->cacheDir);
     verb.run = [o] { return cmdUserVariants(*o); };
+    verb.unknownArgument = unknownOptionFor("user-variants");
     return verb;
 }
 

@@ -223,6 +223,10 @@ void TestAdversarial::refusals_data()
                                "--cache-dir", "--json-file"})
         QTest::newRow(qPrintable(QStringLiteral("14 run %1 ''").arg(option)))
             << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", option, ""} << 2 << "needs a value";
+    // Found while writing fuzz_cli: a verb without its own wording for an unknown argument threw
+    // std::bad_function_call out of main (SIGABRT).
+    QTest::newRow("user-variants with an unknown argument")
+        << QByteArray("") << QByteArrayList{"user-variants", "bogus"} << 2 << "unknown option 'bogus' for user-variants";
     QTest::newRow("14 user-variants --show ''") << QByteArray("") << QByteArrayList{"user-variants", "--show", ""} << 2
                                                 << "needs a value";
     QTest::newRow("14 --timeout 0x10") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--timeout", "0x10"} << 2
