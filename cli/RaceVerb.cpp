@@ -48,6 +48,9 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
                                             std::fprintf(stderr, "[%d/%d] %s\n", done, total, e.name.c_str());
                                     });
 
+    for (const RaceEntry &e : race.entries)
+        if (!e.result.warning.empty())
+            std::fprintf(stderr, "filter-bench: warning: %s: %s\n", e.name.c_str(), e.result.warning.c_str());
     int status = 0;
     std::string reason;
     for (const RaceEntry &e : race.entries) {

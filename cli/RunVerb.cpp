@@ -230,6 +230,12 @@ int cmdRun(const RunOptions &o, ImageIo *io)
             }
     }
 
+    // What a row could not honour (a tuned shape or block this device or kernel cannot take) and ran
+    // without instead: a warning, not a failure.
+    for (const RunResult &r : results)
+        if (!r.warning.empty())
+            std::fprintf(stderr, "filter-bench: warning: %s: %s\n", r.variant.c_str(), r.warning.c_str());
+
     // Exit status: unavailable/expected outcomes are fine in an "all" sweep, never for a named variant.
     int status = 0;
     std::string reason;

@@ -132,6 +132,9 @@ struct RunResult
     bool expectedFailure = false; // failed exactly as the variant's lesson predicts
     bool unavailable = false;     // the device cannot run this variant (reason in error)
     bool cancelled = false;
+    // What could not be honoured and what ran instead, in sentences ("the tuned output block 1x1 cannot
+    // be built (...); ran with the variant's own block ..."); empty when everything ran as asked.
+    std::string warning;
     std::string error;     // empty on success
     std::string errorCode; // e.g. CL_INVALID_WORK_GROUP_SIZE
     std::string buildLog;

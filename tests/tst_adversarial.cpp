@@ -143,6 +143,7 @@ private slots:
     void userVariantDefines();
     void workerDiesWithParent();
     void tunedShapeFallsBack();
+    void tunedBlockFallsBack();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -251,6 +252,13 @@ void TestAdversarial::refusals_data()
     // Item 20: --json-file into a missing folder is refused as --output is, before the run.
     QTest::newRow("20 --json-file in a missing folder")
         << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "nodir/r.json"} << 2 << "does not exist";
+    // Item 18: a block the kernel cannot make fails with the kernel's own reason (its #error), not
+    // with CL_INVALID_KERNEL_NAME from a program built without the kernel.
+    QTest::newRow("18 run --block 1x1 names the kernel's reason")
+        << QByteArray("")
+        << QByteArrayList{"run", "--filter", "box", "--variant", "strips", "--param", "radius=1", "--synthetic", "8x8",
+                          "--repeat", "1", "--warmup", "0", "--block", "1x1"}
+        << 1 << "BLOCK_W * CHANNELS must be 4, 8 or 16 bytes";
     // Item 19: the output format is checked before the run, not after it.
     QTest::newRow("19 --output o.xyz") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--output", "o.xyz"} << 2
                                        << "unsupported output format";
@@ -564,6 +572,30 @@ void TestAdversarial::tunedShapeFallsBack()
     QVERIFY2(r.ok(), r.error.c_str());
     QVERIFY(r.matches);
     QVERIFY(r.localSource != LocalSource::Tuned);
+    QVERIFY2(r.warning.find("the tuned work-group 4097x1 cannot launch here") != std::string::npos, r.warning.c_str());
+}
+
+// Item 18: a tuned output block the kernel cannot be built with (1x1 for box/strips: its strips are 4,
+// 8 or 16 bytes across) falls back to the variant's own block with a warning instead of failing every
+// run (box/strips radius 1: one cold program, the fallback's; the 1x1 build stops in the preprocessor).
+void TestAdversarial::tunedBlockFallsBack()
+{
+    FWB_REQUIRE_DEVICE(info);
+    SessionOptions options;
+    options.tunedLocal = [](const DeviceInfo &, const RunRequest &, int, int) {
+        return std::optional<TunedLaunch>(TunedLaunch{LocalSize{8, 8}, LocalSize{1, 1}});
+    };
+    Session session(info, options);
+    RunRequest request = test::oneShotRequest("box", "strips", PixelFormat::Gray8);
+    request.params.values["radius"] = 1;
+    QCOMPARE(session.checkLaunch(request, 8, 8), std::string()); // the window's check falls back alike
+    const RunResult r = session.run(makeTestCard(8, 8, PixelFormat::Gray8), request);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(r.matches);
+    QVERIFY(r.blockSource == LocalSource::Default);
+    QVERIFY(r.localSource != LocalSource::Tuned);
+    QVERIFY2(r.warning.find("the tuned output block 1x1 cannot be built") != std::string::npos, r.warning.c_str());
+    QVERIFY2(r.warning.find("BLOCK_W * CHANNELS must be 4, 8 or 16 bytes") != std::string::npos, r.warning.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)
