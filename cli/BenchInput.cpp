@@ -31,9 +31,15 @@ void addBenchInputOptions(CLI::App &c, BenchInputOptions &o, const std::string &
     c.add_option("--warmup", o.warmupText, "untimed warm-up runs (default 1)")->type_name("N");
     c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
     addCacheDirOption(c, o.cacheDir);
-    c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
+    c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones;\n"
+                                              "every run then goes to the helper process, as --timeout)")
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory); // a mistyped folder must not fall back to the built-in kernels silently
+    c.add_option("--timeout", o.timeoutText,
+                 "run each variant in the helper process and stop it after S seconds\n"
+                 "(the row fails: '... did not finish within S s and was stopped'; default 10\n"
+                 "with --kernel-dir or FWB_KERNEL_DIR)")
+        ->type_name("S");
     addJsonFlag(c, o.json, jsonDescription);
 }
 
@@ -103,7 +109,11 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
         s.image = makeTestCard(int(w), int(h), *format);
         s.source = "test card";
     }
+    // Edited kernels run in the helper, as with filter-bench run: one that writes out of bounds costs
+    // that process, never this one.
+    s.isolated = isolatedRun({}, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
     s.device = selectDevice(listDevices(), o.deviceSpec);
+    s.isolated.deviceSpec = s.device.spec(); // the very device this process chose
     s.tuning = std::make_shared<TuningDb>(TuningDb::defaultPath(o.cacheDir));
     if (!s.tuning->load(&s.tuningWarning))
         std::fprintf(stderr, "filter-bench: warning: %s\n", s.tuningWarning.c_str());
@@ -117,6 +127,14 @@ SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup 
     options.cacheDir = o.cacheDir;
     options.kernelDir = o.kernelDir;
     options.tunedLocal = TuningDb::lookup(setup.tuning);
+    if (setup.isolated.enabled)
+        options.runElsewhere = [isolated = setup.isolated, tuning = setup.tuning](
+                                   const Image &input, const RunRequest &request, const std::atomic<bool> *cancel) {
+            IsolatedRun now = isolated;
+            // The tuner measures the untuned default (it switches the database off): the helper then too.
+            now.tuningDb = tuning->enabled() ? tuning->path().string() : std::string();
+            return now.run(input, request, cancel);
+        };
     return options;
 }
 

@@ -1424,6 +1424,8 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
 
 RunResult Session::run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel)
 {
+    if (d->options.runElsewhere)
+        return d->options.runElsewhere(input, request, cancel);
     RunResult r;
     r.filter = request.filter;
     r.variant = request.variant;

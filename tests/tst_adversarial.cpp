@@ -136,6 +136,7 @@ private slots:
     void stdoutFull();
     void cacheTouchesOnlyItsOwn();
     void cacheBinaryVerified();
+    void kernelDirRunsInHelper_data();
     void kernelDirRunsInHelper();
     void orphanedJobFoldersRemoved();
     void outsideFilesBounded();
@@ -437,16 +438,50 @@ void TestAdversarial::cacheBinaryVerified()
     QCOMPARE(bi.origin, ProgramOrigin::Disk); // the rewritten entry is good again
 }
 
-// Item 4: a run with --kernel-dir goes through the helper process (here one that cannot start, so
-// the row proves the path without building anything).
+// Item 4: every verb that launches catalogue kernels with a kernel folder (--kernel-dir or
+// FWB_KERNEL_DIR) runs them in the helper process: here one that cannot start, so each row proves the
+// path without building anything in a helper (tune and report build box/naive here for their launch
+// checks: the program the other rows built). The report writes its rows' errors into the HTML.
+void TestAdversarial::kernelDirRunsInHelper_data()
+{
+    QTest::addColumn<QByteArrayList>("args");
+    QTest::addColumn<bool>("viaEnvironment");
+    QTest::addColumn<int>("code");
+    const QByteArrayList quick{"--synthetic", "8x8", "--repeat", "1", "--warmup", "0"};
+    QTest::newRow("run --kernel-dir") << QByteArrayList{"run", "--filter", "box", "--variant", "naive", "--no-cpu-single"} + quick
+                                      << false << 1;
+    QTest::newRow("run FWB_KERNEL_DIR") << QByteArrayList{"run", "--filter", "box", "--variant", "naive", "--no-cpu-single"} + quick
+                                        << true << 1;
+    QTest::newRow("race --kernel-dir")
+        << QByteArrayList{"race", "--filter", "box", "--variant", "naive", "--no-cpu", "--no-baselines"} + quick << false << 1;
+    QTest::newRow("race FWB_KERNEL_DIR")
+        << QByteArrayList{"race", "--filter", "box", "--variant", "naive", "--no-cpu", "--no-baselines"} + quick << true << 1;
+    QTest::newRow("tune --kernel-dir")
+        << QByteArrayList{"tune", "--filter", "box", "--variant", "naive", "--shapes", "8x8", "--dry-run"} + quick << false << 1;
+    QTest::newRow("report --kernel-dir")
+        << QByteArrayList{"report", "--filter", "box", "--tune-variant", "naive", "--shapes", "8x8", "--sweep", "none",
+                          "--no-baselines", "--out", "r.html"} + quick
+        << false << 0;
+}
+
 void TestAdversarial::kernelDirRunsInHelper()
 {
-    QTemporaryDir tmp;
-    const Outcome o = bench({"run", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--repeat", "1",
-                             "--warmup", "0", "--kernel-dir", tmp.path().toStdString(), "--no-cpu-single"},
-                            tmp.path().toStdString(), {"FWB_WORKER=/nonexistent/filter-worker"});
-    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
-    QVERIFY2(o.err.find("helper process") != std::string::npos, o.err.c_str());
+    QFETCH(QByteArrayList, args);
+    QFETCH(bool, viaEnvironment);
+    QFETCH(int, code);
+    QTemporaryDir tmp, kernels;
+    const fs::path dir = tmp.path().toStdString();
+    std::vector<std::string> argv, env{"FWB_WORKER=/nonexistent/filter-worker"};
+    for (const QByteArray &a : args)
+        argv.push_back(a.toStdString());
+    if (viaEnvironment)
+        env.push_back("FWB_KERNEL_DIR=" + kernels.path().toStdString());
+    else
+        argv.insert(argv.end(), {"--kernel-dir", kernels.path().toStdString()});
+    const Outcome o = bench(argv, dir, env);
+    QVERIFY2(o.code == code, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    const std::string said = o.out + o.err + (fs::exists(dir / "r.html") ? readAll(dir / "r.html") : std::string());
+    QVERIFY2(said.find("cannot start the helper process") != std::string::npos, (o.out + o.err).c_str());
 }
 
 // Item 12: the job folder of a caller that was killed (its pid gone) is removed by the next helper
