@@ -86,6 +86,8 @@ int cmdInspect(const InspectOptions &o)
                                                 {"group_id", pairJson(c.groupId)}}));
         }
         std::printf("%s\n", dumpJson(j).c_str());
+        if (status != 0) // the one-line reason on stderr with --json too, as every verb gives it
+            std::fprintf(stderr, "filter-bench: %s\n", r.error.c_str());
         return status;
     }
     std::printf("Device: %s [%s]\n", device.summary().c_str(), device.spec().c_str());

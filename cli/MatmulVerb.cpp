@@ -131,22 +131,24 @@ int cmdMatmul(const MatmulOptions &o)
     request.fastMath = o.lab.fastMath;
     request.check = !o.lab.noCheck;
 
+    request.local = parseLabLocal(o.lab.localText);
     const DeviceInfo device = selectDevice(listDevices(), o.lab.deviceSpec);
-    request.local = parseLabLocal(o.lab.localText, device);
+    const std::string localProblem = labLocalProblem(request.local, device); // fails every row (exit 1)
     for (long n : sizes)
         checkMemory(n, onlyBlas ? std::vector<std::string>{"naive"} : variants, device);
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.lab.cacheDir;
     Session session(device, sessionOptions);
-    const Fp32Peak &peak = fp32Peak(session);
+    Fp32Peak notMeasured;
+    notMeasured.error = "not measured (" + localProblem + ")";
+    const Fp32Peak &peak = localProblem.empty() ? fp32Peak(session) : notMeasured;
 
     std::vector<RunResult> results;
     for (long n : sizes) {
         for (const std::string &variant : variants) {
             request.variant = variant;
             request.params = {{"n", double(n)}};
-            results.push_back(session.runWorkload(request));
-            classifyShapeRefusal(results.back(), o.lab.variantName);
+            results.push_back(runLabRow(session, request, o.lab.variantName, localProblem));
         }
         if (withBlas)
             results.push_back(runClBlastMatmul(session, int(n), request.repeat, request.warmup, request.check));

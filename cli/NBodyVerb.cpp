@@ -87,20 +87,22 @@ int cmdNBody(const NBodyOptions &o)
     if (steps > 10000)
         throw Error("--steps '" + o.stepsText + "' must be a whole number from 1 to 10000");
 
+    request.local = parseLabLocal(o.lab.localText);
     const DeviceInfo device = selectDevice(listDevices(), o.lab.deviceSpec);
-    request.local = parseLabLocal(o.lab.localText, device);
+    const std::string localProblem = labLocalProblem(request.local, device); // fails every row (exit 1)
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.lab.cacheDir;
     Session session(device, sessionOptions);
-    const Fp32Peak &peak = fp32Peak(session);
+    Fp32Peak notMeasured;
+    notMeasured.error = "not measured (" + localProblem + ")";
+    const Fp32Peak &peak = localProblem.empty() ? fp32Peak(session) : notMeasured;
 
     std::vector<RunResult> results;
     for (long n : sizes)
         for (const std::string &variant : variants) {
             request.variant = variant;
             request.params = {{"bodies", double(n)}, {"steps", double(steps)}};
-            results.push_back(session.runWorkload(request));
-            classifyShapeRefusal(results.back(), o.lab.variantName);
+            results.push_back(runLabRow(session, request, o.lab.variantName, localProblem));
         }
 
     LabReport report;

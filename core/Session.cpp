@@ -1956,7 +1956,9 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                 throw Error("buffer " + b.name + " needs " + std::to_string(b.data.size() >> 20) + " MiB, more than this "
                             "device allows in one allocation (" + std::to_string(d->info.maxAllocSize >> 20) + " MiB)",
                             CL_INVALID_BUFFER_SIZE);
+            fault::check(fault::Step::Alloc); // FWB_FAULT=alloc:N (tests), as in run()
             buffers.emplace_back(d->context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, b.data.size()));
+            fault::trackMemory(buffers.back());
         }
         std::vector<PassLaunch> launches;
         for (std::size_t p = 0; p < variant->passes.size(); ++p) {
@@ -2043,6 +2045,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                     const PassLaunch &launch = launches[p];
                     if (launch.empty)
                         continue;
+                    fault::check(fault::Step::Launch); // FWB_FAULT=launch:N (tests)
                     d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, launch.globalRange(),
                                                   launch.localRange(), nullptr, &passEvents[p][std::size_t(step)]);
                 }
@@ -2053,6 +2056,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                     bindBuffers();
                 }
             }
+            fault::check(fault::Step::Read); // FWB_FAULT=read:N (tests)
             for (std::size_t b = 0; b < buffers.size(); ++b)
                 if (problem.buffers[b].output && !results[b].data.empty()) {
                     downEvents.emplace_back();

@@ -260,6 +260,22 @@ void TestAdversarial::refusals_data()
         << QByteArrayList{"run", "--filter", "box", "--variant", "strips", "--param", "radius=1", "--synthetic", "8x8",
                           "--repeat", "1", "--warmup", "0", "--block", "1x1"}
         << 1 << "BLOCK_W * CHANNELS must be 4, 8 or 16 bytes";
+    // Item 20: a work-group shape the device cannot launch fails the runs (exit 1) in matmul as in run.
+    QTest::newRow("20 run --local 4097x1") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--local", "4097x1"}
+                                           << 1 << "4097";
+    QTest::newRow("20 matmul --local 4097x1")
+        << QByteArray("") << QByteArrayList{"matmul", "--n", "16", "--variant", "naive", "--local", "4097x1"} << 1
+        << "--local 4097x1: ";
+    QTest::newRow("20 matmul --local 4097x1, every variant")
+        << QByteArray("") << QByteArrayList{"matmul", "--n", "16", "--no-baselines", "--local", "4097x1", "--json"} << 1
+        << "--local 4097x1: ";
+    QTest::newRow("20 nbody --local 4097") << QByteArray("")
+                                           << QByteArrayList{"nbody", "--bodies", "16", "--variant", "naive", "--local", "4097x1"}
+                                           << 1 << "--local 4097x1: ";
+    // Item 20: inspect's error goes to stderr, with --json too.
+    QTest::newRow("20 inspect --json: the reason on stderr")
+        << QByteArray("") << QByteArrayList{"inspect", "--global", "65536x65536", "--local", "1x1", "--json"} << 1
+        << "filter-bench: ";
     // Item 19: the output format is checked before the run, not after it.
     QTest::newRow("19 --output o.xyz") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--output", "o.xyz"} << 2
                                        << "unsupported output format";
