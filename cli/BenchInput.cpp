@@ -56,15 +56,15 @@ int parseCount(const std::string &flag, const std::string &value, int minimum)
 
 } // namespace
 
-BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
 {
-    BenchSetup s;
+    CheckedBench c;
     if (o.filterName.empty())
         throw Error(verb + " needs --filter NAME (see filter-bench list)");
-    s.filter = findFilter(o.filterName);
-    if (!s.filter)
+    c.filter = findFilter(o.filterName);
+    if (!c.filter)
         selectFilters(o.filterName); // throws with the list of known filters
-    if (!s.filter)
+    if (!c.filter)
         throw Error(verb + " takes one filter, not '" + o.filterName + "'");
     const auto format = parsePixelFormat(o.formatText);
     if (!format)
@@ -76,8 +76,8 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
     const auto local = LocalSize::parse(o.localText, &localError);
     if (!local)
         throw Error(localError);
-    RunRequest &r = s.request;
-    r.filter = s.filter->name;
+    RunRequest &r = c.request;
+    r.filter = c.filter->name;
     r.local = *local;
     r.params.format = *format;
     r.params.border = *border;
@@ -85,7 +85,7 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
     r.warmup = o.warmupText.empty() ? 1 : parseCount("--warmup", o.warmupText, 0);
     r.keepOutput = false;
     for (const std::string &assignment : o.paramAssignments)
-        if (std::string error = applyParam(*s.filter, r.params, assignment); !error.empty())
+        if (std::string error = applyParam(*c.filter, r.params, assignment); !error.empty())
             throw Error(error);
 
     if (!o.input.empty() && !o.synthetic.empty())
@@ -93,25 +93,38 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
     if (!o.input.empty()) {
         if (!io)
             throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
+    } else {
+        if (!o.synthetic.empty()) {
+            char x = 0, tail = 0;
+            if (std::sscanf(o.synthetic.c_str(), "%ld%c%ld%c", &c.syntheticW, &x, &c.syntheticH, &tail) != 3
+                || (x != 'x' && x != 'X'))
+                throw Error("--synthetic '" + o.synthetic + "' is not of the form WxH, e.g. 1920x1080");
+        }
+        if (std::string problem = imageSizeProblem(c.syntheticW, c.syntheticH); !problem.empty())
+            throw Error("--synthetic " + o.synthetic + ": " + problem);
+    }
+    // Edited kernels run in the helper, as with filter-bench run: one that writes out of bounds costs
+    // that process, never this one.
+    c.isolated = isolatedRun({}, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
+    return c;
+}
+
+BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+{
+    CheckedBench c = checkBench(o, io, defaultRepeat, verb);
+    BenchSetup s;
+    s.filter = c.filter;
+    s.request = c.request;
+    s.isolated = std::move(c.isolated);
+    if (!o.input.empty()) {
         std::string error;
         if (!io->load(o.input, s.image, error))
             throw Error("cannot load " + o.input + ": " + error);
         s.source = o.input;
     } else {
-        long w = 1920, h = 1080;
-        if (!o.synthetic.empty()) {
-            char x = 0, tail = 0;
-            if (std::sscanf(o.synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
-                throw Error("--synthetic '" + o.synthetic + "' is not of the form WxH, e.g. 1920x1080");
-        }
-        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
-            throw Error("--synthetic " + o.synthetic + ": " + problem);
-        s.image = makeTestCard(int(w), int(h), *format);
+        s.image = makeTestCard(int(c.syntheticW), int(c.syntheticH), s.request.params.format);
         s.source = "test card";
     }
-    // Edited kernels run in the helper, as with filter-bench run: one that writes out of bounds costs
-    // that process, never this one.
-    s.isolated = isolatedRun({}, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
     s.device = selectDevice(listDevices(), o.deviceSpec);
     s.isolated.deviceSpec = s.device.spec(); // the very device this process chose
     s.tuning = std::make_shared<TuningDb>(TuningDb::defaultPath(o.cacheDir));

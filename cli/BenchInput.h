@@ -49,7 +49,19 @@ struct BenchSetup
     IsolatedRun isolated;
 };
 
-// Parses and validates everything; throws fwb::Error with the usage problem.
+// What prepareBench checks before any work (the verbs' Verb::check): the filter, the base request, the
+// test card's size (the card is not drawn) and --timeout. Throws fwb::Error with the usage problem.
+struct CheckedBench
+{
+    const FilterSpec *filter = nullptr;
+    RunRequest request;
+    long syntheticW = 1920, syntheticH = 1080; // without --input
+    IsolatedRun isolated;
+};
+CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
+
+// checkBench, then the image (loaded or drawn), the device and the tuning database; throws fwb::Error
+// with the usage problem.
 BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
 
 // Session options for the setup: the cache folder, kernel folder, the tuning hook (enabled unless

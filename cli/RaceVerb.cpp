@@ -30,16 +30,23 @@ std::string msText(double ms)
     return text;
 }
 
+// race's checks before any work (Verb::check).
+void checkRace(const RaceVerbOptions &o, ImageIo *io)
+{
+    const CheckedBench checked = checkBench(o.in, io, 10, "race");
+    for (const std::string &v : splitList(o.variants))
+        if (!checked.filter->variant(v))
+            throw Error("filter " + checked.filter->name + " has no variant '" + v + "'");
+}
+
 int cmdRace(const RaceVerbOptions &o, ImageIo *io)
 {
+    checkRace(o, io);
     const BenchSetup setup = prepareBench(o.in, io, 10, "race");
     RaceOptions options;
     options.baselines = !o.noBaselines;
     options.cpuRows = !o.noCpu;
     options.variants = splitList(o.variants);
-    for (const std::string &v : options.variants)
-        if (!setup.filter->variant(v))
-            throw Error("filter " + setup.filter->name + " has no variant '" + v + "'");
     const RaceMetric metric = o.kernelOnly ? RaceMetric::KernelOnly : RaceMetric::EndToEnd;
     Session session(setup.device, benchSessionOptions(o.in, setup));
     const RaceResult race = runRace(session, setup.image, setup.request, options, nullptr,
@@ -125,6 +132,7 @@ Verb raceVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--kernel-only", o->kernelOnly, "rank by kernel time (default: end to end, copies included)");
     c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
     c.add_flag("--no-cpu", o->noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
+    verb.check = [o, io] { checkRace(*o, io); };
     verb.run = [o, io] { return cmdRace(*o, io); };
     verb.unknownArgument = unknownOptionFor("race");
     return verb;

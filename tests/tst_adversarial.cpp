@@ -195,7 +195,7 @@ void TestAdversarial::refusals_data()
         << "not a filter-bench program cache";
     QTest::newRow("8 tune into a folder with the user's tuning.json")
         << QByteArray("text:tuning.json,text:notes.txt")
-        << QByteArrayList{"tune", "--filter", "box", "--synthetic", "8x8", "--cache-dir", "."} << 2
+        << QByteArrayList{"tune", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--cache-dir", "."} << 2
         << "not a filter-bench program cache";
     // Item 1: a sweep whose run count overflows is refused, not a crash or a runaway allocation.
     QByteArrayList sweep{"run", "--synthetic", "8x8", "--filter", "gaussian"};
