@@ -34,6 +34,30 @@ public:
     }
 };
 
+// The message on one line whatever the user typed: reasons quote arguments as given, and an argument
+// may hold a line break or other control characters (found by fuzz_cli). Those are written as C escapes.
+std::string oneLine(const std::string &message)
+{
+    std::string out;
+    for (const char c : message) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+            out += escaped;
+        }
+    }
+    return out;
+}
+
 // Where the parse ends: runBenchCli runs the verb; checkBenchCli stops after its checks, silently.
 struct Mode
 {
@@ -42,10 +66,11 @@ struct Mode
 
     int usageError(const std::string &message) const
     {
+        const std::string line = oneLine(message);
         if (reason)
-            *reason = message;
+            *reason = line;
         if (!checkOnly)
-            std::fprintf(stderr, "filter-bench: %s\n", message.c_str());
+            std::fprintf(stderr, "filter-bench: %s\n", line.c_str());
         return 2;
     }
     void print(const std::string &text, std::FILE *to) const

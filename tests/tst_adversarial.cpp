@@ -229,6 +229,9 @@ void TestAdversarial::refusals_data()
     // std::bad_function_call out of main (SIGABRT).
     QTest::newRow("user-variants with an unknown argument")
         << QByteArray("") << QByteArrayList{"user-variants", "bogus"} << 2 << "unknown option 'bogus' for user-variants";
+    // Found by fuzz_cli: an argument with a line break broke the one-line reason.
+    QTest::newRow("an argument with a line break, quoted on one line")
+        << QByteArray("") << QByteArrayList{"devices", "a\nb"} << 2 << "unknown option 'a\\nb' for devices\n";
     QTest::newRow("14 user-variants --show ''") << QByteArray("") << QByteArrayList{"user-variants", "--show", ""} << 2
                                                 << "needs a value";
     QTest::newRow("14 --timeout 0x10") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--timeout", "0x10"} << 2
