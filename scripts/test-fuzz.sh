@@ -14,7 +14,7 @@ build="${FWB_FUZZ_BUILD:-$root/build-fuzz}"
 seconds="${FWB_FUZZ_SECONDS:-60}"
 cxx="${FWB_FUZZ_CXX:-/usr/bin/clang++}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_image_file fuzz_cache_entry fuzz_tuning_db fuzz_user_variant)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_image_file fuzz_cache_entry fuzz_tuning_db fuzz_user_variant fuzz_cli)
 start=$SECONDS
 command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang)" >&2; exit 1; }
 # libFuzzer's runtime is a separate package on some releases (Debian 12: libclang-rt-14-dev).
