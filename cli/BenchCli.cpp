@@ -34,11 +34,51 @@ public:
     }
 };
 
-int usageError(const std::string &message)
+// The message on one line whatever the user typed: reasons quote arguments as given, and an argument
+// may hold a line break or other control characters (found by fuzz_cli). Those are written as C escapes.
+std::string oneLine(const std::string &message)
 {
-    std::fprintf(stderr, "filter-bench: %s\n", message.c_str());
-    return 2;
+    std::string out;
+    for (const char c : message) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+            out += escaped;
+        }
+    }
+    return out;
 }
+
+// Where the parse ends: runBenchCli runs the verb; checkBenchCli stops after its checks, silently.
+struct Mode
+{
+    bool checkOnly = false;
+    std::string *reason = nullptr; // the one-line reason of a usage error (checkBenchCli)
+
+    int usageError(const std::string &message) const
+    {
+        const std::string line = oneLine(message);
+        if (reason)
+            *reason = line;
+        if (!checkOnly)
+            std::fprintf(stderr, "filter-bench: %s\n", line.c_str());
+        return 2;
+    }
+    void print(const std::string &text, std::FILE *to) const
+    {
+        if (!checkOnly)
+            std::fputs(text.c_str(), to);
+    }
+};
 
 // "devices, list, run or inspect".
 std::string verbList(const std::vector<cli::Verb> &verbs)
@@ -57,9 +97,10 @@ const cli::Verb *findVerb(const std::vector<cli::Verb> &verbs, const std::string
     return nullptr;
 }
 
-// Parses the command line and runs the chosen verb; its exit status.
-int runVerbs(int argc, char **argv, ImageIo *io)
+// Parses the command line and runs the chosen verb (or only checks its options); its exit status.
+int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
 {
+    auto usageError = [&mode](const std::string &message) { return mode.usageError(message); };
     CLI::App app("filter-bench: OpenCL filter variants timed on a device and checked against the CPU.",
                  "filter-bench");
     app.formatter(std::make_shared<HelpFormatter>());
@@ -91,13 +132,16 @@ int runVerbs(int argc, char **argv, ImageIo *io)
     // that verb's help.
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "--version" || first == "-V") {
-        std::puts("filter-bench " FWB_VERSION_LINE); // "filter-bench 0.2.0 (commit 1a2b3c4)"
+        mode.print("filter-bench " FWB_VERSION_LINE "\n", stdout); // "filter-bench 0.2.0 (commit 1a2b3c4)"
         return 0;
     }
     if (argc < 2 || first == "--help" || first == "-h" || first == "help") {
         const cli::Verb *verb = first == "help" && argc > 2 ? findVerb(verbs, argv[2]) : nullptr;
-        const std::string text = verb ? verb->command->help("filter-bench") : app.help("", CLI::AppFormatMode::All);
-        std::fputs(text.c_str(), argc < 2 ? stderr : stdout);
+        if (!mode.checkOnly)
+            mode.print(verb ? verb->command->help("filter-bench") : app.help("", CLI::AppFormatMode::All),
+                       argc < 2 ? stderr : stdout);
+        if (argc < 2 && mode.reason)
+            *mode.reason = "no command";
         return argc < 2 ? 2 : 0;
     }
     if (!findVerb(verbs, first))
@@ -106,7 +150,8 @@ int runVerbs(int argc, char **argv, ImageIo *io)
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &) {
-        std::fputs(app.help().c_str(), stdout); // the chosen verb's help
+        if (!mode.checkOnly)
+            mode.print(app.help(), stdout); // the chosen verb's help
         return 0;
     } catch (const CLI::ArgumentMismatch &e) {
         // "--filter: 1 required TEXT missing": an option given last, without its value.
@@ -140,7 +185,8 @@ int runVerbs(int argc, char **argv, ImageIo *io)
             return usageError("option " + name + " needs a value, not an empty one");
     }
     if (const std::vector<std::string> extra = verb.command->remaining(); !extra.empty())
-        return usageError(verb.unknownArgument(extra.front()));
+        return usageError(verb.unknownArgument ? verb.unknownArgument(extra.front())
+                                               : cli::unknownOptionFor(first)(extra.front()));
     // FWB_KERNEL_DIR, like --kernel-dir, must name a folder: a mistyped one would otherwise fall back to
     // the built-in kernels without a word.
     if (const char *dir = std::getenv("FWB_KERNEL_DIR"); dir && *dir) {
@@ -149,6 +195,11 @@ int runVerbs(int argc, char **argv, ImageIo *io)
             return usageError(std::string("FWB_KERNEL_DIR '") + dir + "' is not a folder (unset it for the built-in kernels)");
     }
     try {
+        if (mode.checkOnly) {
+            if (verb.check)
+                verb.check();
+            return 0;
+        }
         return verb.run();
     } catch (const Error &e) {
         std::string message = e.what();
@@ -166,7 +217,7 @@ int runVerbs(int argc, char **argv, ImageIo *io)
 // /dev/full`, a closed pipe): a result nobody received is a failure (exit 1), never a silent 0.
 int runBenchCli(int argc, char **argv, ImageIo *io)
 {
-    int code = runVerbs(argc, argv, io);
+    int code = runVerbs(argc, argv, io, Mode{});
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         const int error = errno;
         std::fprintf(stderr, "filter-bench: cannot write to standard output: %s\n", std::strerror(error));
@@ -174,6 +225,12 @@ int runBenchCli(int argc, char **argv, ImageIo *io)
             code = 1;
     }
     return code;
+}
+
+int checkBenchCli(int argc, char **argv, ImageIo *io, std::string *reason)
+{
+    std::string local;
+    return runVerbs(argc, argv, io, Mode{true, reason ? reason : &local});
 }
 
 } // namespace fwb

@@ -31,9 +31,15 @@ void addBenchInputOptions(CLI::App &c, BenchInputOptions &o, const std::string &
     c.add_option("--warmup", o.warmupText, "untimed warm-up runs (default 1)")->type_name("N");
     c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
     addCacheDirOption(c, o.cacheDir);
-    c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
+    c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones;\n"
+                                              "every run then goes to the helper process, as --timeout)")
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory); // a mistyped folder must not fall back to the built-in kernels silently
+    c.add_option("--timeout", o.timeoutText,
+                 "run each variant in the helper process and stop it after S seconds\n"
+                 "(the row fails: '... did not finish within S s and was stopped'; default 10\n"
+                 "with --kernel-dir or FWB_KERNEL_DIR)")
+        ->type_name("S");
     addJsonFlag(c, o.json, jsonDescription);
 }
 
@@ -50,15 +56,15 @@ int parseCount(const std::string &flag, const std::string &value, int minimum)
 
 } // namespace
 
-BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
 {
-    BenchSetup s;
+    CheckedBench c;
     if (o.filterName.empty())
         throw Error(verb + " needs --filter NAME (see filter-bench list)");
-    s.filter = findFilter(o.filterName);
-    if (!s.filter)
+    c.filter = findFilter(o.filterName);
+    if (!c.filter)
         selectFilters(o.filterName); // throws with the list of known filters
-    if (!s.filter)
+    if (!c.filter)
         throw Error(verb + " takes one filter, not '" + o.filterName + "'");
     const auto format = parsePixelFormat(o.formatText);
     if (!format)
@@ -70,8 +76,8 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
     const auto local = LocalSize::parse(o.localText, &localError);
     if (!local)
         throw Error(localError);
-    RunRequest &r = s.request;
-    r.filter = s.filter->name;
+    RunRequest &r = c.request;
+    r.filter = c.filter->name;
     r.local = *local;
     r.params.format = *format;
     r.params.border = *border;
@@ -79,7 +85,7 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
     r.warmup = o.warmupText.empty() ? 1 : parseCount("--warmup", o.warmupText, 0);
     r.keepOutput = false;
     for (const std::string &assignment : o.paramAssignments)
-        if (std::string error = applyParam(*s.filter, r.params, assignment); !error.empty())
+        if (std::string error = applyParam(*c.filter, r.params, assignment); !error.empty())
             throw Error(error);
 
     if (!o.input.empty() && !o.synthetic.empty())
@@ -87,23 +93,40 @@ BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
     if (!o.input.empty()) {
         if (!io)
             throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
+    } else {
+        if (!o.synthetic.empty()) {
+            char x = 0, tail = 0;
+            if (std::sscanf(o.synthetic.c_str(), "%ld%c%ld%c", &c.syntheticW, &x, &c.syntheticH, &tail) != 3
+                || (x != 'x' && x != 'X'))
+                throw Error("--synthetic '" + o.synthetic + "' is not of the form WxH, e.g. 1920x1080");
+        }
+        if (std::string problem = imageSizeProblem(c.syntheticW, c.syntheticH); !problem.empty())
+            throw Error("--synthetic " + o.synthetic + ": " + problem);
+    }
+    // Edited kernels run in the helper, as with filter-bench run: one that writes out of bounds costs
+    // that process, never this one.
+    c.isolated = isolatedRun({}, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
+    return c;
+}
+
+BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+{
+    CheckedBench c = checkBench(o, io, defaultRepeat, verb);
+    BenchSetup s;
+    s.filter = c.filter;
+    s.request = c.request;
+    s.isolated = std::move(c.isolated);
+    if (!o.input.empty()) {
         std::string error;
         if (!io->load(o.input, s.image, error))
             throw Error("cannot load " + o.input + ": " + error);
         s.source = o.input;
     } else {
-        long w = 1920, h = 1080;
-        if (!o.synthetic.empty()) {
-            char x = 0, tail = 0;
-            if (std::sscanf(o.synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
-                throw Error("--synthetic '" + o.synthetic + "' is not of the form WxH, e.g. 1920x1080");
-        }
-        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
-            throw Error("--synthetic " + o.synthetic + ": " + problem);
-        s.image = makeTestCard(int(w), int(h), *format);
+        s.image = makeTestCard(int(c.syntheticW), int(c.syntheticH), s.request.params.format);
         s.source = "test card";
     }
     s.device = selectDevice(listDevices(), o.deviceSpec);
+    s.isolated.deviceSpec = s.device.spec(); // the very device this process chose
     s.tuning = std::make_shared<TuningDb>(TuningDb::defaultPath(o.cacheDir));
     if (!s.tuning->load(&s.tuningWarning))
         std::fprintf(stderr, "filter-bench: warning: %s\n", s.tuningWarning.c_str());
@@ -117,6 +140,14 @@ SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup 
     options.cacheDir = o.cacheDir;
     options.kernelDir = o.kernelDir;
     options.tunedLocal = TuningDb::lookup(setup.tuning);
+    if (setup.isolated.enabled)
+        options.runElsewhere = [isolated = setup.isolated, tuning = setup.tuning](
+                                   const Image &input, const RunRequest &request, const std::atomic<bool> *cancel) {
+            IsolatedRun now = isolated;
+            // The tuner measures the untuned default (it switches the database off): the helper then too.
+            now.tuningDb = tuning->enabled() ? tuning->path().string() : std::string();
+            return now.run(input, request, cancel);
+        };
     return options;
 }
 

@@ -3,6 +3,7 @@
 // tuning database unless --no-tuned.
 #pragma once
 
+#include "IsolatedRun.h"
 #include "Session.h"
 #include "TuningDb.h"
 
@@ -24,12 +25,13 @@ struct BenchInputOptions
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
     std::vector<std::string> paramAssignments;
     std::string repeatText, warmupText;
+    std::string timeoutText; // --timeout S: every run in the helper process, stopped after S seconds
     bool noTuned = false;
     bool json = false;
 };
 
 // Adds --filter, --device, --input, --synthetic, --format, --border, --param, --repeat, --warmup,
-// --cache-dir, --kernel-dir, --no-tuned and --json (as `json` describes) to `command`.
+// --cache-dir, --kernel-dir, --timeout, --no-tuned and --json (as `json` describes) to `command`.
 void addBenchInputOptions(CLI::App &command, BenchInputOptions &o, const std::string &jsonDescription,
                           int defaultRepeat);
 
@@ -42,13 +44,29 @@ struct BenchSetup
     DeviceInfo device;
     std::shared_ptr<TuningDb> tuning;
     std::string tuningWarning; // a damaged database, ignored
+    // Edited kernels (--kernel-dir, FWB_KERNEL_DIR) or --timeout: every variant run goes to the helper
+    // process (isolated.enabled), as filter-bench run's do.
+    IsolatedRun isolated;
 };
 
-// Parses and validates everything; throws fwb::Error with the usage problem.
+// What prepareBench checks before any work (the verbs' Verb::check): the filter, the base request, the
+// test card's size (the card is not drawn) and --timeout. Throws fwb::Error with the usage problem.
+struct CheckedBench
+{
+    const FilterSpec *filter = nullptr;
+    RunRequest request;
+    long syntheticW = 1920, syntheticH = 1080; // without --input
+    IsolatedRun isolated;
+};
+CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
+
+// checkBench, then the image (loaded or drawn), the device and the tuning database; throws fwb::Error
+// with the usage problem.
 BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
 
-// Session options for the setup: the cache folder, kernel folder and the tuning hook (enabled unless
-// --no-tuned).
+// Session options for the setup: the cache folder, kernel folder, the tuning hook (enabled unless
+// --no-tuned) and, when setup.isolated is enabled, the helper process for every variant run (it reads
+// the tuning database itself while the setup's is enabled).
 SessionOptions benchSessionOptions(const BenchInputOptions &o, const BenchSetup &setup);
 
 // --shapes as tune and report both read it: concrete WxH shapes, comma-separated; "" gives none (every

@@ -38,11 +38,18 @@ std::string localTime(std::int64_t unixSeconds)
     return text;
 }
 
-int cmdCache(const CacheOptions &o)
+// cache's check before any work (Verb::check): the folder it would look at or change.
+std::string checkCache(const CacheOptions &o)
 {
     const std::string dir = o.dir.empty() ? ProgramCache::defaultDiskDir() : o.dir == "-" ? std::string() : o.dir;
     if (dir.empty())
         throw Error("no program cache folder (disabled with '-' or FWB_CACHE_DIR=-, and no HOME)");
+    return dir;
+}
+
+int cmdCache(const CacheOptions &o)
+{
+    const std::string dir = checkCache(o);
     if (o.maxMib >= 0) {
         std::string error;
         if (!ProgramCache::storeMaxBytes(dir, std::uint64_t(o.maxMib) << 20, &error))
@@ -121,6 +128,7 @@ Verb cacheVerb(CLI::App &root)
         ->check(CLI::Range(0LL, 1LL << 40));
     addCacheDirOption(c, o->dir);
     addJsonFlag(c, o->json, "one JSON object instead of the text");
+    verb.check = [o] { checkCache(*o); };
     verb.run = [o] { return cmdCache(*o); };
     verb.unknownArgument = unknownOptionFor("cache");
     return verb;

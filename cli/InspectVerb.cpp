@@ -23,24 +23,23 @@ struct InspectOptions
 // [w, h] of a size pair.
 Json pairJson(const std::size_t v[2]) { return Json::array({std::int64_t(v[0]), std::int64_t(v[1])}); }
 
-// Seed 001's corner table: how the runtime split an NDRange into work-groups (or why it refused).
-int cmdInspect(const InspectOptions &o)
+// inspect's checks before any work (Verb::check): the request it would launch; `origin` says where
+// the global size came from.
+InspectRequest checkInspect(const InspectOptions &o, std::string *origin = nullptr)
 {
-    const std::string &deviceSpec = o.deviceSpec, &globalText = o.globalText, &syntheticText = o.syntheticText,
-                      &localText = o.localText, &cacheDir = o.cacheDir;
-    const bool json = o.json;
+    const std::string &globalText = o.globalText, &syntheticText = o.syntheticText, &localText = o.localText;
     InspectRequest request;
     request.cl20 = o.cl20;
     if (!globalText.empty() && !syntheticText.empty())
         throw Error("use either --global or --synthetic, not both");
     long w = 640, h = 480;
-    std::string origin = "interior of a 640x480 image";
+    std::string where = "interior of a 640x480 image";
     if (!globalText.empty()) {
         if (!parseSize(globalText, kMaxImageSide, w, h))
             throw Error("--global '" + globalText + "' is not of the form WxH, e.g. 638x478");
         request.global[0] = std::size_t(w);
         request.global[1] = std::size_t(h);
-        origin = "as given";
+        where = "as given";
     } else {
         if (!syntheticText.empty() && !parseSize(syntheticText, kMaxImageSide, w, h))
             throw Error("--synthetic '" + syntheticText + "' is not of the form WxH, e.g. 640x480");
@@ -48,15 +47,26 @@ int cmdInspect(const InspectOptions &o)
             throw Error("--synthetic " + syntheticText + " has no interior (needs at least 3x3)");
         request.global[0] = std::size_t(w - 2);
         request.global[1] = std::size_t(h - 2);
-        origin = "interior of a " + std::to_string(w) + "x" + std::to_string(h) + " image";
+        where = "interior of a " + std::to_string(w) + "x" + std::to_string(h) + " image";
     }
     std::string localError;
     const auto local = LocalSize::parse(localText, &localError);
     if (!local)
         throw Error(localError);
     request.local = *local;
-    request.cacheDir = cacheDir;
-    const DeviceInfo device = selectDevice(listDevices(), deviceSpec);
+    request.cacheDir = o.cacheDir;
+    if (origin)
+        *origin = where;
+    return request;
+}
+
+// Seed 001's corner table: how the runtime split an NDRange into work-groups (or why it refused).
+int cmdInspect(const InspectOptions &o)
+{
+    std::string origin;
+    const InspectRequest request = checkInspect(o, &origin);
+    const bool json = o.json;
+    const DeviceInfo device = selectDevice(listDevices(), o.deviceSpec);
     const InspectResult r = inspectWorkGroups(device, request);
     const int status = r.ok() || r.expectedFailure ? 0 : 1;
 
@@ -86,6 +96,8 @@ int cmdInspect(const InspectOptions &o)
                                                 {"group_id", pairJson(c.groupId)}}));
         }
         std::printf("%s\n", dumpJson(j).c_str());
+        if (status != 0) // the one-line reason on stderr with --json too, as every verb gives it
+            std::fprintf(stderr, "filter-bench: %s\n", r.error.c_str());
         return status;
     }
     std::printf("Device: %s [%s]\n", device.summary().c_str(), device.spec().c_str());
@@ -125,6 +137,7 @@ Verb inspectVerb(CLI::App &root)
     addDeviceOption(c, o->deviceSpec);
     addCacheDirOption(c, o->cacheDir);
     addJsonFlag(c, o->json, "one JSON object instead of the table");
+    verb.check = [o] { checkInspect(*o); };
     verb.run = [o] { return cmdInspect(*o); };
     verb.unknownArgument = unknownOptionFor("inspect");
     return verb;

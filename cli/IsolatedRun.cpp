@@ -1,4 +1,4 @@
-// IsolatedRun: filter-bench run's rows in the helper process, with a time limit.
+// IsolatedRun: filter-bench's rows in the helper process, with a time limit.
 #include "IsolatedRun.h"
 
 #include "Error.h"
@@ -41,7 +41,7 @@ IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeo
     return isolated;
 }
 
-RunResult IsolatedRun::run(const Image &image, const RunRequest &request) const
+RunResult IsolatedRun::run(const Image &image, const RunRequest &request, const std::atomic<bool> *cancel) const
 {
     WorkerJob job;
     job.deviceSpec = deviceSpec;
@@ -56,6 +56,7 @@ RunResult IsolatedRun::run(const Image &image, const RunRequest &request) const
     job.input = image;
     WorkerOptions options;
     options.timeoutS = timeoutS;
+    options.cancel = cancel;
     WorkerOutcome outcome = runInWorker(job, options);
     return std::move(outcome.result);
 }

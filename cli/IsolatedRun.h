@@ -1,5 +1,6 @@
-// filter-bench run's protected path: --timeout S and --user-variant NAME|PATH run each row in the
-// helper process (core/WorkerProcess.h), which is stopped when it exceeds the time limit.
+// filter-bench's protected path: --timeout S, --user-variant NAME|PATH (run) and a kernel folder
+// (--kernel-dir, FWB_KERNEL_DIR: run, race, tune, report) run each row in the helper process
+// (core/WorkerProcess.h), which is stopped when it exceeds the time limit.
 #pragma once
 
 #include "Session.h"
@@ -20,12 +21,13 @@ struct IsolatedRun
     std::string tuningDb; // the database auto launches consult (empty with --no-tuned)
 
     // The row `request` would run in-process, run in the helper instead (the user variant in place of
-    // request.variant when one was given). Never throws.
-    RunResult run(const Image &image, const RunRequest &request) const;
+    // request.variant when one was given); `cancel` set kills the helper. Never throws.
+    RunResult run(const Image &image, const RunRequest &request, const std::atomic<bool> *cancel = nullptr) const;
 };
 
 // Parses --timeout (seconds > 0; empty: 10 s when a user variant or a kernel folder is given, else
-// off) and loads --user-variant. A kernel folder (--kernel-dir, FWB_KERNEL_DIR) always means the helper. useTuning: auto launches consult the tuning database as in-process runs do.
+// off) and loads --user-variant. A kernel folder (--kernel-dir, FWB_KERNEL_DIR) always means the
+// helper. useTuning: auto launches consult the tuning database as in-process runs do.
 // Throws fwb::Error.
 IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
                         const std::string &cacheDir, const std::string &kernelDir, bool useTuning = true);

@@ -76,25 +76,43 @@ std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, co
     return names;
 }
 
-LocalSize parseLabLocal(const std::string &text, const DeviceInfo &device)
+LocalSize parseLabLocal(const std::string &text)
 {
     std::string error;
     const auto local = LocalSize::parse(text, &error);
     if (!local)
         throw Error("--local: " + error);
-    LaunchLimits limits; // the device's limits only; each kernel's own are checked when it launches
-    if (std::string why = localSizeProblem(device, *local, limits); !why.empty())
-        throw Error("--local " + text + ": " + why);
     return *local;
 }
 
-void classifyShapeRefusal(RunResult &r, const std::string &variantName)
+std::string labLocalProblem(const LocalSize &local, const DeviceInfo &device)
 {
-    if (r.ok() || r.errorCode != "invalid work-group shape")
-        return;
-    if (variantName != "all")
-        throw Error(r.variant + ": " + r.error);
-    r.unavailable = true;
+    LaunchLimits limits; // the device's limits only; each kernel's own are checked when it launches
+    if (std::string why = localSizeProblem(device, local, limits); !why.empty())
+        return "--local " + local.toString() + ": " + why;
+    return {};
+}
+
+RunResult runLabRow(Session &session, const WorkloadRequest &request, const std::string &variantName,
+                    const std::string &localProblem)
+{
+    if (!localProblem.empty()) {
+        RunResult r;
+        r.filter = request.workload;
+        r.variant = request.variant;
+        if (const WorkloadSpec *workload = findWorkload(request.workload))
+            r.params = workload->resolvedParams(request.params);
+        r.device = session.device().name;
+        r.deviceSpec = session.device().spec();
+        r.local = request.local;
+        r.error = localProblem;
+        r.errorCode = "invalid work-group shape";
+        return r;
+    }
+    RunResult r = session.runWorkload(request);
+    if (!r.ok() && r.errorCode == "invalid work-group shape" && variantName == "all")
+        r.unavailable = true; // this variant's kernel cannot take the shape; the others ran with it
+    return r;
 }
 
 int labExitStatus(const std::vector<RunResult> &results, const std::string &variantName, std::string *reason)

@@ -38,14 +38,21 @@ int parseLabCount(const std::string &flag, const std::string &text, int minimum,
 // The variants `name` selects ("all" or one name), else fwb::Error listing the names.
 std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, const std::string &name);
 
-// --local parsed and checked against the device's own limits (width, height, items), else fwb::Error:
-// a shape no kernel could launch is bad input, not a driver error.
-LocalSize parseLabLocal(const std::string &text, const DeviceInfo &device);
+// --local parsed (WxH, auto or driver), else fwb::Error (exit 2). Whether the device can launch it is
+// labLocalProblem's question: a well-formed shape that cannot launch fails the runs (exit 1), as
+// filter-bench run's rows do.
+LocalSize parseLabLocal(const std::string &text);
 
-// A run refused because the variant is compiled for other work-groups, or its kernel cannot take the
-// shape asked for: with --variant all such a row is shown as unavailable; for a named variant it is
-// bad input (fwb::Error, exit 2).
-void classifyShapeRefusal(RunResult &result, const std::string &variantName);
+// Why the device itself cannot launch work-groups of `local` (width, height or items over its limits);
+// empty when it can. Such a --local fails every row without building or running it.
+std::string labLocalProblem(const LocalSize &local, const DeviceInfo &device);
+
+// One row of a lab verb: the workload run on `session`, or, when `localProblem` is set, a failed row
+// with that reason (nothing built or launched). A row refused because the variant is compiled for other
+// work-groups, or its kernel cannot take the shape asked for, is shown as unavailable with --variant
+// all; for a named variant it fails (exit 1), as filter-bench run's rows do.
+RunResult runLabRow(Session &session, const WorkloadRequest &request, const std::string &variantName,
+                    const std::string &localProblem);
 
 // 0, or 1 with the first reason: a failed run (unavailable rows are fine in an "all" sweep and for
 // baselines), or a result that does not match the host reference.

@@ -107,46 +107,67 @@ void printMatmulTable(const DeviceInfo &device, const Fp32Peak &peak, const std:
     }
 }
 
-int cmdMatmul(const MatmulOptions &o)
+// matmul's checks before any work (Verb::check); what fits the device is checked once it is chosen.
+struct CheckedMatmul
 {
+    std::vector<long> sizes;
+    std::vector<std::string> variants; // the ladder's rungs to run
+    bool onlyBlas = false, withBlas = false;
+    WorkloadRequest request;
+};
+
+CheckedMatmul checkMatmul(const MatmulOptions &o)
+{
+    CheckedMatmul c;
     const WorkloadSpec &workload = *findWorkload("matmul");
-    const std::vector<long> sizes = parseSizeList("--n", o.sizes, 1, kMaxN);
+    c.sizes = parseSizeList("--n", o.sizes, 1, kMaxN);
     // A, B, the result and the host reference: four n x n float matrices must fit the memory this
     // program may use (FWB_MEMORY_MIB, else physical memory or the container's limit), as images do.
-    for (long n : sizes)
+    for (long n : c.sizes)
         if (const std::uint64_t bytes = 4 * std::uint64_t(n) * std::uint64_t(n) * sizeof(float);
             memoryBudgetBytes() && bytes > memoryBudgetBytes())
             throw Error("--n " + std::to_string(n) + " needs " + std::to_string(bytes >> 20) + " MiB of host memory for its "
                         "matrices; this program may use " + std::to_string(memoryBudgetBytes() >> 20)
                         + " MiB (FWB_MEMORY_MIB, or the machine's memory)");
     // "clblast" alone is the baseline row; with --variant all it follows the ladder unless --no-baselines.
-    const bool onlyBlas = o.lab.variantName == "clblast";
-    const std::vector<std::string> variants
-        = onlyBlas ? std::vector<std::string>{} : selectWorkloadVariants(workload, o.lab.variantName);
-    const bool withBlas = onlyBlas || (o.lab.variantName == "all" && !o.lab.noBaselines);
-    WorkloadRequest request;
+    c.onlyBlas = o.lab.variantName == "clblast";
+    c.variants = c.onlyBlas ? std::vector<std::string>{} : selectWorkloadVariants(workload, o.lab.variantName);
+    c.withBlas = c.onlyBlas || (o.lab.variantName == "all" && !o.lab.noBaselines);
+    WorkloadRequest &request = c.request;
     request.workload = workload.name;
     request.repeat = parseLabCount("--repeat", o.lab.repeatText, 1, 3);
     request.warmup = parseLabCount("--warmup", o.lab.warmupText, 0, 1);
     request.fastMath = o.lab.fastMath;
     request.check = !o.lab.noCheck;
+    request.local = parseLabLocal(o.lab.localText);
+    return c;
+}
 
+int cmdMatmul(const MatmulOptions &o)
+{
+    const WorkloadSpec &workload = *findWorkload("matmul");
+    const CheckedMatmul checked = checkMatmul(o);
+    const std::vector<long> &sizes = checked.sizes;
+    const std::vector<std::string> &variants = checked.variants;
+    const bool onlyBlas = checked.onlyBlas, withBlas = checked.withBlas;
+    WorkloadRequest request = checked.request;
     const DeviceInfo device = selectDevice(listDevices(), o.lab.deviceSpec);
-    request.local = parseLabLocal(o.lab.localText, device);
+    const std::string localProblem = labLocalProblem(request.local, device); // fails every row (exit 1)
     for (long n : sizes)
         checkMemory(n, onlyBlas ? std::vector<std::string>{"naive"} : variants, device);
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.lab.cacheDir;
     Session session(device, sessionOptions);
-    const Fp32Peak &peak = fp32Peak(session);
+    Fp32Peak notMeasured;
+    notMeasured.error = "not measured (" + localProblem + ")";
+    const Fp32Peak &peak = localProblem.empty() ? fp32Peak(session) : notMeasured;
 
     std::vector<RunResult> results;
     for (long n : sizes) {
         for (const std::string &variant : variants) {
             request.variant = variant;
             request.params = {{"n", double(n)}};
-            results.push_back(session.runWorkload(request));
-            classifyShapeRefusal(results.back(), o.lab.variantName);
+            results.push_back(runLabRow(session, request, o.lab.variantName, localProblem));
         }
         if (withBlas)
             results.push_back(runClBlastMatmul(session, int(n), request.repeat, request.warmup, request.check));
@@ -183,6 +204,7 @@ Verb matmulVerb(CLI::App &root)
     c.add_flag("--no-baselines", o->lab.noBaselines,
                "no clblast row (by default it follows the ladder with --variant all, when built with CLBlast;\n"
                "--variant clblast runs it alone)");
+    verb.check = [o] { checkMatmul(*o); };
     verb.run = [o] { return cmdMatmul(*o); };
     verb.unknownArgument = unknownOptionFor("matmul");
     return verb;

@@ -72,35 +72,57 @@ void printNBodyTable(const DeviceInfo &device, const Fp32Peak &peak, const std::
             std::printf("  %s, %.0f bodies: %s\n", r.variant.c_str(), r.params.at("bodies"), r.checkDetail.c_str());
 }
 
-int cmdNBody(const NBodyOptions &o)
+// nbody's checks before any work (Verb::check).
+struct CheckedNBody
 {
-    const WorkloadSpec &workload = *findWorkload("nbody");
-    const std::vector<long> sizes = parseSizeList("--bodies", o.bodies, 1, 1 << 21);
-    const int steps = parseLabCount("--steps", o.stepsText, 1, 10);
-    const std::vector<std::string> variants = selectWorkloadVariants(workload, o.lab.variantName);
+    std::vector<long> sizes;
+    int steps = 10;
+    std::vector<std::string> variants;
     WorkloadRequest request;
+};
+
+CheckedNBody checkNBody(const NBodyOptions &o)
+{
+    CheckedNBody c;
+    const WorkloadSpec &workload = *findWorkload("nbody");
+    c.sizes = parseSizeList("--bodies", o.bodies, 1, 1 << 21);
+    c.steps = parseLabCount("--steps", o.stepsText, 1, 10);
+    c.variants = selectWorkloadVariants(workload, o.lab.variantName);
+    WorkloadRequest &request = c.request;
     request.workload = workload.name;
     request.repeat = parseLabCount("--repeat", o.lab.repeatText, 1, 3);
     request.warmup = parseLabCount("--warmup", o.lab.warmupText, 0, 1);
     request.fastMath = o.lab.fastMath;
     request.check = !o.lab.noCheck;
-    if (steps > 10000)
+    if (c.steps > 10000)
         throw Error("--steps '" + o.stepsText + "' must be a whole number from 1 to 10000");
+    request.local = parseLabLocal(o.lab.localText);
+    return c;
+}
 
+int cmdNBody(const NBodyOptions &o)
+{
+    const WorkloadSpec &workload = *findWorkload("nbody");
+    const CheckedNBody checked = checkNBody(o);
+    const std::vector<long> &sizes = checked.sizes;
+    const int steps = checked.steps;
+    const std::vector<std::string> &variants = checked.variants;
+    WorkloadRequest request = checked.request;
     const DeviceInfo device = selectDevice(listDevices(), o.lab.deviceSpec);
-    request.local = parseLabLocal(o.lab.localText, device);
+    const std::string localProblem = labLocalProblem(request.local, device); // fails every row (exit 1)
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.lab.cacheDir;
     Session session(device, sessionOptions);
-    const Fp32Peak &peak = fp32Peak(session);
+    Fp32Peak notMeasured;
+    notMeasured.error = "not measured (" + localProblem + ")";
+    const Fp32Peak &peak = localProblem.empty() ? fp32Peak(session) : notMeasured;
 
     std::vector<RunResult> results;
     for (long n : sizes)
         for (const std::string &variant : variants) {
             request.variant = variant;
             request.params = {{"bodies", double(n)}, {"steps", double(steps)}};
-            results.push_back(session.runWorkload(request));
-            classifyShapeRefusal(results.back(), o.lab.variantName);
+            results.push_back(runLabRow(session, request, o.lab.variantName, localProblem));
         }
 
     LabReport report;
@@ -138,6 +160,7 @@ Verb nbodyVerb(CLI::App &root)
         ->type_name("N[,N..]");
     c.add_option("--steps", o->stepsText, "time steps per run, each a launch (default 10)")->type_name("N");
     addLabOptions(c, o->lab, 3);
+    verb.check = [o] { checkNBody(*o); };
     verb.run = [o] { return cmdNBody(*o); };
     verb.unknownArgument = unknownOptionFor("nbody");
     return verb;

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 extern char **environ;
@@ -127,10 +128,9 @@ void runJob(Job &job, const std::string &deviceSpec, const std::string &cacheDir
         job.error = r["error"].get<std::string>();
 }
 
-int cmdPrepare(const PrepareOptions &o)
+// prepare's checks before any work (Verb::check): the formats and filters it would build.
+std::pair<std::vector<PixelFormat>, std::vector<const FilterSpec *>> checkPrepare(const PrepareOptions &o)
 {
-    const std::vector<DeviceInfo> devices = listDevices();
-    const DeviceInfo device = selectDevice(devices, o.deviceSpec);
     std::vector<PixelFormat> formats;
     for (const std::string &name : o.formats == "all" ? std::vector<std::string>{"gray8", "rgb888", "rgba8888"}
                                                       : splitList(o.formats)) {
@@ -152,6 +152,16 @@ int cmdPrepare(const PrepareOptions &o)
         }
     if (filters.empty() || formats.empty())
         throw Error("prepare: nothing to build (empty --filter or --format)");
+    return {formats, filters};
+}
+
+int cmdPrepare(const PrepareOptions &o)
+{
+    const auto checked = checkPrepare(o);
+    const std::vector<PixelFormat> &formats = checked.first;
+    const std::vector<const FilterSpec *> &filters = checked.second;
+    const std::vector<DeviceInfo> devices = listDevices();
+    const DeviceInfo device = selectDevice(devices, o.deviceSpec);
 
     std::vector<Job> jobs;
     std::size_t skipped = 0;
@@ -282,6 +292,7 @@ Verb prepareVerb(CLI::App &root)
         ->check(CLI::Range(1, 256));
     addCacheDirOption(c, o->cacheDir);
     addJsonFlag(c, o->json, "one JSON object instead of the table");
+    verb.check = [o] { checkPrepare(*o); };
     verb.run = [o] { return cmdPrepare(*o); };
     verb.unknownArgument = unknownOptionFor("prepare");
     return verb;

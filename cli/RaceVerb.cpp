@@ -30,16 +30,23 @@ std::string msText(double ms)
     return text;
 }
 
+// race's checks before any work (Verb::check).
+void checkRace(const RaceVerbOptions &o, ImageIo *io)
+{
+    const CheckedBench checked = checkBench(o.in, io, 10, "race");
+    for (const std::string &v : splitList(o.variants))
+        if (!checked.filter->variant(v))
+            throw Error("filter " + checked.filter->name + " has no variant '" + v + "'");
+}
+
 int cmdRace(const RaceVerbOptions &o, ImageIo *io)
 {
+    checkRace(o, io);
     const BenchSetup setup = prepareBench(o.in, io, 10, "race");
     RaceOptions options;
     options.baselines = !o.noBaselines;
     options.cpuRows = !o.noCpu;
     options.variants = splitList(o.variants);
-    for (const std::string &v : options.variants)
-        if (!setup.filter->variant(v))
-            throw Error("filter " + setup.filter->name + " has no variant '" + v + "'");
     const RaceMetric metric = o.kernelOnly ? RaceMetric::KernelOnly : RaceMetric::EndToEnd;
     Session session(setup.device, benchSessionOptions(o.in, setup));
     const RaceResult race = runRace(session, setup.image, setup.request, options, nullptr,
@@ -48,6 +55,9 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
                                             std::fprintf(stderr, "[%d/%d] %s\n", done, total, e.name.c_str());
                                     });
 
+    for (const RaceEntry &e : race.entries)
+        if (!e.result.warning.empty())
+            std::fprintf(stderr, "filter-bench: warning: %s: %s\n", e.name.c_str(), e.result.warning.c_str());
     int status = 0;
     std::string reason;
     for (const RaceEntry &e : race.entries) {
@@ -126,6 +136,7 @@ Verb raceVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--kernel-only", o->kernelOnly, "rank by kernel time (default: end to end, copies included)");
     c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
     c.add_flag("--no-cpu", o->noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
+    verb.check = [o, io] { checkRace(*o, io); };
     verb.run = [o, io] { return cmdRace(*o, io); };
     verb.unknownArgument = unknownOptionFor("race");
     return verb;

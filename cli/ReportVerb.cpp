@@ -83,41 +83,59 @@ std::string commandLine()
     return shellCommandLine(args);
 }
 
-int cmdReport(const ReportVerbOptions &o, ImageIo *io)
+// report's checks before any work (Verb::check): the output file, the base request, the tuner's and
+// the sweep's options (the checks tune makes, made here too and before the race, not after it).
+struct CheckedReport
+{
+    std::vector<LocalSize> shapes;
+    std::string sweepParam; // empty: no sweep
+    std::vector<double> sweepValues;
+};
+
+CheckedReport checkReport(const ReportVerbOptions &o, ImageIo *io)
 {
     if (o.out.empty())
         throw Error("report needs --out FILE.html");
     checkImagePath(io, "--input", o.in.input);
     checkOutputFiles({{"--out", o.out}}, {o.in.input}, o.overwrite);
-    BenchSetup setup = prepareBench(o.in, io, 5, "report");
-    // The checks tune makes, made here too and before the race (not after it, or never).
-    const std::vector<LocalSize> shapes = parseShapeList(o.shapes);
-    if (!o.tuneVariant.empty() && o.tuneVariant != "none" && !setup.filter->variant(o.tuneVariant))
-        throw Error("filter " + setup.filter->name + " has no variant '" + o.tuneVariant + "'");
-    std::string sweepParam;
-    std::vector<double> sweepValuesList;
+    const CheckedBench checked = checkBench(o.in, io, 5, "report");
+    const FilterSpec &filter = *checked.filter;
+    CheckedReport c;
+    c.shapes = parseShapeList(o.shapes);
+    if (!o.tuneVariant.empty() && o.tuneVariant != "none" && !filter.variant(o.tuneVariant))
+        throw Error("filter " + filter.name + " has no variant '" + o.tuneVariant + "'");
     if (o.sweep != "none") {
         if (o.sweep.empty()) {
-            sweepParam = defaultSweepParam(*setup.filter);
-            for (const ParamSpec &p : setup.filter->params)
-                if (p.key == sweepParam)
-                    sweepValuesList = sweepValues(std::max(p.minimum, p.integer ? 1.0 : 0.5),
-                                                  std::min(p.maximum, p.integer ? 16.0 : 16.0), 6, p.integer);
+            c.sweepParam = defaultSweepParam(filter);
+            for (const ParamSpec &p : filter.params)
+                if (p.key == c.sweepParam)
+                    c.sweepValues = sweepValues(std::max(p.minimum, p.integer ? 1.0 : 0.5),
+                                                std::min(p.maximum, p.integer ? 16.0 : 16.0), 6, p.integer);
         } else {
             const std::size_t eq = o.sweep.find('=');
             if (eq == std::string::npos)
                 throw Error("--sweep '" + o.sweep + "' must be NAME=V1,V2,.. or none");
-            sweepParam = o.sweep.substr(0, eq);
+            c.sweepParam = o.sweep.substr(0, eq);
             if (splitList(o.sweep.substr(eq + 1)).empty())
                 throw Error("--sweep '" + o.sweep + "' names no value (NAME=V1,V2,.. or none)");
             for (const std::string &v : splitList(o.sweep.substr(eq + 1))) {
-                FilterParams check = setup.request.params;
-                if (std::string error = applyParam(*setup.filter, check, sweepParam + "=" + v); !error.empty())
+                FilterParams check = checked.request.params;
+                if (std::string error = applyParam(filter, check, c.sweepParam + "=" + v); !error.empty())
                     throw Error(error);
-                sweepValuesList.push_back(check.values[sweepParam]);
+                c.sweepValues.push_back(check.values[c.sweepParam]);
             }
         }
     }
+    return c;
+}
+
+int cmdReport(const ReportVerbOptions &o, ImageIo *io)
+{
+    const CheckedReport checked = checkReport(o, io);
+    BenchSetup setup = prepareBench(o.in, io, 5, "report");
+    const std::vector<LocalSize> &shapes = checked.shapes;
+    const std::string &sweepParam = checked.sweepParam;
+    const std::vector<double> &sweepValuesList = checked.sweepValues;
     const RaceMetric metric = o.kernelOnly ? RaceMetric::KernelOnly : RaceMetric::EndToEnd;
     Session session(setup.device, benchSessionOptions(o.in, setup));
     auto say = [](const char *what) { std::fprintf(stderr, "report: %s\n", what); };
@@ -234,6 +252,7 @@ Verb reportVerb(CLI::App &root, ImageIo *io)
     c.add_option("--sweep", o->sweep, "parameter and values to sweep (default: sigma or radius over 6 values;\n"
                                       "none: skip)")
         ->type_name("NAME=V1,V2,..|none");
+    verb.check = [o, io] { checkReport(*o, io); };
     verb.run = [o, io] { return cmdReport(*o, io); };
     verb.unknownArgument = unknownOptionFor("report");
     return verb;

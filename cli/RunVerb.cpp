@@ -46,24 +46,38 @@ int parseCount(const std::string &flag, const std::string &value)
     return int(n);
 }
 
-int cmdRun(const RunOptions &o, ImageIo *io)
+// Everything run checks before any work (Verb::check), parsed into what the run then uses.
+struct CheckedRun
 {
+    IsolatedRun isolated; // --user-variant, --timeout, a kernel folder: the rows go to the helper
+    std::string filterName, variantName; // the user variant's base stands in for --filter/--variant
+    RunRequest request;   // repeat, warmup, transfer, tiles, block, local, format, border
+    std::vector<TransferMode> modes;
+    std::vector<PlannedRun> plan;
+    bool sweeping = false;
+    long syntheticW = 1920, syntheticH = 1080; // the test card's size when there is no --input
+};
+
+CheckedRun checkRun(const RunOptions &o, ImageIo *io)
+{
+    CheckedRun c;
     // --user-variant / --timeout: every row runs in the helper process, stopped when over time.
-    const IsolatedRun isolated = isolatedRun(o.userVariant, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
+    c.isolated = isolatedRun(o.userVariant, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
+    const IsolatedRun &isolated = c.isolated;
     if (isolated.kernel && !o.filterName.empty() && o.filterName != isolated.kernel->baseFilter)
         throw Error("user variant " + isolated.kernel->name + " is a " + isolated.kernel->baseFilter + " variant, not "
                     + o.filterName);
-    const std::string &filterName = isolated.kernel ? isolated.kernel->baseFilter : o.filterName,
-                      &variantName = isolated.kernel ? isolated.kernel->baseVariant : o.variantName, &input = o.input,
-                      &synthetic = o.synthetic, &output = o.output, &jsonFile = o.jsonFile,
-                      &deviceSpec = o.deviceSpec, &cacheDir = o.cacheDir, &kernelDir = o.kernelDir;
-    const bool json = o.json, check = o.check, overwrite = o.overwrite;
-    RunRequest request;
+    c.filterName = isolated.kernel ? isolated.kernel->baseFilter : o.filterName;
+    c.variantName = isolated.kernel ? isolated.kernel->baseVariant : o.variantName;
+    const std::string &filterName = c.filterName, &variantName = c.variantName, &input = o.input,
+                      &synthetic = o.synthetic, &output = o.output, &jsonFile = o.jsonFile;
+    RunRequest &request = c.request;
     request.repeat = o.repeatText.empty() ? 10 : parseCount("--repeat", o.repeatText);
     request.warmup = o.warmupText.empty() ? 2 : parseCount("--warmup", o.warmupText);
     request.params.fastMath = o.fastMath;
     request.cpuSingle = !o.noCpuSingle;
-    std::vector<TransferMode> modes{TransferMode::Pageable};
+    std::vector<TransferMode> &modes = c.modes;
+    modes = {TransferMode::Pageable};
     if (o.transferText == "all") {
         modes = allTransferModes();
     } else if (o.transferGiven || !o.transferText.empty()) {
@@ -117,8 +131,9 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     request.params.border = *border;
     request.check = true;
     request.keepOutput = !output.empty();
-    const std::vector<PlannedRun> plan = planRuns(filters, variantName, o.paramAssignments, request.params);
-    const bool sweeping = plan.back().combo > 0 || filters.size() > 1;
+    c.plan = planRuns(filters, variantName, o.paramAssignments, request.params);
+    const std::vector<PlannedRun> &plan = c.plan;
+    c.sweeping = plan.back().combo > 0 || filters.size() > 1;
     if (!input.empty() && !synthetic.empty())
         throw Error("use either --input or --synthetic, not both");
     if (!output.empty()) {
@@ -130,7 +145,36 @@ int cmdRun(const RunOptions &o, ImageIo *io)
             throw Error("--output " + problem); // before the run, not after it
     }
     checkImagePath(io, "--input", input);
-    checkOutputFiles({{"--output", output}, {"--json-file", jsonFile}}, {input}, overwrite);
+    checkOutputFiles({{"--output", output}, {"--json-file", jsonFile}}, {input}, o.overwrite);
+
+    if (input.empty()) { // the test card: its size checked here, drawn when the run starts
+        if (!synthetic.empty()) {
+            char x = 0, tail = 0;
+            if (std::sscanf(synthetic.c_str(), "%ld%c%ld%c", &c.syntheticW, &x, &c.syntheticH, &tail) != 3
+                || (x != 'x' && x != 'X'))
+                throw Error("--synthetic '" + synthetic + "' is not of the form WxH, e.g. 1920x1080");
+        }
+        if (std::string problem = imageSizeProblem(c.syntheticW, c.syntheticH, channelCount(*format)); !problem.empty())
+            throw Error("--synthetic " + synthetic + ": " + problem);
+    } else if (!io) {
+        throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
+    }
+    return c;
+}
+
+int cmdRun(const RunOptions &o, ImageIo *io)
+{
+    const CheckedRun c = checkRun(o, io);
+    const IsolatedRun &isolated = c.isolated;
+    const std::string &variantName = c.variantName, &input = o.input, &output = o.output, &jsonFile = o.jsonFile,
+                      &deviceSpec = o.deviceSpec, &cacheDir = o.cacheDir, &kernelDir = o.kernelDir;
+    const bool json = o.json, check = o.check;
+    RunRequest request = c.request;
+    const std::vector<TransferMode> &modes = c.modes;
+    const std::vector<PlannedRun> &plan = c.plan;
+    const bool sweeping = c.sweeping;
+    const auto format = parsePixelFormat(o.formatText); // checked above
+    const auto border = parseBorderMode(o.borderText);
 
     // The image: a file (Qt builds) or the deterministic test card. With --transfer pinned alone (in this
     // process) it lives in page-locked memory from the start, made once the session exists (below), so
@@ -140,25 +184,15 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     std::string source;
     long syntheticW = 0, syntheticH = 0;
     if (!input.empty()) {
-        if (!io)
-            throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
         std::string error;
         if (!io->load(input, image, error))
             throw Error("cannot load " + input + ": " + error);
         source = input;
     } else {
-        long w = 1920, h = 1080;
-        if (!synthetic.empty()) {
-            char x = 0, tail = 0;
-            if (std::sscanf(synthetic.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
-                throw Error("--synthetic '" + synthetic + "' is not of the form WxH, e.g. 1920x1080");
-        }
-        if (std::string problem = imageSizeProblem(w, h, channelCount(*format)); !problem.empty())
-            throw Error("--synthetic " + synthetic + ": " + problem);
         if (!pinnedImage)
-            image = makeTestCard(int(w), int(h), *format);
-        syntheticW = w;
-        syntheticH = h;
+            image = makeTestCard(int(c.syntheticW), int(c.syntheticH), *format);
+        syntheticW = c.syntheticW;
+        syntheticH = c.syntheticH;
         source = "test card";
     }
 
@@ -229,6 +263,12 @@ int cmdRun(const RunOptions &o, ImageIo *io)
                 shown.back().variant = baselineName(baseline);
             }
     }
+
+    // What a row could not honour (a tuned shape or block this device or kernel cannot take) and ran
+    // without instead: a warning, not a failure.
+    for (const RunResult &r : results)
+        if (!r.warning.empty())
+            std::fprintf(stderr, "filter-bench: warning: %s: %s\n", r.variant.c_str(), r.warning.c_str());
 
     // Exit status: unavailable/expected outcomes are fine in an "all" sweep, never for a named variant.
     int status = 0;
@@ -376,6 +416,7 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     addJsonFlag(c, o->json, "one JSON object instead of the table");
     c.add_option("--json-file", o->jsonFile, "also write that JSON object to FILE (the table still prints)")
         ->type_name("FILE");
+    verb.check = [o, io] { checkRun(*o, io); };
     verb.run = [o, io] { return cmdRun(*o, io); };
     verb.unknownArgument = [](const std::string &argument) {
         return "unknown option '" + argument + "' (see filter-bench --help)";

@@ -83,14 +83,11 @@ void printHeatMap(const TuneResult &t)
     }
 }
 
-int cmdTune(const TuneVerbOptions &o, ImageIo *io)
+// tune's checks before any work (Verb::check): the options parsed; which variants can run here is
+// the device's question (cmdTune).
+TuneOptions checkTune(const TuneVerbOptions &o, ImageIo *io)
 {
-    // --cache-dir names the folder tuning.json is written into: only a program cache's (or a new or
-    // empty folder, which becomes one), never someone's folder that happens to hold a tuning.json.
-    if (!o.dryRun && !o.in.cacheDir.empty() && o.in.cacheDir != "-")
-        if (std::string error; !ProgramCache::markCacheDir(o.in.cacheDir, &error))
-            throw Error(error + "; not writing tuning.json there");
-    BenchSetup setup = prepareBench(o.in, io, 5, "tune");
+    const CheckedBench checked = checkBench(o.in, io, 5, "tune");
     if (o.variant.empty())
         throw Error("tune needs --variant NAME or --variant all");
     TuneOptions options;
@@ -104,6 +101,31 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
                         + std::to_string(kMaxOutputBlockSide) + ", e.g. 4x8,8x8,16x8");
         options.blocks.push_back(LocalSize{int(w), int(h)});
     }
+    if (o.variant != "all") {
+        const std::vector<std::string> names = splitList(o.variant);
+        if (names.empty())
+            throw Error("--variant '" + o.variant + "' names no variant");
+        for (const std::string &v : names) {
+            const VariantSpec *spec = checked.filter->variant(v);
+            if (!spec)
+                throw Error("filter " + checked.filter->name + " has no variant '" + v + "'");
+            if (o.tuneBlocks && !makesBlocks(*spec))
+                throw Error("--blocks: " + checked.filter->name + "/" + v
+                            + " makes one output per work-item (only block variants take --blocks)");
+        }
+    }
+    return options;
+}
+
+int cmdTune(const TuneVerbOptions &o, ImageIo *io)
+{
+    const TuneOptions options = checkTune(o, io);
+    // --cache-dir names the folder tuning.json is written into: only a program cache's (or a new or
+    // empty folder, which becomes one), never someone's folder that happens to hold a tuning.json.
+    if (!o.dryRun && !o.in.cacheDir.empty() && o.in.cacheDir != "-")
+        if (std::string error; !ProgramCache::markCacheDir(o.in.cacheDir, &error))
+            throw Error(error + "; not writing tuning.json there");
+    BenchSetup setup = prepareBench(o.in, io, 5, "tune");
     std::vector<std::string> variants;
     if (o.variant == "all") {
         for (const VariantSpec &v : setup.filter->variants)
@@ -112,13 +134,8 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
     } else {
         for (const std::string &v : splitList(o.variant)) {
             const VariantSpec *spec = setup.filter->variant(v);
-            if (!spec)
-                throw Error("filter " + setup.filter->name + " has no variant '" + v + "'");
             if (std::string why = variantUnavailableReason(*spec, setup.device, setup.request.params.format); !why.empty())
                 throw Error("variant " + v + " cannot run here: " + why);
-            if (o.tuneBlocks && !makesBlocks(*spec))
-                throw Error("--blocks: " + setup.filter->name + "/" + v
-                            + " makes one output per work-item (only block variants take --blocks)");
             variants.push_back(v);
         }
     }
@@ -201,6 +218,10 @@ Verb tuneVerb(CLI::App &root, ImageIo *io)
         ->type_name("[WxH[,WxH..]]")
         ->expected(0, 1);
     c.add_flag("--dry-run", o->dryRun, "measure and print, but leave the tuning database as it is");
+    verb.check = [o, io, blocks] {
+        o->tuneBlocks = blocks->count() > 0;
+        checkTune(*o, io);
+    };
     verb.run = [o, io, blocks] {
         o->tuneBlocks = blocks->count() > 0;
         return cmdTune(*o, io);

@@ -38,11 +38,38 @@ double median(std::vector<double> v)
 // a warm session: the program in memory) and through the helper (a fresh filter-worker each run: spawn,
 // OpenCL platform and device, Session, program from the disk cache, the image and the output through
 // files). Both keep the output and skip the CPU check, so the difference is the helper's own cost.
+// user-variants' checks before any work (Verb::check): --overhead's options (a size is drawn as a test
+// card, so it keeps to the image limits); --show and --delete name a variant the run looks up.
+std::vector<std::string> checkUserVariants(const UserVariantsOptions &o)
+{
+    std::vector<std::string> sizes;
+    if (!o.overhead)
+        return sizes;
+    if (o.runs < 1 || o.runs > 1000)
+        throw Error("--runs must be 1..1000");
+    const FilterSpec *filter = findFilter(o.filter);
+    if (!filter)
+        throw Error("--filter: unknown filter '" + o.filter + "' (see filter-bench list)");
+    if (!filter->variant(o.variant))
+        throw Error("--variant: filter " + filter->name + " has no variant '" + o.variant + "'");
+    std::stringstream list(o.sizes);
+    for (std::string size; std::getline(list, size, ',');) {
+        long w = 0, h = 0;
+        if (!parseSize(size, kMaxImageSide, w, h))
+            throw Error("--sizes: '" + size + "' is not WxH");
+        if (std::string problem = imageSizeProblem(w, h); !problem.empty())
+            throw Error("--sizes " + size + ": " + problem);
+        sizes.push_back(size);
+    }
+    if (sizes.empty())
+        throw Error("--sizes '" + o.sizes + "' names no size");
+    return sizes;
+}
+
 int cmdOverhead(const UserVariantsOptions &o)
 {
     using Clock = std::chrono::steady_clock;
-    if (o.runs < 1 || o.runs > 1000)
-        throw Error("--runs must be 1..1000");
+    const std::vector<std::string> sizeList = checkUserVariants(o);
     const DeviceInfo device = selectDevice(listDevices(), o.device);
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.cacheDir;
@@ -67,12 +94,10 @@ int cmdOverhead(const UserVariantsOptions &o)
     if (!o.json)
         std::printf("Helper-process overhead per run on %s (%s/%s, gray8, median of %d runs each)\n", device.name.c_str(),
                     o.filter.c_str(), o.variant.c_str(), o.runs);
-    std::stringstream sizes(o.sizes);
-    for (std::string size; std::getline(sizes, size, ',');) {
-        int w = 0, h = 0;
-        if (std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1)
-            throw Error("--sizes: '" + size + "' is not WxH");
-        const Image input = makeTestCard(w, h, PixelFormat::Gray8);
+    for (const std::string &size : sizeList) {
+        long w = 0, h = 0;
+        parseSize(size, kMaxImageSide, w, h); // checked above
+        const Image input = makeTestCard(int(w), int(h), PixelFormat::Gray8);
         job.input = input;
         // Warm-ups: the program built and in the disk cache, buffers allocated.
         const RunResult warm = session.run(input, request);
@@ -183,7 +208,9 @@ Verb userVariantsVerb(CLI::App &root)
     c.add_option("--variant", o->variant, "--overhead: variant (default unrolled_constant)")->type_name("V");
     addDeviceOption(c, o->device);
     addCacheDirOption(c, o->cacheDir);
+    verb.check = [o] { checkUserVariants(*o); };
     verb.run = [o] { return cmdUserVariants(*o); };
+    verb.unknownArgument = unknownOptionFor("user-variants");
     return verb;
 }
 

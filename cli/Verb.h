@@ -19,6 +19,11 @@ namespace fwb::cli {
 struct Verb
 {
     CLI::App *command = nullptr;
+    // Checks the parsed options as run() does before it starts any work, and stops there: no device
+    // opened, no image read or made, no file written, no process started (checkBenchCli). Throws
+    // fwb::Error for bad usage or input (exit 2). Empty: nothing to check beyond CLI11's parse. run()
+    // makes the same checks first (it calls the same function), so the two cannot drift apart.
+    std::function<void()> check;
     // Runs the verb on its parsed options and returns the exit code (0 success, 1 a run failed or did
     // not match); throws fwb::Error for bad usage or input (exit 2).
     std::function<int()> run;

@@ -4,6 +4,7 @@
 
 #include "ClDevice.h"
 #include "Error.h"
+#include "FaultInjection.h"
 #include "KernelSources.h"
 #include "ProgramCache.h"
 
@@ -62,14 +63,17 @@ InspectResult inspectWorkGroups(const DeviceInfo &device, const InspectRequest &
         cl::Program program = programs.get(context, clDevice, device, source.text, r.buildOptions);
         cl::Kernel kernel(program, "inspect_corners");
         std::vector<cl_uint> rows(4 * kFields, 0);
+        fault::check(fault::Step::Alloc); // FWB_FAULT=alloc:N|launch:N|read:N (tests), as in a session's run
         cl::Buffer out(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rows.size() * sizeof(cl_uint), rows.data());
         kernel.setArg(0, out);
         const cl::NDRange local = !r.local.isConcrete()
                                       ? cl::NullRange
                                       : cl::NDRange(std::size_t(r.local.width), std::size_t(r.local.height));
+        fault::check(fault::Step::Launch);
         launching = true;
         queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(r.global[0], r.global[1]), local);
         launching = false;
+        fault::check(fault::Step::Read);
         queue.enqueueReadBuffer(out, CL_TRUE, 0, rows.size() * sizeof(cl_uint), rows.data());
         r.enqueuedFromBuiltin = request.cl20;
         for (int c = 0; c < 4; ++c) {

@@ -133,6 +133,7 @@ Json runResultJson(const RunResult &r)
     j["unavailable"] = r.unavailable;
     j["error"] = textOrNull(r.error);
     j["error_code"] = textOrNull(r.errorCode);
+    j["warning"] = textOrNull(r.warning);
     if (!r.buildLog.empty())
         j["build_log"] = r.buildLog;
     return j;

@@ -154,6 +154,7 @@ struct PassShape
 {
     LocalSize local;
     LocalSource source = LocalSource::Default;
+    std::string tunedProblem; // why the tuned shape was passed over for the default (it cannot launch here)
 };
 
 PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool oneDimensional, bool mixed,
@@ -164,24 +165,29 @@ PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool
     const std::size_t maxItems = std::min(kernelMaxItems ? kernelMaxItems : std::size_t(256),
                                           device.maxWorkGroupSize ? device.maxWorkGroupSize : std::size_t(256));
     if (requested.isDriver())
-        return {LocalSize::driverChoice(), LocalSource::Driver};
+        return {LocalSize::driverChoice(), LocalSource::Driver, {}};
     if (requested.isConcrete() && !(mixed && oneDimensional && requested.height != 1))
-        return {requested, LocalSource::User};
+        return {requested, LocalSource::User, {}};
     if (requested.isAuto() && tuned && tuned->isConcrete() && (!oneDimensional || tuned->height == 1)) {
         // A tuned shape this device or kernel cannot launch (a database from another driver, or edited
         // by hand: 4097x1) falls back to the default below instead of failing every run; the launch
-        // then reports "default", not "tuned".
+        // then reports "default", not "tuned", and the run says why (RunResult::warning).
         LaunchLimits limits;
         limits.kernelMaxWorkGroupSize = kernelMaxItems;
         limits.dimensions = oneDimensional ? 1 : 2;
-        if (localSizeProblem(device, *tuned, limits).empty())
-            return {*tuned, LocalSource::Tuned};
+        std::string problem = localSizeProblem(device, *tuned, limits);
+        if (problem.empty())
+            return {*tuned, LocalSource::Tuned, {}};
+        PassShape fallback = resolvePassShape(device, globalRule, oneDimensional, mixed, requested, std::nullopt,
+                                              kernelMaxItems, gx, gy, preferred);
+        fallback.tunedProblem = std::move(problem);
+        return fallback;
     }
     if (preferred.isConcrete() && (!oneDimensional || preferred.height == 1))
-        return {clampLocalSize(preferred, maxItems), LocalSource::Default};
+        return {clampLocalSize(preferred, maxItems), LocalSource::Default, {}};
     if (globalRule == GlobalRule::Exact)
-        return {dividingLocalSize(gx, oneDimensional ? 1 : gy, maxItems), LocalSource::Default};
-    return {clampLocalSize(defaultLocalSize(device, oneDimensional), maxItems), LocalSource::Default};
+        return {dividingLocalSize(gx, oneDimensional ? 1 : gy, maxItems), LocalSource::Default, {}};
+    return {clampLocalSize(defaultLocalSize(device, oneDimensional), maxItems), LocalSource::Default, {}};
 }
 
 PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant, const PassSpec &pass,
@@ -193,6 +199,13 @@ PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant,
     const LocalSize preferred = device.kind == DeviceKind::Cpu ? variant.preferredLocalCpu : variant.preferredLocalGpu;
     return resolvePassShape(device, variant.globalRule, pass.geometry == Geometry::Columns, mixed, requested, tuned,
                             kernelMaxItems, gx, gy, preferred);
+}
+
+// Adds one sentence to the result's warnings (what could not be honoured and what ran instead).
+void appendWarning(RunResult &r, const std::string &sentence)
+{
+    if (r.warning.find(sentence) == std::string::npos)
+        r.warning += (r.warning.empty() ? "" : "; ") + sentence;
 }
 
 // Turns the exception being handled into the result's error, with the OpenCL error name and, for
@@ -738,7 +751,10 @@ struct Session::Impl
         std::string opts = "-DCHANNELS=" + std::to_string(channelCount(params.format))
                            + " -DBORDER=" + std::to_string(int(params.border));
         const int blockW = variant.blockWidthFor(params.format, info.kind == DeviceKind::Cpu);
-        if (blockW > 1 || variant.blockHeight > 1)
+        // Every block variant gets its block, 1x1 too: the kernels compile their block entry points only
+        // with BLOCK_W and BLOCK_H defined, so without them a 1x1 block (run --block 1x1) built a program
+        // lacking the kernel (CL_INVALID_KERNEL_NAME) instead of failing with the kernel's own reason.
+        if (blockW > 1 || variant.blockHeight > 1 || makesBlocks(variant))
             opts += " -DBLOCK_W=" + std::to_string(blockW) + " -DBLOCK_H=" + std::to_string(variant.blockHeight);
         if (variant.compiledWithTile())
             opts += " -DTILE_W=" + std::to_string(local.width) + " -DTILE_H=" + std::to_string(local.height);
@@ -1358,44 +1374,58 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
         return "unknown filter/variant " + request.filter + "/" + request.variant;
     if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
         return why;
-    try {
-        std::shared_ptr<const VariantSpec> changedBlock;
-        const std::optional<TunedLaunch> tunedLaunch = d->tuned(request, width, height);
-        variant = d->launchVariant(*variant, request, tunedLaunch, changedBlock);
-        const std::optional<LocalSize> tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
-        const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
-        const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
-        const PreparedFilter prepared = filter->prepare(request.params);
-        if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty())
-            return why;
-        const KernelSource source = request.sourceOverride.empty()
-                                        ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
-                                        : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
-        const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, tile);
-        cl::Program program = d->program(source.text, opts, nullptr, true);
-        for (const PassSpec &pass : variant->passes) {
-            cl::Kernel kernel(program, pass.entry.c_str());
-            LaunchLimits limits;
-            limits.kernelMaxWorkGroupSize = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
-            limits.kernelLocalMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
-            limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
-            const PassShape shape = resolvePassShape(d->info, *variant, pass, local, tuned, limits.kernelMaxWorkGroupSize,
-                                                     std::size_t(std::max(1, width)), std::size_t(std::max(1, height)));
-            if (std::string why = localSizeProblem(d->info, shape.local, limits); !why.empty())
+    std::optional<TunedLaunch> tunedLaunch = d->tuned(request, width, height);
+    const VariantSpec *const asked = variant;
+    for (;;) {
+        try {
+            std::shared_ptr<const VariantSpec> changedBlock;
+            variant = d->launchVariant(*asked, request, tunedLaunch, changedBlock);
+            const std::optional<LocalSize> tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
+            const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
+            const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
+            const PreparedFilter prepared = filter->prepare(request.params);
+            if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty())
                 return why;
+            const KernelSource source = request.sourceOverride.empty()
+                                            ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
+                                            : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
+            const std::string opts = d->buildOptions(*filter, *variant, request.params, prepared, tile);
+            cl::Program program;
+            try {
+                program = d->program(source.text, opts, nullptr, true);
+            } catch (const Error &) {
+                // As run() does: a tuned block the kernel cannot be built with gives way to the variant's own.
+                if (!tunedLaunch || !tunedLaunch->block.isConcrete() || request.block.isConcrete())
+                    throw;
+                tunedLaunch.reset();
+                continue;
+            }
+            for (const PassSpec &pass : variant->passes) {
+                cl::Kernel kernel(program, pass.entry.c_str());
+                LaunchLimits limits;
+                limits.kernelMaxWorkGroupSize = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d->device);
+                limits.kernelLocalMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d->device);
+                limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
+                const PassShape shape = resolvePassShape(d->info, *variant, pass, local, tuned, limits.kernelMaxWorkGroupSize,
+                                                         std::size_t(std::max(1, width)), std::size_t(std::max(1, height)));
+                if (std::string why = localSizeProblem(d->info, shape.local, limits); !why.empty())
+                    return why;
+            }
+        } catch (const Error &e) {
+            if (buildLog)
+                *buildLog = e.buildLog();
+            return e.what();
+        } catch (const cl::Error &e) {
+            return std::string(e.what()) + " failed: " + clErrorName(e.err());
         }
-    } catch (const Error &e) {
-        if (buildLog)
-            *buildLog = e.buildLog();
-        return e.what();
-    } catch (const cl::Error &e) {
-        return std::string(e.what()) + " failed: " + clErrorName(e.err());
+        return {};
     }
-    return {};
 }
 
 RunResult Session::run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel)
 {
+    if (d->options.runElsewhere)
+        return d->options.runElsewhere(input, request, cancel);
     RunResult r;
     r.filter = request.filter;
     r.variant = request.variant;
@@ -1443,23 +1473,42 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const DrainQueueOnUnwind drainBeforeSrcGoes{d->queue};
         const int w = src.width(), h = src.height(), ch = src.channels();
         const std::size_t pixelBytes = std::size_t(w) * std::size_t(h) * std::size_t(ch);
-        const std::optional<TunedLaunch> tunedLaunch = d->tuned(request, w, h);
-        variant = d->launchVariant(*variant, request, tunedLaunch, changedBlock, &r);
-        const std::optional<LocalSize> tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
-        const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
-        local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
+        std::optional<TunedLaunch> tunedLaunch = d->tuned(request, w, h);
         const PreparedFilter prepared = filter->prepare(request.params);
-        if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty()) {
-            r.unavailable = true;
-            r.error = why;
-            return r;
-        }
-        const KernelSource source = request.sourceOverride.empty()
-                                        ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
-                                        : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
-        r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, tile);
+        const VariantSpec *const asked = variant; // the catalogue's (or the user's), before any block change
+        std::optional<LocalSize> tuned;
+        LocalSize tile;
         BuildInfo build;
-        cl::Program program = d->program(source.text, r.buildOptions, &build, false);
+        cl::Program program;
+        for (;;) {
+            variant = d->launchVariant(*asked, request, tunedLaunch, changedBlock, &r);
+            tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
+            tile = d->tileLocal(*variant, request.local, tuned);
+            local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
+            if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty()) {
+                r.unavailable = true;
+                r.error = why;
+                return r;
+            }
+            const KernelSource source = request.sourceOverride.empty()
+                                            ? loadKernelSource(variant->kernelFile, d->options.kernelDir)
+                                            : assembleKernelSource(variant->kernelFile, request.sourceOverride, d->options.kernelDir);
+            r.buildOptions = d->buildOptions(*filter, *variant, request.params, prepared, tile);
+            try {
+                program = d->program(source.text, r.buildOptions, &build, false);
+                break;
+            } catch (const Error &e) {
+                // A tuned output block this kernel cannot be built with (a database from another version
+                // or edited by hand: 1x1) falls back to the variant's own block and the default shape,
+                // with a warning, instead of failing every run. A block the user asked for fails.
+                if (!tunedLaunch || !tunedLaunch->block.isConcrete() || request.block.isConcrete())
+                    throw;
+                appendWarning(r, "the tuned output block " + tunedLaunch->block.toString() + " cannot be built ("
+                                     + e.what() + "); ran with the variant's own block and the default work-group");
+                tunedLaunch.reset();
+                changedBlock.reset();
+            }
+        }
         r.buildMs = build.buildMs;
         r.buildOrigin = programOriginName(build.origin);
         r.buildCached = build.origin != ProgramOrigin::Compiled;
@@ -1587,6 +1636,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
                                                          limits.kernelMaxWorkGroupSize, launch.global[0], launch.global[1]);
                 launch.local = shape.local;
                 launch.source = shape.source;
+                if (!shape.tunedProblem.empty())
+                    appendWarning(r, "the tuned work-group " + tuned->toString() + " cannot launch here ("
+                                         + shape.tunedProblem + "); ran with the default " + shape.local.toString());
             }
             launch.checkAndRound(d->info, limits, variant->globalRule, r);
             int arg = 0;
@@ -1904,7 +1956,9 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                 throw Error("buffer " + b.name + " needs " + std::to_string(b.data.size() >> 20) + " MiB, more than this "
                             "device allows in one allocation (" + std::to_string(d->info.maxAllocSize >> 20) + " MiB)",
                             CL_INVALID_BUFFER_SIZE);
+            fault::check(fault::Step::Alloc); // FWB_FAULT=alloc:N (tests), as in run()
             buffers.emplace_back(d->context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, b.data.size()));
+            fault::trackMemory(buffers.back());
         }
         std::vector<PassLaunch> launches;
         for (std::size_t p = 0; p < variant->passes.size(); ++p) {
@@ -1991,6 +2045,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                     const PassLaunch &launch = launches[p];
                     if (launch.empty)
                         continue;
+                    fault::check(fault::Step::Launch); // FWB_FAULT=launch:N (tests)
                     d->queue.enqueueNDRangeKernel(launch.kernel, cl::NullRange, launch.globalRange(),
                                                   launch.localRange(), nullptr, &passEvents[p][std::size_t(step)]);
                 }
@@ -2001,6 +2056,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                     bindBuffers();
                 }
             }
+            fault::check(fault::Step::Read); // FWB_FAULT=read:N (tests)
             for (std::size_t b = 0; b < buffers.size(); ++b)
                 if (problem.buffers[b].output && !results[b].data.empty()) {
                     downEvents.emplace_back();

@@ -132,6 +132,9 @@ struct RunResult
     bool expectedFailure = false; // failed exactly as the variant's lesson predicts
     bool unavailable = false;     // the device cannot run this variant (reason in error)
     bool cancelled = false;
+    // What could not be honoured and what ran instead, in sentences ("the tuned output block 1x1 cannot
+    // be built (...); ran with the variant's own block ..."); empty when everything ran as asked.
+    std::string warning;
     std::string error;     // empty on success
     std::string errorCode; // e.g. CL_INVALID_WORK_GROUP_SIZE
     std::string buildLog;
@@ -158,12 +161,23 @@ struct TunedLaunch
 using TunedLocalLookup = std::function<std::optional<TunedLaunch>(const DeviceInfo &device,
                                                                   const RunRequest &request, int width, int height)>;
 
+// Runs a variant somewhere else than in this process (filter-bench's helper process for edited kernels,
+// see SessionOptions::runElsewhere). Never throws; failures come back as RunResult::error.
+using RunElsewhere = std::function<RunResult(const Image &input, const RunRequest &request,
+                                             const std::atomic<bool> *cancel)>;
+
 struct SessionOptions
 {
     TunedLocalLookup tunedLocal; // consulted for auto launches; a tuned shape (and block) wins over the default
     std::string cacheDir;  // see ProgramCache; "-" disables the disk cache
     std::string kernelDir; // optional override folder for kernel files
     int cpuThreads = 0;    // 0: hardware concurrency
+    // When set, run() hands every variant run to it instead of launching here: kernels a user edited
+    // (--kernel-dir, FWB_KERNEL_DIR) run in the helper process, so one that writes out of bounds or
+    // crashes the driver costs that process, never the caller (race, tune, report and their sweeps go
+    // through run()). CPU references, OpenCV baselines, workloads, the copy-bandwidth probe and
+    // checkLaunch's build stay in this process: they launch none of those kernels.
+    RunElsewhere runElsewhere;
 };
 
 class Session

@@ -211,6 +211,7 @@ Json resultJson(const RunResult &r)
     j["cancelled"] = r.cancelled;
     j["error"] = r.error;
     j["error_code"] = r.errorCode;
+    j["warning"] = r.warning;
     j["build_log"] = r.buildLog;
     return j;
 }
@@ -289,6 +290,7 @@ RunResult resultFromJson(const Json &j)
     r.cancelled = j.value("cancelled", false);
     r.error = j.value("error", std::string());
     r.errorCode = j.value("error_code", std::string());
+    r.warning = j.value("warning", std::string());
     r.buildLog = j.value("build_log", std::string());
     return r;
 }

@@ -15,7 +15,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$san_build"
 seconds="${FWB_FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_image_file fuzz_cache_entry fuzz_tuning_db fuzz_user_variant)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_image_file fuzz_cache_entry fuzz_tuning_db fuzz_user_variant fuzz_cli)
 start=$SECONDS
 san_configure
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"

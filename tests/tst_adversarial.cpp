@@ -136,6 +136,7 @@ private slots:
     void stdoutFull();
     void cacheTouchesOnlyItsOwn();
     void cacheBinaryVerified();
+    void kernelDirRunsInHelper_data();
     void kernelDirRunsInHelper();
     void orphanedJobFoldersRemoved();
     void outsideFilesBounded();
@@ -143,6 +144,7 @@ private slots:
     void userVariantDefines();
     void workerDiesWithParent();
     void tunedShapeFallsBack();
+    void tunedBlockFallsBack();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -193,7 +195,7 @@ void TestAdversarial::refusals_data()
         << "not a filter-bench program cache";
     QTest::newRow("8 tune into a folder with the user's tuning.json")
         << QByteArray("text:tuning.json,text:notes.txt")
-        << QByteArrayList{"tune", "--filter", "box", "--synthetic", "8x8", "--cache-dir", "."} << 2
+        << QByteArrayList{"tune", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--cache-dir", "."} << 2
         << "not a filter-bench program cache";
     // Item 1: a sweep whose run count overflows is refused, not a crash or a runaway allocation.
     QByteArrayList sweep{"run", "--synthetic", "8x8", "--filter", "gaussian"};
@@ -223,6 +225,13 @@ void TestAdversarial::refusals_data()
                                "--cache-dir", "--json-file"})
         QTest::newRow(qPrintable(QStringLiteral("14 run %1 ''").arg(option)))
             << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", option, ""} << 2 << "needs a value";
+    // Found while writing fuzz_cli: a verb without its own wording for an unknown argument threw
+    // std::bad_function_call out of main (SIGABRT).
+    QTest::newRow("user-variants with an unknown argument")
+        << QByteArray("") << QByteArrayList{"user-variants", "bogus"} << 2 << "unknown option 'bogus' for user-variants";
+    // Found by fuzz_cli: an argument with a line break broke the one-line reason.
+    QTest::newRow("an argument with a line break, quoted on one line")
+        << QByteArray("") << QByteArrayList{"devices", "a\nb"} << 2 << "unknown option 'a\\nb' for devices\n";
     QTest::newRow("14 user-variants --show ''") << QByteArray("") << QByteArrayList{"user-variants", "--show", ""} << 2
                                                 << "needs a value";
     QTest::newRow("14 --timeout 0x10") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--timeout", "0x10"} << 2
@@ -247,6 +256,29 @@ void TestAdversarial::refusals_data()
     // Item 20: --json-file into a missing folder is refused as --output is, before the run.
     QTest::newRow("20 --json-file in a missing folder")
         << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--json-file", "nodir/r.json"} << 2 << "does not exist";
+    // Item 18: a block the kernel cannot make fails with the kernel's own reason (its #error), not
+    // with CL_INVALID_KERNEL_NAME from a program built without the kernel.
+    QTest::newRow("18 run --block 1x1 names the kernel's reason")
+        << QByteArray("")
+        << QByteArrayList{"run", "--filter", "box", "--variant", "strips", "--param", "radius=1", "--synthetic", "8x8",
+                          "--repeat", "1", "--warmup", "0", "--block", "1x1"}
+        << 1 << "BLOCK_W * CHANNELS must be 4, 8 or 16 bytes";
+    // Item 20: a work-group shape the device cannot launch fails the runs (exit 1) in matmul as in run.
+    QTest::newRow("20 run --local 4097x1") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--local", "4097x1"}
+                                           << 1 << "4097";
+    QTest::newRow("20 matmul --local 4097x1")
+        << QByteArray("") << QByteArrayList{"matmul", "--n", "16", "--variant", "naive", "--local", "4097x1"} << 1
+        << "--local 4097x1: ";
+    QTest::newRow("20 matmul --local 4097x1, every variant")
+        << QByteArray("") << QByteArrayList{"matmul", "--n", "16", "--no-baselines", "--local", "4097x1", "--json"} << 1
+        << "--local 4097x1: ";
+    QTest::newRow("20 nbody --local 4097") << QByteArray("")
+                                           << QByteArrayList{"nbody", "--bodies", "16", "--variant", "naive", "--local", "4097x1"}
+                                           << 1 << "--local 4097x1: ";
+    // Item 20: inspect's error goes to stderr, with --json too.
+    QTest::newRow("20 inspect --json: the reason on stderr")
+        << QByteArray("") << QByteArrayList{"inspect", "--global", "65536x65536", "--local", "1x1", "--json"} << 1
+        << "filter-bench: ";
     // Item 19: the output format is checked before the run, not after it.
     QTest::newRow("19 --output o.xyz") << QByteArray("") << run + QByteArrayList{"--synthetic", "8x8", "--output", "o.xyz"} << 2
                                        << "unsupported output format";
@@ -425,16 +457,50 @@ void TestAdversarial::cacheBinaryVerified()
     QCOMPARE(bi.origin, ProgramOrigin::Disk); // the rewritten entry is good again
 }
 
-// Item 4: a run with --kernel-dir goes through the helper process (here one that cannot start, so
-// the row proves the path without building anything).
+// Item 4: every verb that launches catalogue kernels with a kernel folder (--kernel-dir or
+// FWB_KERNEL_DIR) runs them in the helper process: here one that cannot start, so each row proves the
+// path without building anything in a helper (tune and report build box/naive here for their launch
+// checks: the program the other rows built). The report writes its rows' errors into the HTML.
+void TestAdversarial::kernelDirRunsInHelper_data()
+{
+    QTest::addColumn<QByteArrayList>("args");
+    QTest::addColumn<bool>("viaEnvironment");
+    QTest::addColumn<int>("code");
+    const QByteArrayList quick{"--synthetic", "8x8", "--repeat", "1", "--warmup", "0"};
+    QTest::newRow("run --kernel-dir") << QByteArrayList{"run", "--filter", "box", "--variant", "naive", "--no-cpu-single"} + quick
+                                      << false << 1;
+    QTest::newRow("run FWB_KERNEL_DIR") << QByteArrayList{"run", "--filter", "box", "--variant", "naive", "--no-cpu-single"} + quick
+                                        << true << 1;
+    QTest::newRow("race --kernel-dir")
+        << QByteArrayList{"race", "--filter", "box", "--variant", "naive", "--no-cpu", "--no-baselines"} + quick << false << 1;
+    QTest::newRow("race FWB_KERNEL_DIR")
+        << QByteArrayList{"race", "--filter", "box", "--variant", "naive", "--no-cpu", "--no-baselines"} + quick << true << 1;
+    QTest::newRow("tune --kernel-dir")
+        << QByteArrayList{"tune", "--filter", "box", "--variant", "naive", "--shapes", "8x8", "--dry-run"} + quick << false << 1;
+    QTest::newRow("report --kernel-dir")
+        << QByteArrayList{"report", "--filter", "box", "--tune-variant", "naive", "--shapes", "8x8", "--sweep", "none",
+                          "--no-baselines", "--out", "r.html"} + quick
+        << false << 0;
+}
+
 void TestAdversarial::kernelDirRunsInHelper()
 {
-    QTemporaryDir tmp;
-    const Outcome o = bench({"run", "--filter", "box", "--variant", "naive", "--synthetic", "8x8", "--repeat", "1",
-                             "--warmup", "0", "--kernel-dir", tmp.path().toStdString(), "--no-cpu-single"},
-                            tmp.path().toStdString(), {"FWB_WORKER=/nonexistent/filter-worker"});
-    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
-    QVERIFY2(o.err.find("helper process") != std::string::npos, o.err.c_str());
+    QFETCH(QByteArrayList, args);
+    QFETCH(bool, viaEnvironment);
+    QFETCH(int, code);
+    QTemporaryDir tmp, kernels;
+    const fs::path dir = tmp.path().toStdString();
+    std::vector<std::string> argv, env{"FWB_WORKER=/nonexistent/filter-worker"};
+    for (const QByteArray &a : args)
+        argv.push_back(a.toStdString());
+    if (viaEnvironment)
+        env.push_back("FWB_KERNEL_DIR=" + kernels.path().toStdString());
+    else
+        argv.insert(argv.end(), {"--kernel-dir", kernels.path().toStdString()});
+    const Outcome o = bench(argv, dir, env);
+    QVERIFY2(o.code == code, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    const std::string said = o.out + o.err + (fs::exists(dir / "r.html") ? readAll(dir / "r.html") : std::string());
+    QVERIFY2(said.find("cannot start the helper process") != std::string::npos, (o.out + o.err).c_str());
 }
 
 // Item 12: the job folder of a caller that was killed (its pid gone) is removed by the next helper
@@ -560,6 +626,30 @@ void TestAdversarial::tunedShapeFallsBack()
     QVERIFY2(r.ok(), r.error.c_str());
     QVERIFY(r.matches);
     QVERIFY(r.localSource != LocalSource::Tuned);
+    QVERIFY2(r.warning.find("the tuned work-group 4097x1 cannot launch here") != std::string::npos, r.warning.c_str());
+}
+
+// Item 18: a tuned output block the kernel cannot be built with (1x1 for box/strips: its strips are 4,
+// 8 or 16 bytes across) falls back to the variant's own block with a warning instead of failing every
+// run (box/strips radius 1: one cold program, the fallback's; the 1x1 build stops in the preprocessor).
+void TestAdversarial::tunedBlockFallsBack()
+{
+    FWB_REQUIRE_DEVICE(info);
+    SessionOptions options;
+    options.tunedLocal = [](const DeviceInfo &, const RunRequest &, int, int) {
+        return std::optional<TunedLaunch>(TunedLaunch{LocalSize{8, 8}, LocalSize{1, 1}});
+    };
+    Session session(info, options);
+    RunRequest request = test::oneShotRequest("box", "strips", PixelFormat::Gray8);
+    request.params.values["radius"] = 1;
+    QCOMPARE(session.checkLaunch(request, 8, 8), std::string()); // the window's check falls back alike
+    const RunResult r = session.run(makeTestCard(8, 8, PixelFormat::Gray8), request);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(r.matches);
+    QVERIFY(r.blockSource == LocalSource::Default);
+    QVERIFY(r.localSource != LocalSource::Tuned);
+    QVERIFY2(r.warning.find("the tuned output block 1x1 cannot be built") != std::string::npos, r.warning.c_str());
+    QVERIFY2(r.warning.find("BLOCK_W * CHANNELS must be 4, 8 or 16 bytes") != std::string::npos, r.warning.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)

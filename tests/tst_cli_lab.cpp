@@ -1,6 +1,7 @@
 // filter-bench matmul and nbody (the Compute Lab verbs) end to end: their JSON (results with the
 // variant, kernel_ms, gflops or steps_per_s and interactions_per_s, % of the FP32 peak), the table,
-// and bad input (sizes, memory, work-group shapes) as exit 2 with one clear line, never a driver error.
+// bad input (sizes, memory, malformed work-group shapes) as exit 2 with one clear line, never a driver
+// error, and shapes that cannot launch as failed runs (exit 1), as filter-bench run has them.
 #include "TestSupport.h"
 
 #include "ClBlastBaseline.h"
@@ -25,6 +26,8 @@ private slots:
     void nbodyTable();
     void badInput_data();
     void badInput();
+    void shapeRefused_data();
+    void shapeRefused();
 
 private:
     struct Outcome
@@ -228,12 +231,32 @@ void TestCliLab::badInput_data()
     QTest::newRow("n too big for the device") << QStringList{"matmul", "--n", "30000", "--device", "cpu"}
                                               << "--n 30000: each matrix needs ";
     QTest::newRow("local malformed") << QStringList{"matmul", "--n", "64", "--local", "16by16"} << "--local: ";
+}
+
+// A well-formed work-group shape that cannot launch fails the runs (exit 1, the reason on stderr), as
+// filter-bench run's rows do; it is not bad usage (issue 29, item 20).
+void TestCliLab::shapeRefused_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("line"); // the start of the last stderr line
     QTest::newRow("local too many items") << QStringList{"matmul", "--n", "64", "--local", "128x64", "--device", "cpu"}
-                                          << "--local 128x64: work-group 128x64 has 8192 work-items, more than the device's";
+                                          << "naive: --local 128x64: work-group 128x64 has 8192 work-items, more than the device's";
     QTest::newRow("local wrong for a tiled rung") << QStringList{"matmul", "--n", "64", "--variant", "tiled_local", "--local", "8x8"}
                                                   << "tiled_local: variant tiled_local is compiled for work-groups of 16x16";
     QTest::newRow("local 2-D for nbody") << QStringList{"nbody", "--bodies", "64", "--variant", "naive", "--local", "8x8"}
                                          << "naive: work-group 8x8 is 2-D";
+}
+
+void TestCliLab::shapeRefused()
+{
+    if (!m_haveDevice)
+        QSKIP("no OpenCL platform on this machine");
+    QFETCH(QStringList, args);
+    QFETCH(QString, line);
+    const Outcome o = bench(args);
+    QCOMPARE(o.code, 1);
+    QVERIFY2(o.err.startsWith(("filter-bench: " + line).toUtf8()) && o.err.count('\n') == 1, o.err.constData());
+    QVERIFY2(!o.err.contains("CL_"), o.err.constData()); // never a driver error
 }
 
 void TestCliLab::badInput()

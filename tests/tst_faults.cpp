@@ -8,6 +8,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <utility>
+
 using namespace fwb;
 
 class TestFaults : public QObject
@@ -21,6 +23,8 @@ private slots:
     void everyMemoryObjectGoesWithItsSession();
     void malformedSpecInjectsNothing();
     void cliReportsTheStep();
+    void labAndInspectReportTheStep_data();
+    void labAndInspectReportTheStep();
 };
 
 void TestFaults::recovers_data()
@@ -135,6 +139,44 @@ void TestFaults::cliReportsTheStep()
     bench.start(QStringLiteral(FWB_FILTER_BENCH), args);
     QVERIFY(bench.waitForFinished(300000));
     QVERIFY2(bench.exitCode() == 0, bench.readAllStandardError().constData());
+}
+
+// The same hooks fire in the Compute Lab verbs and the inspector (issue 29, item 20): the Nth buffer
+// allocation, launch or read fails the run (exit 1) and the step and the code reach stderr.
+void TestFaults::labAndInspectReportTheStep_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("step");
+    const QStringList matmul{"matmul", "--n", "16", "--variant", "naive", "--repeat", "1", "--warmup", "0"};
+    const QStringList nbody{"nbody", "--bodies", "16", "--steps", "1", "--variant", "naive", "--repeat", "1", "--warmup", "0"};
+    const QStringList inspect{"inspect", "--global", "16x16", "--local", "8x8"};
+    for (const auto &[verb, args] : {std::pair{QStringLiteral("matmul"), matmul}, std::pair{QStringLiteral("nbody"), nbody},
+                                     std::pair{QStringLiteral("inspect"), inspect}}) {
+        QTest::addRow("%s alloc", qPrintable(verb)) << args << "alloc:1" << "CL_MEM_OBJECT_ALLOCATION_FAILURE"
+                                                    << "buffer allocation";
+        QTest::addRow("%s launch", qPrintable(verb)) << args << "launch:1" << "CL_OUT_OF_RESOURCES" << "kernel launch";
+        QTest::addRow("%s read", qPrintable(verb)) << args << "read:1" << "CL_OUT_OF_HOST_MEMORY" << "read";
+    }
+}
+
+void TestFaults::labAndInspectReportTheStep()
+{
+    FWB_REQUIRE_DEVICE(info);
+    QFETCH(QStringList, args);
+    QFETCH(QString, spec);
+    QFETCH(QString, code);
+    QFETCH(QString, step);
+    QProcess bench;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("FWB_FAULT", spec);
+    bench.setProcessEnvironment(env);
+    bench.start(QStringLiteral(FWB_FILTER_BENCH), args);
+    QVERIFY(bench.waitForFinished(300000));
+    const QByteArray err = bench.readAllStandardError();
+    QVERIFY2(bench.exitStatus() == QProcess::NormalExit && bench.exitCode() == 1, err.constData());
+    QVERIFY2(err.startsWith("filter-bench: ") && err.contains(step.toUtf8()) && err.contains(code.toUtf8()), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestFaults)
