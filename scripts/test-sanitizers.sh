@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-asan"
 suites=(tst_programcache tst_faults tst_cli tst_json tst_image tst_inspector tst_workgroup tst_box3x3_interior
-        tst_transpose tst_workload tst_bad_input)
+        tst_transpose tst_workload tst_bad_input tst_adversarial)
 start=$SECONDS
 generator=()
 command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && generator=(-G Ninja)
