@@ -67,22 +67,34 @@ kernel void sobel_naive(global const uchar *src, global uchar *dst, int width, i
 kernel void sobel_local(global const uchar *src, global uchar *dst, int width, int height,
                         constant float *coeffs, int radius, float4 params)
 {
-    local ipixel_t tile[TILE_H + 2][TILE_W + 2];
+#if CHANNELS == 4
+    // Four bytes a pixel in local memory: one 32-bit load per neighbour (an int4 tile whose alpha lane
+    // is unused lets the compiler split each load into three).
+    local uchar4 tileBytes[TILE_H + 2][TILE_W + 2];
+#define SOBEL_TILE_PUT(ty, tx, v) (tileBytes[ty][tx] = convert_uchar4(v))
+#define tile_at(ty, tx) convert_int4(tileBytes[ty][tx])
+#else
+    local ipixel_t tileInts[TILE_H + 2][TILE_W + 2];
+#define SOBEL_TILE_PUT(ty, tx, v) (tileInts[ty][tx] = (v))
+#define tile_at(ty, tx) tileInts[ty][tx]
+#endif
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int originX = (int)get_group_id(0) * TILE_W - 1;
     const int originY = (int)get_group_id(1) * TILE_H - 1;
     for (int ty = ly; ty < TILE_H + 2; ty += TILE_H)
         for (int tx = lx; tx < TILE_W + 2; tx += TILE_W)
-            tile[ty][tx] = fwb_load_int_border(src, originX + tx, originY + ty, width, height);
+            SOBEL_TILE_PUT(ty, tx, fwb_load_int_border(src, originX + tx, originY + ty, width, height));
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const ipixel_t gx = SOBEL_GX(tile[ly][lx], tile[ly][lx + 1], tile[ly][lx + 2], tile[ly + 1][lx],
-                                 tile[ly + 1][lx + 2], tile[ly + 2][lx], tile[ly + 2][lx + 1], tile[ly + 2][lx + 2]);
-    const ipixel_t gy = SOBEL_GY(tile[ly][lx], tile[ly][lx + 1], tile[ly][lx + 2], tile[ly + 1][lx],
-                                 tile[ly + 1][lx + 2], tile[ly + 2][lx], tile[ly + 2][lx + 1], tile[ly + 2][lx + 2]);
-    sobel_store(dst, y * width + x, gx, gy, params, SOBEL_ALPHA_OF(tile[ly + 1][lx + 1]));
+    const ipixel_t gx = SOBEL_GX(tile_at(ly, lx), tile_at(ly, lx + 1), tile_at(ly, lx + 2), tile_at(ly + 1, lx),
+                                 tile_at(ly + 1, lx + 2), tile_at(ly + 2, lx), tile_at(ly + 2, lx + 1), tile_at(ly + 2, lx + 2));
+    const ipixel_t gy = SOBEL_GY(tile_at(ly, lx), tile_at(ly, lx + 1), tile_at(ly, lx + 2), tile_at(ly + 1, lx),
+                                 tile_at(ly + 1, lx + 2), tile_at(ly + 2, lx), tile_at(ly + 2, lx + 1), tile_at(ly + 2, lx + 2));
+    sobel_store(dst, y * width + x, gx, gy, params, SOBEL_ALPHA_OF(tile_at(ly + 1, lx + 1)));
+#undef SOBEL_TILE_PUT
+#undef tile_at
 }
 #endif
 #endif
