@@ -1,6 +1,7 @@
 // runBenchCli: builds the CLI11 command tree from the verbs, parses, maps every usage problem to
 // exit code 2 and one "filter-bench: <reason>" line, and runs the chosen verb.
 #include "BenchCli.h"
+#include "ChildProcess.h"
 
 #include "BuildVersion.h"
 #include "Error.h"
@@ -12,7 +13,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace fwb {
@@ -95,6 +98,33 @@ const cli::Verb *findVerb(const std::vector<cli::Verb> &verbs, const std::string
         if (verb.command->get_name() == name)
             return &verb;
     return nullptr;
+}
+
+// Edited kernels (FWB_KERNEL_DIR) may write anywhere. The filter verbs run them in the helper process
+// (IsolatedRun); matmul, nbody and inspect, whose work the helper does not carry, run whole in a
+// process of their own, so that a crash there is reported and exits 1 instead of taking filter-bench
+// down (issue 29, item 4). Empty when this verb runs here.
+std::optional<int> runInOwnProcess(const std::string &verb, int argc, char **argv)
+{
+    const char *kernelDir = std::getenv("FWB_KERNEL_DIR");
+    if (!kernelDir || !*kernelDir || (verb != "matmul" && verb != "nbody" && verb != "inspect")
+        || std::getenv("FWB_OWN_PROCESS"))
+        return std::nullopt;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ChildOptions options;
+    options.extraEnv = {"FWB_OWN_PROCESS=1", "FWB_PARENT_PID=" + std::to_string(getpid())};
+    const ChildOutcome child = runChild("/proc/self/exe", std::vector<std::string>(argv, argv + argc), options);
+    if (!child.started)
+        throw Error("cannot start " + verb + "'s own process for the edited kernels: " + child.startError);
+    if (child.signal) {
+        std::fprintf(stderr,
+                     "filter-bench: %s with edited kernels (FWB_KERNEL_DIR %s) crashed in its own process "
+                     "(signal %d: %s); filter-bench itself is unharmed\n",
+                     verb.c_str(), kernelDir, child.signal, strsignal(child.signal));
+        return 1;
+    }
+    return child.exitCode;
 }
 
 // Parses the command line and runs the chosen verb (or only checks its options); its exit status.
@@ -200,6 +230,8 @@ int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
                 verb.check();
             return 0;
         }
+        if (const std::optional<int> code = runInOwnProcess(first, argc, argv))
+            return *code;
         return verb.run();
     } catch (const Error &e) {
         std::string message = e.what();
@@ -217,6 +249,7 @@ int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
 // /dev/full`, a closed pipe): a result nobody received is a failure (exit 1), never a silent 0.
 int runBenchCli(int argc, char **argv, ImageIo *io)
 {
+    dieWithParentFromEnvironment(); // started by runChild for a parent filter-bench: go with it
     int code = runVerbs(argc, argv, io, Mode{});
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         const int error = errno;

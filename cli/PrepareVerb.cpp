@@ -7,6 +7,7 @@
 #include "Verb.h"
 
 #include "Catalogue.h"
+#include "ChildProcess.h"
 #include "Devices.h"
 #include "Error.h"
 #include "Image.h"
@@ -63,43 +64,6 @@ std::vector<std::string> splitList(const std::string &text)
 }
 
 // Runs argv, returns its exit status and fills `out` with its standard output.
-int runChild(const std::vector<std::string> &args, std::string &out)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-        throw Error(std::string("prepare: pipe failed: ") + std::strerror(errno));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    std::vector<char *> argv;
-    for (const std::string &a : args)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(fds[1]);
-    if (spawned != 0) {
-        close(fds[0]);
-        return -1;
-    }
-    char buffer[65536];
-    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        out.append(buffer, std::size_t(n));
-    }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 void runJob(Job &job, const std::string &deviceSpec, const std::string &cacheDir)
 {
     std::vector<std::string> args = {"filter-bench", "run", "--filter", job.filter, "--variant", job.variant,
@@ -112,7 +76,13 @@ void runJob(Job &job, const std::string &deviceSpec, const std::string &cacheDir
         args.insert(args.end(), {"--param", job.param});
     const auto start = std::chrono::steady_clock::now();
     std::string out;
-    const int status = runChild(args, out);
+    ChildOptions quiet;
+    quiet.captureStdout = true;
+    quiet.quietStderr = true;
+    quiet.extraEnv = {"FWB_PARENT_PID=" + std::to_string(getpid())}; // the builds go if prepare is killed
+    const ChildOutcome child = runChild("/proc/self/exe", args, quiet);
+    out = child.out;
+    const int status = !child.started ? -1 : child.signal ? 128 + child.signal : child.exitCode;
     job.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const std::optional<Json> j = parseJson(out, "filter-bench run");
     if (!j || !j->contains("results") || (*j)["results"].empty()) {

@@ -145,6 +145,7 @@ private slots:
     void workerDiesWithParent();
     void tunedShapeFallsBack();
     void tunedBlockFallsBack();
+    void labVerbsWithEditedKernelsInOwnProcess();
 };
 
 // Each row: a folder set up by `setup`, filter-bench with `args` in it, the exit code and a piece of
@@ -650,6 +651,28 @@ void TestAdversarial::tunedBlockFallsBack()
     QVERIFY(r.localSource != LocalSource::Tuned);
     QVERIFY2(r.warning.find("the tuned output block 1x1 cannot be built") != std::string::npos, r.warning.c_str());
     QVERIFY2(r.warning.find("BLOCK_W * CHANNELS must be 4, 8 or 16 bytes") != std::string::npos, r.warning.c_str());
+}
+
+
+// Item 4 for the verbs the helper does not carry: inspect (and matmul, nbody) with an edited kernel that
+// writes far out of bounds crash in a process of their own; filter-bench reports it and exits 1. Before,
+// the SIGSEGV was filter-bench's own.
+void TestAdversarial::labVerbsWithEditedKernelsInOwnProcess()
+{
+    QTemporaryDir tmp, kernels;
+    writeAll(fs::path(kernels.path().toStdString()) / "inspect.cl",
+             "kernel void inspect_corners(global uint *out) { out[(ulong)1 << 42] = 1; out[-((long)1 << 42)] = 2; }\n");
+    const Outcome o = bench({"inspect", "--global", "8x8", "--local", "8x8"}, tmp.path().toStdString(),
+                            {"FWB_KERNEL_DIR=" + kernels.path().toStdString()});
+    QVERIFY2(o.code == 1, ("exit " + std::to_string(o.code) + ": " + o.err).c_str());
+    QVERIFY2(o.err.find("crashed in its own process") != std::string::npos, o.err.c_str());
+    // The built-in kernel, in the same way: its own process, the usual result.
+    QTemporaryDir plain;
+    writeAll(fs::path(plain.path().toStdString()) / "README", "no kernels here\n");
+    const Outcome ok = bench({"inspect", "--global", "8x8", "--local", "8x8"}, tmp.path().toStdString(),
+                             {"FWB_KERNEL_DIR=" + plain.path().toStdString()});
+    QVERIFY2(ok.code == 0, ("exit " + std::to_string(ok.code) + ": " + ok.err).c_str());
+    QVERIFY2(!ok.out.empty(), ok.err.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestAdversarial)
