@@ -76,6 +76,27 @@ std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, co
     return names;
 }
 
+WorkloadRequest labRequest(const std::string &workload, const LabOptions &options)
+{
+    WorkloadRequest request;
+    request.workload = workload;
+    request.repeat = parseLabCount("--repeat", options.repeatText, 1, 3);
+    request.warmup = parseLabCount("--warmup", options.warmupText, 0, 1);
+    request.fastMath = options.fastMath;
+    request.check = !options.noCheck;
+    request.local = parseLabLocal(options.localText);
+    return request;
+}
+
+Fp32Peak labPeak(Session &session, const std::string &localProblem)
+{
+    if (localProblem.empty())
+        return fp32Peak(session);
+    Fp32Peak notMeasured;
+    notMeasured.error = "not measured (" + localProblem + ")";
+    return notMeasured;
+}
+
 LocalSize parseLabLocal(const std::string &text)
 {
     std::string error;

@@ -43,6 +43,14 @@ std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, co
 // filter-bench run's rows do.
 LocalSize parseLabLocal(const std::string &text);
 
+// The request every lab verb starts from: the workload and what --repeat, --warmup, --fast-math,
+// --no-check and --local say (fwb::Error, exit 2, for a malformed value).
+WorkloadRequest labRequest(const std::string &workload, const LabOptions &options);
+
+// The device's FP32 peak for the table, or, when `localProblem` is set (no row runs), a peak marked
+// "not measured (why)".
+Fp32Peak labPeak(Session &session, const std::string &localProblem);
+
 // Why the device itself cannot launch work-groups of `local` (width, height or items over its limits);
 // empty when it can. Such a --local fails every row without building or running it.
 std::string labLocalProblem(const LocalSize &local, const DeviceInfo &device);

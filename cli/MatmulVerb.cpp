@@ -133,13 +133,7 @@ CheckedMatmul checkMatmul(const MatmulOptions &o)
     c.onlyBlas = o.lab.variantName == "clblast";
     c.variants = c.onlyBlas ? std::vector<std::string>{} : selectWorkloadVariants(workload, o.lab.variantName);
     c.withBlas = c.onlyBlas || (o.lab.variantName == "all" && !o.lab.noBaselines);
-    WorkloadRequest &request = c.request;
-    request.workload = workload.name;
-    request.repeat = parseLabCount("--repeat", o.lab.repeatText, 1, 3);
-    request.warmup = parseLabCount("--warmup", o.lab.warmupText, 0, 1);
-    request.fastMath = o.lab.fastMath;
-    request.check = !o.lab.noCheck;
-    request.local = parseLabLocal(o.lab.localText);
+    c.request = labRequest(workload.name, o.lab);
     return c;
 }
 
@@ -158,9 +152,7 @@ int cmdMatmul(const MatmulOptions &o)
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.lab.cacheDir;
     Session session(device, sessionOptions);
-    Fp32Peak notMeasured;
-    notMeasured.error = "not measured (" + localProblem + ")";
-    const Fp32Peak &peak = localProblem.empty() ? fp32Peak(session) : notMeasured;
+    const Fp32Peak peak = labPeak(session, localProblem);
 
     std::vector<RunResult> results;
     for (long n : sizes) {

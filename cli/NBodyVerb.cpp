@@ -88,15 +88,9 @@ CheckedNBody checkNBody(const NBodyOptions &o)
     c.sizes = parseSizeList("--bodies", o.bodies, 1, 1 << 21);
     c.steps = parseLabCount("--steps", o.stepsText, 1, 10);
     c.variants = selectWorkloadVariants(workload, o.lab.variantName);
-    WorkloadRequest &request = c.request;
-    request.workload = workload.name;
-    request.repeat = parseLabCount("--repeat", o.lab.repeatText, 1, 3);
-    request.warmup = parseLabCount("--warmup", o.lab.warmupText, 0, 1);
-    request.fastMath = o.lab.fastMath;
-    request.check = !o.lab.noCheck;
+    c.request = labRequest(workload.name, o.lab);
     if (c.steps > 10000)
         throw Error("--steps '" + o.stepsText + "' must be a whole number from 1 to 10000");
-    request.local = parseLabLocal(o.lab.localText);
     return c;
 }
 
@@ -113,9 +107,7 @@ int cmdNBody(const NBodyOptions &o)
     SessionOptions sessionOptions;
     sessionOptions.cacheDir = o.lab.cacheDir;
     Session session(device, sessionOptions);
-    Fp32Peak notMeasured;
-    notMeasured.error = "not measured (" + localProblem + ")";
-    const Fp32Peak &peak = localProblem.empty() ? fp32Peak(session) : notMeasured;
+    const Fp32Peak peak = labPeak(session, localProblem);
 
     std::vector<RunResult> results;
     for (long n : sizes)
