@@ -26,7 +26,6 @@
 #include <utility>
 #include <vector>
 
-extern char **environ;
 
 namespace fwb::cli {
 
