@@ -26,7 +26,6 @@
 #include <utility>
 #include <vector>
 
-
 namespace fwb::cli {
 
 namespace {
