@@ -55,7 +55,7 @@ RunResult runClBlastMatmul(Session &session, int n, int repeat, int warmup, bool
         const std::size_t bytes = std::size_t(n) * std::size_t(n) * sizeof(float);
         cl::Buffer a(context, CL_MEM_READ_ONLY, bytes), b(context, CL_MEM_READ_ONLY, bytes),
             c(context, CL_MEM_READ_WRITE, bytes);
-        queue.enqueueWriteBuffer(a, CL_FALSE, 0, bytes, problem.buffers.at(0).data.data());
+        queue.enqueueWriteBuffer(a, CL_TRUE, 0, bytes, problem.buffers.at(0).data.data()); // blocking: nothing in flight if the next throws
         queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, problem.buffers.at(1).data.data());
         cl_command_queue rawQueue = queue();
         std::vector<double> samples;

@@ -61,7 +61,7 @@ NBodyLive::NBodyLive(Session *session, const std::string &variantName, int bodie
         const std::size_t bytes = std::size_t(bodies) * 16;
         for (cl::Buffer &b : d->buffers)
             b = cl::Buffer(d->context, CL_MEM_READ_WRITE, bytes);
-        d->queue.enqueueWriteBuffer(d->buffers[0], CL_FALSE, 0, bytes, m_pos.data());
+        d->queue.enqueueWriteBuffer(d->buffers[0], CL_TRUE, 0, bytes, m_pos.data()); // blocking: m_pos dies if the next throws
         d->queue.enqueueWriteBuffer(d->buffers[1], CL_TRUE, 0, bytes, m_vel.data());
         const WorkloadPass &pass = problem.passes.front();
         d->global = cl::NDRange(pass.global[0]);

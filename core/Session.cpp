@@ -2008,6 +2008,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
         }
 
         std::vector<WorkloadBuffer> results = problem.buffers;
+        const DrainQueueOnUnwind drainBeforeBuffersGo{d->queue}; // uploads read problem, downloads write results
         const int steps = std::max(1, problem.steps);
         for (const auto &[first, second] : problem.pingPong)
             if (first < 0 || second < 0 || std::size_t(first) >= buffers.size() || std::size_t(second) >= buffers.size())
