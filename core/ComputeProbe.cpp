@@ -1,5 +1,6 @@
 // fp32Peak: the FMA-throughput probe on a session's own context and queue (see ComputeProbe.h).
 #include "ComputeProbe.h"
+#include "runtime/RunSupport.h"
 
 #include "ClConfig.h"
 #include "Devices.h"
@@ -15,14 +16,9 @@ namespace fwb {
 
 namespace {
 
-constexpr double kFlopsPerIteration = 128; // 16 float4 mads per loop trip
+using runtime::eventMs;
 
-double eventMs(const cl::Event &event)
-{
-    const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-    const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-    return double(end - start) * 1e-6;
-}
+constexpr double kFlopsPerIteration = 128; // 16 float4 mads per loop trip
 
 Fp32Peak measure(Session &session)
 {

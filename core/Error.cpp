@@ -1,6 +1,11 @@
 // OpenCL error code -> symbolic name, for messages people can search for.
 #include "Error.h"
 
+#include "ClConfig.h"
+
+#include <exception>
+#include <new>
+
 namespace fwb {
 
 std::string clErrorName(int code)
@@ -74,6 +79,31 @@ std::string clErrorName(int code)
 #undef FWB_CL_ERR
     default: return "CL_ERROR(" + std::to_string(code) + ")";
     }
+}
+
+ErrorReport describeCurrentException()
+{
+    ErrorReport report;
+    try {
+        throw;
+    } catch (const Error &e) {
+        report.ours = true;
+        report.message = e.what();
+        report.clCode = e.clCode();
+        if (e.clCode())
+            report.code = clErrorName(e.clCode());
+        report.buildLog = e.buildLog();
+    } catch (const cl::Error &e) {
+        report.clCode = e.err();
+        report.code = clErrorName(e.err());
+        report.message = std::string(e.what()) + " failed: " + report.code;
+    } catch (const std::bad_alloc &) {
+        report.message = "out of host memory";
+        report.code = "CL_OUT_OF_HOST_MEMORY";
+    } catch (const std::exception &e) {
+        report.message = e.what();
+    }
+    return report;
 }
 
 } // namespace fwb

@@ -23,4 +23,17 @@ private:
 // "CL_INVALID_WORK_GROUP_SIZE" for -54, "CL_ERROR(-1234)" for unknown codes.
 std::string clErrorName(int code);
 
+// The exception being handled, as a result reports it: the message, the OpenCL error name ("" when
+// none) and, for build failures, the build log. cl::Error becomes "<call> failed: <name>";
+// std::bad_alloc "out of host memory" (CL_OUT_OF_HOST_MEMORY). Call only inside a catch block.
+struct ErrorReport
+{
+    std::string message;
+    std::string code;
+    std::string buildLog;
+    int clCode = 0;
+    bool ours = false; // an fwb::Error (its build log, empty or not, is the one to report)
+};
+ErrorReport describeCurrentException();
+
 } // namespace fwb

@@ -91,15 +91,13 @@ InspectResult inspectWorkGroups(const DeviceInfo &device, const InspectRequest &
                 r.numGroups[1] = row[10];
             }
         }
-    } catch (const Error &e) {
-        r.error = e.what();
-        if (e.clCode())
-            r.errorCode = clErrorName(e.clCode());
-        r.buildLog = e.buildLog();
-    } catch (const cl::Error &e) {
-        r.errorCode = clErrorName(e.err());
-        r.error = std::string(e.what()) + " failed: " + r.errorCode;
-        if (launching && e.err() == CL_INVALID_WORK_GROUP_SIZE && !divides(r)) {
+    } catch (...) {
+        const ErrorReport report = describeCurrentException();
+        r.error = report.message;
+        r.errorCode = report.code;
+        if (report.ours)
+            r.buildLog = report.buildLog;
+        if (!report.ours && launching && report.clCode == CL_INVALID_WORK_GROUP_SIZE && !divides(r)) {
             r.expectedFailure = true;
             const std::string sizes = "global " + std::to_string(r.global[0]) + "x" + std::to_string(r.global[1])
                                       + " with local " + r.local.toString();
@@ -111,8 +109,6 @@ InspectResult inspectWorkGroups(const DeviceInfo &device, const InspectRequest &
                             "divide by the local size (CL_INVALID_WORK_GROUP_SIZE); round the global size up and "
                             "guard in the kernel, or build -cl-std=CL2.0 on a device with non-uniform work-groups";
         }
-    } catch (const std::exception &e) {
-        r.error = e.what();
     }
     return r;
 }

@@ -12,7 +12,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/sanitizer-build.sh"
 build="$san_build"
 suites=(tst_programcache tst_faults tst_cli tst_json tst_image tst_inspector tst_workgroup tst_box3x3_interior
-        tst_transpose tst_workload tst_bad_input tst_adversarial)
+        tst_transpose tst_workload tst_bad_input tst_adversarial plain_tileplan plain_session)
 start=$SECONDS
 san_configure
 cmake --build "$build" --parallel "$(nproc)" --target filter-bench "${suites[@]}"

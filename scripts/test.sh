@@ -4,7 +4,7 @@
 # OpenCL device (PoCL's CPU device when there is no GPU). Then the Debian package stage
 # (scripts/test-package.sh: cpack, dpkg -x into a scratch root, the installed binaries run);
 # FWB_PACKAGE=0 skips it. Then the sanitizer stage (scripts/test-sanitizers.sh: ASan+UBSan, clang, in
-# build-san/, eleven suites on PoCL); FWB_SANITIZERS=0 skips it. Then the fuzzing stage
+# build-san/, fourteen suites on PoCL); FWB_SANITIZERS=0 skips it. Then the fuzzing stage
 # (scripts/test-fuzz.sh: libFuzzer targets for every parser of outside data, from the same build-san/,
 # FWB_FUZZ_SECONDS each, default 60); FWB_FUZZ=0 skips it. Then the ThreadSanitizer stage
 # (scripts/test-tsan.sh: the window and worker-thread suites in build-tsan/, on the filter-bench built

@@ -1,0 +1,136 @@
+// CPU baselines: the checking reference (cached per image and parameters) and OpenCV's rows.
+#include "runtime/SessionImpl.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <new>
+#include <set>
+#include <thread>
+
+namespace fwb {
+
+using namespace runtime;
+
+Image Session::cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
+                            double *ms)
+{
+    const std::string key = Impl::cpuKey(input, filter, params, threads);
+    if (auto it = d->cpuCache.find(key); it != d->cpuCache.end()) {
+        if (ms)
+            *ms = it->second.ms;
+        return it->second.output;
+    }
+    Image src = input.format() == params.format ? input : input.convertedTo(params.format);
+    Image dst = filter.transposesOutput ? Image(src.height(), src.width(), src.format())
+                                        : Image(src.width(), src.height(), src.format());
+    if (filter.copySourceToDst)
+        dst = src;
+    const auto start = Clock::now();
+    filter.cpuReference(src, dst, params, threads);
+    const double elapsed = msBetween(start, Clock::now());
+    if (d->cpuCache.size() > 24)
+        d->cpuCache.clear();
+    d->cpuCache[key] = {dst, elapsed};
+    if (ms)
+        *ms = elapsed;
+    return dst;
+}
+
+RunResult Session::runBaseline(const Image &input, const RunRequest &request, Baseline baseline,
+                               const std::atomic<bool> *cancel)
+{
+    RunResult r;
+    r.filter = request.filter;
+    r.variant = baselineName(baseline);
+    r.baseline = true;
+    r.deviceSpec = d->info.spec();
+    r.local = LocalSize::driverChoice();
+    r.localSource = LocalSource::Driver;
+    r.transfer = baseline == Baseline::OpenCvTapi ? "pageable" : "none";
+    const FilterSpec *filter = findFilter(request.filter);
+    if (!filter) {
+        r.error = "unknown filter '" + request.filter + "'";
+        return r;
+    }
+    // OpenCV rounds .5 cases its own way (fixed point, cvRound): ±1. Its 8-bit GaussianBlur sums
+    // 16-bit fixed-point weights, each rounded on its own: up to 2 off (measured on the test card).
+    const bool gaussian = filter->name == "gaussian" || filter->name == "gaussian5x5";
+    r.tolerance = std::max(gaussian ? 2 : 1, filter->tolerance);
+    for (const ParamSpec &p : filter->params)
+        r.params[p.key] = filter->param(request.params, p.key);
+    r.format = formatName(request.params.format);
+    if (filter->hasBorder)
+        r.border = borderModeName(request.params.border);
+    const int threads = d->options.cpuThreads > 0 ? d->options.cpuThreads
+                                                  : int(std::max(1u, std::thread::hardware_concurrency()));
+    r.device = baseline == Baseline::OpenCvCpu ? "CPU, " + std::to_string(threads) + " threads" : d->info.name;
+    if (input.isNull()) {
+        r.error = "no input image";
+        return r;
+    }
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+        r.cancelled = true;
+        r.error = "run cancelled";
+        return r;
+    }
+    try {
+        const Image src = input.format() == request.params.format ? input : input.convertedTo(request.params.format);
+        OpenCvRun run;
+        if (baseline == Baseline::OpenCvCpu) {
+            run = runOpenCvCpu(src, *filter, request.params, threads, request.repeat, request.warmup);
+        } else {
+            ClHandles handles;
+            cl_platform_id platform = nullptr; // plain C: CLHPP versions disagree on getInfo's type here
+            clGetDeviceInfo(d->device(), CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr);
+            handles.platform = platform;
+            handles.context = d->context();
+            handles.device = d->device();
+            handles.platformName = d->info.platformName;
+            run = runOpenCvTapi(src, *filter, request.params, handles, d->openCvTapi, request.repeat, request.warmup);
+            if (!run.deviceName.empty())
+                r.device = run.deviceName;
+        }
+        r.baselineCall = run.call;
+        if (!run.error.empty()) {
+            r.unavailable = run.unavailable;
+            r.error = run.error;
+            return r;
+        }
+        r.kernelMs = Stats::of(run.opMs);
+        r.uploadMs = run.uploadMs;
+        r.downloadMs = run.downloadMs;
+        r.totalMs = run.uploadMs + r.kernelMs.median + run.downloadMs;
+        const std::size_t pixelBytes = src.sizeBytes();
+        r.bytesMoved = 2.0 * double(pixelBytes);
+        if (r.kernelMs.median > 0) {
+            r.mpixPerS = double(src.width()) * double(src.height()) / (r.kernelMs.median * 1e-3) / 1e6;
+            r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;
+        }
+        r.cpuThreads = threads;
+        double cpuMs = 0;
+        const Image multi = cpuReference(src, *filter, request.params, threads, &cpuMs);
+        r.cpuMultiMs = cpuMs;
+        d->fillCpuBest(r, src, *filter, request, threads);
+        if (request.check) {
+            const Image oracle = request.cpuSingle ? cpuReference(src, *filter, request.params, 1, &cpuMs) : multi;
+            if (request.cpuSingle)
+                r.cpuSingleMs = cpuMs;
+            r.checked = true;
+            r.maxAbsDiff = maxAbsDiff(run.output, oracle, &r.meanAbsDiff);
+            r.matches = r.maxAbsDiff >= 0 && r.maxAbsDiff <= r.tolerance;
+        }
+        if (request.keepOutput)
+            r.output = std::move(run.output);
+    } catch (...) {
+        recordCurrentException(r);
+    }
+    return r;
+}
+
+} // namespace fwb

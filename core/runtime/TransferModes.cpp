@@ -1,0 +1,89 @@
+// Transfer modes: names, and why a mode does not apply to a device or variant.
+#include "runtime/SessionImpl.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <new>
+#include <set>
+#include <thread>
+
+namespace fwb {
+
+using namespace runtime;
+
+const char *transferModeName(TransferMode mode)
+{
+    switch (mode) {
+    case TransferMode::Pageable: return "pageable";
+    case TransferMode::Pinned: return "pinned";
+    case TransferMode::ZeroCopy: return "zero_copy";
+    case TransferMode::OutputMapped: return "output_mapped";
+    case TransferMode::Svm: return "svm";
+    }
+    return "?";
+}
+
+std::optional<TransferMode> parseTransferMode(const std::string &name)
+{
+    for (TransferMode mode : allTransferModes())
+        if (name == transferModeName(mode))
+            return mode;
+    return std::nullopt;
+}
+
+const std::vector<TransferMode> &allTransferModes()
+{
+    static const std::vector<TransferMode> modes{TransferMode::Pageable, TransferMode::Pinned, TransferMode::ZeroCopy,
+                                                 TransferMode::OutputMapped, TransferMode::Svm};
+    return modes;
+}
+
+std::string Session::transferUnavailableReason(TransferMode mode, const VariantSpec *variant, std::string *note)
+{
+    const bool images = variant && variant->usesImages;
+    std::string what;
+    std::string why;
+    switch (mode) {
+    case TransferMode::Pageable:
+        what = "copies straight from and to the image in ordinary (pageable) memory";
+        break;
+    case TransferMode::Pinned:
+        what = "copies through page-locked staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once)";
+        break;
+    case TransferMode::ZeroCopy:
+    case TransferMode::OutputMapped:
+        what = mode == TransferMode::ZeroCopy
+                   ? std::string("the kernel reads and writes host-visible CL_MEM_ALLOC_HOST_PTR buffers, mapped")
+                         + (d->info.hostUnifiedMemory ? " (this device shares host memory: nothing moves)" : "")
+                   : std::string("input copied from pageable memory; output written into a host-visible buffer, mapped");
+        if (images)
+            why = std::string(transferModeName(mode)) + " does not apply to image2d variants: an image object lives in "
+                  "the device's own texture layout, which the host cannot map in place without a copy "
+                  "(use pageable or pinned)";
+        break;
+    case TransferMode::Svm: {
+        const cl_device_svm_capabilities caps = d->svmCaps();
+        if (images)
+            why = "svm does not apply to image2d variants: image objects cannot live in shared virtual memory "
+                  "(use pageable or pinned)";
+        else if (!(caps & (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)))
+            why = "svm is unavailable: the device (" + d->info.openclVersion + ") reports no CL_DEVICE_SVM_CAPABILITIES; "
+                  "it lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER";
+        what = caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+                   ? "fine-grain buffer SVM (clSVMAlloc; the host memcpy needs no map)"
+                   : "coarse-grain buffer SVM (clSVMAlloc; map and unmap around the host memcpy)";
+        break;
+    }
+    }
+    if (note)
+        *note = why.empty() ? what : why;
+    return why;
+}
+
+} // namespace fwb
