@@ -133,6 +133,21 @@ struct PreparedFilter
     float params[4] = {0, 0, 0, 0};   // passed as the float4 `params` argument
 };
 
+// OpenCV's equivalent of a filter (its CPU and T-API rows), as the family states it: which call, its
+// window, when it does not apply, and how far OpenCV's rounding may stray from our reference.
+struct OpenCvEquivalent
+{
+    enum class Call { None, GaussianBlur, Blur, Sobel, MedianBlur, Erode, Dilate, Transpose };
+    Call call = Call::None;
+    int fixedRadius = 0;       // > 0: this window radius (gaussian5x5: 2, median3x3: 1)
+    std::string radiusParam;   // else the radius is this parameter ("radius")
+    std::string sigmaParam;    // GaussianBlur: sigma; without a fixed radius the window is ceil(3 sigma)
+    std::string outputParam;   // Sobel: 0 = |gx|, 1 = |gy|, 2 = magnitude
+    int tolerance = 1;         // ± per 8-bit channel against our reference (at least the filter's own)
+    // "" when the call applies to these parameters; else why not (checked with OpenCV built in).
+    std::function<std::string(const FilterParams &)> unsupported;
+};
+
 struct FilterSpec
 {
     std::string name;  // "gaussian5x5"
@@ -149,6 +164,10 @@ struct FilterSpec
                                   // halos cannot reproduce it (large images are refused instead)
     int tolerance = 1;            // max |device - CPU reference| per 8-bit channel
     std::string toleranceNote;
+    OpenCvEquivalent openCv;      // Call::None: OpenCV has no equivalent
+    // A family computing the same filter another way, with the same parameters (gaussian and
+    // recursive_gaussian): the sweep draws both. Empty: none.
+    std::string alternative;
     std::vector<VariantSpec> variants;
     std::function<PreparedFilter(const FilterParams &)> prepare;
     // CPU oracle: same border rule and rounding; threads <= 1 is the single-threaded reference.

@@ -26,9 +26,22 @@ const char *baselineName(Baseline baseline)
 
 namespace {
 
-int intParam(const FilterSpec &filter, const FilterParams &params, const char *key)
+int intParam(const FilterSpec &filter, const FilterParams &params, const std::string &key)
 {
     return int(std::lround(filter.param(params, key)));
+}
+
+// The window radius of the family's OpenCV call: fixed, from a parameter, or (GaussianBlur) 3 sigma.
+[[maybe_unused]] int windowRadius(const FilterSpec &filter, const FilterParams &params)
+{
+    const OpenCvEquivalent &cv = filter.openCv;
+    if (cv.fixedRadius > 0)
+        return cv.fixedRadius;
+    if (!cv.radiusParam.empty())
+        return intParam(filter, params, cv.radiusParam);
+    if (!cv.sigmaParam.empty())
+        return std::max(1, int(std::ceil(3.0 * filter.param(params, cv.sigmaParam))));
+    return 0;
 }
 
 } // namespace
@@ -36,21 +49,13 @@ int intParam(const FilterSpec &filter, const FilterParams &params, const char *k
 std::string openCvUnsupportedReason(const FilterSpec &filter, const FilterParams &params)
 {
     // The same answer for "which filters" with or without OpenCV built in, so runs list the same rows.
-    static const char *const kFilters[] = {"gaussian5x5", "gaussian", "box", "sobel", "median3x3",
-                                           "median5x5", "erode", "dilate", "transpose"};
-    if (std::find_if(std::begin(kFilters), std::end(kFilters), [&](const char *n) { return filter.name == n; })
-        == std::end(kFilters))
+    if (filter.openCv.call == OpenCvEquivalent::Call::None)
         return "OpenCV has no equivalent of " + filter.name;
 #ifndef FWB_HAVE_OPENCV
     (void)params;
     return "built without OpenCV (libopencv-dev not found at configure time, or FWB_WITH_OPENCV=OFF)";
 #else
-    if ((filter.name == "median3x3" || filter.name == "median5x5") && params.border != BorderMode::Replicate)
-        return std::string("cv::medianBlur only replicates the edge pixels (BORDER_REPLICATE); this run uses ")
-               + borderModeName(params.border) + ": pick --border replicate to compare with OpenCV";
-    if (filter.name == "median5x5" && params.format == PixelFormat::Rgb888)
-        return "cv::medianBlur 5x5 takes 1- or 4-channel 8-bit images only, not rgb888";
-    return {};
+    return filter.openCv.unsupported ? filter.openCv.unsupported(params) : std::string();
 #endif
 }
 
@@ -127,51 +132,55 @@ struct OpenCvFilter
     const FilterParams &params;
     Array gx, gy, fx, fy, mag;
 
+    using Call = OpenCvEquivalent::Call;
+
     std::string describe() const
     {
         const std::string border = cvBorderName(params.border);
-        const std::string &n = filter.name;
+        const int r = windowRadius(filter, params);
         char text[200];
-        if (n == "gaussian5x5" || n == "gaussian") {
-            const double sigma = filter.param(params, "sigma");
-            const int r = n == "gaussian5x5" ? 2 : std::max(1, int(std::ceil(3.0 * sigma)));
-            std::snprintf(text, sizeof text, "cv::GaussianBlur(%dx%d, sigma %g, %s)", 2 * r + 1, 2 * r + 1, sigma,
-                          border.c_str());
-        } else if (n == "box") {
-            const int r = intParam(filter, params, "radius");
+        switch (filter.openCv.call) {
+        case Call::GaussianBlur:
+            std::snprintf(text, sizeof text, "cv::GaussianBlur(%dx%d, sigma %g, %s)", 2 * r + 1, 2 * r + 1,
+                          filter.param(params, filter.openCv.sigmaParam), border.c_str());
+            break;
+        case Call::Blur:
             std::snprintf(text, sizeof text, "cv::blur(%dx%d, %s)", 2 * r + 1, 2 * r + 1, border.c_str());
-        } else if (n == "sobel") {
-            const int output = intParam(filter, params, "output");
-            std::snprintf(text, sizeof text, "%s", output == 2
+            break;
+        case Call::Sobel:
+            std::snprintf(text, sizeof text, "%s", sobelOutput() == 2
                               ? "cv::Sobel x and y (CV_16S) + cv::magnitude (CV_32F) + convertTo(CV_8U, 1/4)"
                               : "cv::Sobel (CV_16S) + cv::convertScaleAbs(1/4)");
             if (params.format == PixelFormat::Rgba8888)
                 std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), " + cv::mixChannels (alpha kept)");
-        } else if (n == "median3x3" || n == "median5x5") {
-            std::snprintf(text, sizeof text, "cv::medianBlur(%d)", n == "median3x3" ? 3 : 5);
-        } else if (n == "erode" || n == "dilate") {
-            const int r = intParam(filter, params, "radius");
-            std::snprintf(text, sizeof text, "cv::%s(MORPH_RECT %dx%d, %s)", n.c_str(), 2 * r + 1, 2 * r + 1,
-                          border.c_str());
-        } else {
-            std::snprintf(text, sizeof text, "cv::transpose");
+            break;
+        case Call::MedianBlur: std::snprintf(text, sizeof text, "cv::medianBlur(%d)", 2 * r + 1); break;
+        case Call::Erode:
+        case Call::Dilate:
+            std::snprintf(text, sizeof text, "cv::%s(MORPH_RECT %dx%d, %s)",
+                          filter.openCv.call == Call::Erode ? "erode" : "dilate", 2 * r + 1, 2 * r + 1, border.c_str());
+            break;
+        case Call::Transpose: std::snprintf(text, sizeof text, "cv::transpose"); break;
+        case Call::None: std::snprintf(text, sizeof text, "none"); break;
         }
         return text;
     }
 
+    int sobelOutput() const { return intParam(filter, params, filter.openCv.outputParam); }
+
     void operator()(const Array &src, Array &dst)
     {
         const int border = cvBorder(params.border);
-        const std::string &n = filter.name;
-        if (n == "gaussian5x5" || n == "gaussian") {
-            const double sigma = filter.param(params, "sigma");
-            const int r = n == "gaussian5x5" ? 2 : std::max(1, int(std::ceil(3.0 * sigma)));
+        const int r = windowRadius(filter, params);
+        switch (filter.openCv.call) {
+        case Call::GaussianBlur: {
+            const double sigma = filter.param(params, filter.openCv.sigmaParam);
             cv::GaussianBlur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), sigma, sigma, border);
-        } else if (n == "box") {
-            const int r = intParam(filter, params, "radius");
-            cv::blur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), cv::Point(-1, -1), border);
-        } else if (n == "sobel") {
-            const int output = intParam(filter, params, "output");
+            break;
+        }
+        case Call::Blur: cv::blur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), cv::Point(-1, -1), border); break;
+        case Call::Sobel: {
+            const int output = sobelOutput();
             if (output == 2) {
                 cv::Sobel(src, gx, CV_16S, 1, 0, 3, 1, 0, border);
                 cv::Sobel(src, gy, CV_16S, 0, 1, 3, 1, 0, border);
@@ -187,17 +196,20 @@ struct OpenCvFilter
                 const int alphaToAlpha[] = {3, 3};
                 cv::mixChannels(src, dst, alphaToAlpha, 1);
             }
-        } else if (n == "median3x3" || n == "median5x5") {
-            cv::medianBlur(src, dst, n == "median3x3" ? 3 : 5);
-        } else if (n == "erode" || n == "dilate") {
-            const int r = intParam(filter, params, "radius");
+            break;
+        }
+        case Call::MedianBlur: cv::medianBlur(src, dst, 2 * r + 1); break;
+        case Call::Erode:
+        case Call::Dilate: {
             const cv::Mat element = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * r + 1, 2 * r + 1));
-            if (n == "erode")
+            if (filter.openCv.call == Call::Erode)
                 cv::erode(src, dst, element, cv::Point(-1, -1), 1, border, cv::Scalar::all(0));
             else
                 cv::dilate(src, dst, element, cv::Point(-1, -1), 1, border, cv::Scalar::all(0));
-        } else {
-            cv::transpose(src, dst);
+            break;
+        }
+        case Call::Transpose: cv::transpose(src, dst); break;
+        case Call::None: break; // refused before (openCvUnsupportedReason)
         }
     }
 };

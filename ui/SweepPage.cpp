@@ -29,14 +29,12 @@ namespace {
 
 QString q(const std::string &s) { return QString::fromStdString(s); }
 
-// The other filter worth drawing on the same chart: the blur of the other family with this parameter.
+// The other filter worth drawing on the same chart: the family that computes the same filter another
+// way (FilterSpec::alternative).
 QString naturalPartner(const QString &filter)
 {
-    if (filter == QLatin1String("gaussian"))
-        return QStringLiteral("recursive_gaussian");
-    if (filter == QLatin1String("recursive_gaussian"))
-        return QStringLiteral("gaussian");
-    return {};
+    const FilterSpec *spec = findFilter(filter.toStdString());
+    return spec ? QString::fromStdString(spec->alternative) : QString();
 }
 
 const ParamSpec *findParam(const FilterSpec *filter, const std::string &key)

@@ -159,6 +159,7 @@ void registerBox(std::vector<FilterSpec> &out)
     b.params = {{"radius", "Radius (px)", "Half-width of the square window: the blur averages (2r+1)^2 pixels.",
                  3, 1, 50, 1, true}};
     b.tolerance = 0;
+    b.openCv = {OpenCvEquivalent::Call::Blur, 0, "radius", {}, {}, 1, {}}; // cvRound's .5 cases: ±1
     b.toleranceNote = "exact (0): every variant sums integers exactly (float scratch values stay below 2^24) and "
                       "rounds once, in integers, like the CPU reference";
     b.prepare = [](const FilterParams &p) {

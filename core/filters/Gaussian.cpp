@@ -188,6 +188,9 @@ void registerGaussian(std::vector<FilterSpec> &out)
     f.params = {{"sigma", "Sigma (px)", "Width of the bell curve; the window reaches 3 sigma on each side.", 2.0, 0.3,
                  50.0, 0.1, false}};
     f.tolerance = 1;
+    // OpenCV's 8-bit GaussianBlur sums 16-bit fixed-point weights, each rounded on its own: up to 2 off.
+    f.openCv = {OpenCvEquivalent::Call::GaussianBlur, 0, {}, "sigma", {}, 2, {}};
+    f.alternative = "recursive_gaussian";
     f.toleranceNote = "±1 per 8-bit channel: the CPU reference runs the same two 1-D passes with the same float "
                       "intermediate and tap order; only fused multiply-adds on the device can move a .5 case";
     f.prepare = [](const FilterParams &p) {

@@ -170,6 +170,15 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                     "value is found.";
     f.tolerance = 0;
     f.toleranceNote = "exact: a median selects an input value";
+    f.openCv = {OpenCvEquivalent::Call::MedianBlur, size / 2, {}, {}, {}, 1, [size](const FilterParams &p) {
+                    if (p.border != BorderMode::Replicate)
+                        return std::string("cv::medianBlur only replicates the edge pixels (BORDER_REPLICATE); "
+                                           "this run uses ") + borderModeName(p.border)
+                               + ": pick --border replicate to compare with OpenCV";
+                    if (size == 5 && p.format == PixelFormat::Rgb888)
+                        return std::string("cv::medianBlur 5x5 takes 1- or 4-channel 8-bit images only, not rgb888");
+                    return std::string();
+                }};
     f.prepare = [size](const FilterParams &) {
         PreparedFilter prepared;
         prepared.radius = size / 2;

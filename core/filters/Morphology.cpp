@@ -121,6 +121,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                  double(kDefaultMorphRadius), 1, 30, 1, true}};
     f.tolerance = 0;
     f.toleranceNote = "exact: min/max select an input value";
+    f.openCv = {dilate ? OpenCvEquivalent::Call::Dilate : OpenCvEquivalent::Call::Erode, 0, "radius", {}, {}, 1, {}};
     f.prepare = [dilate](const FilterParams &p) {
         const int r = int(morphRadius(p));
         PreparedFilter prepared;

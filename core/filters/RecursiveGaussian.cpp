@@ -276,6 +276,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
 {
     FilterSpec f;
     f.name = "recursive_gaussian";
+    f.alternative = "gaussian"; // the same blur, computed as a sum over the window
     f.title = "Recursive (IIR) Gaussian";
     f.plainVerb = "blurring the picture";
     f.description = "Gaussian blur as a recursive filter (Young & van Vliet, 3rd order): each work-item runs "

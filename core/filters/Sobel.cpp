@@ -114,6 +114,7 @@ void registerSobel(std::vector<FilterSpec> &out)
 {
     FilterSpec f;
     f.name = "sobel";
+    f.openCv = {OpenCvEquivalent::Call::Sobel, 1, {}, {}, "output", 1, {}}; // convertScaleAbs rounds: ±1
     f.title = "Sobel edges";
     f.plainVerb = "finding the edges in the picture";
     f.description = "Sobel gradient gx = [-1 0 1; -2 0 2; -1 0 1] and gy (its transpose) per colour channel "

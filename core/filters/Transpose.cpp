@@ -55,6 +55,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
 {
     FilterSpec f;
     f.name = "transpose";
+    f.openCv = {OpenCvEquivalent::Call::Transpose, 0, {}, {}, {}, 1, {}};
     f.title = "Transpose";
     f.plainVerb = "flipping the picture over its diagonal";
     f.description = "Swaps rows and columns: the output is height x width. Pure data movement, so it shows the "

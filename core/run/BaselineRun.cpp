@@ -58,10 +58,7 @@ RunResult Session::runBaseline(const Image &input, const RunRequest &request, Ba
         r.error = "unknown filter '" + request.filter + "'";
         return r;
     }
-    // OpenCV rounds .5 cases its own way (fixed point, cvRound): ±1. Its 8-bit GaussianBlur sums
-    // 16-bit fixed-point weights, each rounded on its own: up to 2 off (measured on the test card).
-    const bool gaussian = filter->name == "gaussian" || filter->name == "gaussian5x5";
-    r.tolerance = std::max(gaussian ? 2 : 1, filter->tolerance);
+    r.tolerance = std::max(filter->openCv.tolerance, filter->tolerance); // the family states OpenCV's rounding
     for (const ParamSpec &p : filter->params)
         r.params[p.key] = filter->param(request.params, p.key);
     r.format = formatName(request.params.format);
