@@ -13,6 +13,8 @@
 #include "Image.h"
 #include "JsonIo.h"
 #include "ProgramCache.h"
+#include "ResultJson.h"
+#include "Session.h"
 
 #include <algorithm>
 #include <atomic>
@@ -83,13 +85,14 @@ void runJob(Job &job, const std::string &deviceSpec, const std::string &cacheDir
         job.error = status < 0 ? "could not start filter-bench" : "filter-bench run exited with status " + std::to_string(status);
         return;
     }
-    const Json &r = (*j)["results"][0];
-    if (r.value("build_ms", Json()).is_number())
-        job.buildMs = r["build_ms"].get<double>();
-    if (r.value("build_origin", Json()).is_string())
-        job.origin = r["build_origin"].get<std::string>();
-    if (r.value("error", Json()).is_string())
-        job.error = r["error"].get<std::string>();
+    try {
+        const RunResult r = (*j)["results"][0].get<RunResult>(); // the run schema (ResultJson.h)
+        job.buildMs = r.buildMs;
+        job.origin = r.buildOrigin;
+        job.error = r.error;
+    } catch (const std::exception &e) {
+        job.error = std::string("filter-bench run answered in a form this build does not read: ") + e.what();
+    }
 }
 
 // prepare's checks before any work (Verb::check): the formats and filters it would build.

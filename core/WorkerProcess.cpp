@@ -1,11 +1,12 @@
 // runInWorker (the caller: temp folder, posix_spawn, time limit, kill) and serveWorkerJob (the
-// helper's side), with the protocol's JSON both ways.
+// helper's side); the request and the result travel in the run schema (ResultJson.h).
 #include "WorkerProcess.h"
 
 #include "AtomicFile.h"
 #include "Devices.h"
 #include "Error.h"
 #include "JsonIo.h"
+#include "ResultJson.h"
 #include "TuningDb.h"
 
 #include <chrono>
@@ -57,65 +58,6 @@ void writeFile(const fs::path &path, const void *data, std::size_t size)
         throw Error("cannot write " + path.string());
 }
 
-Json requestJson(const RunRequest &r)
-{
-    Json j = Json::object();
-    j["filter"] = r.filter;
-    j["variant"] = r.variant;
-    Json &params = j["params"] = Json::object();
-    for (const auto &[key, value] : r.params.values)
-        params[key] = value;
-    j["border"] = borderModeName(r.params.border);
-    j["format"] = formatName(r.params.format);
-    j["fast_math"] = r.params.fastMath;
-    j["local"] = r.local.toString();
-    j["block"] = r.block.toString(); // "auto": the variant's own (or a tuned one)
-    j["repeat"] = r.repeat;
-    j["warmup"] = r.warmup;
-    j["check"] = r.check;
-    j["cpu_single"] = r.cpuSingle;
-    j["keep_output"] = r.keepOutput;
-    j["opencv_cpu"] = r.openCvCpuBaseline;
-    j["transfer"] = transferModeName(r.transfer);
-    j["tile_width"] = r.tileWidth;
-    j["tile_height"] = r.tileHeight;
-    j["max_alloc_bytes"] = r.maxAllocBytes;
-    j["allow_tiles"] = r.allowTiles;
-    j["streams"] = r.streams;
-    return j;
-}
-
-RunRequest requestFromJson(const Json &j)
-{
-    RunRequest r;
-    r.filter = j.at("filter").get<std::string>();
-    r.variant = j.at("variant").get<std::string>();
-    for (const auto &[key, value] : j.at("params").items())
-        r.params.values[key] = value.get<double>();
-    r.params.border = parseBorderMode(j.at("border").get<std::string>()).value_or(BorderMode::Reflect101);
-    r.params.format = parsePixelFormat(j.at("format").get<std::string>()).value_or(PixelFormat::Gray8);
-    r.params.fastMath = j.value("fast_math", false);
-    r.local = LocalSize::parse(j.value("local", std::string("auto"))).value_or(LocalSize{});
-    r.block = LocalSize::parse(j.value("block", std::string("auto"))).value_or(LocalSize{});
-    r.repeat = j.value("repeat", 5);
-    r.warmup = j.value("warmup", 1);
-    r.check = j.value("check", true);
-    r.cpuSingle = j.value("cpu_single", true);
-    r.keepOutput = j.value("keep_output", true);
-    r.openCvCpuBaseline = j.value("opencv_cpu", true);
-    const std::string transfer = j.value("transfer", std::string("pageable"));
-    const std::optional<TransferMode> mode = parseTransferMode(transfer);
-    if (!mode)
-        throw Error("unknown transfer mode '" + transfer + "'");
-    r.transfer = *mode;
-    r.tileWidth = j.value("tile_width", 0);
-    r.tileHeight = j.value("tile_height", 0);
-    r.maxAllocBytes = j.value("max_alloc_bytes", std::uint64_t(0));
-    r.allowTiles = j.value("allow_tiles", true);
-    r.streams = j.value("streams", 3);
-    return r;
-}
-
 Json kernelJson(const UserVariant &v)
 {
     return Json::object({{"name", v.name},
@@ -141,158 +83,6 @@ UserVariant kernelFromJson(const Json &j, const std::string &source)
     v.defines = j.value("defines", std::vector<std::string>{});
     v.source = source;
     return v;
-}
-
-// The fields of a RunResult the window and the CLI show (the output image travels as output.raw).
-Json resultJson(const RunResult &r)
-{
-    Json j = Json::object();
-    j["filter"] = r.filter;
-    j["variant"] = r.variant;
-    j["params"] = r.params;
-    j["format"] = r.format;
-    j["border"] = r.border;
-    j["device"] = r.device;
-    j["device_spec"] = r.deviceSpec;
-    j["local"] = r.local.toString();
-    j["local_source"] = int(r.localSource);
-    j["block"] = r.block.toString();
-    j["block_source"] = int(r.blockSource);
-    j["global"] = Json::array({r.global[0], r.global[1]});
-    j["build_options"] = r.buildOptions;
-    j["build_ms"] = r.buildMs;
-    j["build_origin"] = r.buildOrigin;
-    j["build_cached"] = r.buildCached;
-    j["reuploaded"] = r.reuploaded;
-    j["transfer"] = r.transfer;
-    j["transfer_note"] = r.transferNote;
-    j["staging_ms"] = r.stagingMs;
-    j["upload_gbps"] = r.uploadGBps;
-    j["download_gbps"] = r.downloadGBps;
-    j["upload_pct_of_probe"] = r.uploadPctOfProbe;
-    j["download_pct_of_probe"] = r.downloadPctOfProbe;
-    j["end_to_end_ms"] = r.endToEndMs;
-    j["tiles"] = r.tiles;
-    j["tile_width"] = r.tileWidth;
-    j["tile_height"] = r.tileHeight;
-    j["tile_halo"] = r.tileHalo;
-    j["streams"] = r.streams;
-    j["stages_ms"] = r.stagesMs;
-    j["overlap_pct"] = r.overlapPct;
-    j["upload_ms"] = r.uploadMs;
-    j["download_ms"] = r.downloadMs;
-    j["kernel_ms"] = Json::array({r.kernelMs.min, r.kernelMs.median, r.kernelMs.max});
-    j["pass_ms"] = r.passMs;
-    j["total_ms"] = r.totalMs;
-    j["mpix_per_s"] = r.mpixPerS;
-    j["bytes_moved"] = r.bytesMoved;
-    j["gbps"] = r.gbps;
-    j["cpu_single_ms"] = r.cpuSingleMs;
-    j["cpu_multi_ms"] = r.cpuMultiMs;
-    j["cpu_threads"] = r.cpuThreads;
-    j["opencv_cpu_ms"] = r.openCvCpuMs;
-    j["cpu_best_ms"] = r.cpuBestMs;
-    j["cpu_best_label"] = r.cpuBestLabel;
-    j["speedup"] = r.speedupVsCpu;
-    j["speedup_total"] = r.speedupTotalVsCpu;
-    j["baseline"] = r.baseline;
-    j["baseline_call"] = r.baselineCall;
-    j["metric_name"] = r.metricName;
-    j["metric_value"] = r.metricValue;
-    j["max_error"] = r.maxError;
-    j["check_detail"] = r.checkDetail;
-    j["checked"] = r.checked;
-    j["max_abs_diff"] = r.maxAbsDiff;
-    j["mean_abs_diff"] = r.meanAbsDiff;
-    j["tolerance"] = r.tolerance;
-    j["matches"] = r.matches;
-    j["expected_failure"] = r.expectedFailure;
-    j["unavailable"] = r.unavailable;
-    j["cancelled"] = r.cancelled;
-    j["error"] = r.error;
-    j["error_code"] = r.errorCode;
-    j["warning"] = r.warning;
-    j["build_log"] = r.buildLog;
-    return j;
-}
-
-RunResult resultFromJson(const Json &j)
-{
-    RunResult r;
-    r.filter = j.value("filter", std::string());
-    r.variant = j.value("variant", std::string());
-    r.params = j.value("params", std::map<std::string, double>{});
-    r.format = j.value("format", std::string());
-    r.border = j.value("border", std::string());
-    r.device = j.value("device", std::string());
-    r.deviceSpec = j.value("device_spec", std::string());
-    r.local = LocalSize::parse(j.value("local", std::string("auto"))).value_or(LocalSize{});
-    r.localSource = LocalSource(j.value("local_source", 0));
-    r.block = LocalSize::parse(j.value("block", std::string("auto"))).value_or(LocalSize{});
-    r.blockSource = LocalSource(j.value("block_source", 0));
-    if (j.contains("global")) {
-        r.global[0] = j["global"][0].get<std::size_t>();
-        r.global[1] = j["global"][1].get<std::size_t>();
-    }
-    r.buildOptions = j.value("build_options", std::string());
-    r.buildMs = j.value("build_ms", 0.0);
-    r.buildOrigin = j.value("build_origin", std::string());
-    r.buildCached = j.value("build_cached", false);
-    r.reuploaded = j.value("reuploaded", true);
-    r.transfer = j.value("transfer", std::string("pageable"));
-    r.transferNote = j.value("transfer_note", std::string());
-    r.stagingMs = j.value("staging_ms", 0.0);
-    r.uploadGBps = j.value("upload_gbps", 0.0);
-    r.downloadGBps = j.value("download_gbps", 0.0);
-    r.uploadPctOfProbe = j.value("upload_pct_of_probe", -1.0);
-    r.downloadPctOfProbe = j.value("download_pct_of_probe", -1.0);
-    r.endToEndMs = j.value("end_to_end_ms", 0.0);
-    r.tiles = j.value("tiles", 1);
-    r.tileWidth = j.value("tile_width", 0);
-    r.tileHeight = j.value("tile_height", 0);
-    r.tileHalo = j.value("tile_halo", 0);
-    r.streams = j.value("streams", 1);
-    r.stagesMs = j.value("stages_ms", 0.0);
-    r.overlapPct = j.value("overlap_pct", 0.0);
-    r.uploadMs = j.value("upload_ms", 0.0);
-    r.downloadMs = j.value("download_ms", 0.0);
-    if (j.contains("kernel_ms")) {
-        r.kernelMs.min = j["kernel_ms"][0].get<double>();
-        r.kernelMs.median = j["kernel_ms"][1].get<double>();
-        r.kernelMs.max = j["kernel_ms"][2].get<double>();
-    }
-    r.passMs = j.value("pass_ms", std::vector<double>{});
-    r.totalMs = j.value("total_ms", 0.0);
-    r.mpixPerS = j.value("mpix_per_s", 0.0);
-    r.bytesMoved = j.value("bytes_moved", 0.0);
-    r.gbps = j.value("gbps", 0.0);
-    r.cpuSingleMs = j.value("cpu_single_ms", -1.0);
-    r.cpuMultiMs = j.value("cpu_multi_ms", -1.0);
-    r.cpuThreads = j.value("cpu_threads", 0);
-    r.openCvCpuMs = j.value("opencv_cpu_ms", -1.0);
-    r.cpuBestMs = j.value("cpu_best_ms", -1.0);
-    r.cpuBestLabel = j.value("cpu_best_label", std::string());
-    r.speedupVsCpu = j.value("speedup", 0.0);
-    r.speedupTotalVsCpu = j.value("speedup_total", 0.0);
-    r.baseline = j.value("baseline", false);
-    r.baselineCall = j.value("baseline_call", std::string());
-    r.metricName = j.value("metric_name", std::string());
-    r.metricValue = j.value("metric_value", 0.0);
-    r.maxError = j.value("max_error", 0.0);
-    r.checkDetail = j.value("check_detail", std::string());
-    r.checked = j.value("checked", false);
-    r.maxAbsDiff = j.value("max_abs_diff", -1);
-    r.meanAbsDiff = j.value("mean_abs_diff", 0.0);
-    r.tolerance = j.value("tolerance", 0);
-    r.matches = j.value("matches", false);
-    r.expectedFailure = j.value("expected_failure", false);
-    r.unavailable = j.value("unavailable", false);
-    r.cancelled = j.value("cancelled", false);
-    r.error = j.value("error", std::string());
-    r.errorCode = j.value("error_code", std::string());
-    r.warning = j.value("warning", std::string());
-    r.buildLog = j.value("build_log", std::string());
-    return r;
 }
 
 std::string exeDir()
@@ -387,7 +177,7 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
         j["cache_dir"] = job.cacheDir;
         j["kernel_dir"] = job.kernelDir;
         j["tuning_db"] = job.tuningDb;
-        j["request"] = requestJson(job.request);
+        j["request"] = job.request; // the run schema (ResultJson.h)
         if (job.kernel) {
             j["kernel"] = kernelJson(*job.kernel);
             writeFile(dir / "kernel.cl", job.kernel->source.data(), job.kernel->source.size());
@@ -499,7 +289,7 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
         return out;
     }
     try {
-        r = resultFromJson((*answer)["result"]);
+        r = (*answer)["result"].get<RunResult>();
         out.workerMs = answer->value("worker_ms", 0.0);
         out.sessionMs = answer->value("session_ms", 0.0);
         out.runMs = answer->value("run_ms", 0.0);
@@ -543,7 +333,7 @@ int serveWorkerJob(const fs::path &dir, long parentPid)
         if (j.value("protocol", 0) != kWorkerProtocol)
             throw Error("protocol version " + std::to_string(j.value("protocol", 0)) + " is not "
                         + std::to_string(kWorkerProtocol) + " (caller and helper come from different builds)");
-        RunRequest request = requestFromJson(j.at("request"));
+        RunRequest request = j.at("request").get<RunRequest>();
         r.filter = request.filter;
         r.variant = request.variant;
         std::string baseVariant = request.variant; // the name a tuned shape is stored under
@@ -611,7 +401,7 @@ int serveWorkerJob(const fs::path &dir, long parentPid)
             r.error = e.what();
         }
     }
-    answer["result"] = resultJson(r);
+    answer["result"] = r; // every field but the output (output.raw), full precision
     answer["worker_ms"] = msSince(start);
     // Written last and renamed into place: the caller sees a whole answer or none.
     try {

@@ -4,22 +4,21 @@
 // crashes the driver costs one process, never the window or the CLI. Qt-free (posix_spawn).
 //
 // Protocol (version kWorkerProtocol), one folder per job:
-//   request.json  {"protocol":2, "op":"run"|"build", "device":"P:D", "cache_dir", "kernel_dir",
+//   request.json  {"protocol":3, "op":"run"|"build", "device":"P:D", "cache_dir", "kernel_dir",
 //                  "tuning_db" (the tuning database auto launches consult; empty: none),
-//                  "request":{filter, variant, params, border, format, fast_math, local, repeat,
-//                  warmup, check, cpu_single, keep_output, opencv_cpu, transfer, tile_width,
-//                  tile_height, max_alloc_bytes, allow_tiles, streams}, "kernel":{name, base_filter,
-//                  base_variant, kernel_file, entry_points, defines, ...} (user kernels only),
-//                  "input":{"width","height","format"}}
+//                  "request":{...the RunRequest in the run schema, ResultJson.h...},
+//                  "kernel":{name, base_filter, base_variant, kernel_file, entry_points, defines, ...}
+//                  (user kernels only), "input":{"width","height","format"}}
 //   kernel.cl     the user kernel's text (when the request has one)
 //   input.raw     the image's pixels, tightly packed
 //   launching     created by the worker once the program is built (the kernel's time limit starts)
-// The worker answers with response.json {"protocol":2, "result":{...every RunResult field but the
-// output...}} and, for runs that keep their output, output.raw; then exits 0. Every RunRequest
-// field travels except reuseUpload (a fresh process has no image on the device) and the overrides
-// (the kernel object stands for them), so the helper launches a user kernel exactly as the
-// catalogue launches its base variant: same transfer mode, tiling, work-group shape (a tuned shape
-// of the base variant included), repeats and checks.
+// The worker answers with response.json {"protocol":3, "result":{...the RunResult in the run schema,
+// the keys of `--json`, numbers at full precision...}} and, for runs that keep their output,
+// output.raw; then exits 0. Every RunRequest field travels except reuseUpload (a fresh process has no
+// image on the device) and the overrides (the kernel object stands for them), so the helper launches
+// a user kernel exactly as the catalogue launches its base variant: same transfer mode, tiling,
+// work-group shape (a tuned shape of the base variant included), repeats and checks. Version 3: the
+// result in the run schema (version 2 had its own names for it).
 #pragma once
 
 #include "Image.h"
@@ -33,7 +32,7 @@
 
 namespace fwb {
 
-inline constexpr int kWorkerProtocol = 2;
+inline constexpr int kWorkerProtocol = 3;
 inline constexpr double kDefaultWorkerTimeoutS = 10.0;
 
 struct WorkerJob

@@ -150,21 +150,9 @@ kernel void median_local(global const uchar *src, global uchar *dst, int width, 
 #define MLO(a, b) p[a] = min(p[a], p[b]);
 #define MHI(a, b) p[b] = max(p[a], p[b]);
 
-// The 5x5 network given column-sorted input: p[dy * 5 + dx] = dy-th smallest of column x + dx - 2.
-// The 113-step network pruned for sorted columns (76 steps), the same as median5Row() in
-// core/filters/Median.cpp (checked exhaustively there with the 0-1 principle).
-#define FWB_MEDIAN25_SORTED_COLUMNS \
-    MX(0, 1) MX(2, 3) MX(4, 5) MX(6, 7) MX(8, 9) MX(10, 11) MX(12, 13) MX(14, 15) \
-    MX(16, 17) MX(18, 19) MX(20, 21) MX(22, 23) MX(1, 3) MX(4, 6) MX(5, 7) \
-    MX(8, 10) MX(9, 11) MX(12, 14) MX(13, 15) MX(16, 18) MX(17, 19) MX(20, 22) \
-    MHI(1, 2) MX(5, 6) MX(9, 10) MX(13, 14) MX(17, 18) MLO(21, 22) MHI(0, 4) \
-    MX(2, 6) MX(3, 7) MX(9, 13) MX(10, 14) MLO(11, 15) MX(16, 20) MX(17, 21) \
-    MLO(19, 23) MHI(2, 4) MX(3, 5) MX(10, 12) MX(11, 13) MX(18, 20) MX(5, 6) \
-    MX(9, 10) MX(11, 12) MX(13, 14) MX(17, 18) MX(4, 12) MX(5, 13) MLO(6, 14) \
-    MHI(4, 8) MHI(5, 9) MX(6, 10) MX(7, 11) MLO(20, 24) MX(7, 9) MX(10, 12) \
-    MLO(11, 13) MX(18, 20) MHI(7, 8) MX(9, 10) MX(11, 12) MX(17, 18) MLO(19, 20) \
-    MHI(3, 19) MHI(8, 16) MHI(9, 17) MLO(10, 18) MLO(11, 19) MLO(13, 21) MHI(6, 10) \
-    MLO(12, 16) MLO(13, 17) MHI(10, 12) MLO(11, 13) MHI(11, 12)
+// The 5x5 network given column-sorted input (76 steps instead of 113), generated and checked by
+// scripts/median_networks.py; the CPU fast path (core/filters/Median.cpp) runs the same file.
+#include "median_sorted_columns.clh"
 
 inline bs_u8v median_med3(bs_u8v a, bs_u8v b, bs_u8v c) { return max(min(a, b), min(max(a, b), c)); }
 
@@ -236,7 +224,7 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #pragma unroll
                 for (int dx = 0; dx < 5; ++dx)
                     p[dy * 5 + dx] = bs_at(rank[dy], pos + (dx - 2) * CHANNELS, MEDIAN_NV);
-            FWB_MEDIAN25_SORTED_COLUMNS
+            FWB_MEDIAN25_SORTED_COLUMNS(MX, MLO, MHI)
             o[j] = p[12];
 #endif
         }

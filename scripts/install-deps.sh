@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages OpenCL Filter Workbench needs (skips the install when present).
 set -euo pipefail
-packages=(cmake g++ ninja-build pkg-config
+packages=(cmake g++ ninja-build pkg-config python3 # python3: the median_networks test
           ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd clinfo
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
           xvfb xauth

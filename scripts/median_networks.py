@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Generates kernels/median_blocks.clh: the min/max networks of the median `forgetful` rungs.
+"""Generates the median kernels' min/max networks: kernels/median_blocks.clh (the `forgetful` rungs) and
+kernels/median_sorted_columns.clh (the 5x5 network for sorted columns, used by the roofline rung and by the
+CPU fast path in core/filters/Median.cpp).
 
 A work-item computes BW outputs across x 2 rows down per step (and slides down by 2 rows). The work is
 shared at every level where neighbouring outputs see the same inputs:
@@ -17,11 +19,26 @@ shared at every level where neighbouring outputs see the same inputs:
 
 Every network is a straight-line program of min and max (no branches, exact), checked here with the
 0-1 principle (every 0-1 input of each output's window, bit-sliced) and with random small-alphabet
-inputs. Usage: scripts/median_networks.py [--check] > kernels/median_blocks.clh
+inputs.
+
+The sorted-columns network is kernels/median.cl's 113-step FWB_MEDIAN25_NETWORK (read from that file)
+pruned for inputs whose columns are already sorted: front to back, each step is dropped, else reduced to
+its min or its max half, whenever the network still gives the median of every column-sorted 0-1 input
+(all 6^5 of them: by the 0-1 principle that proves it for all inputs); then the steps that cannot reach
+the middle output go. 76 steps.
+
+Usage: scripts/median_networks.py --write   rewrites both files in kernels/
+       scripts/median_networks.py --check   checks every network and that the committed files are what
+                                            this script writes (a ctest test: median_networks)
+       scripts/median_networks.py           prints median_blocks.clh
 """
 import itertools
+import os
 import random
+import re
 import sys
+
+KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, 'kernels')
 
 NEG, POS = -1, -2  # constants: -inf, +inf
 PAETH3 = True  # 3x3: Paeth's formula on the sorted columns (15 min/max per output) instead of a core merge (16.6)
@@ -317,6 +334,118 @@ def emit(N, BW, out):
     return nops, per
 
 
+# ---- the 5x5 network for sorted columns ---------------------------------------------------------------
+def median25_network():
+    """kernels/median.cl's FWB_MEDIAN25_NETWORK as (op, a, b) steps, op one of X, LO, HI."""
+    with open(os.path.join(KERNELS, 'median.cl')) as f:
+        text = f.read()
+    m = re.search(r'#define FWB_MEDIAN25_NETWORK \\\n((?:.*\\\n)*.*)\n', text)
+    if not m:
+        sys.exit('median_networks.py: no FWB_MEDIAN25_NETWORK in kernels/median.cl')
+    return [(op, int(a), int(b)) for op, a, b in re.findall(r'\b(X|LO|HI)\((\d+),\s*(\d+)\)', m.group(1))]
+
+
+def sorted_column_inputs():
+    """Every column-sorted 0-1 window (p[dy * 5 + dx] = dy-th smallest of column dx), bit-sliced: one
+    integer per window position, one bit per input; and the median of each, sliced the same way."""
+    windows = []
+    for zeros in itertools.product(range(6), repeat=5):
+        windows.append([int(dy >= zeros[dx]) for dy in range(5) for dx in range(5)])
+    p = [sum(w[k] << i for i, w in enumerate(windows)) for k in range(25)]
+    median = sum(sorted(w)[12] << i for i, w in enumerate(windows))
+    return p, median
+
+
+def run_steps(steps, p):
+    p = list(p)
+    for op, a, b in steps:
+        lo, hi = p[a] & p[b], p[a] | p[b]  # min and max of 0-1 values, bit-sliced
+        if op in ('X', 'LO'):
+            p[a] = lo
+        if op in ('X', 'HI'):
+            p[b] = hi
+    return p
+
+
+def sorted_columns_network():
+    """FWB_MEDIAN25_NETWORK pruned for sorted columns (see the top of this file)."""
+    p, median = sorted_column_inputs()
+    steps = median25_network()
+    assert run_steps(steps, p)[12] == median, 'FWB_MEDIAN25_NETWORK is not a median network'
+    for i, (op, a, b) in enumerate(steps):
+        for smaller in [None] + ([('LO', a, b), ('HI', a, b)] if op == 'X' else []):
+            trial = steps[:i] + [smaller] + steps[i + 1:]
+            if run_steps([s for s in trial if s], p)[12] == median:
+                steps = trial
+                break
+    live, kept = {12}, []
+    for step in reversed([s for s in steps if s]):
+        op, a, b = step
+        keep_a, keep_b = op in ('X', 'LO') and a in live, op in ('X', 'HI') and b in live
+        if keep_a or keep_b:
+            kept.append(('X' if keep_a and keep_b else 'LO' if keep_a else 'HI', a, b))
+            live |= {a, b}
+    return kept[::-1]
+
+
+def check_sorted_columns(steps, trials=3000):
+    p, median = sorted_column_inputs()
+    assert run_steps(steps, p)[12] == median, '0-1 sorted columns'
+    rng = random.Random(1)
+    for alphabet in (3, 256):
+        for _ in range(trials):
+            columns = [sorted(rng.randrange(alphabet) for _ in range(5)) for _ in range(5)]
+            v = [columns[k % 5][k // 5] for k in range(25)]
+            want = sorted(v)[12]
+            for op, a, b in steps:
+                lo, hi = min(v[a], v[b]), max(v[a], v[b])
+                if op in ('X', 'LO'):
+                    v[a] = lo
+                if op in ('X', 'HI'):
+                    v[b] = hi
+            assert v[12] == want, ('sorted columns', alphabet)
+
+
+def sorted_columns_text(steps):
+    out = ['// median_sorted_columns.clh: GENERATED by scripts/median_networks.py - do not edit by hand.',
+           '// The 5x5 median network given column-sorted input, p[dy * 5 + dx] = dy-th smallest of column dx:',
+           "// kernels/median.cl's FWB_MEDIAN25_NETWORK pruned for sorted columns (%d steps instead of %d; see"
+           % (len(steps), len(median25_network())),
+           '// that script). The median is p[12]. OpenCL C and C++ both: the roofline rung (kernels/median.cl) and',
+           '// the CPU fast path (core/filters/Median.cpp) pass their own steps: X(a, b) p[a] = min, p[b] = max;',
+           '// LO(a, b) p[a] = min only; HI(a, b) p[b] = max only.',
+           '#ifndef FWB_MEDIAN_SORTED_COLUMNS_CLH', '#define FWB_MEDIAN_SORTED_COLUMNS_CLH', '',
+           '#define FWB_MEDIAN25_SORTED_COLUMNS_STEPS %d' % len(steps),
+           '#define FWB_MEDIAN25_SORTED_COLUMNS(X, LO, HI) \\']
+    calls = ['%s(%d, %d)' % (op, a, b) for op, a, b in steps]
+    line = '   '
+    for call in calls:
+        if len(line) + 1 + len(call) > 100 - 2:
+            out.append(line + ' \\')
+            line = '   '
+        line += ' ' + call
+    out.append(line)
+    out += ['', '#endif // FWB_MEDIAN_SORTED_COLUMNS_CLH']
+    return '\n'.join(out) + '\n'
+
+
+def blocks_text():
+    out = ['// median_blocks.clh: GENERATED by scripts/median_networks.py - do not edit by hand.',
+           '// Straight-line min/max networks for the median `forgetful` rungs (see that script for the',
+           '// construction; every network checked there with the 0-1 principle). Needs the value type mf_t and',
+           '// MF_MIN / MF_MAX (kernels/median.cl: upix_t with min / max, or two pixels in the 16-bit halves of a uint).',
+           '#ifndef FWB_MEDIAN_BLOCKS_CLH', '#define FWB_MEDIAN_BLOCKS_CLH', '']
+    for N, BW in ((3, 4), (3, 8), (3, 16), (5, 4), (5, 8), (5, 16)):
+        emit(N, BW, out)
+    out.append('#endif // FWB_MEDIAN_BLOCKS_CLH')
+    return '\n'.join(out) + '\n'
+
+
+def generated_files():
+    return {'median_blocks.clh': blocks_text(),
+            'median_sorted_columns.clh': sorted_columns_text(sorted_columns_network())}
+
+
 def main():
     args = sys.argv[1:]
     if '--count' in args:
@@ -326,20 +455,28 @@ def main():
             n = net.count(flat)
             print('N=%d BW=%d: %d ops, %.2f per output' % (N, BW, n, n / (2.0 * BW)))
         return
+    if '--write' in args:
+        for name, text in generated_files().items():
+            with open(os.path.join(KERNELS, name), 'w') as f:
+                f.write(text)
+            print('wrote kernels/%s' % name, file=sys.stderr)
+        return
     if '--check' in args:
+        stale = []
+        for name, text in generated_files().items():
+            with open(os.path.join(KERNELS, name)) as f:
+                if f.read() != text:
+                    stale.append(name)
+        for name in stale:
+            print('kernels/%s differs from what scripts/median_networks.py writes (run it with --write)' % name,
+                  file=sys.stderr)
+        check_sorted_columns(sorted_columns_network())
+        print('checked the sorted-columns network', file=sys.stderr)
         for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8), (5, 16)):
             check(N, BW)
             print('checked N=%d BW=%d' % (N, BW), file=sys.stderr)
-        return
-    out = ['// median_blocks.clh: GENERATED by scripts/median_networks.py - do not edit by hand.',
-           '// Straight-line min/max networks for the median `forgetful` rungs (see that script for the',
-           '// construction; every network checked there with the 0-1 principle). Needs the value type mf_t and',
-           '// MF_MIN / MF_MAX (kernels/median.cl: upix_t with min / max, or two pixels in the 16-bit halves of a uint).',
-           '#ifndef FWB_MEDIAN_BLOCKS_CLH', '#define FWB_MEDIAN_BLOCKS_CLH', '']
-    for N, BW in ((3, 4), (3, 8), (3, 16), (5, 4), (5, 8), (5, 16)):
-        emit(N, BW, out)
-    out.append('#endif // FWB_MEDIAN_BLOCKS_CLH')
-    print('\n'.join(out))
+        sys.exit(1 if stale else 0)
+    sys.stdout.write(blocks_text())
 
 
 if __name__ == '__main__':

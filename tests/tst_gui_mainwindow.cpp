@@ -670,7 +670,15 @@ private slots:
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), w.runLogSize() + 1);
-        QVERIFY(lines.front().startsWith("run,filter,variant"));
+        // The columns: the log's own (run, engine) and the run schema's fields, named after their keys.
+        QCOMPARE(lines.front(), QByteArray("run,filter,variant,engine,device,local,format,repeat,build_ms,build_origin,"
+                                           "upload_ms,kernel_ms_median,kernel_ms_min,kernel_ms_max,download_ms,"
+                                           "total_ms,mpix_per_s,gbps,cpu_ms_single,cpu_ms_multi,max_abs_diff,"
+                                           "matches,error_code,error"));
+        const QList<QByteArray> first = lines.at(1).split(',');
+        QVERIFY2(first.size() >= 24, lines.at(1).constData());
+        QCOMPARE(first.at(0), QByteArray("1"));
+        QVERIFY2(first.at(21) == "yes" || first.at(21) == "no", lines.at(1).constData()); // matches
         QFile jsonFile(json);
         QVERIFY(jsonFile.open(QIODevice::ReadOnly));
         QJsonParseError parseError;

@@ -1,15 +1,18 @@
 // User kernels: build-log lines in the user's own file (#line), the helper process (a syntax error,
 // an infinite loop stopped within the limit, an out-of-bounds write, wrong pixels), user variants on
-// disk, and filter-bench run --timeout / --user-variant.
+// disk, filter-bench run --timeout / --user-variant, and the protocol carrying every request and result
+// field (the run schema).
 #include "BuildDiagnostics.h"
 #include "Error.h"
 #include "KernelSources.h"
+#include "ResultJson.h"
 #include "TestSupport.h"
 #include "TuningDb.h"
 #include "UserVariants.h"
 #include "WorkerProcess.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -303,6 +306,133 @@ private slots:
         QVERIFY2(untuned.result.ok(), untuned.result.error.c_str());
         QCOMPARE(untuned.result.localSource, LocalSource::Default);
         QCOMPARE(untuned.result.tiles, 1);
+    }
+
+    // Every field set in the helper arrives in the caller, and every request field in the helper: a
+    // stand-in helper (a shell script) keeps the request it was given and answers with a result whose
+    // fields all differ from RunResult's defaults. No device needed.
+    void everyFieldTravels()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        RunResult sent;
+        sent.filter = kFilter;
+        sent.variant = "user:edited";
+        sent.params = {{"sigma", 1.0 / 3}};
+        sent.format = "gray8";
+        sent.border = "replicate";
+        sent.device = "helper device";
+        sent.deviceSpec = "1:0";
+        sent.local = LocalSize{16, 4};
+        sent.localSource = LocalSource::Tuned;
+        sent.block = LocalSize{4, 8};
+        sent.blockSource = LocalSource::User;
+        sent.global[0] = 272;
+        sent.global[1] = 196;
+        sent.buildOptions = "-DCHANNELS=1";
+        sent.buildMs = 3.25;
+        sent.buildOrigin = "compiled";
+        sent.buildCached = true;
+        sent.reuploaded = false;
+        sent.transfer = "pinned";
+        sent.transferNote = "staged";
+        sent.stagingMs = 0.125;
+        sent.uploadMs = 0.5;
+        sent.uploadGBps = 9.5;
+        sent.downloadGBps = 8.5;
+        sent.uploadPctOfProbe = 70;
+        sent.downloadPctOfProbe = 71;
+        sent.endToEndMs = 2.5;
+        sent.tiles = 9;
+        sent.tileWidth = 128;
+        sent.tileHeight = 96;
+        sent.tileHalo = 2;
+        sent.streams = 2;
+        sent.stagesMs = 3;
+        sent.overlapPct = 12.5;
+        sent.kernelMs = {0.25, 1.0 / 7, 0.5};
+        sent.passMs = {0.125, 0.25};
+        sent.downloadMs = 0.375;
+        sent.totalMs = 1.5;
+        sent.mpixPerS = 44.5;
+        sent.bytesMoved = 100492;
+        sent.gbps = 3.5;
+        sent.cpuSingleMs = 20;
+        sent.cpuMultiMs = 4;
+        sent.cpuThreads = 2;
+        sent.openCvCpuMs = 3;
+        sent.cpuBestMs = 3;
+        sent.cpuBestLabel = "OpenCV, 2 threads";
+        sent.speedupVsCpu = 12;
+        sent.speedupTotalVsCpu = 2;
+        sent.baseline = true;
+        sent.baselineCall = "call";
+        sent.metricName = "Gelem/s";
+        sent.metricValue = 1.5;
+        sent.maxError = 0.25;
+        sent.checkDetail = "detail";
+        sent.checked = true;
+        sent.maxAbsDiff = 3;
+        sent.meanAbsDiff = 0.5;
+        sent.tolerance = 1;
+        sent.expectedFailure = true;
+        sent.unavailable = true;
+        sent.cancelled = true;
+        sent.warning = "warning";
+        sent.error = "error";
+        sent.errorCode = "CL_INVALID_VALUE";
+        sent.buildLog = "log";
+        const QString answer = dir.filePath("answer.json"), seen = dir.filePath("request-seen.json");
+        {
+            QFile file(answer);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(dumpJson(Json{{"protocol", kWorkerProtocol}, {"result", sent}})));
+        }
+        const QString script = dir.filePath("stand-in-worker");
+        {
+            QFile file(script);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QStringLiteral("#!/bin/sh\n"
+                                      "# $1 --job, $2 the job folder\n"
+                                      "cp \"$2/request.json\" '%1'\n"
+                                      "cp '%2' \"$2/response.json\"\n")
+                           .arg(seen, answer)
+                           .toUtf8());
+            file.close();
+            QVERIFY(file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        }
+        WorkerJob job;
+        job.request = test::oneShotRequest(kFilter, kVariant);
+        job.request.params.values = {{"sigma", 2.5}};
+        job.request.params.border = BorderMode::Constant;
+        job.request.params.fastMath = true;
+        job.request.local = LocalSize{8, 8};
+        job.request.block = LocalSize{2, 4};
+        job.request.repeat = 3;
+        job.request.warmup = 2;
+        job.request.check = false;
+        job.request.cpuSingle = false;
+        job.request.keepOutput = false;
+        job.request.openCvCpuBaseline = false;
+        job.request.transfer = TransferMode::ZeroCopy;
+        job.request.tileWidth = 64;
+        job.request.tileHeight = 32;
+        job.request.maxAllocBytes = 1 << 20;
+        job.request.allowTiles = false;
+        job.request.streams = 5;
+        job.input = makeTestCard(259, 194, PixelFormat::Gray8);
+        WorkerOptions options;
+        options.workerPath = script.toStdString();
+        const WorkerOutcome out = runInWorker(job, options);
+        QVERIFY2(!out.crashed && !out.timedOut, out.result.error.c_str());
+        QCOMPARE(QString::fromStdString(dumpJson(Json(out.result))), QString::fromStdString(dumpJson(Json(sent))));
+        QCOMPARE(out.result.kernelMs.median, 1.0 / 7); // full precision, not a report's 6 digits
+        QCOMPARE(out.result.cancelled, true);
+        std::string error;
+        const std::optional<Json> request = parseJsonFile(seen.toStdString(), &error);
+        QVERIFY2(request, error.c_str());
+        QCOMPARE(QString::fromStdString(dumpJson(Json(request->at("request").get<RunRequest>()))),
+                 QString::fromStdString(dumpJson(Json(job.request))));
     }
 
     // Saved, listed, run from the CLI (wrong pixels: "does not match"; --timeout on a loop: exit 1

@@ -1,4 +1,5 @@
-// RunLog: the CSV columns and JSON shape of the exported run log, written atomically (QSaveFile).
+// RunLog: the exported run log (its JSON and its CSV columns from the run schema, ResultJson.h),
+// written atomically (QSaveFile).
 #include "RunLog.h"
 
 #include "ResultJson.h"
@@ -7,6 +8,8 @@
 #include <QSaveFile>
 #include <QStringList>
 
+#include <string_view>
+
 namespace fwb {
 
 namespace {
@@ -14,6 +17,68 @@ namespace {
 QString q(const std::string &text)
 {
     return QString::fromStdString(text);
+}
+
+// The CSV's columns. `run` and `engine` are the log's own; every other column is a field of the run
+// schema (ResultJson.h), of the result or (format, repeat) of the request, named after its key path
+// ("/kernel_ms/median": kernel_ms_median). Numbers with the column's decimals (-1: as they are).
+struct CsvColumn
+{
+    enum Source { Log, Request, Result };
+    Source source;
+    const char *key; // Log: the column's name; else a JSON pointer into the schema's object
+    int decimals = -1;
+
+    QString name() const
+    {
+        QString name = QString::fromLatin1(key);
+        if (source != Log)
+            name = name.mid(1).replace(QLatin1Char('/'), QLatin1Char('_'));
+        return name;
+    }
+};
+
+const CsvColumn kCsvColumns[] = {
+    {CsvColumn::Log, "run"},
+    {CsvColumn::Result, "/filter"},
+    {CsvColumn::Result, "/variant"},
+    {CsvColumn::Log, "engine"},
+    {CsvColumn::Result, "/device"},
+    {CsvColumn::Result, "/local"},
+    {CsvColumn::Request, "/format"},
+    {CsvColumn::Request, "/repeat"},
+    {CsvColumn::Result, "/build_ms", 3},
+    {CsvColumn::Result, "/build_origin"},
+    {CsvColumn::Result, "/upload_ms", 4},
+    {CsvColumn::Result, "/kernel_ms/median", 4},
+    {CsvColumn::Result, "/kernel_ms/min", 4},
+    {CsvColumn::Result, "/kernel_ms/max", 4},
+    {CsvColumn::Result, "/download_ms", 4},
+    {CsvColumn::Result, "/total_ms", 4},
+    {CsvColumn::Result, "/mpix_per_s", 2},
+    {CsvColumn::Result, "/gbps", 3},
+    {CsvColumn::Result, "/cpu_ms/single", 3},
+    {CsvColumn::Result, "/cpu_ms/multi", 3},
+    {CsvColumn::Result, "/max_abs_diff"},
+    {CsvColumn::Result, "/matches"},
+    {CsvColumn::Result, "/error_code"},
+    {CsvColumn::Result, "/error"},
+};
+
+// A schema value as a CSV cell: null (not measured, no error) empty, booleans yes / no.
+QString csvValue(const Json &value, int decimals)
+{
+    if (value.is_string())
+        return q(value.get<std::string>());
+    if (value.is_boolean())
+        return value.get<bool>() ? QStringLiteral("yes") : QStringLiteral("no");
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        return decimals >= 0 ? QString::number(number, 'f', decimals) : QString::number(number);
+    }
+    if (value.is_number())
+        return QString::number(value.get<qlonglong>());
+    return {};
 }
 
 QString csvField(const QString &text)
@@ -47,28 +112,27 @@ bool RunLog::write(const QString &path, QString *error) const
             json["runs"].push_back(runResultJson(entry.run));
         data = QByteArray::fromStdString(dumpJson(json)) + '\n';
     } else {
-        QStringList lines;
-        lines << QStringLiteral("run,filter,variant,engine,device,work_group,format,repeats,build_ms,"
-                                "build_origin,upload_ms,kernel_ms_median,kernel_ms_min,kernel_ms_max,"
-                                "download_ms,total_ms,mpix_per_s,gb_per_s,cpu_single_ms,cpu_multi_ms,"
-                                "max_abs_diff,matches,error_code,error");
+        QStringList lines, header;
+        for (const CsvColumn &column : kCsvColumns)
+            header << column.name();
+        lines << header.join(QLatin1Char(','));
         int index = 0;
         for (const ComputeResult &entry : m_runs) {
-            const RunResult &r = entry.run;
+            const Json result = entry.run, request = entry.request; // the run schema (ResultJson.h)
             QStringList f;
-            f << QString::number(++index) << q(r.filter) << q(r.variant) << entry.engine.label()
-              << q(r.device) << q(r.local.toString()) << QString::fromLatin1(formatName(entry.request.params.format))
-              << QString::number(entry.request.repeat) << QString::number(r.buildMs, 'f', 3)
-              << q(r.buildOrigin) << QString::number(r.uploadMs, 'f', 4)
-              << QString::number(r.kernelMs.median, 'f', 4) << QString::number(r.kernelMs.min, 'f', 4)
-              << QString::number(r.kernelMs.max, 'f', 4) << QString::number(r.downloadMs, 'f', 4)
-              << QString::number(r.totalMs, 'f', 4) << QString::number(r.mpixPerS, 'f', 2)
-              << QString::number(r.gbps, 'f', 3) << QString::number(r.cpuSingleMs, 'f', 3)
-              << QString::number(r.cpuMultiMs, 'f', 3) << QString::number(r.maxAbsDiff)
-              << (r.matches ? QStringLiteral("yes") : QStringLiteral("no")) << q(r.errorCode)
-              << q(r.error);
-            for (QString &field : f)
-                field = csvField(field);
+            ++index;
+            for (const CsvColumn &column : kCsvColumns) {
+                QString field;
+                if (column.source == CsvColumn::Log) {
+                    field = column.key == std::string_view("run") ? QString::number(index) : entry.engine.label();
+                } else {
+                    const Json &schema = column.source == CsvColumn::Request ? request : result;
+                    const Json::json_pointer pointer(column.key);
+                    if (schema.contains(pointer))
+                        field = csvValue(schema.at(pointer), column.decimals);
+                }
+                f << csvField(field);
+            }
             lines << f.join(QLatin1Char(','));
         }
         data = lines.join(QLatin1Char('\n')).toUtf8() + '\n';

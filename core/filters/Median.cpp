@@ -5,6 +5,7 @@
 #include "../CpuReference.h"
 #include "CpuRows.h"
 #include "FastCpu.h"
+#include "../../kernels/median_sorted_columns.clh" // generated: the 5x5 network for sorted columns
 
 #include <algorithm>
 #include <map>
@@ -62,8 +63,9 @@ void sortColumns5(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__
 
 // Median of 25 from five column-sorted rank rows (r_k = k-th smallest of each column, padded by 2
 // pixels): p[dy * 5 + dx] = r_dy at x + dx - 2. The network is the kernels' 113-step Batcher network
-// pruned further given sorted columns (76 steps), checked exhaustively with the 0-1 principle over
-// all 6^5 column-sorted 0-1 inputs; tst_cpureference compares it with the plain oracle.
+// pruned further given sorted columns (76 steps), the roofline kernel's own: generated into
+// kernels/median_sorted_columns.clh and checked exhaustively with the 0-1 principle over all 6^5
+// column-sorted 0-1 inputs by scripts/median_networks.py; tst_cpureference compares it with the oracle.
 void median5Row(const u8 *__restrict r0, const u8 *__restrict r1, const u8 *__restrict r2,
                 const u8 *__restrict r3, const u8 *__restrict r4, u8 *__restrict out, std::size_t n,
                 std::ptrdiff_t ch)
@@ -79,17 +81,7 @@ void median5Row(const u8 *__restrict r0, const u8 *__restrict r1, const u8 *__re
 #pragma GCC unroll 25
         for (int k = 0; k < 25; ++k)
             p[k] = q[k][i];
-        FWB_X(0, 1) FWB_X(2, 3) FWB_X(4, 5) FWB_X(6, 7) FWB_X(8, 9) FWB_X(10, 11) FWB_X(12, 13) FWB_X(14, 15)
-        FWB_X(16, 17) FWB_X(18, 19) FWB_X(20, 21) FWB_X(22, 23) FWB_X(1, 3) FWB_X(4, 6) FWB_X(5, 7)
-        FWB_X(8, 10) FWB_X(9, 11) FWB_X(12, 14) FWB_X(13, 15) FWB_X(16, 18) FWB_X(17, 19) FWB_X(20, 22)
-        FWB_HI(1, 2) FWB_X(5, 6) FWB_X(9, 10) FWB_X(13, 14) FWB_X(17, 18) FWB_LO(21, 22) FWB_HI(0, 4)
-        FWB_X(2, 6) FWB_X(3, 7) FWB_X(9, 13) FWB_X(10, 14) FWB_LO(11, 15) FWB_X(16, 20) FWB_X(17, 21)
-        FWB_LO(19, 23) FWB_HI(2, 4) FWB_X(3, 5) FWB_X(10, 12) FWB_X(11, 13) FWB_X(18, 20) FWB_X(5, 6)
-        FWB_X(9, 10) FWB_X(11, 12) FWB_X(13, 14) FWB_X(17, 18) FWB_X(4, 12) FWB_X(5, 13) FWB_LO(6, 14)
-        FWB_HI(4, 8) FWB_HI(5, 9) FWB_X(6, 10) FWB_X(7, 11) FWB_LO(20, 24) FWB_X(7, 9) FWB_X(10, 12)
-        FWB_LO(11, 13) FWB_X(18, 20) FWB_HI(7, 8) FWB_X(9, 10) FWB_X(11, 12) FWB_X(17, 18) FWB_LO(19, 20)
-        FWB_HI(3, 19) FWB_HI(8, 16) FWB_HI(9, 17) FWB_LO(10, 18) FWB_LO(11, 19) FWB_LO(13, 21) FWB_HI(6, 10)
-        FWB_LO(12, 16) FWB_LO(13, 17) FWB_HI(10, 12) FWB_LO(11, 13) FWB_HI(11, 12)
+        FWB_MEDIAN25_SORTED_COLUMNS(FWB_X, FWB_LO, FWB_HI)
         out[i] = p[12];
     }
 }
