@@ -80,12 +80,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
 {
     if (d->options.runElsewhere)
         return d->options.runElsewhere(input, request, cancel);
-    RunResult r;
-    r.filter = request.filter;
-    r.variant = request.variant;
-    r.device = d->info.name;
-    r.deviceSpec = d->info.spec();
-    r.local = request.local;
+    RunResult r = startResult(d->info, request.filter, request.variant, request.local);
     const FilterSpec *filter = findFilter(request.filter);
     if (!filter) {
         r.error = "unknown filter '" + request.filter + "'";
@@ -494,12 +489,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             r.stagingMs += msBetween(s0, Clock::now());
         }
         if (!tiled) {
-            r.uploadMs = Stats::of(uploads).median;
-            r.kernelMs = Stats::of(kernels);
-            for (const auto &samples : passTimes)
-                r.passMs.push_back(Stats::of(samples).median);
-            r.downloadMs = Stats::of(downloads).median;
-            r.totalMs = Stats::of(walls).median;
+            fillRepeatStats(r, uploads, kernels, passTimes, downloads, walls);
         }
         r.endToEndMs = r.totalMs + (mode == TransferMode::Pinned && !tiled ? r.stagingMs : 0.0); // tiles: inside totalMs
         if (r.uploadMs > 0)

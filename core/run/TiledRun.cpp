@@ -293,12 +293,7 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
         finishAll(); // nothing may still write into the staging or the output once the caller unwinds
         throw;
     }
-    r.uploadMs = Stats::of(uploads).median;
-    r.kernelMs = Stats::of(kernels);
-    for (const auto &samples : passTimes)
-        r.passMs.push_back(Stats::of(samples).median);
-    r.downloadMs = Stats::of(downloads).median;
-    r.totalMs = Stats::of(walls).median;
+    fillRepeatStats(r, uploads, kernels, passTimes, downloads, walls);
     r.stagingMs = staged ? Stats::of(stagings).median : 0.0;
     r.stagesMs = Stats::of(stageSums).median;
     r.overlapPct = Stats::of(overlaps).median;

@@ -19,12 +19,7 @@ using namespace runtime;
 
 RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic<bool> *cancel)
 {
-    RunResult r;
-    r.filter = request.workload;
-    r.variant = request.variant;
-    r.device = d->info.name;
-    r.deviceSpec = d->info.spec();
-    r.local = request.local;
+    RunResult r = startResult(d->info, request.workload, request.variant, request.local);
     const WorkloadSpec *workload = findWorkload(request.workload);
     if (!workload) {
         r.error = "unknown workload '" + request.workload + "'";
@@ -199,12 +194,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
             downloads.push_back(sumMs(downEvents));
             walls.push_back(msBetween(t0, t1));
         }
-        r.uploadMs = Stats::of(uploads).median;
-        r.kernelMs = Stats::of(kernels);
-        for (const auto &samples : passTimes)
-            r.passMs.push_back(Stats::of(samples).median);
-        r.downloadMs = Stats::of(downloads).median;
-        r.totalMs = Stats::of(walls).median;
+        fillRepeatStats(r, uploads, kernels, passTimes, downloads, walls);
         r.bytesMoved = problem.bytesMoved;
         if (r.kernelMs.median > 0) {
             r.metricValue = problem.work / (r.kernelMs.median * 1e-3) / workload->metricScale;

@@ -93,6 +93,30 @@ PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant,
                             kernelMaxItems, gx, gy, preferred);
 }
 
+void fillRepeatStats(RunResult &r, const std::vector<double> &uploads, const std::vector<double> &kernels,
+                     const std::vector<std::vector<double>> &passTimes, const std::vector<double> &downloads,
+                     const std::vector<double> &walls)
+{
+    r.uploadMs = Stats::of(uploads).median;
+    r.kernelMs = Stats::of(kernels);
+    for (const auto &samples : passTimes)
+        r.passMs.push_back(Stats::of(samples).median);
+    r.downloadMs = Stats::of(downloads).median;
+    r.totalMs = Stats::of(walls).median;
+}
+
+RunResult startResult(const DeviceInfo &device, const std::string &name, const std::string &variant,
+                      const LocalSize &local)
+{
+    RunResult r;
+    r.filter = name;
+    r.variant = variant;
+    r.device = device.name;
+    r.deviceSpec = device.spec();
+    r.local = local;
+    return r;
+}
+
 void appendWarning(RunResult &r, const std::string &sentence)
 {
     if (r.warning.find(sentence) == std::string::npos)

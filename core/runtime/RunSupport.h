@@ -12,6 +12,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fwb::runtime {
 
@@ -65,6 +66,14 @@ PassShape resolvePassShape(const DeviceInfo &device, GlobalRule globalRule, bool
 PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant, const PassSpec &pass,
                            const LocalSize &requested, const std::optional<LocalSize> &tuned,
                            std::size_t kernelMaxItems, std::size_t gx, std::size_t gy);
+
+// The medians of a run's timed repeats into the result (the kernel time as min/median/max).
+void fillRepeatStats(RunResult &r, const std::vector<double> &uploads, const std::vector<double> &kernels,
+                     const std::vector<std::vector<double>> &passTimes, const std::vector<double> &downloads,
+                     const std::vector<double> &walls);
+// A result naming what ran where (the device, and the work-group shape asked for).
+RunResult startResult(const DeviceInfo &device, const std::string &name, const std::string &variant,
+                      const LocalSize &local);
 
 // Adds one sentence to the result's warnings (what could not be honoured and what ran instead).
 void appendWarning(RunResult &r, const std::string &sentence);

@@ -261,13 +261,7 @@ struct Session::Impl
         pinnedOutputBlock.reset(); // a result may still hold it; it goes with that result
         visibleSrc = HostVisible();
         visibleDst = HostVisible();
-        try {
-            release(pinnedIn);
-            release(pinnedOut);
-            releaseTileStaging();
-            release(svmSrc);
-            release(svmDst);
-        } catch (const cl::Error &) {
+        if (!releaseHostMemory()) {
             pinnedIn = pinnedOut = PinnedHost();
             tileStageIn.clear();
             tileStageOut.clear();
@@ -320,18 +314,26 @@ struct Session::Impl
         host = PinnedHost();
     }
 
-    ~Impl()
+    // Unmaps and frees the session's page-locked staging and SVM blocks; false when the device is lost
+    // (it takes its mappings with it).
+    bool releaseHostMemory() noexcept
     {
-        pinnedOutputBlock.reset();
         try {
             release(pinnedIn);
             release(pinnedOut);
             releaseTileStaging();
             release(svmSrc);
             release(svmDst);
+            return true;
         } catch (const cl::Error &) {
-            // a lost device takes its mappings with it; nothing left to release
+            return false;
         }
+    }
+
+    ~Impl()
+    {
+        pinnedOutputBlock.reset();
+        releaseHostMemory();
     }
 
     explicit Impl(const DeviceInfo &d, SessionOptions o)
