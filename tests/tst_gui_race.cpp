@@ -11,7 +11,14 @@
 #include "RaceChart.h"
 #include "RacePage.h"
 
+#include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QTimer>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
@@ -19,6 +26,7 @@
 #include <QTabWidget>
 #include <QSignalSpy>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -253,6 +261,98 @@ private slots:
         QCOMPARE(window.size(), available);
         QVERIFY(window.statusBar()->isVisible());
         QVERIFY(window.statusBar()->geometry().bottom() < available.height());
+    }
+
+    // Issue 24, present mode a teacher drives alone: a large "Start the race" button and a key start a race
+    // from present mode itself (its empty state asked for a race and nothing there started one); it shows
+    // the device in plain words, the picture before and after (the winner's), the winner's why, and how
+    // to leave.
+    void presentModeStartsARace()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 192, 128));
+        RacePage *race = racePage(window);
+        race->setPresenting(true);
+        QWidget *present = race->presentation();
+        QVERIFY(present && present->isVisible());
+        auto *start = present->findChild<QPushButton *>("presentStart");
+        QVERIFY(start);
+        QVERIFY2(start->text().contains("Start the race"), qPrintable(start->text()));
+        QVERIFY(start->isEnabled());
+        auto *hint = present->findChild<QLabel *>("presentHint");
+        QVERIFY(hint);
+        QVERIFY2(hint->text().contains("Esc") && hint->text().contains("F11"), qPrintable(hint->text()));
+
+        // The key starts it, from present mode itself.
+        present->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(present));
+        QSignalSpy finished(race, &RacePage::raceFinished);
+        QTest::keyClick(present, Qt::Key_Space);
+        QVERIFY(race->isRacing());
+        QVERIFY(!start->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QVERIFY(start->isEnabled());
+        const RaceResult &result = race->race();
+        const int win = result.winner(RaceMetric::EndToEnd);
+        QVERIFY(win >= 0);
+
+        // The device in plain words; on a CPU device, that it is the same processor.
+        const QString deviceLine = present->findChild<QLabel *>("presentDevice")->text();
+        QVERIFY2(deviceLine.contains(q(device.name)), qPrintable(deviceLine));
+        if (device.kind == DeviceKind::Cpu)
+            QVERIFY2(deviceLine.contains("main processor") && deviceLine.contains("same processor"),
+                     qPrintable(deviceLine));
+        else if (device.kind == DeviceKind::Gpu)
+            QVERIFY2(deviceLine.contains("graphics"), qPrintable(deviceLine));
+        // The picture before and after: the input, and the winner's result.
+        auto *before = present->findChild<QLabel *>("presentBefore");
+        auto *after = present->findChild<QLabel *>("presentAfter");
+        QVERIFY(before && after);
+        QVERIFY(!before->pixmap().isNull());
+        QVERIFY(!after->pixmap().isNull());
+        auto *afterCaption = present->findChild<QLabel *>("presentAfterCaption");
+        QVERIFY(afterCaption);
+        QVERIFY2(afterCaption->text().contains(q(result.entries[win].title).toHtmlEscaped()),
+                 qPrintable(afterCaption->text()));
+        // The winner's one-sentence why.
+        const QString winner = present->findChild<QLabel *>("presentWinner")->text();
+        QVERIFY2(winner.contains(q(raceWhy(result.filter, result.entries[win])).toHtmlEscaped()), qPrintable(winner));
+
+        // The button starts the next one.
+        QSignalSpy again(race, &RacePage::raceFinished);
+        QTest::mouseClick(start, Qt::LeftButton);
+        QVERIFY(race->isRacing());
+        race->cancelRace();
+        QTRY_VERIFY_WITH_TIMEOUT(!again.isEmpty(), 120000);
+
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            present->showNormal();
+            present->resize(1366, 768);
+            QTest::qWait(50);
+            present->grab().save(shots + "/race-present-start.png");
+        }
+        // Esc leaves.
+        present->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(present));
+        QTest::keyClick(present, Qt::Key_Escape);
+        QVERIFY(!present->isVisible());
+    }
+
+    // Issue 24: present mode was in neither the README nor --help. filter-workbench --help tells how to
+    // open it, start a race from it and leave it (and works without a display).
+    void helpTellsOfPresentMode()
+    {
+        const QString app = QFileInfo(QStringLiteral(FWB_FILTER_BENCH)).absolutePath() + "/filter-workbench";
+        QVERIFY2(QFileInfo(app).isExecutable(), qPrintable(app + " is not built"));
+        QProcess process;
+        process.start(app, {"--help"});
+        QVERIFY(process.waitForFinished(30000));
+        const QString help = QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(process.exitCode(), 0);
+        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc"})
+            QVERIFY2(help.contains(QLatin1String(words)), qPrintable(QString("no \"%1\" in:\n%2").arg(words, help)));
     }
 
     void barsArriveOneByOne()

@@ -44,6 +44,12 @@ void RaceChart::setLarge(bool large)
     update();
 }
 
+void RaceChart::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    update();
+}
+
 void RaceChart::setShowReference(bool show)
 {
     m_showReference = show;
@@ -288,9 +294,10 @@ void RaceChart::paintEvent(QPaintEvent *)
     const QFontMetrics fm(l.font);
     if (l.order.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
-                   tr("Press Race All Variants: every variant of this filter, the CPU and OpenCV\n"
-                      "run on this picture, and the bars line up fastest first."));
+        p.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
+                   !m_emptyText.isEmpty() ? m_emptyText
+                                          : tr("Press Race All Variants: every variant of this filter, the CPU and OpenCV\n"
+                                               "run on this picture, and the bars line up fastest first."));
         return;
     }
     const int rh = l.rowH;

@@ -26,6 +26,8 @@ public:
     int selected() const { return m_selected; }
     // Presentation mode: larger type and bars.
     void setLarge(bool large);
+    // What the chart says before the first bar (default: press Race All Variants).
+    void setEmptyText(const QString &text);
     // Whether the checking reference (cpu_single) has a bar, apart below the racers (default true).
     void setShowReference(bool show);
     // Length in pixels of an entry's bar and the milliseconds one pixel stands for (tests check bar
@@ -64,6 +66,7 @@ private:
     int m_selected = -1;
     bool m_large = false;
     bool m_showReference = true;
+    QString m_emptyText;
 };
 
 } // namespace fwb

@@ -2,7 +2,9 @@
 // device, format and parameters, plus the CPU and OpenCV, as bars that appear as each run ends,
 // sorted fastest first; end to end (default) or kernel only; the winner with its one-sentence why;
 // click a bar for that run's output and its difference from the CPU. View ▸ Present (F11) shows the
-// race full screen in large type.
+// race full screen in large type, for a class: a large "Start the race" button (Space or Enter), the
+// device in plain words, the picture before and after (the winner's), the winner's why, and how to
+// leave (Esc or F11).
 #pragma once
 
 #include "BenchWorker.h"
@@ -11,6 +13,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QPushButton;
 
 namespace fwb {
 
@@ -54,6 +57,7 @@ protected:
     bool canStart() const override;
     void updateActions() override;
     void showFailure(const QString &message) override;
+    bool eventFilter(QObject *watched, QEvent *event) override; // the presentation's pictures follow its size
 
 private:
     void onProgress(const RaceEntry &entry, int done, int total);
@@ -61,6 +65,8 @@ private:
     void showEntry(int entry);
     void updateWinner();
     void updateTitles(); // presentation title and device line, from the race's filter and device
+    void createPresentation();
+    void updatePresentPictures(); // before: the input; after: the winner's output
 
     std::shared_ptr<const Image> m_input; // kept when a request comes without one
     RaceResult m_race;
@@ -77,6 +83,10 @@ private:
     QLabel *m_presentWinner = nullptr;
     QLabel *m_presentTitle = nullptr;
     QLabel *m_presentDevice = nullptr;
+    QPushButton *m_presentStart = nullptr;
+    QLabel *m_presentBefore = nullptr;
+    QLabel *m_presentAfter = nullptr;
+    QLabel *m_presentAfterCaption = nullptr;
 };
 
 } // namespace fwb
