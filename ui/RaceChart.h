@@ -44,6 +44,9 @@ public:
     QRect barRect(int entry) const;
     int barCount() const;
 
+    // One bar's row, in pixels (the page leaves room for the bars a running race has still to add).
+    int rowHeight() const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -55,7 +58,6 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
 
 private:
-    int rowHeight() const;
     std::vector<int> rows() const; // entry indices that ran, fastest first, the reference last
     struct Layout;
     Layout layout() const;         // the scale, shared by painting and barLength()

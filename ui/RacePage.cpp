@@ -67,11 +67,13 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     m_winner = new QLabel(this);
     m_winner->setObjectName("raceWinner");
     m_winner->setWordWrap(true);
-    QFont big = m_winner->font();
-    big.setPointSizeF(big.pointSizeF() * 1.25);
-    m_winner->setFont(big);
+    // The winner's line in the page's own type (bold name): at 1366x768 every line above the chart is a
+    // bar fewer in view.
     m_chart = new RaceChart(this);
-    connect(m_chart, &RaceChart::entryClicked, this, &RacePage::showEntry);
+    connect(m_chart, &RaceChart::entryClicked, this, [this](int entry) {
+        showEntry(entry);
+        showPreview();
+    });
 
     m_outputView = new QLabel(this);
     m_outputView->setObjectName("raceOutput");
@@ -93,22 +95,33 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     bottom->addWidget(m_outputView);
     bottom->addWidget(m_diffView);
     bottom->addWidget(m_details, 1);
-    auto *bottomWidget = new QWidget(this);
-    bottomWidget->setLayout(bottom);
+    m_preview = new QWidget(this);
+    m_preview->setObjectName("racePreview");
+    m_preview->setLayout(bottom);
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(m_chart);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(scroll);
-    split->addWidget(bottomWidget);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->setObjectName("raceSplit");
+    m_split->addWidget(scroll);
+    m_split->addWidget(m_preview);
+    m_split->setStretchFactor(0, 1);
+    m_split->setStretchFactor(1, 0);
+    m_split->setCollapsible(0, false);
+    m_split->setCollapsible(1, true);
+    m_split->installEventFilter(this);
+    connect(m_split, &QSplitter::splitterMoved, this, [this] {
+        if (!m_fitting)
+            m_splitByUser = true;
+    });
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(4);
     layout->addLayout(top);
     layout->addWidget(m_heading);
     layout->addWidget(m_winner);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
 
     BenchWorker *worker = createBenchWorker();
     connect(worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
@@ -189,6 +202,7 @@ bool RacePage::startJob()
     m_chart->setSelected(-1);
     m_progress->setRange(0, raceEntryCount(*filter, job.run.params, job.race));
     m_progress->setValue(0);
+    m_splitByUser = false;
     m_heading->setText(tr("<b>%1</b> on %2, %3×%4 %5")
                            .arg(q(filter->title).toHtmlEscaped(), q(job.device.name).toHtmlEscaped())
                            .arg(m_input->width())
@@ -214,6 +228,7 @@ void RacePage::onProgress(const RaceEntry &entry, int done, int total)
     m_progress->setValue(done);
     updateWinner();
     updatePresentPictures(); // the winner so far
+    fitChart();
 }
 
 void RacePage::onFinished(const RaceResult &race)
@@ -233,6 +248,7 @@ void RacePage::onFinished(const RaceResult &race)
         showEntry(win);
     finishJob();
     updatePresentPictures();
+    fitChart();
 }
 
 void RacePage::updateWinner()
@@ -413,10 +429,41 @@ void RacePage::createPresentation()
         key(leave, [this] { setPresenting(false); });
 }
 
+void RacePage::fitChart()
+{
+    const int total = m_split->height() - m_split->handleWidth();
+    if (m_splitByUser || total <= 0)
+        return;
+    // While racing, room for every bar still to come (a row each), so that the picture does not shrink
+    // bar by bar.
+    const int coming = isBusy() ? std::max(0, m_progress->maximum() - int(m_race.entries.size())) : 0;
+    const int chart = m_chart->minimumSizeHint().height() + coming * m_chart->rowHeight();
+    int preview = total - chart;
+    if (preview < m_preview->minimumSizeHint().height())
+        preview = 0; // collapsed: the handle at the bottom brings it back, and so does a click on a bar
+    m_fitting = true;
+    m_split->setSizes({total - preview, preview});
+    m_fitting = false;
+}
+
+void RacePage::showPreview()
+{
+    const QList<int> sizes = m_split->sizes();
+    const int want = m_preview->minimumSizeHint().height();
+    if (sizes.size() == 2 && sizes[1] < want) {
+        m_fitting = true;
+        m_split->setSizes({std::max(0, sizes[0] + sizes[1] - want), want});
+        m_fitting = false;
+        m_splitByUser = true; // the user asked for the picture: it stays until the next race
+    }
+}
+
 bool RacePage::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_presentation && event->type() == QEvent::Resize)
         updatePresentPictures();
+    else if (watched == m_split && event->type() == QEvent::Resize)
+        fitChart();
     return JobPage::eventFilter(watched, event);
 }
 
