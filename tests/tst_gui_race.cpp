@@ -18,7 +18,6 @@
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QScrollArea>
-#include <QTimer>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
@@ -380,6 +379,50 @@ private slots:
         QTest::qWait(20);
         QVERIFY2(output->isVisible() && output->height() >= 100 && !output->visibleRegion().isEmpty(),
                  qPrintable(QString("the picture is %1 px high").arg(output->height())));
+    }
+
+    // Issue 24: a wait says what it waits for: while a race runs, its status (the page's progress text and
+    // the window's status bar) names what runs now and how far the race is ("Running Roofline strips
+    // (5 of 13)…", "Compiling ... (3 of 13)…").
+    void raceSaysWhatItWaitsFor()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 96, 64));
+        RacePage *race = racePage(window);
+        auto *progress = race->findChild<QProgressBar *>("raceProgress");
+        QVERIFY(progress);
+        // Connected after the page: at the end of each run, what the page says it was waiting for.
+        QStringList seenStatus, seenProgress;
+        const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::raceProgress,
+                                                      this, [&](const RaceEntry &, int, int) {
+                                                          seenStatus << window.statusText();
+                                                          seenProgress << progress->text();
+                                                      });
+        QSignalSpy finished(race, &RacePage::raceFinished);
+        QVERIFY(race->startRace());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        disconnect(watch); // the window outlives this test
+        const QRegularExpression step(QStringLiteral("^(Compiling|Running|Measuring) .+ \\((\\d+) of (\\d+)\\)…$"));
+        auto steps = [&](const QStringList &texts) {
+            QList<int> at;
+            for (const QString &t : texts)
+                if (const auto m = step.match(t); m.hasMatch())
+                    at << m.captured(2).toInt();
+            return at;
+        };
+        const QList<int> statusSteps = steps(seenStatus), progressSteps = steps(seenProgress);
+        QVERIFY2(statusSteps.size() >= 3, qPrintable(seenStatus.join(" | ")));
+        QVERIFY2(progressSteps.size() >= 3, qPrintable(seenProgress.join(" | ")));
+        QVERIFY(std::is_sorted(statusSteps.begin(), statusSteps.end()));
+        // The variants name themselves by title.
+        const FilterSpec *filter = findFilter("sobel");
+        bool named = false;
+        for (const QString &t : seenStatus)
+            for (const VariantSpec &v : filter->variants)
+                named = named || t.contains(q(v.title));
+        QVERIFY2(named, qPrintable(seenStatus.join(" | ")));
+        QVERIFY2(!window.statusText().contains("…"), qPrintable(window.statusText())); // done: no longer waiting
     }
 
     // Issue 24: present mode was in neither the README nor --help. filter-workbench --help tells how to

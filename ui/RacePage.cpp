@@ -124,6 +124,7 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     layout->addWidget(m_split, 1);
 
     BenchWorker *worker = createBenchWorker();
+    connect(worker, &BenchWorker::raceStep, this, &RacePage::onStep);
     connect(worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
     connect(worker, &BenchWorker::raceFinished, this, &RacePage::onFinished);
     connect(this, &JobPage::jobFinished, this, &RacePage::raceFinished);
@@ -133,6 +134,10 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
 void RacePage::showFailure(const QString &message)
 {
     m_winner->setText(tr("The race could not start: %1").arg(message));
+    m_progress->setFormat(tr("%v of %m runs"));
+    if (m_presentStatus)
+        m_presentStatus->setText(tr("The race could not start: %1").arg(message));
+    emit statusMessage(tr("The race could not start: %1").arg(message));
 }
 
 RacePage::~RacePage()
@@ -211,10 +216,28 @@ bool RacePage::startJob()
     m_winner->setText(tr("Racing…"));
     if (m_presentWinner)
         m_presentWinner->setText(tr("Racing…"));
+    const QString starting = tr("Starting the race on %1…").arg(q(job.device.name));
+    m_progress->setFormat(starting);
+    if (m_presentStatus)
+        m_presentStatus->setText(starting);
+    emit statusMessage(starting);
     updateTitles();
     const bool started = startBenchJob(job);
     updatePresentPictures();
     return started;
+}
+
+void RacePage::onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild)
+{
+    // Every wait says what it waits for (issue 24: nothing did during a first run's builds).
+    const QString what = index == 0 ? tr("Measuring %1").arg(q(upcoming.title))
+                         : firstBuild ? tr("Compiling and running %1").arg(q(upcoming.title))
+                                      : tr("Running %1").arg(q(upcoming.title));
+    const QString text = tr("%1 (%2 of %3)…").arg(what).arg(index).arg(total);
+    m_progress->setFormat(text); // titles hold no %v, %m or %p
+    if (m_presentStatus)
+        m_presentStatus->setText(text);
+    emit statusMessage(text);
 }
 
 void RacePage::onProgress(const RaceEntry &entry, int done, int total)
@@ -244,6 +267,13 @@ void RacePage::onFinished(const RaceResult &race)
         m_progress->setFormat(tr("%v of %m runs"));
     updateWinner();
     const int win = m_race.winner(m_chart->metric());
+    QString status = race.cancelled ? tr("Race cancelled after %1 of %2 runs.").arg(race.entries.size()).arg(m_progress->maximum())
+                                    : tr("Race finished: %1 runs.").arg(race.entries.size());
+    if (win >= 0)
+        status += tr(" Fastest: %1, %2.").arg(q(m_race.entries[win].title), msText(m_race.entries[win].timeMs(m_chart->metric())));
+    if (m_presentStatus)
+        m_presentStatus->setText(status);
+    emit statusMessage(status);
     if (win >= 0)
         showEntry(win);
     finishJob();
@@ -365,6 +395,10 @@ void RacePage::createPresentation()
     m_presentWinner->setObjectName("presentWinner");
     m_presentWinner->setWordWrap(true);
     scaled(m_presentWinner, 1.8);
+    m_presentStatus = new QLabel(m_presentation);
+    m_presentStatus->setObjectName("presentStatus");
+    m_presentStatus->setWordWrap(true);
+    scaled(m_presentStatus, 1.4);
     m_presentChart = new RaceChart(m_presentation);
     m_presentChart->setObjectName("presentChart");
     m_presentChart->setLarge(true);
@@ -415,6 +449,7 @@ void RacePage::createPresentation()
     layout->addLayout(head);
     layout->addWidget(m_presentDevice);
     layout->addWidget(m_presentWinner);
+    layout->addWidget(m_presentStatus);
     layout->addLayout(body, 1);
     layout->addWidget(hint);
 

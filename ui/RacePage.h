@@ -62,6 +62,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild);
     void onProgress(const RaceEntry &entry, int done, int total);
     void onFinished(const RaceResult &race);
     void showEntry(int entry);
@@ -98,6 +99,7 @@ private:
     QLabel *m_presentBefore = nullptr;
     QLabel *m_presentAfter = nullptr;
     QLabel *m_presentAfterCaption = nullptr;
+    QLabel *m_presentStatus = nullptr; // what the race waits for now
 };
 
 } // namespace fwb
