@@ -36,6 +36,8 @@ public:
     double msPerPixel() const;
     // The words beside a bar: "1.23 ms, 4.5× faster than OpenCV on 2 CPU threads".
     QString barLabel(int entry) const;
+    // Where the words beside a bar are drawn (tests check they stay inside the chart).
+    QRect labelRect(int entry) const;
 private:
     QString labelText(int entry, double axisMax) const;
 public:
@@ -61,6 +63,15 @@ private:
     std::vector<int> rows() const; // entry indices that ran, fastest first, the reference last
     struct Layout;
     Layout layout() const;         // the scale, shared by painting and barLength()
+    struct LabelPlace
+    {
+        QString text;
+        QRectF rect;
+        QFont font;
+        int flags = 0;
+        bool inside = false; // inside a cut bar, on its colour
+    };
+    LabelPlace labelPlace(const Layout &layout, int entry, int rowTop) const;
 
 
     RaceResult m_race;
