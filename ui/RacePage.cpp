@@ -443,7 +443,7 @@ void RacePage::createPresentation()
     head->addWidget(m_presentTitle, 1);
     head->addWidget(m_presentStart, 0, Qt::AlignTop);
     auto *body = new QHBoxLayout;
-    body->addWidget(scroll, 2);
+    body->addWidget(scroll, 3); // the bars first: their sentences wrap less
     body->addLayout(pictures, 1);
     auto *layout = new QVBoxLayout(m_presentation);
     layout->addLayout(head);
@@ -506,8 +506,8 @@ void RacePage::updatePresentPictures()
 {
     if (!m_presentation)
         return;
-    // Half the room beside the chart each, as large as the screen allows.
-    const int side = std::max(160, std::min(m_presentation->width() / 3, (m_presentation->height() - 260) / 2));
+    // The column beside the chart (a quarter of the width), half its height each.
+    const int side = std::max(160, std::min(m_presentation->width() / 4, (m_presentation->height() - 260) / 2));
     m_presentBefore->setPixmap(m_input ? preview(qimageFromImage(*m_input), side) : QPixmap());
     const int win = m_race.winner(m_chart->metric());
     if (win >= 0 && !m_race.entries[win].result.output.isNull()) {
