@@ -102,20 +102,35 @@ QString timeText(double t)
                     : QStringLiteral("%1 ms").arg(t, 0, 'f', 3);
 }
 
-// The narrowest width (in pixels) that holds the text in at most two lines of the font, wrapped at spaces.
+// The narrowest width (in pixels) that holds the text in at most two lines of the font, broken at spaces
+// only (greedy, as Qt's word wrap: a width that breaks inside a word, "C+" / "+", does not count).
 int twoLineWidth(const QFont &font, const QString &text)
 {
     const QFontMetrics fm(font);
+    const QStringList words = text.split(QLatin1Char(' '));
+    auto lines = [&](int width) {
+        int count = 1;
+        QString line;
+        for (const QString &word : words) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (line.isEmpty() || fm.horizontalAdvance(longer) <= width) {
+                line = longer;
+                if (fm.horizontalAdvance(line) > width)
+                    return 99; // one word wider than the line
+            } else {
+                ++count;
+                line = word;
+            }
+        }
+        return count;
+    };
     const int oneLine = fm.horizontalAdvance(text);
-    int lo = oneLine / 2, hi = oneLine; // hi fits
-    while (hi - lo > 4) {
+    int lo = oneLine / 2 - 1, hi = oneLine; // hi fits
+    while (hi - lo > 2) {
         const int mid = (lo + hi) / 2;
-        if (fm.boundingRect(QRect(0, 0, mid, 10000), Qt::TextWordWrap, text).height() <= 2 * fm.lineSpacing() + 1)
-            hi = mid;
-        else
-            lo = mid;
+        (lines(mid) <= 2 ? hi : lo) = mid;
     }
-    return hi + 2;
+    return hi + 4;
 }
 
 } // namespace
@@ -209,10 +224,15 @@ RaceChart::Layout RaceChart::layout() const
         l.nameFont = l.wrapped;
         QFont boldWrapped = l.wrapped;
         boldWrapped.setBold(true);
-        l.nameWidth = 0;
-        for (int i : l.order)
-            l.nameWidth = std::max(l.nameWidth, twoLineWidth(boldWrapped, QString::fromStdString(m_race.entries[i].title)));
-        l.nameWidth = std::min(l.nameWidth, std::max(120, width() * 28 / 100));
+        const QFontMetrics bfm(boldWrapped);
+        int oneLine = 0, twoLines = 0; // widest name on one line, and on two
+        for (int i : l.order) {
+            const QString title = QString::fromStdString(m_race.entries[i].title);
+            oneLine = std::max(oneLine, bfm.horizontalAdvance(title) + 2);
+            twoLines = std::max(twoLines, twoLineWidth(boldWrapped, title));
+        }
+        const int cap = std::max(120, width() * 28 / 100);
+        l.nameWidth = oneLine <= cap ? oneLine : std::min(cap, twoLines);
     }
     l.left = l.nameWidth + 16;
     const double room = double(width()) - l.left - 8;
