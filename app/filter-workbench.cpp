@@ -56,7 +56,12 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(FWB_VERSION_LINE)); // "0.2.0 (commit 1a2b3c4)"
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Compare OpenCL image-filter kernel variants."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Compare OpenCL image-filter kernel variants.\n\n"
+        "Present mode (View > Present, F11, or --present): the race full screen for a class. A large\n"
+        "\"Start the race\" button (or Space, Enter) races every way of running the filter on the\n"
+        "picture; it shows the device in plain words, the picture before and after, the winner and\n"
+        "why it wins. Esc or F11 leaves it."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open (default: test card)."));
@@ -108,7 +113,12 @@ int main(int argc, char *argv[])
                                                       "when the run (and --race/--tune/--sweep/--duel) ends; an "
                                                       "existing FILE is not replaced."),
                                        QStringLiteral("FILE"));
-    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith, reportOut, transfer});
+    const QCommandLineOption present(QStringLiteral("present"),
+                                     QStringLiteral("Open in present mode (View > Present, F11): the race full "
+                                                    "screen, started with its button, Space or Enter; Esc or F11 "
+                                                    "leaves. With --race --screenshot: capture present mode when "
+                                                    "the race ends."));
+    parser.addOptions({raceShot, tuneShot, sweepShot, duelShot, duelWith, reportOut, transfer, present});
     parser.addOptions({screenshot, image, filter, variant, param, view, device, shape, format, repeat,
                        allVariants, size});
     const QCommandLineOption lab(QStringLiteral("lab"),
@@ -213,6 +223,18 @@ int main(int argc, char *argv[])
     else
         loaded = window.loadFile(imagePath);
 
+    fwb::RacePage *racePage = nullptr;
+    for (fwb::WorkbenchPage *page : window.pages())
+        if (auto *found = qobject_cast<fwb::RacePage *>(page))
+            racePage = found;
+    if (parser.isSet(present) && racePage) {
+        racePage->setPresenting(true);
+        if (shot) { // the screenshot's --size, not whatever screen this runs on
+            racePage->presentation()->showNormal();
+            racePage->presentation()->resize(window.size());
+        }
+    }
+
     fwb::LabPage *labPage = nullptr;
     if (parser.isSet(lab)) {
         for (fwb::WorkbenchPage *page : window.pages())
@@ -263,7 +285,10 @@ int main(int argc, char *argv[])
                 app.exit(exitCode);
                 return;
             }
-            if (!window.grab().save(file, "PNG")) {
+            QWidget *shown = racePage && racePage->presentation() && racePage->presentation()->isVisible()
+                                 ? racePage->presentation()
+                                 : static_cast<QWidget *>(&window);
+            if (!shown->grab().save(file, "PNG")) {
                 exitCode = fail(QStringLiteral("cannot write %1").arg(file));
             } else {
                 std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));

@@ -120,15 +120,20 @@ std::string threadWord(int threads)
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
+// The single thread is the checking reference, named for what it is (issue 24: it was shown as
+// "CPU, 1 thread", as if it were the processor's speed on one core).
+std::string cpuTitle(int threads)
+{
+    return threads == 1 ? "Reference: plain C++, 1 thread" : "Our C++ code, " + threadWord(threads);
+}
+
 // A CPU row: our plain reference on one thread, or our fast path on every thread.
 RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter, const RunRequest &request,
                    int threads)
 {
     RaceEntry e;
     e.name = threads == 1 ? "cpu_single" : "cpu_multi";
-    // The single thread is the checking reference, named for what it is (issue 24: it was shown as
-    // "CPU, 1 thread", as if it were the processor's speed on one core).
-    e.title = threads == 1 ? "Reference: plain C++, 1 thread" : "Our C++ code, " + threadWord(threads);
+    e.title = cpuTitle(threads);
     e.baseline = true;
     e.onHost = true;
     RunResult &r = e.result;
@@ -180,7 +185,7 @@ int raceEntryCount(const FilterSpec &filter, const FilterParams &params, const R
 }
 
 RaceResult runRace(Session &session, const Image &input, const RunRequest &base, const RaceOptions &options,
-                   const std::atomic<bool> *cancel, const RaceProgress &progress)
+                   const std::atomic<bool> *cancel, const RaceProgress &progress, const RaceStep &step)
 {
     RaceResult race;
     race.filter = base.filter;
@@ -199,9 +204,20 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         if (progress)
             progress(race.entries.back(), int(race.entries.size()), total);
     };
+    auto starting = [&](const std::string &name, const std::string &title, bool baseline, bool onHost) {
+        if (!step)
+            return;
+        RaceEntry upcoming;
+        upcoming.name = name;
+        upcoming.title = title;
+        upcoming.baseline = baseline;
+        upcoming.onHost = onHost;
+        step(upcoming, name == "copy_bandwidth" ? 0 : int(race.entries.size()) + 1, total);
+    };
     const Image src = input.format() == base.params.format ? input : input.convertedTo(base.params.format);
 
     if (options.measureCopyBandwidth && !cancelled(cancel)) {
+        starting("copy_bandwidth", "the device's copy speed", false, false);
         try {
             race.copyGBps = session.copyBandwidthGBps();
         } catch (const std::exception &) {
@@ -213,6 +229,7 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         for (int t : {1, threads}) {
             if (cancelled(cancel))
                 break;
+            starting(t == 1 ? "cpu_single" : "cpu_multi", cpuTitle(t), true, true);
             add(cpuEntry(session, src, *filter, base, t));
         }
     }
@@ -229,6 +246,7 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         e.name = name;
         const VariantSpec *variant = filter->variant(name);
         e.title = variant ? variant->title : name;
+        starting(e.name, e.title, false, false);
         e.result = session.run(input, request, cancel);
         if (e.result.cancelled)
             break;
@@ -243,6 +261,7 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
             e.title = b == Baseline::OpenCvCpu ? "OpenCV on the CPU" : "OpenCV through OpenCL";
             e.baseline = true;
             e.onHost = b == Baseline::OpenCvCpu;
+            starting(e.name, e.title, true, e.onHost);
             e.result = session.runBaseline(input, base, b, cancel);
             e.result.baseline = true;
             if (b == Baseline::OpenCvCpu && e.result.cpuThreads > 0)

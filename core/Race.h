@@ -78,6 +78,10 @@ struct RaceResult
 
 // Called after each entry ends (done of total, 1-based).
 using RaceProgress = std::function<void(const RaceEntry &entry, int done, int total)>;
+// Called before each piece of work starts, so that a front end can say what it waits for: the copy-speed
+// probe (index 0, name "copy_bandwidth"), then each entry (name, title, baseline and onHost set, no
+// result yet; index 1-based, of total).
+using RaceStep = std::function<void(const RaceEntry &upcoming, int index, int total)>;
 
 // Number of entries a race will run (for a progress bar before it starts).
 int raceEntryCount(const FilterSpec &filter, const FilterParams &params, const RaceOptions &options);
@@ -86,7 +90,8 @@ int raceEntryCount(const FilterSpec &filter, const FilterParams &params, const R
 // run finds it cached), then each variant, then OpenCV. Checks `cancel` between runs; a cancelled
 // race keeps the entries that finished. Never throws for a failing variant (its entry holds the error).
 RaceResult runRace(Session &session, const Image &input, const RunRequest &request, const RaceOptions &options,
-                   const std::atomic<bool> *cancel = nullptr, const RaceProgress &progress = {});
+                   const std::atomic<bool> *cancel = nullptr, const RaceProgress &progress = {},
+                   const RaceStep &step = {});
 
 // "12x faster than <against>", "about as fast as <against>", "3.1x slower than <against>" (x is
 // U+00D7); against names the CPU code compared with ("OpenCV on 2 CPU threads").

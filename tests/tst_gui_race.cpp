@@ -11,7 +11,13 @@
 #include "RaceChart.h"
 #include "RacePage.h"
 
+#include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QScrollArea>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
@@ -19,6 +25,7 @@
 #include <QTabWidget>
 #include <QSignalSpy>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -253,6 +260,233 @@ private slots:
         QCOMPARE(window.size(), available);
         QVERIFY(window.statusBar()->isVisible());
         QVERIFY(window.statusBar()->geometry().bottom() < available.height());
+    }
+
+    // Issue 24, present mode a teacher drives alone: a large "Start the race" button and a key start a race
+    // from present mode itself (its empty state asked for a race and nothing there started one); it shows
+    // the device in plain words, the picture before and after (the winner's), the winner's why, and how
+    // to leave.
+    void presentModeStartsARace()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 192, 128));
+        RacePage *race = racePage(window);
+        race->setPresenting(true);
+        QWidget *present = race->presentation();
+        QVERIFY(present && present->isVisible());
+        auto *start = present->findChild<QPushButton *>("presentStart");
+        QVERIFY(start);
+        QVERIFY2(start->text().contains("Start the race"), qPrintable(start->text()));
+        QVERIFY(start->isEnabled());
+        auto *hint = present->findChild<QLabel *>("presentHint");
+        QVERIFY(hint);
+        QVERIFY2(hint->text().contains("Esc") && hint->text().contains("F11"), qPrintable(hint->text()));
+
+        // The key starts it, from present mode itself.
+        present->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(present));
+        QSignalSpy finished(race, &RacePage::raceFinished);
+        QTest::keyClick(present, Qt::Key_Space);
+        QVERIFY(race->isRacing());
+        QVERIFY(!start->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QVERIFY(start->isEnabled());
+        const RaceResult &result = race->race();
+        const int win = result.winner(RaceMetric::EndToEnd);
+        QVERIFY(win >= 0);
+
+        // The device in plain words; on a CPU device, that it is the same processor.
+        const QString deviceLine = present->findChild<QLabel *>("presentDevice")->text();
+        QVERIFY2(deviceLine.contains(q(device.name)), qPrintable(deviceLine));
+        if (device.kind == DeviceKind::Cpu)
+            QVERIFY2(deviceLine.contains("main processor") && deviceLine.contains("same processor"),
+                     qPrintable(deviceLine));
+        else if (device.kind == DeviceKind::Gpu)
+            QVERIFY2(deviceLine.contains("graphics"), qPrintable(deviceLine));
+        // The picture before and after: the input, and the winner's result.
+        auto *before = present->findChild<QLabel *>("presentBefore");
+        auto *after = present->findChild<QLabel *>("presentAfter");
+        QVERIFY(before && after);
+        QVERIFY(!before->pixmap().isNull());
+        QVERIFY(!after->pixmap().isNull());
+        auto *afterCaption = present->findChild<QLabel *>("presentAfterCaption");
+        QVERIFY(afterCaption);
+        QVERIFY2(afterCaption->text().contains(q(result.entries[win].title).toHtmlEscaped()),
+                 qPrintable(afterCaption->text()));
+        // The winner's one-sentence why.
+        const QString winner = present->findChild<QLabel *>("presentWinner")->text();
+        QVERIFY2(winner.contains(q(raceWhy(result.filter, result.entries[win])).toHtmlEscaped()), qPrintable(winner));
+
+        // The button starts the next one.
+        QSignalSpy again(race, &RacePage::raceFinished);
+        QTest::mouseClick(start, Qt::LeftButton);
+        QVERIFY(race->isRacing());
+        race->cancelRace();
+        QTRY_VERIFY_WITH_TIMEOUT(!again.isEmpty(), 120000);
+
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            present->showNormal();
+            present->resize(1366, 768);
+            QTest::qWait(50);
+            present->grab().save(shots + "/race-present-start.png");
+        }
+        // Esc leaves.
+        present->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(present));
+        QTest::keyClick(present, Qt::Key_Escape);
+        QVERIFY(!present->isVisible());
+    }
+
+    // Issue 24: at 1366x768 under a window manager (about 1366x700 for the window) the race page showed 4
+    // of 8 bars: the preview below kept its height in a 3:1 splitter. Every bar of a typical race and
+    // its axis are in view without scrolling.
+    void everyBarInViewAtLaptopSize()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        RacePage *race = racePage(window);
+        if (race->race().filter != "sobel" || race->race().cancelled || race->race().entries.empty()) {
+            QVERIFY(setUp(window, device, 192, 128));
+            QSignalSpy finished(race, &RacePage::raceFinished);
+            QVERIFY(race->startRace());
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        }
+        QVERIFY(race->chart()->barCount() >= 8);
+        auto *tabs = window.findChild<QTabWidget *>("pageTabs");
+        tabs->setCurrentWidget(race);
+        window.showNormal();
+        window.resize(1366, 700);
+        QTest::qWait(100);
+        QCOMPARE(window.size(), QSize(1366, 700));
+        QScrollArea *scroll = nullptr;
+        for (QWidget *w = race->chart()->parentWidget(); w && !scroll; w = w->parentWidget())
+            scroll = qobject_cast<QScrollArea *>(w);
+        QVERIFY(scroll);
+        const int needed = race->chart()->minimumSizeHint().height();
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            window.grab().save(shots + "/race-1366x700.png");
+        QVERIFY2(scroll->viewport()->height() >= needed,
+                 qPrintable(QString("%1 bars need %2 px, the race shows %3 px")
+                                .arg(race->chart()->barCount()).arg(needed).arg(scroll->viewport()->height())));
+        // The winner's picture stays reachable: shown, or a click on a bar away.
+        auto *output = race->findChild<QLabel *>("raceOutput");
+        QVERIFY(output);
+        const int win = race->race().winner(race->chart()->metric());
+        QTest::mouseClick(race->chart(), Qt::LeftButton, {}, race->chart()->barRect(win).center());
+        QTest::qWait(20);
+        QVERIFY2(output->isVisible() && output->height() >= 100 && !output->visibleRegion().isEmpty(),
+                 qPrintable(QString("the picture is %1 px high").arg(output->height())));
+    }
+
+    // Issue 24: a wait says what it waits for: while a race runs, its status (the page's progress text and
+    // the window's status bar) names what runs now and how far the race is ("Running Roofline strips
+    // (5 of 13)…", "Compiling ... (3 of 13)…").
+    void raceSaysWhatItWaitsFor()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 96, 64));
+        RacePage *race = racePage(window);
+        auto *progress = race->findChild<QProgressBar *>("raceProgress");
+        QVERIFY(progress);
+        // Connected after the page: at the end of each run, what the page says it was waiting for.
+        QStringList seenStatus, seenProgress;
+        const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::raceProgress,
+                                                      this, [&](const RaceEntry &, int, int) {
+                                                          seenStatus << window.statusText();
+                                                          seenProgress << progress->text();
+                                                      });
+        QSignalSpy finished(race, &RacePage::raceFinished);
+        QVERIFY(race->startRace());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        disconnect(watch); // the window outlives this test
+        const QRegularExpression step(QStringLiteral("^(Compiling|Running|Measuring) .+ \\((\\d+) of (\\d+)\\)…$"));
+        auto steps = [&](const QStringList &texts) {
+            QList<int> at;
+            for (const QString &t : texts)
+                if (const auto m = step.match(t); m.hasMatch())
+                    at << m.captured(2).toInt();
+            return at;
+        };
+        const QList<int> statusSteps = steps(seenStatus), progressSteps = steps(seenProgress);
+        QVERIFY2(statusSteps.size() >= 3, qPrintable(seenStatus.join(" | ")));
+        QVERIFY2(progressSteps.size() >= 3, qPrintable(seenProgress.join(" | ")));
+        QVERIFY(std::is_sorted(statusSteps.begin(), statusSteps.end()));
+        // The variants name themselves by title.
+        const FilterSpec *filter = findFilter("sobel");
+        bool named = false;
+        for (const QString &t : seenStatus)
+            for (const VariantSpec &v : filter->variants)
+                named = named || t.contains(q(v.title));
+        QVERIFY2(named, qPrintable(seenStatus.join(" | ")));
+        QVERIFY2(!window.statusText().contains("…"), qPrintable(window.statusText())); // done: no longer waiting
+    }
+
+    // Issue 24: in present mode (large type) the long sentences beside the bars ("0.512 ms, 12× faster than
+    // our C++ code on 2 CPU threads") left the bars about 100 px wide: the bars keep most of the width and
+    // the sentences wrap.
+    void presentBarsKeepAUsefulWidth()
+    {
+        RaceChart chart;
+        chart.setLarge(true);
+        chart.setShowReference(false);
+        RaceResult r;
+        r.filter = "sobel";
+        r.cpuReferenceName = "cpu_multi";
+        r.cpuReferenceTitle = "our C++ code on 2 CPU threads";
+        const double times[] = {40.0, 3.1, 3.5, 4.2, 5.0, 7.5, 9.0, 12.0, 30.0};
+        for (int i = 0; i < 9; ++i) {
+            RaceEntry e;
+            e.name = i == 0 ? "cpu_multi" : "v" + std::to_string(i);
+            e.title = i == 0 ? "Our C++ code, 2 threads" : "Rows of bytes, version " + std::to_string(i);
+            e.baseline = e.onHost = i == 0;
+            e.result.kernelMs = Stats{times[i], times[i], times[i]};
+            e.result.totalMs = times[i];
+            r.entries.push_back(e);
+        }
+        r.cpuReferenceMs = 40.0;
+        chart.setRace(r);
+        for (int width : {1366, 1920}) {
+            const int chartWidth = width * 2 / 3; // the presentation's chart beside its pictures
+            chart.resize(chartWidth, chart.minimumSizeHint().height());
+            double longest = 0;
+            for (std::size_t i = 0; i < r.entries.size(); ++i) {
+                bool broken = false;
+                const double length = chart.barLength(int(i), &broken);
+                if (!broken)
+                    longest = std::max(longest, length);
+            }
+            QVERIFY2(longest >= 0.35 * chartWidth,
+                     qPrintable(QString("at %1 px the longest bar is %2 px").arg(chartWidth).arg(longest)));
+            // Every label inside the chart (wrapped, not cut at the right edge).
+            for (std::size_t i = 0; i < r.entries.size(); ++i) {
+                const QRect label = chart.labelRect(int(i));
+                QVERIFY2(label.isValid() && label.right() <= chartWidth && label.left() >= 0,
+                         qPrintable(QString("%1: label %2..%3 in %4 px").arg(q(r.entries[i].name))
+                                        .arg(label.left()).arg(label.right()).arg(chartWidth)));
+            }
+        }
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            chart.grab().save(shots + "/race-present-chart.png");
+    }
+
+    // Issue 24: present mode was in neither the README nor --help. filter-workbench --help tells how to
+    // open it, start a race from it and leave it (and works without a display).
+    void helpTellsOfPresentMode()
+    {
+        const QString app = QFileInfo(QStringLiteral(FWB_FILTER_BENCH)).absolutePath() + "/filter-workbench";
+        QVERIFY2(QFileInfo(app).isExecutable(), qPrintable(app + " is not built"));
+        QProcess process;
+        process.start(app, {"--help"});
+        QVERIFY(process.waitForFinished(30000));
+        const QString help = QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(process.exitCode(), 0);
+        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc"})
+            QVERIFY2(help.contains(QLatin1String(words)), qPrintable(QString("no \"%1\" in:\n%2").arg(words, help)));
     }
 
     void barsArriveOneByOne()

@@ -52,6 +52,22 @@ void mergeSweep(SweepResult &into, const SweepResult &more)
     }
 }
 
+namespace {
+
+// What a variant's program depends on besides the device: the filter, the variant and the settings that
+// become its build options (parameters, border, format, fast math). A key seen before means the
+// session's program cache has it.
+std::string programKey(const RunRequest &run, const std::string &variant)
+{
+    std::string key = run.filter + '/' + variant + '/' + formatName(run.params.format) + '/'
+                      + borderModeName(run.params.border) + (run.params.fastMath ? "/fast" : "");
+    for (const auto &[name, value] : run.params.values)
+        key += '/' + name + '=' + std::to_string(value);
+    return key;
+}
+
+} // namespace
+
 SweepResult BenchWorker::sweep(const BenchJob &job)
 {
     // One value of one filter at a time through core's runSweep, so every point reaches the chart
@@ -168,12 +184,17 @@ void BenchWorker::run()
                 options.tunedLocal = TuningDb::lookup(workbenchTuningDb());
                 m_session = std::make_unique<Session>(job.device, options);
                 m_sessionSpec = job.device.spec();
+                m_built.clear();
             }
             if (job.kind == BenchJob::Race) {
-                const RaceResult race = runRace(*m_session, *job.input, job.run, job.race, &m_cancel,
-                                                [this](const RaceEntry &e, int done, int total) {
-                                                    emit raceProgress(e, done, total);
-                                                });
+                const RaceResult race = runRace(
+                    *m_session, *job.input, job.run, job.race, &m_cancel,
+                    [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
+                    [this, &job](const RaceEntry &upcoming, int index, int total) {
+                        const bool variant = index > 0 && !upcoming.baseline;
+                        const bool first = variant && m_built.insert(programKey(job.run, upcoming.name)).second;
+                        emit raceStep(upcoming, index, total, first);
+                    });
                 idle();
                 emit raceFinished(race);
             } else if (job.kind == BenchJob::Tune) {
@@ -185,6 +206,7 @@ void BenchWorker::run()
                                                         emit tuneProgress(c, done, total);
                                                     });
                 db.setEnabled(true);
+                m_built.insert(programKey(job.run, job.run.variant));
                 idle();
                 emit tuneFinished(tune);
             } else {

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <memory>
+#include <set>
 
 namespace fwb {
 
@@ -57,6 +58,10 @@ public:
     bool isBusy() const;
 
 signals:
+    // Before each run of a race (and the copy-speed probe, index 0): what starts now. firstBuild: this
+    // variant's program has not been built by this worker's session for these settings yet (it compiles
+    // before it runs).
+    void raceStep(const fwb::RaceEntry &upcoming, int index, int total, bool firstBuild);
     void raceProgress(const fwb::RaceEntry &entry, int done, int total);
     void raceFinished(const fwb::RaceResult &race);
     void tuneProgress(const fwb::TuneCell &cell, int done, int total);
@@ -82,6 +87,7 @@ private:
     std::atomic<bool> m_cancel{false};
     std::unique_ptr<Session> m_session; // worker thread only
     std::string m_sessionSpec;
+    std::set<std::string> m_built; // programs m_session has built: filter, variant and their settings
 };
 
 } // namespace fwb

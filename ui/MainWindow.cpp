@@ -174,6 +174,7 @@ void MainWindow::addPage(WorkbenchPage *page)
 {
     m_pages.append(page);
     m_pageTabs->addTab(page, page->title());
+    connect(page, &WorkbenchPage::statusMessage, this, &MainWindow::setStatus);
 }
 
 void MainWindow::fitShortScreen()

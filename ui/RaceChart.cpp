@@ -44,6 +44,12 @@ void RaceChart::setLarge(bool large)
     update();
 }
 
+void RaceChart::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    update();
+}
+
 void RaceChart::setShowReference(bool show)
 {
     m_showReference = show;
@@ -96,6 +102,37 @@ QString timeText(double t)
                     : QStringLiteral("%1 ms").arg(t, 0, 'f', 3);
 }
 
+// The narrowest width (in pixels) that holds the text in at most two lines of the font, broken at spaces
+// only (greedy, as Qt's word wrap: a width that breaks inside a word, "C+" / "+", does not count).
+int twoLineWidth(const QFont &font, const QString &text)
+{
+    const QFontMetrics fm(font);
+    const QStringList words = text.split(QLatin1Char(' '));
+    auto lines = [&](int width) {
+        int count = 1;
+        QString line;
+        for (const QString &word : words) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (line.isEmpty() || fm.horizontalAdvance(longer) <= width) {
+                line = longer;
+                if (fm.horizontalAdvance(line) > width)
+                    return 99; // one word wider than the line
+            } else {
+                ++count;
+                line = word;
+            }
+        }
+        return count;
+    };
+    const int oneLine = fm.horizontalAdvance(text);
+    int lo = oneLine / 2 - 1, hi = oneLine; // hi fits
+    while (hi - lo > 2) {
+        const int mid = (lo + hi) / 2;
+        (lines(mid) <= 2 ? hi : lo) = mid;
+    }
+    return hi + 4;
+}
+
 } // namespace
 
 // The scale: linear milliseconds from 0 at `left` to axisMax at left + plotWidth, so a bar's length is
@@ -110,6 +147,10 @@ struct RaceChart::Layout
     double left = 0, plotWidth = 1, axisMax = 1, step = 1;
     int nameWidth = 0;
     QFont font, bold;
+    QFont wrapped;   // large type: names or labels too long for one line go over two lines in this type
+    QFont nameFont;  // the names' type (bold for the winner): font, or wrapped when one would not fit
+    QFont labelFont; // the labels' type: font, or wrapped (and wrapping) when the bars would be too short
+    bool namesWrap = false, labelsWrap = false;
 
     int rowTop(int row) const { return kTop + row * rowH + (referenceRow >= 0 && row >= referenceRow ? gap : 0); }
     int barsBottom() const { return rowTop(int(order.size())); }
@@ -126,6 +167,9 @@ RaceChart::Layout RaceChart::layout() const
         l.font.setPointSizeF(l.font.pointSizeF() * 1.8);
     l.bold = l.font;
     l.bold.setBold(true);
+    l.wrapped = font();
+    if (m_large) // two lines of it fit a large row (rowHeight(): two lines of the widget's type and more)
+        l.wrapped.setPointSizeF(l.wrapped.pointSizeF() * 1.3);
     double hi = 0;
     for (std::size_t row = 0; row < l.order.size(); ++row) {
         const RaceEntry &e = m_race.entries[l.order[row]];
@@ -172,28 +216,96 @@ RaceChart::Layout RaceChart::layout() const
             break;
         }
     l.axisMax = std::ceil(hi / l.step - 1e-9) * l.step;
-    // The widest plot that leaves every uncut bar's label room after its bar (a short bar's long label
-    // may reach past the axis's end); a cut bar carries its label inside.
-    QFontMetrics fm(l.font);
+    // Large type (presentation): names wider than 28% of the chart wrap over two lines of the smaller
+    // type, all of them alike, so the bars keep their room.
+    l.nameFont = l.font;
+    if (m_large && l.nameWidth > std::max(120, width() * 28 / 100)) {
+        l.namesWrap = true;
+        l.nameFont = l.wrapped;
+        QFont boldWrapped = l.wrapped;
+        boldWrapped.setBold(true);
+        const QFontMetrics bfm(boldWrapped);
+        int oneLine = 0, twoLines = 0; // widest name on one line, and on two
+        for (int i : l.order) {
+            const QString title = QString::fromStdString(m_race.entries[i].title);
+            oneLine = std::max(oneLine, bfm.horizontalAdvance(title) + 2);
+            twoLines = std::max(twoLines, twoLineWidth(boldWrapped, title));
+        }
+        const int cap = std::max(120, width() * 28 / 100);
+        l.nameWidth = oneLine <= cap ? oneLine : std::min(cap, twoLines);
+    }
     l.left = l.nameWidth + 16;
     const double room = double(width()) - l.left - 8;
-    l.plotWidth = room - 20;
-    for (int i : l.order) {
-        const double t = m_race.entries[i].timeMs(m_metric);
-        if (t > l.axisMax * 1.0001)
-            continue;
-        const double label = fm.horizontalAdvance(labelText(i, l.axisMax)) + 6;
-        l.plotWidth = std::min(l.plotWidth, (room - label) / std::max(1e-9, t / l.axisMax));
-    }
-    for (int i : l.order) { // a cut bar too short for its label: the label goes after the bar
-        if (m_race.entries[i].timeMs(m_metric) <= l.axisMax * 1.0001)
-            continue;
-        const double label = fm.horizontalAdvance(labelText(i, l.axisMax));
-        if (label + 24 > l.plotWidth)
-            l.plotWidth = std::min(l.plotWidth, room - 18 - label);
+    // The widest plot that leaves every uncut bar's label room after its bar (a short bar's long label
+    // may reach past the axis's end); a cut bar carries its label inside.
+    auto widestPlot = [&](const QFont &labelFont, bool wrap) {
+        const QFontMetrics fm(labelFont);
+        auto labelWidth = [&](int i) {
+            const QString text = labelText(i, l.axisMax);
+            return double(wrap ? twoLineWidth(labelFont, text) : fm.horizontalAdvance(text));
+        };
+        double plot = room - 20;
+        for (int i : l.order) {
+            const double t = m_race.entries[i].timeMs(m_metric);
+            if (t > l.axisMax * 1.0001)
+                continue;
+            plot = std::min(plot, (room - labelWidth(i) - 6) / std::max(1e-9, t / l.axisMax));
+        }
+        for (int i : l.order) { // a cut bar too short for its label: the label goes after the bar
+            if (m_race.entries[i].timeMs(m_metric) <= l.axisMax * 1.0001)
+                continue;
+            if (fm.horizontalAdvance(labelText(i, l.axisMax)) + 24 > plot)
+                plot = std::min(plot, room - 18 - labelWidth(i));
+        }
+        return plot;
+    };
+    l.labelFont = l.font;
+    l.plotWidth = widestPlot(l.font, false);
+    // Large type: long sentences beside the bars wrap over two lines of the smaller type instead of
+    // squeezing every bar to ~100 px (issue 24); the bars keep at least 40% of the room.
+    if (m_large && l.plotWidth < 0.55 * room) {
+        l.labelsWrap = true;
+        l.labelFont = l.wrapped;
+        l.plotWidth = std::max(widestPlot(l.wrapped, true), 0.4 * room);
     }
     l.plotWidth = std::max(80.0, l.plotWidth);
     return l;
+}
+
+// Where an entry's label goes in its row (top y, height rh) and in which type: inside a cut bar when it
+// fits there, else after the bar; in large type, a label longer than the room after its bar wraps over
+// two lines of the smaller type.
+RaceChart::LabelPlace RaceChart::labelPlace(const Layout &l, int i, int y) const
+{
+    LabelPlace place;
+    place.text = labelText(i, l.axisMax);
+    place.font = l.labelFont;
+    const int rh = l.rowH;
+    const double t = m_race.entries[i].timeMs(m_metric);
+    const bool broken = t > l.axisMax * 1.0001;
+    const double length = broken ? l.plotWidth + 12 : l.length(t);
+    const double barRight = l.left + std::max(2.0, length);
+    const QFontMetrics fm(l.labelFont);
+    place.flags = Qt::AlignLeft | Qt::AlignVCenter;
+    if (broken && fm.horizontalAdvance(place.text) + 24 <= length) {
+        place.inside = true;
+        place.rect = QRectF(l.left + 6, y, width() - l.left - 6, rh);
+    } else {
+        place.rect = QRectF(barRight + 6, y, std::max(1.0, width() - barRight - 10), rh);
+        if (l.labelsWrap)
+            place.flags |= Qt::TextWordWrap;
+    }
+    return place;
+}
+
+QRect RaceChart::labelRect(int entry) const
+{
+    const Layout l = layout();
+    const auto it = std::find(l.order.begin(), l.order.end(), entry);
+    if (it == l.order.end())
+        return {};
+    const LabelPlace place = labelPlace(l, entry, l.rowTop(int(it - l.order.begin())));
+    return QFontMetrics(place.font).boundingRect(place.rect.toRect(), place.flags, place.text);
 }
 
 QString RaceChart::barLabel(int entry) const
@@ -288,9 +400,10 @@ void RaceChart::paintEvent(QPaintEvent *)
     const QFontMetrics fm(l.font);
     if (l.order.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
-                   tr("Press Race All Variants: every variant of this filter, the CPU and OpenCV\n"
-                      "run on this picture, and the bars line up fastest first."));
+        p.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
+                   !m_emptyText.isEmpty() ? m_emptyText
+                                          : tr("Press Race All Variants: every variant of this filter, the CPU and OpenCV\n"
+                                               "run on this picture, and the bars line up fastest first."));
         return;
     }
     const int rh = l.rowH;
@@ -310,9 +423,13 @@ void RaceChart::paintEvent(QPaintEvent *)
         }
         if (i == m_selected)
             p.fillRect(QRect(0, y, width(), rh), palette().highlight().color().lighter(170));
-        p.setFont(i == winner ? l.bold : l.font);
+        QFont nameFont = l.nameFont;
+        nameFont.setBold(i == winner);
+        const int nameFlags = Qt::AlignRight | Qt::AlignVCenter | (l.namesWrap ? Qt::TextWordWrap : 0);
+        const QString name = QString::fromStdString(e.title);
+        p.setFont(nameFont);
         p.setPen(text);
-        p.drawText(QRect(4, y, l.nameWidth + 4, rh), Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(e.title));
+        p.drawText(QRect(4, y, l.nameWidth + 4, rh), nameFlags, name);
         const QColor colour = i == winner                ? QColor(46, 157, 68)
                               : e.isCheckingReference() ? QColor(200, 200, 200)
                               : e.baseline               ? QColor(150, 150, 150)
@@ -327,15 +444,10 @@ void RaceChart::paintEvent(QPaintEvent *)
             p.drawLine(QPointF(bx, bar.bottom() + 1), QPointF(bx + 6, bar.top() - 1));
             p.drawLine(QPointF(bx + 6, bar.bottom() + 1), QPointF(bx + 12, bar.top() - 1));
         }
-        const QString label = labelText(i, l.axisMax);
-        p.setFont(l.font);
-        if (broken && fm.horizontalAdvance(label) + 24 <= length) { // inside the cut bar, on its colour
-            p.setPen(e.isCheckingReference() ? text : QColor(Qt::white));
-            p.drawText(QRectF(bar.left() + 6, y, width() - bar.left() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
-        } else {
-            p.setPen(text);
-            p.drawText(QRectF(bar.right() + 6, y, width() - bar.right() - 6, rh), Qt::AlignLeft | Qt::AlignVCenter, label);
-        }
+        const LabelPlace place = labelPlace(l, i, y); // inside the cut bar on its colour, or after the bar
+        p.setFont(place.font);
+        p.setPen(place.inside && !e.isCheckingReference() ? QColor(Qt::white) : text);
+        p.drawText(place.rect, place.flags, place.text);
     }
     // The axis: milliseconds from 0, ticks at round steps, and what a bar's length means.
     const int axisY = l.barsBottom() + 4;

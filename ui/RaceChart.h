@@ -26,6 +26,8 @@ public:
     int selected() const { return m_selected; }
     // Presentation mode: larger type and bars.
     void setLarge(bool large);
+    // What the chart says before the first bar (default: press Race All Variants).
+    void setEmptyText(const QString &text);
     // Whether the checking reference (cpu_single) has a bar, apart below the racers (default true).
     void setShowReference(bool show);
     // Length in pixels of an entry's bar and the milliseconds one pixel stands for (tests check bar
@@ -34,6 +36,8 @@ public:
     double msPerPixel() const;
     // The words beside a bar: "1.23 ms, 4.5× faster than OpenCV on 2 CPU threads".
     QString barLabel(int entry) const;
+    // Where the words beside a bar are drawn (tests check they stay inside the chart).
+    QRect labelRect(int entry) const;
 private:
     QString labelText(int entry, double axisMax) const;
 public:
@@ -41,6 +45,9 @@ public:
     int entryAt(const QPoint &point) const;
     QRect barRect(int entry) const;
     int barCount() const;
+
+    // One bar's row, in pixels (the page leaves room for the bars a running race has still to add).
+    int rowHeight() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -53,10 +60,18 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
 
 private:
-    int rowHeight() const;
     std::vector<int> rows() const; // entry indices that ran, fastest first, the reference last
     struct Layout;
     Layout layout() const;         // the scale, shared by painting and barLength()
+    struct LabelPlace
+    {
+        QString text;
+        QRectF rect;
+        QFont font;
+        int flags = 0;
+        bool inside = false; // inside a cut bar, on its colour
+    };
+    LabelPlace labelPlace(const Layout &layout, int entry, int rowTop) const;
 
 
     RaceResult m_race;
@@ -64,6 +79,7 @@ private:
     int m_selected = -1;
     bool m_large = false;
     bool m_showReference = true;
+    QString m_emptyText;
 };
 
 } // namespace fwb

@@ -17,6 +17,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace fwb {
 
 namespace {
@@ -65,11 +67,13 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     m_winner = new QLabel(this);
     m_winner->setObjectName("raceWinner");
     m_winner->setWordWrap(true);
-    QFont big = m_winner->font();
-    big.setPointSizeF(big.pointSizeF() * 1.25);
-    m_winner->setFont(big);
+    // The winner's line in the page's own type (bold name): at 1366x768 every line above the chart is a
+    // bar fewer in view.
     m_chart = new RaceChart(this);
-    connect(m_chart, &RaceChart::entryClicked, this, &RacePage::showEntry);
+    connect(m_chart, &RaceChart::entryClicked, this, [this](int entry) {
+        showEntry(entry);
+        showPreview();
+    });
 
     m_outputView = new QLabel(this);
     m_outputView->setObjectName("raceOutput");
@@ -91,24 +95,36 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     bottom->addWidget(m_outputView);
     bottom->addWidget(m_diffView);
     bottom->addWidget(m_details, 1);
-    auto *bottomWidget = new QWidget(this);
-    bottomWidget->setLayout(bottom);
+    m_preview = new QWidget(this);
+    m_preview->setObjectName("racePreview");
+    m_preview->setLayout(bottom);
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(m_chart);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(scroll);
-    split->addWidget(bottomWidget);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->setObjectName("raceSplit");
+    m_split->addWidget(scroll);
+    m_split->addWidget(m_preview);
+    m_split->setStretchFactor(0, 1);
+    m_split->setStretchFactor(1, 0);
+    m_split->setCollapsible(0, false);
+    m_split->setCollapsible(1, true);
+    m_split->installEventFilter(this);
+    connect(m_split, &QSplitter::splitterMoved, this, [this] {
+        if (!m_fitting)
+            m_splitByUser = true;
+    });
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(4);
     layout->addLayout(top);
     layout->addWidget(m_heading);
     layout->addWidget(m_winner);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
 
     BenchWorker *worker = createBenchWorker();
+    connect(worker, &BenchWorker::raceStep, this, &RacePage::onStep);
     connect(worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
     connect(worker, &BenchWorker::raceFinished, this, &RacePage::onFinished);
     connect(this, &JobPage::jobFinished, this, &RacePage::raceFinished);
@@ -118,6 +134,10 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
 void RacePage::showFailure(const QString &message)
 {
     m_winner->setText(tr("The race could not start: %1").arg(message));
+    m_progress->setFormat(tr("%v of %m runs"));
+    if (m_presentStatus)
+        m_presentStatus->setText(tr("The race could not start: %1").arg(message));
+    emit statusMessage(tr("The race could not start: %1").arg(message));
 }
 
 RacePage::~RacePage()
@@ -160,6 +180,10 @@ void RacePage::updateActions()
     JobPage::updateActions();
     if (m_request.engine.isCpu())
         m_startButton->setToolTip(tr("Pick an OpenCL device in the controls to race the variants"));
+    if (m_presentStart) {
+        m_presentStart->setEnabled(m_startButton->isEnabled());
+        m_presentStart->setText(isBusy() ? tr("Racing…") : tr("Start the race"));
+    }
 }
 
 bool RacePage::startJob()
@@ -183,14 +207,37 @@ bool RacePage::startJob()
     m_chart->setSelected(-1);
     m_progress->setRange(0, raceEntryCount(*filter, job.run.params, job.race));
     m_progress->setValue(0);
+    m_splitByUser = false;
     m_heading->setText(tr("<b>%1</b> on %2, %3×%4 %5")
                            .arg(q(filter->title).toHtmlEscaped(), q(job.device.name).toHtmlEscaped())
                            .arg(m_input->width())
                            .arg(m_input->height())
                            .arg(formatName(job.run.params.format)));
     m_winner->setText(tr("Racing…"));
+    if (m_presentWinner)
+        m_presentWinner->setText(tr("Racing…"));
+    const QString starting = tr("Starting the race on %1…").arg(q(job.device.name));
+    m_progress->setFormat(starting);
+    if (m_presentStatus)
+        m_presentStatus->setText(starting);
+    emit statusMessage(starting);
     updateTitles();
-    return startBenchJob(job);
+    const bool started = startBenchJob(job);
+    updatePresentPictures();
+    return started;
+}
+
+void RacePage::onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild)
+{
+    // Every wait says what it waits for (issue 24: nothing did during a first run's builds).
+    const QString what = index == 0 ? tr("Measuring %1").arg(q(upcoming.title))
+                         : firstBuild ? tr("Compiling and running %1").arg(q(upcoming.title))
+                                      : tr("Running %1").arg(q(upcoming.title));
+    const QString text = tr("%1 (%2 of %3)…").arg(what).arg(index).arg(total);
+    m_progress->setFormat(text); // titles hold no %v, %m or %p
+    if (m_presentStatus)
+        m_presentStatus->setText(text);
+    emit statusMessage(text);
 }
 
 void RacePage::onProgress(const RaceEntry &entry, int done, int total)
@@ -203,6 +250,8 @@ void RacePage::onProgress(const RaceEntry &entry, int done, int total)
     m_progress->setMaximum(total);
     m_progress->setValue(done);
     updateWinner();
+    updatePresentPictures(); // the winner so far
+    fitChart();
 }
 
 void RacePage::onFinished(const RaceResult &race)
@@ -218,9 +267,18 @@ void RacePage::onFinished(const RaceResult &race)
         m_progress->setFormat(tr("%v of %m runs"));
     updateWinner();
     const int win = m_race.winner(m_chart->metric());
+    QString status = race.cancelled ? tr("Race cancelled after %1 of %2 runs.").arg(race.entries.size()).arg(m_progress->maximum())
+                                    : tr("Race finished: %1 runs.").arg(race.entries.size());
+    if (win >= 0)
+        status += tr(" Fastest: %1, %2.").arg(q(m_race.entries[win].title), msText(m_race.entries[win].timeMs(m_chart->metric())));
+    if (m_presentStatus)
+        m_presentStatus->setText(status);
+    emit statusMessage(status);
     if (win >= 0)
         showEntry(win);
     finishJob();
+    updatePresentPictures();
+    fitChart();
 }
 
 void RacePage::updateWinner()
@@ -284,55 +342,182 @@ void RacePage::setPresenting(bool on)
     if (!on) {
         if (m_presentation)
             m_presentation->hide();
+        if (m_presentAct->isChecked())
+            m_presentAct->setChecked(false);
         return;
     }
-    if (!m_presentation) {
-        m_presentation = new QWidget;
-        m_presentation->setObjectName("racePresentation");
-        m_presentation->setWindowTitle(tr("Race"));
-        auto *layout = new QVBoxLayout(m_presentation);
-        // The question comes from the filter (issue 24: every race was "Which way of blurring ...").
-        auto *title = m_presentTitle = new QLabel(m_presentation);
-        title->setObjectName("presentTitle");
-        title->setWordWrap(true);
-        QFont f = title->font();
-        f.setPointSizeF(f.pointSizeF() * 2.4);
-        f.setBold(true);
-        title->setFont(f);
-        m_presentDevice = new QLabel(m_presentation);
-        m_presentDevice->setObjectName("presentDevice");
-        m_presentDevice->setWordWrap(true);
-        QFont d = m_presentDevice->font();
-        d.setPointSizeF(d.pointSizeF() * 1.4);
-        m_presentDevice->setFont(d);
-        m_presentWinner = new QLabel(m_presentation);
-        m_presentWinner->setWordWrap(true);
-        QFont w = m_presentWinner->font();
-        w.setPointSizeF(w.pointSizeF() * 1.8);
-        m_presentWinner->setFont(w);
-        m_presentWinner->setObjectName("presentWinner");
-        m_presentChart = new RaceChart(m_presentation);
-        m_presentChart->setObjectName("presentChart");
-        m_presentChart->setLarge(true);
-        m_presentChart->setShowReference(false); // the checking reference is not a contender
-        m_presentChart->setMetric(m_chart->metric());
-        auto *scroll = new QScrollArea(m_presentation);
-        scroll->setWidget(m_presentChart);
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        layout->addWidget(title);
-        layout->addWidget(m_presentDevice);
-        layout->addWidget(m_presentWinner);
-        layout->addWidget(scroll, 1);
-        auto *close = new QShortcut(QKeySequence(Qt::Key_Escape), m_presentation);
-        connect(close, &QShortcut::activated, this, [this] { m_presentAct->setChecked(false); });
-        auto *toggle = new QShortcut(QKeySequence(Qt::Key_F11), m_presentation);
-        connect(toggle, &QShortcut::activated, this, [this] { m_presentAct->setChecked(false); });
+    if (!m_presentAct->isChecked()) {
+        m_presentAct->setChecked(true); // toggled() comes back here
+        return;
     }
+    if (!m_presentation)
+        createPresentation();
     m_presentChart->setRace(m_race);
     updateTitles();
     updateWinner();
+    updatePresentPictures();
+    updateActions();
     m_presentation->showFullScreen();
+    m_presentation->activateWindow(); // its keys (Space, Esc) work at once
+}
+
+void RacePage::createPresentation()
+{
+    m_presentation = new QWidget;
+    m_presentation->setObjectName("racePresentation");
+    m_presentation->setWindowTitle(tr("Race"));
+    m_presentation->installEventFilter(this);
+    auto scaled = [](QWidget *w, double factor, bool bold = false) {
+        QFont f = w->font();
+        f.setPointSizeF(f.pointSizeF() * factor);
+        f.setBold(bold);
+        w->setFont(f);
+    };
+    // The question comes from the filter (issue 24: every race was "Which way of blurring ...").
+    m_presentTitle = new QLabel(m_presentation);
+    m_presentTitle->setObjectName("presentTitle");
+    m_presentTitle->setWordWrap(true);
+    scaled(m_presentTitle, 2.4, true);
+    // A teacher starts the race from here (issue 24: the empty state asked for a race and nothing here
+    // could start one): a button a class can see, and Space or Enter.
+    m_presentStart = new QPushButton(tr("Start the race"), m_presentation);
+    m_presentStart->setObjectName("presentStart");
+    m_presentStart->setFocusPolicy(Qt::NoFocus); // Space is the window's shortcut, never a second click
+    m_presentStart->setToolTip(tr("Space or Enter"));
+    scaled(m_presentStart, 1.8, true);
+    m_presentStart->setMinimumHeight(m_presentStart->fontMetrics().height() * 2);
+    connect(m_presentStart, &QPushButton::clicked, this, [this] { startJob(); });
+    m_presentDevice = new QLabel(m_presentation);
+    m_presentDevice->setObjectName("presentDevice");
+    m_presentDevice->setWordWrap(true);
+    scaled(m_presentDevice, 1.4);
+    m_presentWinner = new QLabel(m_presentation);
+    m_presentWinner->setObjectName("presentWinner");
+    m_presentWinner->setWordWrap(true);
+    scaled(m_presentWinner, 1.8);
+    m_presentStatus = new QLabel(m_presentation);
+    m_presentStatus->setObjectName("presentStatus");
+    m_presentStatus->setWordWrap(true);
+    scaled(m_presentStatus, 1.4);
+    m_presentChart = new RaceChart(m_presentation);
+    m_presentChart->setObjectName("presentChart");
+    m_presentChart->setLarge(true);
+    m_presentChart->setShowReference(false); // the checking reference is not a contender
+    m_presentChart->setMetric(m_chart->metric());
+    auto *scroll = new QScrollArea(m_presentation);
+    scroll->setWidget(m_presentChart);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    // The picture before and after: what the race was about.
+    auto caption = [this](const QString &text, const char *name) {
+        auto *label = new QLabel(text, m_presentation);
+        label->setObjectName(name);
+        label->setWordWrap(true);
+        QFont f = label->font();
+        f.setPointSizeF(f.pointSizeF() * 1.3);
+        label->setFont(f);
+        return label;
+    };
+    auto picture = [this](const char *name) {
+        auto *label = new QLabel(m_presentation);
+        label->setObjectName(name);
+        label->setAlignment(Qt::AlignCenter);
+        label->setMinimumSize(160, 110);
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the pixmap follows the room
+        return label;
+    };
+    auto *pictures = new QVBoxLayout;
+    pictures->addWidget(caption(tr("Before"), "presentBeforeCaption"));
+    pictures->addWidget(m_presentBefore = picture("presentBefore"), 1);
+    pictures->addWidget(m_presentAfterCaption = caption(tr("After"), "presentAfterCaption"));
+    pictures->addWidget(m_presentAfter = picture("presentAfter"), 1);
+
+    auto *hint = new QLabel(tr("Space or Enter starts a race · Esc or F11 to leave"), m_presentation);
+    hint->setObjectName("presentHint");
+    hint->setAlignment(Qt::AlignRight);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    scaled(hint, 1.2);
+
+    auto *head = new QHBoxLayout;
+    head->addWidget(m_presentTitle, 1);
+    head->addWidget(m_presentStart, 0, Qt::AlignTop);
+    auto *body = new QHBoxLayout;
+    body->addWidget(scroll, 3); // the bars first: their sentences wrap less
+    body->addLayout(pictures, 1);
+    auto *layout = new QVBoxLayout(m_presentation);
+    layout->addLayout(head);
+    layout->addWidget(m_presentDevice);
+    layout->addWidget(m_presentWinner);
+    layout->addWidget(m_presentStatus);
+    layout->addLayout(body, 1);
+    layout->addWidget(hint);
+
+    auto key = [this](const QKeySequence &sequence, auto slot) {
+        auto *shortcut = new QShortcut(sequence, m_presentation);
+        connect(shortcut, &QShortcut::activated, this, slot);
+    };
+    for (const QKeySequence &start : {QKeySequence(Qt::Key_Space), QKeySequence(Qt::Key_Return),
+                                      QKeySequence(Qt::Key_Enter), m_startAct->shortcut()})
+        key(start, [this] { startJob(); });
+    for (const QKeySequence &leave : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::Key_F11)})
+        key(leave, [this] { setPresenting(false); });
+}
+
+void RacePage::fitChart()
+{
+    const int total = m_split->height() - m_split->handleWidth();
+    if (m_splitByUser || total <= 0)
+        return;
+    // While racing, room for every bar still to come (a row each), so that the picture does not shrink
+    // bar by bar.
+    const int coming = isBusy() ? std::max(0, m_progress->maximum() - int(m_race.entries.size())) : 0;
+    const int chart = m_chart->minimumSizeHint().height() + coming * m_chart->rowHeight();
+    int preview = total - chart;
+    if (preview < m_preview->minimumSizeHint().height())
+        preview = 0; // collapsed: the handle at the bottom brings it back, and so does a click on a bar
+    m_fitting = true;
+    m_split->setSizes({total - preview, preview});
+    m_fitting = false;
+}
+
+void RacePage::showPreview()
+{
+    const QList<int> sizes = m_split->sizes();
+    const int want = m_preview->minimumSizeHint().height();
+    if (sizes.size() == 2 && sizes[1] < want) {
+        m_fitting = true;
+        m_split->setSizes({std::max(0, sizes[0] + sizes[1] - want), want});
+        m_fitting = false;
+        m_splitByUser = true; // the user asked for the picture: it stays until the next race
+    }
+}
+
+bool RacePage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_presentation && event->type() == QEvent::Resize)
+        updatePresentPictures();
+    else if (watched == m_split && event->type() == QEvent::Resize)
+        fitChart();
+    return JobPage::eventFilter(watched, event);
+}
+
+void RacePage::updatePresentPictures()
+{
+    if (!m_presentation)
+        return;
+    // The column beside the chart (a quarter of the width), half its height each.
+    const int side = std::max(160, std::min(m_presentation->width() / 4, (m_presentation->height() - 260) / 2));
+    m_presentBefore->setPixmap(m_input ? preview(qimageFromImage(*m_input), side) : QPixmap());
+    const int win = m_race.winner(m_chart->metric());
+    if (win >= 0 && !m_race.entries[win].result.output.isNull()) {
+        const RaceEntry &e = m_race.entries[win];
+        m_presentAfter->setPixmap(preview(qimageFromImage(e.result.output), side));
+        m_presentAfterCaption->setText(tr("After: %1").arg(q(e.title).toHtmlEscaped()));
+    } else {
+        m_presentAfter->setPixmap({});
+        m_presentAfterCaption->setText(isBusy() ? tr("After: when the first runs end") : tr("After"));
+    }
 }
 
 void RacePage::updateTitles()
@@ -340,14 +525,28 @@ void RacePage::updateTitles()
     const FilterSpec *filter = findFilter(!m_race.filter.empty() ? m_race.filter : m_request.run.filter);
     if (m_presentTitle)
         m_presentTitle->setText(filter ? q(raceQuestion(*filter)) : tr("Which way is fastest?"));
+    if (m_presentChart)
+        m_presentChart->setEmptyText(
+            tr("Press Start the race (or Space): every way the workbench knows of %1 runs on this picture, "
+               "and the bars line up fastest first.")
+                .arg(filter ? q(filter->plainVerb) : tr("filtering the picture")));
     if (m_presentDevice) {
-        const std::string device = !m_race.deviceName.empty() ? m_race.deviceName : m_request.engine.device.name;
-        QString text = device.empty() ? QString() : tr("On %1.").arg(q(device));
-        const std::string note = !m_race.deviceName.empty()
-                                     ? m_race.sameProcessorNote()
-                                     : sameProcessorNote(m_request.engine.device);
+        const bool raced = !m_race.deviceName.empty();
+        const std::string device = raced ? m_race.deviceName : m_request.engine.device.name;
+        const DeviceKind kind = raced ? m_race.deviceKind : m_request.engine.device.kind;
+        // In plain words: what the device is, then (a CPU device) that it is the processor it races.
+        QString text;
+        if (device.empty())
+            text = tr("Pick an OpenCL device in the window's controls to race.");
+        else if (kind == DeviceKind::Cpu)
+            text = tr("On %1, this computer's main processor.").arg(q(device).toHtmlEscaped());
+        else if (kind == DeviceKind::Gpu)
+            text = tr("On %1, the graphics card (GPU).").arg(q(device).toHtmlEscaped());
+        else
+            text = tr("On %1, an OpenCL accelerator.").arg(q(device).toHtmlEscaped());
+        const std::string note = raced ? m_race.sameProcessorNote() : sameProcessorNote(m_request.engine.device);
         if (!note.empty())
-            text += QLatin1Char(' ') + q(note);
+            text += QLatin1Char(' ') + q(note).toHtmlEscaped();
         m_presentDevice->setText(text);
     }
 }

@@ -2,7 +2,9 @@
 // device, format and parameters, plus the CPU and OpenCV, as bars that appear as each run ends,
 // sorted fastest first; end to end (default) or kernel only; the winner with its one-sentence why;
 // click a bar for that run's output and its difference from the CPU. View ▸ Present (F11) shows the
-// race full screen in large type.
+// race full screen in large type, for a class: a large "Start the race" button (Space or Enter), the
+// device in plain words, the picture before and after (the winner's), the winner's why, and how to
+// leave (Esc or F11).
 #pragma once
 
 #include "BenchWorker.h"
@@ -11,6 +13,8 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QPushButton;
+class QSplitter;
 
 namespace fwb {
 
@@ -54,13 +58,23 @@ protected:
     bool canStart() const override;
     void updateActions() override;
     void showFailure(const QString &message) override;
+    // The presentation's pictures follow its size; the splitter's share of the chart follows its own.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild);
     void onProgress(const RaceEntry &entry, int done, int total);
     void onFinished(const RaceResult &race);
     void showEntry(int entry);
     void updateWinner();
     void updateTitles(); // presentation title and device line, from the race's filter and device
+    void createPresentation();
+    // The bars first: the splitter gives the chart the height all its bars need (those of the race
+    // running, as many as it will have), the picture below the rest, none when that is too little
+    // (issue 24: 4 of 8 bars at 1366x768). A handle the user dragged is left alone until the next race.
+    void fitChart();
+    void showPreview(); // a bar was clicked: its picture in view, even if the bars then scroll
+    void updatePresentPictures(); // before: the input; after: the winner's output
 
     std::shared_ptr<const Image> m_input; // kept when a request comes without one
     RaceResult m_race;
@@ -72,11 +86,20 @@ private:
     QLabel *m_outputView;
     QLabel *m_diffView;
     QLabel *m_details;
+    QSplitter *m_split;
+    QWidget *m_preview; // the clicked run's picture, its difference and its details, below the chart
+    bool m_splitByUser = false;
+    bool m_fitting = false;
     QWidget *m_presentation = nullptr;
     RaceChart *m_presentChart = nullptr;
     QLabel *m_presentWinner = nullptr;
     QLabel *m_presentTitle = nullptr;
     QLabel *m_presentDevice = nullptr;
+    QPushButton *m_presentStart = nullptr;
+    QLabel *m_presentBefore = nullptr;
+    QLabel *m_presentAfter = nullptr;
+    QLabel *m_presentAfterCaption = nullptr;
+    QLabel *m_presentStatus = nullptr; // what the race waits for now
 };
 
 } // namespace fwb

@@ -42,6 +42,11 @@ public:
     virtual QList<QAction *> toolBarActions() const { return {}; }
     // ...and these in the Run menu (Race All Variants, Tune Work-Group, Sweep, Device Duel).
     virtual QList<QAction *> runMenuActions() const { return {}; }
+
+signals:
+    // A line for the window's status bar: what the page's job waits for now ("Running Naive 3x3 (5 of
+    // 8)…"), or how it ended.
+    void statusMessage(const QString &text);
 };
 
 } // namespace fwb
