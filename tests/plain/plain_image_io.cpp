@@ -459,7 +459,7 @@ int main()
     g_dir = fs::temp_directory_path() / ("fwb-plain-image-io-" + std::to_string(getpid()));
     fs::create_directories(g_dir);
     if (!headlessReads(ImageFileKind::Png) || !headlessReads(ImageFileKind::Jpeg)) {
-        std::printf("plain_image_io: skipped (%s%s)\n", headlessMissing(ImageFileKind::Png).c_str(),
+        std::printf("plain_image_io: skipped (%s; %s)\n", headlessMissing(ImageFileKind::Png).c_str(),
                     headlessMissing(ImageFileKind::Jpeg).c_str());
         return 0;
     }
