@@ -364,7 +364,8 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     addDeviceOption(c, o->deviceSpec);
     addLocalOption(c, o->localText, "work-group shape (default: auto = the project's shape for the device,\n"
                                     "e.g. 32x8 on GPUs; driver = NULL local size, the runtime picks)");
-    c.add_option("--input", o->input, "image file to filter (PNG, JPEG; Qt builds: also TIFF, WebP, BMP, ...)")->type_name("FILE");
+    c.add_option("--input", o->input, "image file to filter (PNG, JPEG; Qt builds also TIFF, WebP, BMP, ...)")
+        ->type_name("FILE");
     addSyntheticOption(c, o->synthetic, "the built-in test card at this size instead (default 1920x1080)");
     c.add_option("--format", o->formatText, "pixel layout the kernels see (default gray8)")
         ->type_name("gray8|rgb888|rgba8888");
