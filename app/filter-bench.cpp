@@ -1,7 +1,9 @@
 // filter-bench: the command-line bench (thin main; the command line lives in cli/, the work in core/).
 #include "BenchCli.h"
 
-#ifdef FWB_HAVE_QT
+#ifndef FWB_HAVE_QT
+#include "HeadlessImageIo.h" // PNG and JPEG without Qt
+#else
 #include "ImageFileIo.h"
 
 #include <QCoreApplication>
@@ -68,6 +70,7 @@ int main(int argc, char **argv)
     QuietImageIo io;
     return fwb::runBenchCli(argc, argv, &io);
 #else
-    return fwb::runBenchCli(argc, argv, nullptr);
+    fwb::HeadlessImageIo io;
+    return fwb::runBenchCli(argc, argv, &io);
 #endif
 }

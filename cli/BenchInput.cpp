@@ -15,7 +15,8 @@ void addBenchInputOptions(CLI::App &c, BenchInputOptions &o, const std::string &
 {
     c.add_option("--filter", o.filterName, "the filter (see filter-bench list)")->type_name("NAME");
     addDeviceOption(c, o.deviceSpec);
-    c.add_option("--input", o.input, "image file to filter (Qt builds)")->type_name("FILE");
+    c.add_option("--input", o.input, "image file to filter (PNG, JPEG; Qt builds also TIFF, WebP, BMP, ...)")
+        ->type_name("FILE");
     addSyntheticOption(c, o.synthetic, "the built-in test card at this size instead (default 1920x1080)");
     c.add_option("--format", o.formatText, "pixel layout the kernels see (default gray8)")
         ->type_name("gray8|rgb888|rgba8888");

@@ -176,18 +176,23 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     const auto format = parsePixelFormat(o.formatText); // checked above
     const auto border = parseBorderMode(o.borderText);
 
-    // The image: a file (Qt builds) or the deterministic test card. With --transfer pinned alone (in this
-    // process) it lives in page-locked memory from the start, made once the session exists (below), so
-    // the copies and the streamed tiles DMA straight from and into it: no staging memcpy.
+    // The image: a file or the deterministic test card. With --transfer pinned alone (in this process) it
+    // lives in page-locked memory from the start, made once the session exists (below): the decoder
+    // writes into it (ImageIo::loadInto), and the copies and the streamed tiles DMA straight from and
+    // into it: no staging memcpy.
     const bool pinnedImage = !isolated.enabled && modes.size() == 1 && modes.front() == TransferMode::Pinned;
     Image image;
     std::string source;
     long syntheticW = 0, syntheticH = 0;
-    if (!input.empty()) {
+    auto loadInput = [&](const ImageIo::Allocate &allocate) {
         std::string error;
-        if (!io->load(input, image, error))
+        if (!io->loadInto(input, allocate, image, error))
             throw Error("cannot load " + input + ": " + error);
         source = input;
+    };
+    if (!input.empty()) {
+        if (!pinnedImage)
+            loadInput(ImageIo::plainImage);
     } else {
         if (!pinnedImage)
             image = makeTestCard(int(c.syntheticW), int(c.syntheticH), *format);
@@ -209,19 +214,27 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     if (!o.noTuned)
         sessionOptions.tunedLocal = TuningDb::lookup(tuning);
     Session session(device, sessionOptions);
-    if (pinnedImage) { // outside the timed repeats, like the decode: drawn or converted into page-locked memory
-        const int w = image.isNull() ? int(syntheticW) : image.width(), h = image.isNull() ? int(syntheticH) : image.height();
+    if (pinnedImage && !input.empty()) { // decoded straight into page-locked memory, in the run's format
+        std::string pinError;
+        loadInput([&](int w, int h, PixelFormat) {
+            try {
+                return session.pinnedImage(w, h, *format);
+            } catch (const Error &e) { // ordinary memory then: the copies go through staging, as without it
+                pinError = e.what();
+                return Image(w, h, *format);
+            }
+        });
+        if (!pinError.empty())
+            std::fprintf(stderr, "filter-bench: warning: %s; staging copies instead\n", pinError.c_str());
+    } else if (pinnedImage) { // outside the timed repeats: the test card drawn into page-locked memory
+        const int w = int(syntheticW), h = int(syntheticH);
         try {
             Image pinned = session.pinnedImage(w, h, *format);
-            if (image.isNull())
-                drawTestCard(pinned);
-            else
-                image.convertInto(pinned);
+            drawTestCard(pinned);
             image = std::move(pinned);
         } catch (const Error &e) { // ordinary memory then: the copies go through staging, as without it
             std::fprintf(stderr, "filter-bench: warning: %s; staging copies instead\n", e.what());
-            if (image.isNull())
-                image = makeTestCard(w, h, *format);
+            image = makeTestCard(w, h, *format);
         }
     }
     const double copyGBps = session.copyBandwidthGBps();
@@ -351,7 +364,8 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     addDeviceOption(c, o->deviceSpec);
     addLocalOption(c, o->localText, "work-group shape (default: auto = the project's shape for the device,\n"
                                     "e.g. 32x8 on GPUs; driver = NULL local size, the runtime picks)");
-    c.add_option("--input", o->input, "image file to filter (Qt builds)")->type_name("FILE");
+    c.add_option("--input", o->input, "image file to filter (PNG, JPEG; Qt builds also TIFF, WebP, BMP, ...)")
+        ->type_name("FILE");
     addSyntheticOption(c, o->synthetic, "the built-in test card at this size instead (default 1920x1080)");
     c.add_option("--format", o->formatText, "pixel layout the kernels see (default gray8)")
         ->type_name("gray8|rgb888|rgba8888");

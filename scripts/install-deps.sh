@@ -6,6 +6,7 @@ packages=(cmake g++ ninja-build pkg-config python3 # python3: the median_network
           qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-image-formats-plugins libgl-dev
           xvfb xauth
           nlohmann-json3-dev libcli11-dev
+          libspng-dev libturbojpeg0-dev # PNG and JPEG without Qt (imageio/; optional at configure time)
           dpkg-dev desktop-file-utils # cpack -G DEB's dependency scan; the .deb's desktop entry check
           clang) # the fuzzing stage (scripts/test-fuzz.sh: libFuzzer); it adds libclang-rt-N-dev if needed
 # Optional baselines and tools: the build finds them at configure time and works without them.

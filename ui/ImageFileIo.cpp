@@ -2,6 +2,8 @@
 #include "ImageFileIo.h"
 
 #include "AtomicFile.h"
+#include "HeadlessImageIo.h"
+#include "JpegMarkers.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -48,36 +50,6 @@ QImage qimageFromImage(const Image &image)
 
 namespace {
 
-// libjpeg decodes a JPEG whose data stops early with a warning only ("premature end of data
-// segment") and fills the rest with grey, so Qt hands back a whole-looking image of a cut-short
-// file. This walks the markers the way a decoder does (segment lengths, so an EXIF thumbnail's own
-// end marker is skipped; entropy-coded data up to the next real marker) and says whether the
-// image's end-of-image marker is there.
-bool jpegHasEnd(const uchar *data, qint64 size)
-{
-    qint64 i = 2; // after SOI
-    while (i + 1 < size) {
-        if (data[i] != 0xff) {
-            ++i; // entropy-coded data (or padding) between markers
-            continue;
-        }
-        const uchar marker = data[i + 1];
-        if (marker == 0xd9)
-            return true; // EOI
-        if (marker == 0xff || marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7) || marker == 0x01) {
-            i += marker == 0xff ? 1 : 2; // fill byte, stuffed 0xff, restart marker, TEM
-            continue;
-        }
-        if (i + 3 >= size)
-            return false;
-        const qint64 length = (qint64(data[i + 2]) << 8) | data[i + 3];
-        if (length < 2)
-            return false;
-        i += 2 + length; // the segment; after SOS, the scan's data follows
-    }
-    return false;
-}
-
 bool jpegIsComplete(const QString &path)
 {
     QFile file(path);
@@ -87,14 +59,32 @@ bool jpegIsComplete(const QString &path)
     if (size < 4)
         return false;
     if (const uchar *mapped = file.map(0, size))
-        return jpegHasEnd(mapped, size);
+        return jpegHasEnd(mapped, std::size_t(size));
     const QByteArray bytes = file.readAll();
-    return jpegHasEnd(reinterpret_cast<const uchar *>(bytes.constData()), bytes.size());
+    return jpegHasEnd(reinterpret_cast<const uchar *>(bytes.constData()), std::size_t(bytes.size()));
 }
 
 } // namespace
 
 bool readImageFile(const QString &path, QImage &out, QString &error)
+{
+    // PNG and JPEG (by contents, as Qt picks its decoder) through the headless reader: the same pixels,
+    // and the same decoder in both front ends and in the Qt-free build.
+    const std::string bytes = QFile::encodeName(path).toStdString();
+    if (headlessReads(sniffImageFile(bytes))) {
+        Image image;
+        std::string reason;
+        if (!HeadlessImageIo().load(bytes, image, reason)) {
+            error = QString::fromStdString(reason);
+            return false;
+        }
+        out = qimageFromImage(image);
+        return true;
+    }
+    return readImageFileWithQt(path, out, error);
+}
+
+bool readImageFileWithQt(const QString &path, QImage &out, QString &error)
 {
     const QFileInfo file(path);
     if (!file.exists()) {
@@ -237,14 +227,27 @@ bool QtImageIo::load(const std::string &path, Image &image, std::string &error)
         error = std::filesystem::is_fifo(status) ? "is a FIFO, not an image file" : "is not a regular file (a device?)";
         return false;
     }
+    if (headlessReads(sniffImageFile(path))) // PNG and JPEG: decoded without a QImage in between
+        return HeadlessImageIo().load(path, image, error);
     QImage qimage;
     QString qerror;
-    if (!readImageFile(QFile::decodeName(QByteArray::fromStdString(path)), qimage, qerror)) {
+    if (!readImageFileWithQt(QFile::decodeName(QByteArray::fromStdString(path)), qimage, qerror)) {
         error = qerror.toStdString();
         return false;
     }
     image = imageFromQImage(qimage);
     return true;
+}
+
+bool QtImageIo::loadInto(const std::string &path, const Allocate &allocate, Image &image, std::string &error)
+{
+    if (std::string problem = pathProblem(path); !problem.empty()) {
+        error = problem;
+        return false;
+    }
+    if (headlessReads(sniffImageFile(path))) // straight into the caller's storage
+        return HeadlessImageIo().loadInto(path, allocate, image, error);
+    return ImageIo::loadInto(path, allocate, image, error); // Qt's formats: load, then one copy
 }
 
 bool QtImageIo::save(const std::string &path, const Image &image, std::string &error)
@@ -257,6 +260,8 @@ bool QtImageIo::save(const std::string &path, const Image &image, std::string &e
         error = problem;
         return false;
     }
+    if (HeadlessImageIo::writes(path)) // .png, .jpg, .jpeg: the same encoder as the Qt-free build
+        return HeadlessImageIo().save(path, image, error);
     QString qerror;
     const QString qpath = QFile::decodeName(QByteArray::fromStdString(path));
     const QByteArray suffix = QFileInfo(qpath).suffix().toLower().toLatin1();
