@@ -3,6 +3,7 @@
 
 #include "Error.h"
 #include "JsonIo.h"
+#include "PreparedRecord.h"
 #include "ProgramCache.h"
 
 #include <cstdio>
@@ -25,6 +26,13 @@ std::string mib(std::uint64_t bytes)
 {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+    return text;
+}
+
+std::string seconds(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", ms / 1000.0);
     return text;
 }
 
@@ -75,9 +83,21 @@ int cmdCache(const CacheOptions &o)
         invalid += e.valid ? 0 : 1;
     }
 
+    const std::vector<PreparedDevice> prepared = readPreparedDevices(dir);
     if (o.json) {
         Json j = Json::object();
         j["folder"] = dir;
+        Json &devices = j["prepared"] = Json::array();
+        for (const PreparedDevice &d : prepared) {
+            const PreparedBuild *slowest = d.slowest();
+            devices.push_back({{"device", d.device}, {"driver", d.driver}, {"platform", d.platform},
+                               {"prepared_at", d.preparedAt}, {"programs", d.builds.size()}, {"failed", d.failed()},
+                               {"driver_cache", d.driverCache},
+                               {"slowest", slowest ? Json{{"filter", slowest->filter}, {"variant", slowest->variant},
+                                                          {"format", slowest->format},
+                                                          {"build_ms", jsonNumber(slowest->buildMs)}}
+                                                   : Json()}});
+        }
         j["entries"] = entries.size();
         j["bytes"] = total;
         j["max_bytes"] = limit;
@@ -102,6 +122,19 @@ int cmdCache(const CacheOptions &o)
     std::printf("program cache %s: %zu entr%s, %s of %s%s\n", dir.c_str(), entries.size(),
                 entries.size() == 1 ? "y" : "ies", mib(total).c_str(), mib(limit).c_str(),
                 invalid ? (", " + std::to_string(invalid) + " invalid (rebuilt on next use)").c_str() : "");
+    if (prepared.empty())
+        std::printf("prepared devices: none ('filter-bench prepare' builds every program ahead of time)\n");
+    for (const PreparedDevice &d : prepared) {
+        const PreparedBuild *slowest = d.slowest();
+        std::printf("prepared: %s (driver %s) at %s: %zu programs%s%s%s\n", d.device.c_str(), d.driver.c_str(),
+                    d.preparedAt.c_str(), d.builds.size(),
+                    d.failed() ? (", " + std::to_string(d.failed()) + " failed").c_str() : "",
+                    slowest ? (", slowest " + slowest->filter + "/" + slowest->variant + " " + slowest->format + " "
+                               + seconds(slowest->buildMs))
+                                  .c_str()
+                            : "",
+                    d.driverCache ? " (the driver's own kernel cache holds them)" : "");
+    }
     if (o.list) {
         std::printf("  %-16s  %10s  %-19s  %s\n", "key", "bytes", "last used", "state");
         for (const CacheEntryInfo &e : entries)

@@ -3,9 +3,14 @@
 
 #include "Catalogue.h"
 #include "Devices.h"
+#include "Error.h"
+#include "JsonIo.h"
+#include "PreparedRecord.h"
+#include "ProgramCache.h"
 #include "ResultJson.h"
 #include "Session.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -116,6 +121,58 @@ int cmdList(bool json)
     return 0;
 }
 
+struct BuildTimesOptions
+{
+    bool show = false;
+    std::string deviceSpec, cacheDir;
+};
+
+// list --build-times: each variant's cold build time on one device, as its last prepare recorded it.
+int cmdBuildTimes(const BuildTimesOptions &o, bool json)
+{
+    const DeviceInfo device = selectDevice(listDevices(), o.deviceSpec);
+    const std::string dir = o.cacheDir.empty() ? ProgramCache::defaultDiskDir() : o.cacheDir;
+    const std::vector<PreparedDevice> records = readPreparedDevices(dir);
+    const PreparedDevice *record = findPrepared(records, device);
+    if (!record)
+        throw Error("no build times recorded for " + device.summary() + (dir == "-" || dir.empty() ? "" : " in " + dir)
+                    + ": run 'filter-bench prepare --device " + device.spec() + "' first (it builds every program "
+                    "and records each build's time)");
+    std::vector<const PreparedBuild *> order;
+    for (const PreparedBuild &b : record->builds)
+        order.push_back(&b);
+    std::stable_sort(order.begin(), order.end(), [](const PreparedBuild *a, const PreparedBuild *b) {
+        const bool coldA = a->origin == "compiled", coldB = b->origin == "compiled";
+        return coldA != coldB ? coldA : a->buildMs > b->buildMs;
+    });
+    if (json) {
+        Json builds = Json::array();
+        for (const PreparedBuild *b : order)
+            builds.push_back({{"filter", b->filter}, {"variant", b->variant}, {"format", b->format},
+                              {"cold_build_ms", b->origin == "compiled" && b->buildMs >= 0 ? jsonNumber(b->buildMs) : Json()},
+                              {"origin", b->origin.empty() ? Json() : Json(b->origin)},
+                              {"error", b->error.empty() ? Json() : Json(b->error)}});
+        std::printf("%s\n", dumpJson(Json{{"device", record->device}, {"device_spec", device.spec()},
+                                          {"driver", record->driver}, {"prepared_at", record->preparedAt},
+                                          {"driver_cache", record->driverCache}, {"builds", builds}})
+                                    .c_str());
+        return 0;
+    }
+    std::printf("%s on %s (driver %s), recorded by prepare at %s\n",
+                record->driverCache ? "build times through the driver's own kernel cache (a program it already held "
+                                      "builds in a fraction of a second)"
+                                    : "cold build times",
+                record->device.c_str(), record->driver.c_str(), record->preparedAt.c_str());
+    std::printf("%-20s %-26s %-9s %12s\n", "filter", "variant", "format", "cold build");
+    for (const PreparedBuild *b : order)
+        std::printf("%-20s %-26s %-9s %12s%s%s\n", b->filter.c_str(), b->variant.c_str(), b->format.c_str(),
+                    !b->error.empty()                          ? "failed"
+                    : b->origin == "compiled" && b->buildMs >= 0 ? (std::to_string(int(b->buildMs + 0.5)) + " ms").c_str()
+                                                               : "not seen",
+                    b->error.empty() ? "" : "  ", b->error.c_str());
+    return 0;
+}
+
 // The wording devices and list have always used for an argument they do not take.
 std::function<std::string(const std::string &)> unknownOptionForPlain(const std::string &verb)
 {
@@ -142,10 +199,16 @@ Verb devicesVerb(CLI::App &root)
 Verb listVerb(CLI::App &root)
 {
     auto json = std::make_shared<bool>(false);
+    auto times = std::make_shared<BuildTimesOptions>();
     Verb verb;
     verb.command = addVerbCommand(root, "list", "list filters, variants, parameters and descriptions");
     addJsonFlag(*verb.command, *json, "one JSON object instead of the text");
-    verb.run = [json] { return cmdList(*json); };
+    verb.command->add_flag("--build-times", times->show,
+                           "each variant's cold build time on a device, slowest first, as 'filter-bench prepare'\n"
+                           "recorded it");
+    addDeviceOption(*verb.command, times->deviceSpec);
+    addCacheDirOption(*verb.command, times->cacheDir);
+    verb.run = [json, times] { return times->show ? cmdBuildTimes(*times, *json) : cmdList(*json); };
     verb.unknownArgument = unknownOptionForPlain("list");
     return verb;
 }

@@ -12,6 +12,7 @@
 #include "Error.h"
 #include "Image.h"
 #include "JsonIo.h"
+#include "PreparedRecord.h"
 #include "ProgramCache.h"
 #include "ResultJson.h"
 #include "Session.h"
@@ -193,6 +194,13 @@ int cmdPrepare(const PrepareOptions &o)
         buildSum += j.origin == "compiled" && j.buildMs > 0 ? j.buildMs : 0;
     }
     const std::string cacheDir = o.cacheDir.empty() ? ProgramCache::defaultDiskDir() : o.cacheDir;
+    std::vector<PreparedBuild> record;
+    for (const Job &j : jobs)
+        record.push_back({j.filter, j.variant, j.format, j.error.empty() ? j.origin : std::string(), j.buildMs, j.error});
+    std::string recordError;
+    if (!recordPrepared(cacheDir, device, !ProgramCache::keepsBinaries(device), record, wallS, threads, &recordError))
+        std::fprintf(stderr, "filter-bench: warning: the builds are cached, but their record was not written: %s\n",
+                     recordError.c_str());
     if (o.json) {
         Json j = Json::object();
         j["device"] = device.name;

@@ -363,7 +363,8 @@ bool ProgramCache::markCacheDir(const std::string &dir, std::string *error)
         // Also a tag or limit being written by another process, and the tuning database's files.
         const bool ours = ((isEntryName(name) || temp) && ownedFile(*it, temp)) || name.rfind(kMarkerFile, 0) == 0
                           || name == kLimitFile || name.rfind(std::string(kLimitFile) + ".tmp", 0) == 0
-                          || name == "tuning.json" || name.rfind("tuning.json.tmp", 0) == 0;
+                          || name == "tuning.json" || name.rfind("tuning.json.tmp", 0) == 0
+                          || name == "prepared.json" || name.rfind("prepared.json.tmp", 0) == 0;
         if (!ours) {
             if (error)
                 *error = notCacheMessage(dir);

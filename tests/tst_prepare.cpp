@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -19,6 +21,7 @@ private slots:
     void fillsThenBuildsNothing();
     void rebuildsCorruptEntry();
     void driverCacheOnPocl();
+    void recordForCacheAndList();
     void usageErrors();
 
 private:
@@ -127,6 +130,69 @@ void TestPrepare::driverCacheOnPocl()
     const Outcome table = prepare({}, "auto", "auto-cache");
     QCOMPARE(table.code, 0);
     QCOMPARE(table.out.contains("keeps these programs in its own kernel cache"), driverCache);
+}
+
+// prepare records what it built beside the cache (prepared.json): `cache` names the prepared device,
+// `list --build-times` each program's cold build time (kept when a later prepare finds it cached);
+// never a record in a folder that is not a program cache.
+void TestPrepare::recordForCacheAndList()
+{
+    auto bench = [this](const QStringList &args) {
+        QProcess process;
+        process.start(QStringLiteral(FWB_FILTER_BENCH), args);
+        Outcome o;
+        if (process.waitForFinished(300000))
+            o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+        o.out = process.readAllStandardOutput();
+        o.err = process.readAllStandardError();
+        o.json = QJsonDocument::fromJson(o.out).object();
+        return o;
+    };
+    const QString dir = m_dir.filePath("record-cache");
+    const Outcome none = bench({"list", "--build-times", "--cache-dir", dir});
+    QCOMPARE(none.code, 2);
+    QVERIFY2(none.err.contains("run 'filter-bench prepare --device"), none.err.constData());
+    const Outcome untouched = bench({"cache", "--cache-dir", dir});
+    QVERIFY2(untouched.out.contains("prepared devices: none"), untouched.out.constData());
+
+    const Outcome first = prepare({"--json"}, QStringLiteral("always"), QStringLiteral("record-cache"));
+    QVERIFY2(first.code == 0, first.out + first.err);
+    const int programs = first.json["programs"].toInt();
+    const Outcome cache = bench({"cache", "--cache-dir", dir, "--json"});
+    QCOMPARE(cache.code, 0);
+    const QJsonArray prepared = cache.json["prepared"].toArray();
+    QCOMPARE(prepared.size(), 1);
+    QCOMPARE(prepared[0].toObject()["device"].toString(), first.json["device"].toString());
+    QCOMPARE(prepared[0].toObject()["programs"].toInt(), programs);
+    QCOMPARE(prepared[0].toObject()["failed"].toInt(), 0);
+    QVERIFY(prepared[0].toObject()["slowest"].toObject()["build_ms"].toDouble() > 0);
+    const Outcome text = bench({"cache", "--cache-dir", dir});
+    QVERIFY2(text.out.contains("prepared: " + first.json["device"].toString().toUtf8()), text.out.constData());
+
+    QVERIFY(prepare({"--json"}, QStringLiteral("always"), QStringLiteral("record-cache")).code == 0); // all cached now
+    const Outcome times = bench({"list", "--build-times", "--cache-dir", dir, "--json"});
+    QVERIFY2(times.code == 0, times.out + times.err);
+    const QJsonArray builds = times.json["builds"].toArray();
+    QCOMPARE(builds.size(), programs);
+    for (const QJsonValue &b : builds) { // the cold times of the first prepare, not the second's loads
+        QCOMPARE(b.toObject()["origin"].toString(), QString("compiled"));
+        QVERIFY(b.toObject()["cold_build_ms"].toDouble() > 0);
+    }
+    const Outcome table = bench({"list", "--build-times", "--cache-dir", dir});
+    QVERIFY2(table.code == 0 && table.out.contains("box3x3_interior") && table.out.contains(" ms"), table.out.constData());
+
+    // Someone's own folder: the builds run, and no record is written into it.
+    const QString own = m_dir.filePath("own-folder");
+    QVERIFY(QDir().mkpath(own));
+    {
+        QFile note(own + "/notes.txt");
+        QVERIFY(note.open(QIODevice::WriteOnly));
+        note.write("mine");
+    }
+    const Outcome mine = prepare({}, QStringLiteral("always"), QStringLiteral("own-folder"));
+    QVERIFY(!QFile::exists(own + "/prepared.json"));
+    QVERIFY(QFile::exists(own + "/notes.txt"));
+    QVERIFY2(mine.err.contains("record was not written"), mine.err.constData());
 }
 
 void TestPrepare::usageErrors()
