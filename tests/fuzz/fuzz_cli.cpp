@@ -80,7 +80,7 @@ const std::vector<std::pair<std::string, std::vector<Option>>> &verbs()
 {
     static const std::vector<std::pair<std::string, std::vector<Option>>> table = {
         {"devices", {{"--json", Kind::Flag}, {"--probe", Kind::Flag}}},
-        {"list", {{"--json", Kind::Flag}}},
+        {"list", {{"--json", Kind::Flag}, {"--build-times", Kind::Flag}, {"--device", Kind::Device}, {"--cache-dir", Kind::Dir}}},
         {"run",
          {{"--filter", Kind::Filters},     {"--variant", Kind::Variant},     {"--device", Kind::Device},
           {"--local", Kind::Local},        {"--input", Kind::Path},          {"--synthetic", Kind::Size},

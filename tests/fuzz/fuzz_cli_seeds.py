@@ -109,6 +109,7 @@ seeds = {
     'matmul': ('matmul', ['--n=64,128', '--local=16x16', '--repeat=1', '--no-check']),
     'nbody': ('nbody', ['--bodies=256', '--steps=2', '--local=64x1', '--fast-math']),
     'cache': ('cache', ['--cache-dir=cache', '--max-mib=64', '--list', '--json']),
+    'list-build-times': ('list', ['--build-times', '--device=cpu', '--cache-dir=cache', '--json']),
     'prepare': ('prepare', ['--filter=box,sobel', '--format=all', '--jobs=2', '--cache-dir=cache']),
     'user-variants-overhead': ('user-variants', ['--overhead', '--sizes=64x48,32x32', '--runs=3', '--filter=box', '--variant=naive']),
 }
