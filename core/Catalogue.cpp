@@ -109,14 +109,8 @@ const VariantSpec *baselineVariant(const FilterSpec &filter)
 {
     if (filter.variants.empty())
         return nullptr;
-    // "the baseline" in the text, not a flag: the catalogue's words already say which rung it is.
-    auto saysBaseline = [](const std::string &text) {
-        std::string lower(text);
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        return lower.find("the baseline") != std::string::npos;
-    };
     for (const VariantSpec &v : filter.variants)
-        if (saysBaseline(v.description) || saysBaseline(v.seedNote))
+        if (v.isBaseline)
             return &v;
     return &filter.variants.front();
 }

@@ -81,6 +81,7 @@ struct PassSpec
 struct VariantSpec
 {
     std::string name;  // "constant_memory"
+    bool isBaseline = false; // the variant a newcomer starts from and the others are measured against
     std::string title; // "Constant memory"
     std::string kernelFile;
     std::vector<PassSpec> passes;
@@ -179,8 +180,8 @@ struct FilterSpec
 
 const std::vector<FilterSpec> &catalogue();
 const FilterSpec *findFilter(const std::string &name);
-// The variant a newcomer starts from: the one the catalogue calls "the baseline" in its description
-// or seed note (gaussian5x5: unrolled_constant, not the seed's slow private_array), else the first.
+// The variant a newcomer starts from: the one flagged isBaseline (gaussian5x5: unrolled_constant, not
+// the seed's slow private_array), else the first.
 const VariantSpec *baselineVariant(const FilterSpec &filter);
 // "Which way of finding the edges in the picture is fastest?" (the filter's plainVerb).
 std::string raceQuestion(const FilterSpec &filter);

@@ -149,6 +149,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.description = "Reads all (2r+1)^2 window pixels from global memory per output pixel: 25 at r = 2, 3721 "
                     "at r = 30. Cost grows with the square of the radius.";
     v.seedNote = "The baseline; the window size is compiled in (-DMORPH_RADIUS), so the loops can unroll.";
+    v.isBaseline = true;
     f.variants.push_back(v);
 
     v = VariantSpec{};

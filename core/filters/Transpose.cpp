@@ -94,7 +94,9 @@ void registerTranspose(std::vector<FilterSpec> &out)
                     "place: reads are coalesced, writes stride by the image height, so every work-item of a "
                     "warp writes a different cache line.";
     v.seedNote = "Seed 000: the baseline of the transpose ladder.";
+    v.isBaseline = true;
     f.variants.push_back(v);
+    v.isBaseline = false;
 
     v.sharesTileProgram = false;
     v.tiledLocal = true;

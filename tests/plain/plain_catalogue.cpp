@@ -1,0 +1,55 @@
+// The catalogue as data: every filter has a title, a plain verb, variants with unique names, at most one
+// variant flagged as its baseline (the window's default), and an OpenCV equivalent that is whole.
+#include "Catalogue.h"
+#include "Check.h"
+
+#include <set>
+
+using namespace fwb;
+
+int main()
+{
+    std::set<std::string> names;
+    for (const FilterSpec &f : catalogue()) {
+        CHECK(names.insert(f.name).second);
+        CHECK(!f.title.empty() && !f.plainVerb.empty() && !f.variants.empty());
+        std::set<std::string> variants;
+        int baselines = 0;
+        for (const VariantSpec &v : f.variants) {
+            if (!variants.insert(v.name).second)
+                plain::fail(__FILE__, __LINE__, f.name + " has two variants named " + v.name);
+            baselines += v.isBaseline ? 1 : 0;
+        }
+        if (baselines > 1)
+            plain::fail(__FILE__, __LINE__, f.name + " flags " + std::to_string(baselines) + " variants as its baseline");
+        const VariantSpec *baseline = baselineVariant(f);
+        CHECK(baseline != nullptr);
+        if (baseline && baselines == 0)
+            CHECK(baseline == &f.variants.front());
+        const OpenCvEquivalent &cv = f.openCv;
+        if (cv.call != OpenCvEquivalent::Call::None) {
+            CHECK(cv.tolerance >= 0);
+            // a window from a fixed radius, a parameter, or a sigma (transpose has none)
+            if (cv.call != OpenCvEquivalent::Call::Transpose && cv.call != OpenCvEquivalent::Call::Sobel)
+                CHECK(cv.fixedRadius > 0 || !cv.radiusParam.empty() || !cv.sigmaParam.empty());
+            for (const std::string &key : {cv.radiusParam, cv.sigmaParam, cv.outputParam})
+                if (!key.empty()) {
+                    bool found = false;
+                    for (const ParamSpec &p : f.params)
+                        found = found || p.key == key;
+                    if (!found)
+                        plain::fail(__FILE__, __LINE__, f.name + "'s OpenCV equivalent reads a parameter it lacks: " + key);
+                }
+        }
+        if (!f.alternative.empty()) {
+            const FilterSpec *other = findFilter(f.alternative);
+            CHECK(other != nullptr);
+            if (other)
+                CHECK(other->alternative == f.name);
+        }
+    }
+    // The seed's story: the 5x5 blur starts from the unrolled kernel, not the slow private array.
+    const FilterSpec *g = findFilter("gaussian5x5");
+    CHECK(g && baselineVariant(*g) && baselineVariant(*g)->name == "unrolled_constant");
+    return plain::finish("plain_catalogue");
+}
