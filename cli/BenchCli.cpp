@@ -145,6 +145,7 @@ int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
         cli::devicesVerb(app),
         cli::listVerb(app),
         cli::runVerb(app, io),
+        cli::applyVerb(app, io),
         cli::userVariantsVerb(app),
         cli::inspectVerb(app),
         cli::raceVerb(app, io),

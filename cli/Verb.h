@@ -72,6 +72,7 @@ bool parseSize(const std::string &text, long maxSide, long &w, long &h);
 Verb devicesVerb(CLI::App &root);
 Verb listVerb(CLI::App &root);
 Verb runVerb(CLI::App &root, ImageIo *io);
+Verb applyVerb(CLI::App &root, ImageIo *io);
 Verb userVariantsVerb(CLI::App &root);
 Verb inspectVerb(CLI::App &root);
 Verb raceVerb(CLI::App &root, ImageIo *io);

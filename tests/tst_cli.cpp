@@ -122,6 +122,10 @@ void TestCli::help()
                                                     {"list", {"--json"}},
                                                     {"tune", {"--variant", "--shapes", "--blocks", "--dry-run"}},
                                                     {"run", runOptions},
+                                                    {"apply", {"--filter", "--variant", "--param", "--border", "--format",
+                                                               "--out", "--out-format", "--recursive", "--overwrite",
+                                                               "--max-inflight", "--device", "--shard", "--check",
+                                                               "--json"}},
                                                     {"inspect", inspectOptions}};
     for (const auto &[verb, options] : verbs) {
         for (const QStringList &args : {QStringList{verb, "--help"}, QStringList{"help", verb}}) {
@@ -161,6 +165,16 @@ void TestCli::usageErrors_data()
                                      << "--warmup '-1' must be a whole number >= 0";
     QTest::newRow("value that looks like an option") << QStringList{"run", "--filter", "--json"}
                                                      << "unknown filter '--json' (known: ";
+    // apply (issue 26): refused before any image is read.
+    const QStringList apply{"apply", "--filter", "box", "--variant", "naive", "missing.png", "--out", "o"};
+    QTest::newRow("apply shard") << apply + QStringList{"--shard", "2/2"}
+                                 << "--shard '2/2' must be I/N with 0 <= I < N, e.g. 0/4";
+    QTest::newRow("apply out-format") << apply + QStringList{"--out-format", "tiff"} << "--out-format 'tiff' must be png or jpg";
+    QTest::newRow("apply missing input") << apply << "INPUT missing.png does not exist";
+    QTest::newRow("apply no out") << QStringList{"apply", "--filter", "box", "--variant", "naive", "x.png"}
+                                  << "apply needs --out DIR";
+    QTest::newRow("apply sweep") << QStringList{"apply", "--filter", "box", "--variant", "all", "x.png", "--out", "o"}
+                                 << "apply needs one --variant NAME";
     // Tiles and the pretend allocation limit (issue 10).
     const QStringList run{"run", "--filter", "gaussian5x5", "--synthetic", "64x48"};
     for (const char *tile : {"0x5", "5x0", "10by10", "64", "x32", "-4x4", "8x8x8", "2000000x4", ""})

@@ -48,7 +48,7 @@ namespace {
 // What an option's value looks like, for choosing plausible ones.
 enum class Kind {
     Flag, Filter, Filters, Variant, Variants, Device, Local, Size, Sizes, Count, Counts, Seconds, Format,
-    Formats, Border, Param, Transfer, Path, Dir, OptionalSizes, Sweep
+    Formats, Border, Param, Transfer, Path, Dir, OptionalSizes, Sweep, OutFormat, Shard
 };
 
 struct Option
@@ -92,6 +92,13 @@ const std::vector<std::pair<std::string, std::vector<Option>>> &verbs()
           {"--no-baselines", Kind::Flag},  {"--no-tuned", Kind::Flag},       {"--cache-dir", Kind::Dir},
           {"--kernel-dir", Kind::Dir},     {"--user-variant", Kind::Path},   {"--timeout", Kind::Seconds},
           {"--json", Kind::Flag},          {"--json-file", Kind::Path}}},
+        {"apply",
+         {{"--filter", Kind::Filter},       {"--variant", Kind::Variant},    {"--param", Kind::Param},
+          {"--border", Kind::Border},       {"--format", Kind::Format},      {"--out", Kind::Dir},
+          {"--out-format", Kind::OutFormat}, {"--recursive", Kind::Flag},    {"--overwrite", Kind::Flag},
+          {"--max-inflight", Kind::Count},  {"--device", Kind::Device},      {"--shard", Kind::Shard},
+          {"--check", Kind::Flag},          {"--no-tuned", Kind::Flag},      {"--cache-dir", Kind::Dir},
+          {"--json", Kind::Flag}}},
         {"user-variants",
          {{"--delete", Kind::Path}, {"--show", Kind::Path}, {"--json", Kind::Flag}, {"--overhead", Kind::Flag},
           {"--sizes", Kind::Sizes}, {"--runs", Kind::Count}, {"--filter", Kind::Filter}, {"--variant", Kind::Variant},
@@ -220,6 +227,8 @@ std::string valueFor(FuzzedDataProvider &in, Kind kind)
         return key + "=" + list(in, number);
     }
     case Kind::Transfer: return pickFrom(in, {"pageable", "pinned", "zero_copy", "output_mapped", "svm", "all"});
+    case Kind::OutFormat: return pickFrom(in, {"png", "jpg", "jpeg", "tiff", "PNG"});
+    case Kind::Shard: return pickFrom(in, {"0/2", "1/2", "2/2", "0/0", "-1/2", "0/1", "1/1000001", "1/2/3"});
     case Kind::Path:
     case Kind::Dir: return pickFrom(in, kPaths);
     }

@@ -32,7 +32,9 @@ kpaths = re.findall(r'"((?:[^"\\]|\\.)*)"', src[src.index('kPaths = {'):src.inde
 FIXED = {'Device': ["cpu", "gpu", "0:0", "1:0", "pocl", "nvidia", "-1:0", "0:99999999999"],
          'Seconds': ["10", "0.5", "0", "86400", "86401", "1e9", ".", "1.2.3"],
          'Format': ["gray8", "rgb888", "rgba8888", "GRAY8", "rgba"], 'Border': ["reflect101", "replicate", "constant", "wrap"],
-         'Transfer': ["pageable", "pinned", "zero_copy", "output_mapped", "svm", "all"]}
+         'Transfer': ["pageable", "pinned", "zero_copy", "output_mapped", "svm", "all"],
+         'OutFormat': ["png", "jpg", "jpeg", "tiff", "PNG"],
+         'Shard': ["0/2", "1/2", "2/2", "0/0", "-1/2", "0/1", "1/1000001", "1/2/3"]}
 # envValues in LLVMFuzzerTestOneInput.
 ENV = ["", "kernels", "missing", "0", "64", "5abc", "17592186044416", "-1"]
 
@@ -102,6 +104,7 @@ seeds = {
     'run-tiles': ('run', ['--filter=gaussian5x5', '--synthetic=640x480', '--tile=128x128', '--max-alloc-mib=1', '--transfer=pinned', '--format=rgba8888', '--border=constant']),
     'run-helper': ('run', ['--filter=sobel', '--variant=naive', '--timeout=0.5', '--kernel-dir=kernels', '--cache-dir=cache', '--no-tuned', '--check']),
     'run-user-variant': ('run', ['--user-variant=v', '--synthetic=32x32', '--timeout=10']),
+    'apply': ('apply', ['--filter=box', '--variant=naive', '--param=radius=2', '--out=sub', '--out-format=jpg', '--recursive', '--shard=1/2', '--max-inflight=2', '--device=cpu', '--json']),
     'race': ('race', ['--filter=median3x3', '--synthetic=64x64', '--variant=naive_sort,roofline', '--kernel-only', '--no-cpu', '--timeout=10']),
     'tune-blocks': ('tune', ['--filter=gaussian5x5', '--variant=roofline', '--blocks=4x8,8x8', '--shapes=8x8,16x16', '--max-items=256', '--dry-run', '--synthetic=96x64']),
     'report': ('report', ['--filter=gaussian', '--synthetic=64x64', '--out=r.html', '--overwrite', '--shapes=8x8', '--sweep=sigma=1,2', '--tune-variant=separable']),

@@ -1,0 +1,265 @@
+// filter-bench apply over a folder of generated PNGs and JPEGs (Qt-free): outputs equal a single
+// `run` of the same image; existing outputs skipped, --overwrite replaces them, a deleted one is made
+// again (resume); a corrupt file in the middle fails alone (exit 1, no output for it); a read-only
+// --out and an --out over the inputs refused; --shard 0/2 and 1/2 cover every input once; two
+// sessions (--device default,default) share the batch.
+#include "Check.h"
+#include "HeadlessImageIo.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace fwb;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path g_dir;
+
+std::string readAll(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeAll(const fs::path &path, const std::string &bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+std::size_t count(const std::string &text, const std::string &part)
+{
+    std::size_t n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+        ++n;
+    return n;
+}
+
+#define CHECK_HAS(text, part)                                                                                \
+    do {                                                                                                     \
+        if (!contains((text), (part)))                                                                       \
+            fwb::plain::fail(__FILE__, __LINE__, "\"" + std::string(text) + "\" lacks \"" + (part) + "\"");  \
+    } while (0)
+
+// Smooth gradients with a few edges, different per image.
+Image pattern(int w, int h, PixelFormat format, int seed)
+{
+    Image image(w, h, format);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int c = 0; c < image.channels(); ++c)
+                image.row(y)[x * image.channels() + c]
+                    = std::uint8_t(c == 3 ? 255 : (x * 3 + y * 5 + c * 40 + seed * 17 + ((x / 7 + y / 5) % 2) * 60));
+    return image;
+}
+
+// filter-bench with these arguments; its stdout and stderr together.
+std::string bench(const std::string &args, int &code)
+{
+    const fs::path out = g_dir / "bench-out.txt";
+    const std::string command = std::string("'") + FWB_FILTER_BENCH + "' " + args + " >'" + out.string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return readAll(out);
+}
+
+std::string q(const fs::path &path) { return "'" + path.string() + "'"; }
+
+const std::string kApply = "apply --filter box --variant naive --format rgba8888 --json ";
+
+void makeInputs(const fs::path &in)
+{
+    HeadlessImageIo io;
+    std::string error;
+    fs::create_directories(in / "sub");
+    CHECK(io.save((in / "a0.png").string(), pattern(67, 45, PixelFormat::Rgba8888, 0), error));
+    CHECK(io.save((in / "a1.jpg").string(), pattern(40, 31, PixelFormat::Rgba8888, 1), error));
+    CHECK(io.save((in / "a2.png").string(), pattern(33, 50, PixelFormat::Gray8, 2), error));
+    CHECK(io.save((in / "sub" / "a3.png").string(), pattern(20, 20, PixelFormat::Rgba8888, 3), error));
+    writeAll(in / "notes.txt", "not an image: folders contribute PNG and JPEG files only");
+}
+
+// Outputs equal `run --output` of the same image; skipped when there; resumed; replaced with --overwrite.
+void batchSkipResumeOverwrite(const fs::path &in)
+{
+    const fs::path out = g_dir / "out";
+    int code = 0;
+    std::string text = bench(kApply + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 0);
+    if (code)
+        std::fprintf(stderr, "%s\n", text.c_str());
+    CHECK_EQ(count(text, "\"status\":\"written\""), std::size_t(3)); // not sub/ without --recursive
+    CHECK_HAS(text, "\"summary\":true");
+    CHECK(fs::exists(out / "a0.png") && fs::exists(out / "a1.jpg") && fs::exists(out / "a2.png"));
+    CHECK(!fs::exists(out / "sub") && !fs::exists(out / "notes.txt"));
+    for (const char *name : {"a0.png", "a1.jpg", "a2.png"}) {
+        const fs::path single = g_dir / (std::string("single-") + name);
+        text = bench("run --filter box --variant naive --format rgba8888 --repeat 1 --warmup 0 --input " + q(in / name)
+                         + " --output " + q(single),
+                     code);
+        CHECK_EQ(code, 0);
+        CHECK(readAll(single) == readAll(out / name)); // the same pixels, encoded alike
+    }
+
+    // Again: everything is there, nothing is touched.
+    const auto before = fs::last_write_time(out / "a0.png");
+    text = bench(kApply + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 0);
+    CHECK_EQ(count(text, "\"status\":\"skipped\""), std::size_t(3));
+    CHECK(fs::last_write_time(out / "a0.png") == before);
+
+    // Resume: only the missing output is made.
+    fs::remove(out / "a2.png");
+    text = bench(kApply + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 0);
+    CHECK_EQ(count(text, "\"status\":\"written\""), std::size_t(1));
+    CHECK_HAS(text, "a2.png\",\"status\":\"written\"");
+    CHECK(fs::exists(out / "a2.png"));
+
+    // --overwrite replaces them all; --check compares each with the CPU reference.
+    text = bench(kApply + "--overwrite --check " + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 0);
+    CHECK_EQ(count(text, "\"status\":\"written\""), std::size_t(3));
+
+    // The plain output: a line per image and the summary with the stage times.
+    text = bench("apply --filter box --variant naive --overwrite " + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 0);
+    CHECK_HAS(text, "images/s");
+    CHECK_HAS(text, "decode ");
+    CHECK_HAS(text, "encode ");
+}
+
+// A damaged file between good ones: reported and skipped, the others done, exit 1, no output for it.
+void corruptFileInTheMiddle()
+{
+    HeadlessImageIo io;
+    std::string error;
+    const fs::path in = g_dir / "in-bad", out = g_dir / "out-bad";
+    fs::create_directories(in);
+    CHECK(io.save((in / "b0.png").string(), pattern(30, 20, PixelFormat::Rgba8888, 4), error));
+    writeAll(in / "b1.png", "\x89PNG\r\n\x1a\nthis is not really a png");
+    CHECK(io.save((in / "b2.png").string(), pattern(30, 20, PixelFormat::Rgba8888, 5), error));
+    int code = 0;
+    const std::string text = bench(kApply + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 1);
+    CHECK_HAS(text, "b1.png");
+    CHECK_HAS(text, "\"status\":\"failed\"");
+    CHECK(fs::exists(out / "b0.png") && fs::exists(out / "b2.png"));
+    CHECK(!fs::exists(out / "b1.png"));
+    int entries = 0;
+    for (const auto &entry : fs::directory_iterator(out))
+        entries += entry.is_regular_file();
+    CHECK_EQ(entries, 2); // no temp file left behind
+}
+
+// Refusals before any work (exit 2): a read-only --out, an --out over the inputs.
+void refusals(const fs::path &in)
+{
+    int code = 0;
+    std::string text = bench(kApply + q(in) + " --out " + q(in), code);
+    CHECK_EQ(code, 2);
+    CHECK_HAS(text, "refusing to write");
+    text = bench(kApply + q(in / "a0.png") + " --out " + q(in) + " --out-format png", code);
+    CHECK_EQ(code, 2);
+    CHECK_HAS(text, "refusing to write");
+    text = bench(kApply + q(in) + " --out " + q(g_dir / "x") + " --shard 2/2", code);
+    CHECK_EQ(code, 2);
+    CHECK_HAS(text, "--shard");
+    text = bench(kApply + q(g_dir / "missing.png") + " --out " + q(g_dir / "x"), code);
+    CHECK_EQ(code, 2);
+    CHECK_HAS(text, "does not exist");
+    if (geteuid() == 0) { // root writes into a read-only folder all the same
+        std::printf("plain_apply: read-only --out skipped (running as root)\n");
+        return;
+    }
+    const fs::path readOnly = g_dir / "read-only";
+    fs::create_directories(readOnly);
+    fs::permissions(readOnly, fs::perms::owner_read | fs::perms::owner_exec);
+    text = bench(kApply + q(in) + " --out " + q(readOnly), code);
+    CHECK(code != 0);
+    CHECK_HAS(text, "cannot write into --out");
+    fs::permissions(readOnly, fs::perms::owner_all);
+}
+
+// The output names of an --json batch's written images.
+std::set<std::string> written(const std::string &text)
+{
+    std::set<std::string> outputs;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t at = line.find("\"output\":\"");
+        if (at != std::string::npos && contains(line, "\"status\":\"written\""))
+            outputs.insert(fs::path(line.substr(at + 10, line.find('"', at + 10) - at - 10)).filename().string());
+    }
+    return outputs;
+}
+
+void shardsCoverEveryInputOnce(const fs::path &in)
+{
+    int code0 = 0, code1 = 0;
+    const std::string glob = q((in / "*.png").string()); // quoted: apply expands it
+    const std::string t0 = bench(kApply + "--recursive --shard 0/2 " + q(in) + " --out " + q(g_dir / "s0"), code0);
+    const std::string t1 = bench(kApply + "--recursive --shard 1/2 " + q(in) + " --out " + q(g_dir / "s1"), code1);
+    CHECK_EQ(code0, 0);
+    CHECK_EQ(code1, 0);
+    const std::set<std::string> a = written(t0), b = written(t1);
+    CHECK_EQ(a.size() + b.size(), std::size_t(4));
+    std::set<std::string> all = a;
+    all.insert(b.begin(), b.end());
+    CHECK_EQ(all.size(), std::size_t(4)); // every input once
+    CHECK(fs::exists(g_dir / "s0" / "sub" / "a3.png") || fs::exists(g_dir / "s1" / "sub" / "a3.png"));
+    int code = 0;
+    const std::string globbed = bench(kApply + glob + " --out-format jpg --out " + q(g_dir / "g"), code);
+    CHECK_EQ(code, 0);
+    CHECK_EQ(written(globbed).size(), std::size_t(2));
+    CHECK(fs::exists(g_dir / "g" / "a0.jpg") && fs::exists(g_dir / "g" / "a2.jpg"));
+}
+
+// Two sessions (one device twice when there is only one): every image done once.
+void twoDevices(const fs::path &in)
+{
+    int code = 0;
+    const std::string text
+        = bench(kApply + "--recursive --max-inflight 3 --device default,default " + q(in) + " --out " + q(g_dir / "d2"), code);
+    CHECK_EQ(code, 0);
+    if (code)
+        std::fprintf(stderr, "%s\n", text.c_str());
+    CHECK_EQ(written(text).size(), std::size_t(4));
+}
+
+} // namespace
+
+int main()
+{
+    if (!headlessReads(ImageFileKind::Png) || !headlessReads(ImageFileKind::Jpeg)) {
+        std::printf("plain_apply: skipped (%s; %s)\n", headlessMissing(ImageFileKind::Png).c_str(),
+                    headlessMissing(ImageFileKind::Jpeg).c_str());
+        return 0;
+    }
+    g_dir = fs::temp_directory_path() / ("fwb-plain-apply-" + std::to_string(getpid()));
+    fs::create_directories(g_dir);
+    const fs::path in = g_dir / "in";
+    makeInputs(in);
+    batchSkipResumeOverwrite(in);
+    corruptFileInTheMiddle();
+    refusals(in);
+    shardsCoverEveryInputOnce(in);
+    twoDevices(in);
+    std::error_code ec;
+    fs::remove_all(g_dir, ec);
+    return fwb::plain::finish("plain_apply");
+}
