@@ -108,6 +108,7 @@ void to_json(Json &j, const RunRequest &r)
     j["cpu_single"] = r.cpuSingle;
     j["keep_output"] = r.keepOutput;
     j["opencv_cpu"] = r.openCvCpuBaseline;
+    j["cpu_baseline"] = r.cpuBaseline;
     j["transfer"] = transferModeName(r.transfer);
     j["tile_width"] = r.tileWidth;
     j["tile_height"] = r.tileHeight;
@@ -134,6 +135,7 @@ void from_json(const Json &j, RunRequest &r)
     readField(j, "cpu_single", r.cpuSingle);
     readField(j, "keep_output", r.keepOutput);
     readField(j, "opencv_cpu", r.openCvCpuBaseline);
+    readField(j, "cpu_baseline", r.cpuBaseline);
     if (const std::string transfer = textOf(j, "transfer"); !transfer.empty()) {
         const std::optional<TransferMode> mode = parseTransferMode(transfer);
         if (!mode)

@@ -61,6 +61,7 @@ struct RunRequest
     int streams = 3;                   // queues the tiles rotate over (upload / kernel / download overlap)
     bool keepOutput = true;
     bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
+    bool cpuBaseline = true; // time our multi-threaded CPU code for the speedups (apply: off, unless it checks)
     // Block variants (makesBlocks): this output block per work-item (pixels) instead of the variant's own
     // (withOutputBlock); 0x0: the variant's, or a tuned one for an auto launch. Reported as "user".
     LocalSize block;

@@ -286,6 +286,7 @@ void TestJson::requestRoundTrip()
     q.cpuSingle = false;
     q.keepOutput = false;
     q.openCvCpuBaseline = false;
+    q.cpuBaseline = false;
     q.transfer = TransferMode::Svm;
     q.tileWidth = 128;
     q.tileHeight = 96;
@@ -307,6 +308,7 @@ void TestJson::requestRoundTrip()
     QCOMPARE(back.cpuSingle, q.cpuSingle);
     QCOMPARE(back.keepOutput, q.keepOutput);
     QCOMPARE(back.openCvCpuBaseline, q.openCvCpuBaseline);
+    QCOMPARE(back.cpuBaseline, q.cpuBaseline);
     QCOMPARE(back.transfer, q.transfer);
     QCOMPARE(back.tileWidth, q.tileWidth);
     QCOMPARE(back.tileHeight, q.tileHeight);

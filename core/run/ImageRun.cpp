@@ -504,23 +504,26 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
             r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;
         }
 
-        // CPU baseline (multi-threaded) and oracle (single-threaded, same border rule and rounding).
+        // CPU baseline (multi-threaded) and oracle (single-threaded, same border rule and rounding); a run
+        // that wants neither speedups nor a check (apply) skips both.
         const int threads = d->options.cpuThreads > 0 ? d->options.cpuThreads
                                                       : int(std::max(1u, std::thread::hardware_concurrency()));
-        r.cpuThreads = threads;
-        double cpuMs = 0;
-        const Image multi = cpuReference(src, *filter, request.params, threads, &cpuMs);
-        r.cpuMultiMs = cpuMs;
-        d->fillCpuBest(r, src, *filter, request, threads);
-        // The oracle is the single-threaded reference; when its timing is not wanted, the multi-threaded
-        // baseline stands in for it (bit-identical: tst_cpureference asserts it for every filter).
-        const Image oracle = request.cpuSingle ? cpuReference(src, *filter, request.params, 1, &cpuMs) : multi;
-        if (request.cpuSingle)
-            r.cpuSingleMs = cpuMs;
-        if (request.check) {
-            r.checked = true;
-            r.maxAbsDiff = maxAbsDiff(out, oracle, &r.meanAbsDiff);
-            r.matches = r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance;
+        if (request.cpuBaseline || request.check || request.cpuSingle) {
+            r.cpuThreads = threads;
+            double cpuMs = 0;
+            const Image multi = cpuReference(src, *filter, request.params, threads, &cpuMs);
+            r.cpuMultiMs = cpuMs;
+            d->fillCpuBest(r, src, *filter, request, threads);
+            // The oracle is the single-threaded reference; when its timing is not wanted, the multi-threaded
+            // baseline stands in for it (bit-identical: tst_cpureference asserts it for every filter).
+            const Image oracle = request.cpuSingle ? cpuReference(src, *filter, request.params, 1, &cpuMs) : multi;
+            if (request.cpuSingle)
+                r.cpuSingleMs = cpuMs;
+            if (request.check) {
+                r.checked = true;
+                r.maxAbsDiff = maxAbsDiff(out, oracle, &r.meanAbsDiff);
+                r.matches = r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance;
+            }
         }
         if (request.keepOutput)
             r.output = std::move(out);
