@@ -2,6 +2,8 @@
 // fuzzer's bytes to a file there, because the parsers under test read files by path as the app does.
 #pragma once
 
+#include "Image.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -39,6 +41,19 @@ inline std::filesystem::path writeInput(const std::string &name, const std::uint
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char *>(data), std::streamsize(size));
     return path;
+}
+
+// A decoded image, beyond "no crash": within our size limits, gray8 or rgba8888, and complete (the
+// first and the last pixel are touched, so a short buffer is an ASan report).
+inline void checkDecodedImage(const Image &image)
+{
+    if (image.isNull() || !imageSizeProblem(image.width(), image.height(), image.channels()).empty())
+        std::abort();
+    if (image.format() != PixelFormat::Gray8 && image.format() != PixelFormat::Rgba8888)
+        std::abort();
+    volatile std::uint8_t sink = image.row(0)[0];
+    sink = image.row(image.height() - 1)[std::size_t(image.width()) * std::size_t(image.channels()) - 1];
+    (void)sink;
 }
 
 } // namespace fwb::fuzz

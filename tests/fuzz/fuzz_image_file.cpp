@@ -32,13 +32,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             std::abort();
         return 0;
     }
-    if (image.isNull() || !fwb::imageSizeProblem(image.width(), image.height(), image.channels()).empty())
-        std::abort();
-    if (image.format() != fwb::PixelFormat::Gray8 && image.format() != fwb::PixelFormat::Rgba8888)
-        std::abort();
-    // Touch the first and the last pixel: the whole buffer is there.
-    volatile std::uint8_t sink = image.row(0)[0];
-    sink = image.row(image.height() - 1)[std::size_t(image.width()) * std::size_t(image.channels()) - 1];
-    (void)sink;
+    fwb::fuzz::checkDecodedImage(image);
     return 0;
 }
