@@ -120,7 +120,8 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
                 "binary.\nGB/s = (input + output bytes) / kernel time; %%copy = that against this device's own "
                 "buffer-copy bandwidth.\nspeedup = fastest CPU time (ours or OpenCV's, all threads) / kernel median; "
                 "e2e = the same / (upload + kernel + download).\nopencv_cpu / opencv_tapi rows: OpenCV on the CPU and "
-                "through OpenCL on this device, wall time per call (T-API: up to cv::ocl::finish()).\n");
+                "through OpenCL on this device, wall time per call (T-API: up to cv::ocl::finish());\nnpp row: NVIDIA's NPP "
+                "library on the same GPU, CUDA event time per call (picture uploaded once).\n");
 }
 
 void printSweepMatrix(const std::vector<PlannedRun> &plan, const std::vector<RunResult> &results)

@@ -270,7 +270,7 @@ int cmdRun(const RunOptions &o, ImageIo *io)
                                  || plan[i + 1].combo != planned.combo;
         if (withBaselines && lastOfGroup && openCvUnsupportedReason(*planned.filter, planned.params)
                                                     .find("no equivalent") == std::string::npos)
-            for (Baseline baseline : {Baseline::OpenCvCpu, Baseline::OpenCvTapi}) {
+            for (Baseline baseline : {Baseline::OpenCvCpu, Baseline::OpenCvTapi, Baseline::Npp}) {
                 results.push_back(session.runBaseline(image, request, baseline));
                 shown.push_back(planned);
                 shown.back().variant = baselineName(baseline);

@@ -21,7 +21,12 @@ namespace fwb {
 
 const char *baselineName(Baseline baseline)
 {
-    return baseline == Baseline::OpenCvCpu ? "opencv_cpu" : "opencv_tapi";
+    switch (baseline) {
+    case Baseline::OpenCvCpu: return "opencv_cpu";
+    case Baseline::OpenCvTapi: return "opencv_tapi";
+    case Baseline::Npp: return "npp";
+    }
+    return "?";
 }
 
 namespace {
@@ -31,8 +36,10 @@ int intParam(const FilterSpec &filter, const FilterParams &params, const std::st
     return int(std::lround(filter.param(params, key)));
 }
 
+} // namespace
+
 // The window radius of the family's OpenCV call: fixed, from a parameter, or (GaussianBlur) 3 sigma.
-[[maybe_unused]] int windowRadius(const FilterSpec &filter, const FilterParams &params)
+int windowRadius(const FilterSpec &filter, const FilterParams &params)
 {
     const OpenCvEquivalent &cv = filter.openCv;
     if (cv.fixedRadius > 0)
@@ -43,8 +50,6 @@ int intParam(const FilterSpec &filter, const FilterParams &params, const std::st
         return std::max(1, int(std::ceil(3.0 * filter.param(params, cv.sigmaParam))));
     return 0;
 }
-
-} // namespace
 
 std::string openCvUnsupportedReason(const FilterSpec &filter, const FilterParams &params)
 {

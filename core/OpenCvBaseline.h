@@ -12,8 +12,8 @@
 
 namespace fwb {
 
-enum class Baseline { OpenCvCpu, OpenCvTapi };
-const char *baselineName(Baseline baseline); // "opencv_cpu", "opencv_tapi"
+enum class Baseline { OpenCvCpu, OpenCvTapi, Npp };
+const char *baselineName(Baseline baseline); // "opencv_cpu", "opencv_tapi", "npp"
 
 // "OpenCV 4.6.0" or empty when built without OpenCV.
 std::string openCvVersion();
@@ -28,6 +28,8 @@ struct OpenCvRun
     double downloadMs = 0;     // T-API: UMat -> host Mat, median
     std::string call;          // the OpenCV call(s), e.g. "cv::GaussianBlur(5x5, sigma 1, BORDER_REFLECT_101)"
     std::string deviceName;    // T-API: the OpenCL device OpenCV ran on
+    int interiorMargin = 0;    // > 0: the library filters only the pixels this far from every edge
+                               // (NPP's median); the check compares that interior
 };
 
 // The OpenCL objects of a session that OpenCV's T-API should use (cl_platform_id, cl_context, cl_device_id).
@@ -38,6 +40,10 @@ struct ClHandles
     void *device = nullptr;
     std::string platformName;
 };
+
+// The window radius of the family's library call (FilterSpec::openCv, shared by the NPP row): fixed,
+// from a parameter, or (Gaussian) 3 sigma.
+int windowRadius(const FilterSpec &filter, const FilterParams &params);
 
 // Empty when OpenCV has this filter with these parameters, border and format, else why not.
 std::string openCvUnsupportedReason(const FilterSpec &filter, const FilterParams &params);

@@ -1,6 +1,7 @@
 // Race: every variant of a filter plus the CPU and OpenCV rows on one image, ranked (see Race.h).
 #include "Race.h"
 
+#include "NppBaseline.h"
 #include "ResultJson.h"
 
 #include <algorithm>
@@ -253,12 +254,17 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         add(std::move(e));
     }
     if (options.baselines && openCvHas(*filter, base.params)) {
-        for (Baseline b : {Baseline::OpenCvCpu, Baseline::OpenCvTapi}) {
+        std::vector<Baseline> baselines{Baseline::OpenCvCpu, Baseline::OpenCvTapi};
+        if (!nppVersion().empty() && nppUnsupportedReason(*filter, base.params).empty())
+            baselines.push_back(Baseline::Npp); // NVIDIA's own library, where built in and applicable
+        for (Baseline b : baselines) {
             if (cancelled(cancel))
                 break;
             RaceEntry e;
             e.name = baselineName(b);
-            e.title = b == Baseline::OpenCvCpu ? "OpenCV on the CPU" : "OpenCV through OpenCL";
+            e.title = b == Baseline::OpenCvCpu    ? "OpenCV on the CPU"
+                      : b == Baseline::OpenCvTapi ? "OpenCV through OpenCL"
+                                                  : "NVIDIA's NPP library";
             e.baseline = true;
             e.onHost = b == Baseline::OpenCvCpu;
             starting(e.name, e.title, true, e.onHost);

@@ -185,13 +185,18 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
     v.title = "Roofline: fused separable in registers";
     v.passes = {{"morph_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-    v.blockWidth = 8; // measured on an H100 (6720x4480 gray8, r = 2): 8x8 0.065 ms, 16x16 0.12
+    v.blockWidth = 8; // CPU devices: 8 pixels across in both layouts
     v.blockHeight = 8;
-    v.preferredLocalGpu = {32, 4};
+    // GPUs: 8 gray8 pixels, but 4 rgba8888 pixels (one 16-byte vector) per work-item and row: the
+    // 32-byte rows of 8 rgba pixels held twice the registers and cut the work-items in flight (H100,
+    // 6720x4480, erode r = 1: 0.288 ms at 8x8, 0.160 at 4x8 in 16x8 work-groups; scripts/npp-compare.sh).
+    v.blockBytesGpu = 8;
+    v.blockBytesGpuRgba = 16;
+    v.preferredLocalGpu = {16, 8};
     v.preferredLocalCpu = {16, 4};
-    v.description = "One launch, the separable split kept in registers. Each work-item produces an 8x8 block of "
-                    "outputs on whole byte vectors (one vector " + opName + " = 8 gray8 pixels, or 8 rgba pixels "
-                    "x 4 channels). Each input row is loaded once as aligned vectors plus a halo, reduced along "
+    v.description = "One launch, the separable split kept in registers. Each work-item produces a block of "
+                    "outputs 8 rows tall on whole byte vectors (on GPUs 8 gray8 or 4 rgba pixels across; one "
+                    "vector " + opName + " takes every byte at once). Each input row is loaded once as aligned vectors plus a halo, reduced along "
                     "the row from byte-shifted copies of those registers, and the last 2r+1 row results stay in "
                     "registers while the block slides down (for large radii, where they no longer fit, they are "
                     "recomputed from cached rows), so the column pass costs 2r " + opName + "s per vector "

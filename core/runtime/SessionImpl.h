@@ -9,6 +9,7 @@
 #include "CpuReference.h"
 #include "Error.h"
 #include "KernelSources.h"
+#include "NppBaseline.h"
 #include "FaultInjection.h"
 #include "ProgramCache.h"
 #include "TileStream.h"
@@ -382,6 +383,24 @@ struct Session::Impl
         imageWidth = w;
         imageHeight = h;
         imageFormat = format;
+    }
+
+    // NPP's target: this session's device when it is an NVIDIA GPU, found again by PCI address.
+    NppTarget nppTarget()
+    {
+        NppTarget t;
+        t.deviceName = info.name;
+        t.nvidia = info.kind == DeviceKind::Gpu && info.vendor.find("NVIDIA") != std::string::npos;
+        if (t.nvidia) {
+            constexpr cl_device_info pciBusNv = 0x4008, pciSlotNv = 0x4009; // cl_nv_device_attribute_query
+            cl_uint bus = 0, slot = 0;
+            if (clGetDeviceInfo(device(), pciBusNv, sizeof bus, &bus, nullptr) == CL_SUCCESS
+                && clGetDeviceInfo(device(), pciSlotNv, sizeof slot, &slot, nullptr) == CL_SUCCESS) {
+                t.pciBus = int(bus);
+                t.pciSlot = int(slot);
+            }
+        }
+        return t;
     }
 
     // OpenCV's CPU time for the same filter (cached like the CPU reference), then the fastest CPU

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 27's table: our best rung of each filter beside NVIDIA's NPP (the `npp` baseline row, built
+# in where CMake finds the CUDA toolkit with NPP) in the same command, both pixel layouts, replicate
+# border (NPP's border functions replicate), kernel medians, every row checked against the reference.
+#
+#   scripts/npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]
+#
+# Writes OUT_DIR/<filter>-<variant>-<format>.json (filter-bench's JSON) and OUT_DIR/npp.md (the table).
+set -uo pipefail
+bench="${1:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
+out="${2:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
+shift 2
+size=6720x4480 repeat=20 device=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --size) size="$2"; shift 2 ;;
+        --repeat) repeat="$2"; shift 2 ;;
+        --device) device="$2"; shift 2 ;;
+        *) echo "npp-compare: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$out"
+devargs=()
+[ -n "$device" ] && devargs=(--device "$device")
+# filter variant [param] per format: the best rungs of the last roofline suite (docs/MEASUREMENTS.md).
+rows=(
+    "gaussian5x5 roofline -"
+    "box strips radius=1"
+    "erode roofline radius=1"
+    "dilate roofline radius=1"
+    "sobel roofline output=0"
+    "transpose roofline -"
+    "transpose local -"
+    "median3x3 forgetful_u16x2_ptx -"
+    "median5x5 forgetful_u16x2_ptx -"
+)
+for format in gray8 rgba8888; do
+    for row in "${rows[@]}"; do
+        read -r filter variant param <<<"$row"
+        args=(run --filter "$filter" --variant "$variant" --baselines --format "$format" --synthetic "$size"
+              --border replicate --repeat "$repeat" --no-cpu-single --check "${devargs[@]}")
+        [ "$param" != "-" ] && args+=(--param "$param")
+        echo "== filter-bench ${args[*]}"
+        "$bench" "${args[@]}" --json-file "$out/$filter-$variant-$format.json" --overwrite \
+            > "$out/$filter-$variant-$format.txt" 2>&1 || echo "   (exit $?, see $filter-$variant-$format.txt)"
+    done
+done
+python3 - "$out" <<'PY' | tee "$out/npp.md"
+import glob, json, os, sys
+out = sys.argv[1]
+print("| filter | format | ours (variant) ms | NPP ms | ours / NPP speed | NPP check | NPP call |")
+print("|---|---|---:|---:|---:|---|---|")
+for path in sorted(glob.glob(os.path.join(out, "*.json"))):
+    d = json.load(open(path))
+    rows = {r["variant"]: r for r in d["results"]}
+    ours = [r for r in d["results"] if not r.get("baseline") and r["variant"] not in ("opencv_cpu", "opencv_tapi", "npp")]
+    npp = rows.get("npp")
+    if not ours:
+        continue
+    o = ours[0]
+    om = o["kernel_ms"]["median"] if o.get("kernel_ms") else None
+    if npp is None or npp.get("error"):
+        why = (npp or {}).get("error") or "no npp row"
+        print(f"| {o['filter']} | {o['format']} | {om:.4f} ({o['variant']}) | - | - | {why} | |")
+        continue
+    nm = npp["kernel_ms"]["median"]
+    check = f"max diff {npp['max_abs_diff']} (tol {npp['tolerance']})" if npp.get("checked") else "not checked"
+    print(f"| {o['filter']} | {o['format']} | {om:.4f} ({o['variant']}) | {nm:.4f} | {nm / om:.2f}x | {check} | {npp.get('baseline_call', '')} |")
+PY
