@@ -3,6 +3,7 @@
 
 #include "Error.h"
 #include "ImageIo.h"
+#include "OptionValues.h"
 #include "RunPlan.h"
 #include "Verb.h"
 
@@ -41,15 +42,6 @@ bool isBatchImage(const fs::path &path)
 }
 
 bool hasGlobCharacters(const std::string &text) { return text.find_first_of("*?[") != std::string::npos; }
-
-// --shard I/N: 0 <= I < N.
-void parseShard(const std::string &text, long &index, long &count)
-{
-    char slash = 0, tail = 0;
-    if (std::sscanf(text.c_str(), "%ld%c%ld%c", &index, &slash, &count, &tail) != 3 || slash != '/' || count < 1
-        || count > 1000000 || index < 0 || index >= count)
-        throw Error("--shard '" + text + "' must be I/N with 0 <= I < N, e.g. 0/4 (the first of four shards)");
-}
 
 // The inputs as (file, name relative to the folder it came from), sorted by file, each once. A
 // folder's files are PNG and JPEG files (--recursive: in its subfolders too, never inside --out); a
@@ -155,13 +147,8 @@ CheckedApply checkApply(const ApplyOptions &o, ImageIo *io)
     request.openCvCpuBaseline = false;
     request.cpuBaseline = false; // no speedups in a batch: timing our CPU filter per image would cost more than filtering
     request.keepOutput = true;
-    if (!o.maxInflightText.empty()) {
-        char *end = nullptr;
-        const long n = std::strtol(o.maxInflightText.c_str(), &end, 10);
-        if (*end || n < 1 || n > 1024)
-            throw Error("--max-inflight '" + o.maxInflightText + "' must be a whole number in 1..1024");
-        c.maxInflight = int(n);
-    }
+    if (o.maxInflight > 0)
+        c.maxInflight = o.maxInflight;
     if (!o.outFormat.empty() && o.outFormat != "png" && o.outFormat != "jpg")
         throw Error("--out-format '" + o.outFormat + "' must be png or jpg");
     if (!io)
@@ -179,7 +166,7 @@ CheckedApply checkApply(const ApplyOptions &o, ImageIo *io)
         throw Error("apply needs INPUT files, folders or globs");
     long shardIndex = 0, shardCount = 1;
     if (!o.shardText.empty())
-        parseShard(o.shardText, shardIndex, shardCount);
+        parseShard(o.shardText, kMaxShards, shardIndex, shardCount); // checked by --shard's validator
 
     const auto files = expandInputs(o);
     c.allInputs = files.size();

@@ -20,7 +20,8 @@ namespace fwb::cli {
 struct ApplyOptions
 {
     std::string filterName, variantName, formatText = "rgba8888", borderText = "reflect101";
-    std::string outDir, outFormat, deviceSpec, shardText, maxInflightText, cacheDir;
+    std::string outDir, outFormat, deviceSpec, shardText, cacheDir;
+    int maxInflight = 0; // 0: not given
     std::vector<std::string> paramAssignments, inputs;
     bool recursive = false, overwrite = false, json = false, check = false, noTuned = false;
 };
@@ -39,6 +40,8 @@ struct CheckedApply
     // One image per core in flight (decode threads and encode threads, half the cores each), at most 16.
     int maxInflight = int(std::clamp(std::thread::hardware_concurrency(), 4u, 16u));
 };
+
+constexpr long kMaxShards = 1000000;
 
 // Throws fwb::Error (exit 2) for the first problem found.
 CheckedApply checkApply(const ApplyOptions &o, ImageIo *io);

@@ -6,6 +6,7 @@
 #include "Verb.h"
 
 #include "ApplyCheck.h"
+#include "OptionValues.h"
 
 #include "Devices.h"
 #include "Error.h"
@@ -411,14 +412,20 @@ Verb applyVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--recursive", o->recursive, "take the files in the INPUT folders' subfolders too");
     c.add_flag("--overwrite", o->overwrite, "replace results already in --out (default: skip them, so an\n"
                                             "interrupted batch resumes)");
-    c.add_option("--max-inflight", o->maxInflightText, "images in memory at once, decoded to encoded (default one per core,\n4 to 16)")
-        ->type_name("N");
+    c.add_option("--max-inflight", o->maxInflight, "images in memory at once, decoded to encoded (default one per core,\n4 to 16)")
+        ->type_name("N")
+        ->transform(wholeNumberIn(1, 1024, [](const std::string &text) {
+            return "--max-inflight '" + text + "' must be a whole number in 1..1024";
+        }));
     c.add_option("--device", o->deviceSpec, "P:D, gpu, cpu, a name substring, a list (0:0,1:0) or all\n"
                                             "(one session per device; default: best GPU, else CPU)")
         ->type_name("SPEC[,SPEC..]|all");
     c.add_option("--shard", o->shardText, "take every Nth input (sorted) from the Ith, 0-based: for\n"
                                           "job arrays (Slurm, GNU parallel over hosts)")
-        ->type_name("I/N");
+        ->type_name("I/N")
+        ->check(shardUpTo(kMaxShards, [](const std::string &text) {
+            return "--shard '" + text + "' must be I/N with 0 <= I < N, e.g. 0/4 (the first of four shards)";
+        }));
     c.add_flag("--check", o->check, "compare each result with the CPU reference (a mismatch fails it)");
     c.add_flag("--no-tuned", o->noTuned, "ignore the work-group tuning database");
     addCacheDirOption(c, o->cacheDir);
