@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace fwb {
 
@@ -24,6 +25,14 @@ QCommandLineOption option(const char *name, const char *description, const char 
     return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
                               valueName ? QString::fromLatin1(valueName) : QString(),
                               defaultValue ? QString::fromLatin1(defaultValue) : QString());
+}
+
+// The value of a whole-number option if it is one and at least `minimum`.
+std::optional<int> wholeNumberAtLeast(const QString &text, int minimum)
+{
+    bool ok = false;
+    const int n = text.toInt(&ok);
+    return ok && n >= minimum ? std::optional<int>(n) : std::nullopt;
 }
 
 } // namespace
@@ -190,11 +199,10 @@ int WorkbenchCommandLine::setUpControls(MainWindow &window)
                             .arg(assignment, controls->filterName()));
     }
     if (m_parser.isSet(m_repeat)) {
-        bool ok = false;
-        const int n = m_parser.value(m_repeat).toInt(&ok);
-        if (!ok || n < 1)
+        const std::optional<int> n = wholeNumberAtLeast(m_parser.value(m_repeat), 1);
+        if (!n)
             return fail(QStringLiteral("bad --repeat '%1'").arg(m_parser.value(m_repeat)));
-        controls->setRepeat(n);
+        controls->setRepeat(*n);
     }
     if (m_parser.isSet(m_transfer)) {
         auto *combo = controls->findChild<QComboBox *>(QStringLiteral("transferCombo"));
@@ -238,11 +246,10 @@ int WorkbenchCommandLine::setUpPages(MainWindow &window)
     m_labPage->activate();
     m_labPage->setWorkload(which == QLatin1String("nbody") ? LabPage::Workload::NBody : LabPage::Workload::Matmul);
     if (m_parser.isSet(m_labSize)) {
-        bool ok = false;
-        const int n = m_parser.value(m_labSize).toInt(&ok);
-        if (!ok || n < 16)
+        const std::optional<int> n = wholeNumberAtLeast(m_parser.value(m_labSize), 16);
+        if (!n)
             return fail(QStringLiteral("bad --lab-size '%1' (a whole number >= 16)").arg(m_parser.value(m_labSize)));
-        m_labPage->setSize(n);
+        m_labPage->setSize(*n);
     }
     return 0;
 }
