@@ -191,6 +191,12 @@ int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
         if (message.rfind("--", 0) == 0 && colon != std::string::npos && message.find(" required ") != std::string::npos)
             return usageError("option " + message.substr(0, colon) + " needs a value");
         return usageError(message);
+    } catch (const CLI::ValidationError &e) {
+        // "--repeat: --repeat 'abc' must be ...": our validators word the whole reason (OptionValues.h).
+        const std::string message = e.what();
+        const std::size_t colon = message.find(": ");
+        const bool ours = colon != std::string::npos && message.compare(colon + 2, colon, message, 0, colon) == 0;
+        return usageError(ours ? message.substr(colon + 2) : message);
     } catch (const CLI::ParseError &e) {
         return usageError(e.what());
     }

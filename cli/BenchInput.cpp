@@ -3,6 +3,7 @@
 
 #include "Error.h"
 #include "ImageIo.h"
+#include "OptionValues.h"
 #include "RunPlan.h"
 #include "Verb.h"
 
@@ -27,37 +28,23 @@ void addBenchInputOptions(CLI::App &c, BenchInputOptions &o, const std::string &
         ->expected(1)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    c.add_option("--repeat", o.repeatText, "timed repeats per run (default " + std::to_string(defaultRepeat) + ")")
-        ->type_name("N");
-    c.add_option("--warmup", o.warmupText, "untimed warm-up runs (default 1)")->type_name("N");
+    o.repeat = defaultRepeat;
+    addCountOption(c, "--repeat", o.repeat, 1, "timed repeats per run (default " + std::to_string(defaultRepeat) + ")");
+    addCountOption(c, "--warmup", o.warmup, 0, "untimed warm-up runs (default 1)");
     c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
     addCacheDirOption(c, o.cacheDir);
     c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones;\n"
                                               "every run then goes to the helper process, as --timeout)")
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory); // a mistyped folder must not fall back to the built-in kernels silently
-    c.add_option("--timeout", o.timeoutText,
-                 "run each variant in the helper process and stop it after S seconds\n"
-                 "(the row fails: '... did not finish within S s and was stopped'; default 10\n"
-                 "with --kernel-dir or FWB_KERNEL_DIR)")
-        ->type_name("S");
+    addTimeoutOption(c, o.timeoutS,
+                     "run each variant in the helper process and stop it after S seconds\n"
+                     "(the row fails: '... did not finish within S s and was stopped'; default 10\n"
+                     "with --kernel-dir or FWB_KERNEL_DIR)");
     addJsonFlag(c, o.json, jsonDescription);
 }
 
-namespace {
-
-int parseCount(const std::string &flag, const std::string &value, int minimum)
-{
-    char *end = nullptr;
-    const long n = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end || n < minimum || n > 100000)
-        throw Error(flag + " '" + value + "' must be a whole number >= " + std::to_string(minimum));
-    return int(n);
-}
-
-} // namespace
-
-CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, const std::string &verb)
 {
     CheckedBench c;
     if (o.filterName.empty())
@@ -67,23 +54,11 @@ CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
         selectFilters(o.filterName); // throws with the list of known filters
     if (!c.filter)
         throw Error(verb + " takes one filter, not '" + o.filterName + "'");
-    const auto format = parsePixelFormat(o.formatText);
-    if (!format)
-        throw Error("unknown pixel format '" + o.formatText + "' (use gray8, rgb888 or rgba8888)");
-    const auto border = parseBorderMode(o.borderText);
-    if (!border)
-        throw Error("unknown border mode '" + o.borderText + "' (use reflect101, replicate or constant)");
-    std::string localError;
-    const auto local = LocalSize::parse(o.localText, &localError);
-    if (!local)
-        throw Error(localError);
     RunRequest &r = c.request;
     r.filter = c.filter->name;
-    r.local = *local;
-    r.params.format = *format;
-    r.params.border = *border;
-    r.repeat = o.repeatText.empty() ? defaultRepeat : parseCount("--repeat", o.repeatText, 1);
-    r.warmup = o.warmupText.empty() ? 1 : parseCount("--warmup", o.warmupText, 0);
+    applyLayoutOptions(o.formatText, o.borderText, o.localText, r);
+    r.repeat = o.repeat;
+    r.warmup = o.warmup;
     r.keepOutput = false;
     for (const std::string &assignment : o.paramAssignments)
         if (std::string error = applyParam(*c.filter, r.params, assignment); !error.empty())
@@ -95,24 +70,17 @@ CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepe
         if (!io)
             throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
     } else {
-        if (!o.synthetic.empty()) {
-            char x = 0, tail = 0;
-            if (std::sscanf(o.synthetic.c_str(), "%ld%c%ld%c", &c.syntheticW, &x, &c.syntheticH, &tail) != 3
-                || (x != 'x' && x != 'X'))
-                throw Error("--synthetic '" + o.synthetic + "' is not of the form WxH, e.g. 1920x1080");
-        }
-        if (std::string problem = imageSizeProblem(c.syntheticW, c.syntheticH); !problem.empty())
-            throw Error("--synthetic " + o.synthetic + ": " + problem);
+        checkSyntheticSize(o.synthetic, c.syntheticW, c.syntheticH);
     }
     // Edited kernels run in the helper, as with filter-bench run: one that writes out of bounds costs
     // that process, never this one.
-    c.isolated = isolatedRun({}, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
+    c.isolated = isolatedRun({}, o.timeoutS, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
     return c;
 }
 
-BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb)
+BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, const std::string &verb)
 {
-    CheckedBench c = checkBench(o, io, defaultRepeat, verb);
+    CheckedBench c = checkBench(o, io, verb);
     BenchSetup s;
     s.filter = c.filter;
     s.request = c.request;

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,8 @@ struct BenchInputOptions
     std::string filterName, deviceSpec, input, synthetic, cacheDir, kernelDir;
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
     std::vector<std::string> paramAssignments;
-    std::string repeatText, warmupText;
-    std::string timeoutText; // --timeout S: every run in the helper process, stopped after S seconds
+    int repeat = 0, warmup = 1; // repeat: addBenchInputOptions sets the verb's default
+    std::optional<double> timeoutS; // --timeout S: every run in the helper process, stopped after S seconds
     bool noTuned = false;
     bool json = false;
 };
@@ -58,11 +59,11 @@ struct CheckedBench
     long syntheticW = 1920, syntheticH = 1080; // without --input
     IsolatedRun isolated;
 };
-CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
+CheckedBench checkBench(const BenchInputOptions &o, ImageIo *io, const std::string &verb);
 
 // checkBench, then the image (loaded or drawn), the device and the tuning database; throws fwb::Error
 // with the usage problem.
-BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, int defaultRepeat, const std::string &verb);
+BenchSetup prepareBench(const BenchInputOptions &o, ImageIo *io, const std::string &verb);
 
 // Session options for the setup: the cache folder, kernel folder, the tuning hook (enabled unless
 // --no-tuned) and, when setup.isolated is enabled, the helper process for every variant run (it reads

@@ -2,6 +2,8 @@
 // work-groups (or why it refused), as a corner table or JSON.
 #include "Verb.h"
 
+#include "OptionValues.h"
+
 #include "Devices.h"
 #include "Error.h"
 #include "Image.h"

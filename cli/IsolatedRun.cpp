@@ -2,6 +2,7 @@
 #include "IsolatedRun.h"
 
 #include "Error.h"
+#include "OptionValues.h"
 #include "TuningDb.h"
 #include "WorkerProcess.h"
 
@@ -9,7 +10,16 @@
 
 namespace fwb::cli {
 
-IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
+CLI::Option *addTimeoutOption(CLI::App &command, std::optional<double> &seconds, const std::string &description)
+{
+    return command.add_option("--timeout", seconds, description)
+        ->type_name("S")
+        ->check(positiveDecimalUpTo(86400, [](const std::string &text) {
+            return "--timeout '" + text + "' must be a number of seconds > 0, e.g. 10 or 0.5";
+        }));
+}
+
+IsolatedRun isolatedRun(const std::string &userVariant, std::optional<double> timeoutS, const std::string &deviceSpec,
                         const std::string &cacheDir, const std::string &kernelDir, bool useTuning)
 {
     IsolatedRun isolated;
@@ -18,14 +28,8 @@ IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeo
     isolated.deviceSpec = deviceSpec;
     isolated.cacheDir = cacheDir;
     isolated.kernelDir = kernelDir;
-    if (!timeoutText.empty()) {
-        char *end = nullptr;
-        const double s = std::strtod(timeoutText.c_str(), &end);
-        // Decimal only: strtod would read "0x10" as 16 s and "inf" or "1e9" past the range check's intent.
-        const bool decimal = timeoutText.find_first_not_of("0123456789.") == std::string::npos;
-        if (!decimal || *end || !(s > 0) || s > 86400)
-            throw Error("--timeout '" + timeoutText + "' must be a number of seconds > 0, e.g. 10 or 0.5");
-        isolated.timeoutS = s;
+    if (timeoutS) {
+        isolated.timeoutS = *timeoutS;
         isolated.enabled = true;
     }
     // Edited kernels (--kernel-dir, FWB_KERNEL_DIR) run in the helper, as they do from the window: one

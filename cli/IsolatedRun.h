@@ -7,6 +7,8 @@
 #include "UserVariants.h"
 #include "WorkerProcess.h"
 
+#include <CLI/CLI.hpp>
+
 #include <optional>
 #include <string>
 
@@ -25,11 +27,15 @@ struct IsolatedRun
     RunResult run(const Image &image, const RunRequest &request, const std::atomic<bool> *cancel = nullptr) const;
 };
 
-// Parses --timeout (seconds > 0; empty: 10 s when a user variant or a kernel folder is given, else
-// off) and loads --user-variant. A kernel folder (--kernel-dir, FWB_KERNEL_DIR) always means the
-// helper. useTuning: auto launches consult the tuning database as in-process runs do.
+// --timeout S as run, race, tune and report take it: a plain decimal number of seconds, 0 < S <= 86400
+// (OptionValues.h); the value in `seconds`.
+CLI::Option *addTimeoutOption(CLI::App &command, std::optional<double> &seconds, const std::string &description);
+
+// The helper-process path for --timeout (none: 10 s when a user variant or a kernel folder is given,
+// else off) and --user-variant, which it loads. A kernel folder (--kernel-dir, FWB_KERNEL_DIR) always
+// means the helper. useTuning: auto launches consult the tuning database as in-process runs do.
 // Throws fwb::Error.
-IsolatedRun isolatedRun(const std::string &userVariant, const std::string &timeoutText, const std::string &deviceSpec,
+IsolatedRun isolatedRun(const std::string &userVariant, std::optional<double> timeoutS, const std::string &deviceSpec,
                         const std::string &cacheDir, const std::string &kernelDir, bool useTuning = true);
 
 } // namespace fwb::cli

@@ -4,6 +4,7 @@
 #include "ComputeProbe.h"
 #include "Devices.h"
 #include "Error.h"
+#include "OptionValues.h"
 #include "ResultJson.h"
 #include "WorkGroup.h"
 #include "Workload.h"
@@ -23,9 +24,9 @@ void addLabOptions(CLI::App &c, LabOptions &o, int defaultRepeat)
     c.add_option("--local", o.localText, "work-group shape (default: auto = each variant's own shape; variants\n"
                                          "compiled for one shape refuse any other)")
         ->type_name("WxH|auto|driver");
-    c.add_option("--repeat", o.repeatText, "timed repeats (default " + std::to_string(defaultRepeat) + ")")
-        ->type_name("N");
-    c.add_option("--warmup", o.warmupText, "untimed warm-up runs (default 1)")->type_name("N");
+    o.repeat = defaultRepeat;
+    addCountOption(c, "--repeat", o.repeat, 1, "timed repeats (default " + std::to_string(defaultRepeat) + ")");
+    addCountOption(c, "--warmup", o.warmup, 0, "untimed warm-up runs (default 1)");
     c.add_flag("--fast-math", o.fastMath, "build with -cl-fast-relaxed-math where the variant uses such math");
     c.add_flag("--no-check", o.noCheck, "skip the comparison with the host reference (and its CPU timing)");
     c.add_option("--cache-dir", o.cacheDir, "program-binary cache folder; - disables the disk cache")
@@ -38,27 +39,15 @@ std::vector<long> parseSizeList(const std::string &flag, const std::string &text
     std::vector<long> values;
     std::stringstream list(text);
     for (std::string item; std::getline(list, item, ',');) {
-        char *end = nullptr;
-        const long long value = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || *end || value < minimum || value > maximum)
+        const std::optional<long long> value = parseWholeNumber(item);
+        if (!value || *value < minimum || *value > maximum)
             throw Error(flag + " '" + item + "' must be a whole number from " + std::to_string(minimum) + " to "
                         + std::to_string(maximum));
-        values.push_back(long(value));
+        values.push_back(long(*value));
     }
     if (values.empty() || text.back() == ',')
         throw Error(flag + " '" + text + "' must be one or more whole numbers, e.g. 2000 or 2000,4096");
     return values;
-}
-
-int parseLabCount(const std::string &flag, const std::string &text, int minimum, int fallback)
-{
-    if (text.empty())
-        return fallback;
-    char *end = nullptr;
-    const long n = std::strtol(text.c_str(), &end, 10);
-    if (*end || n < minimum || n > 100000)
-        throw Error(flag + " '" + text + "' must be a whole number >= " + std::to_string(minimum));
-    return int(n);
 }
 
 std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, const std::string &name)
@@ -80,8 +69,8 @@ WorkloadRequest labRequest(const std::string &workload, const LabOptions &option
 {
     WorkloadRequest request;
     request.workload = workload;
-    request.repeat = parseLabCount("--repeat", options.repeatText, 1, 3);
-    request.warmup = parseLabCount("--warmup", options.warmupText, 0, 1);
+    request.repeat = options.repeat;
+    request.warmup = options.warmup;
     request.fastMath = options.fastMath;
     request.check = !options.noCheck;
     request.local = parseLabLocal(options.localText);

@@ -22,7 +22,8 @@ namespace fwb::cli {
 
 struct LabOptions
 {
-    std::string variantName = "all", deviceSpec, localText = "auto", cacheDir, repeatText, warmupText;
+    std::string variantName = "all", deviceSpec, localText = "auto", cacheDir;
+    int repeat = 3, warmup = 1; // repeat: addLabOptions sets the verb's default
     bool json = false, fastMath = false, noCheck = false, noBaselines = false;
 };
 
@@ -31,9 +32,6 @@ void addLabOptions(CLI::App &command, LabOptions &options, int defaultRepeat);
 
 // "2000,4096" -> {2000, 4096}; each a whole number in [minimum, maximum], else fwb::Error naming the flag.
 std::vector<long> parseSizeList(const std::string &flag, const std::string &text, long minimum, long maximum);
-
-// --repeat / --warmup (empty: the fallback).
-int parseLabCount(const std::string &flag, const std::string &text, int minimum, int fallback);
 
 // The variants `name` selects ("all" or one name), else fwb::Error listing the names.
 std::vector<std::string> selectWorkloadVariants(const WorkloadSpec &workload, const std::string &name);

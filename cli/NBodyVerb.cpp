@@ -6,6 +6,7 @@
 #include "Devices.h"
 #include "Error.h"
 #include "LabRun.h"
+#include "OptionValues.h"
 #include "ResultJson.h"
 #include "Session.h"
 #include "Workload.h"
@@ -20,7 +21,7 @@ struct NBodyOptions
 {
     LabOptions lab;
     std::string bodies = "10000";
-    std::string stepsText;
+    int steps = 10;
 };
 
 constexpr double kFlopsPerInteraction = 20; // the usual convention (GPU Gems 3, ch. 31)
@@ -86,11 +87,9 @@ CheckedNBody checkNBody(const NBodyOptions &o)
     CheckedNBody c;
     const WorkloadSpec &workload = *findWorkload("nbody");
     c.sizes = parseSizeList("--bodies", o.bodies, 1, 1 << 21);
-    c.steps = parseLabCount("--steps", o.stepsText, 1, 10);
+    c.steps = o.steps;
     c.variants = selectWorkloadVariants(workload, o.lab.variantName);
     c.request = labRequest(workload.name, o.lab);
-    if (c.steps > 10000)
-        throw Error("--steps '" + o.stepsText + "' must be a whole number from 1 to 10000");
     return c;
 }
 
@@ -150,7 +149,12 @@ Verb nbodyVerb(CLI::App &root)
                     = addVerbCommand(root, "nbody", "the all-pairs N-body simulation (seed 002) and its variants"));
     c.add_option("--bodies", o->bodies, "bodies in the cloud, or a list to sweep (default 10000)")
         ->type_name("N[,N..]");
-    c.add_option("--steps", o->stepsText, "time steps per run, each a launch (default 10)")->type_name("N");
+    c.add_option("--steps", o->steps, "time steps per run, each a launch (default 10)")
+        ->type_name("N")
+        ->transform(wholeNumberIn(1, 10000, [](const std::string &text) {
+            const std::optional<long long> n = parseWholeNumber(text);
+            return "--steps '" + text + "' must be a whole number " + (n && *n > 10000 ? "from 1 to 10000" : ">= 1");
+        }));
     addLabOptions(c, o->lab, 3);
     verb.check = [o] { checkNBody(*o); };
     verb.run = [o] { return cmdNBody(*o); };

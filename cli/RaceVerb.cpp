@@ -33,7 +33,7 @@ std::string msText(double ms)
 // race's checks before any work (Verb::check).
 void checkRace(const RaceVerbOptions &o, ImageIo *io)
 {
-    const CheckedBench checked = checkBench(o.in, io, 10, "race");
+    const CheckedBench checked = checkBench(o.in, io, "race");
     for (const std::string &v : splitList(o.variants))
         if (!checked.filter->variant(v))
             throw Error("filter " + checked.filter->name + " has no variant '" + v + "'");
@@ -42,7 +42,7 @@ void checkRace(const RaceVerbOptions &o, ImageIo *io)
 int cmdRace(const RaceVerbOptions &o, ImageIo *io)
 {
     checkRace(o, io);
-    const BenchSetup setup = prepareBench(o.in, io, 10, "race");
+    const BenchSetup setup = prepareBench(o.in, io, "race");
     RaceOptions options;
     options.baselines = !o.noBaselines;
     options.cpuRows = !o.noCpu;

@@ -98,7 +98,7 @@ CheckedReport checkReport(const ReportVerbOptions &o, ImageIo *io)
         throw Error("report needs --out FILE.html");
     checkImagePath(io, "--input", o.in.input);
     checkOutputFiles({{"--out", o.out}}, {o.in.input}, o.overwrite);
-    const CheckedBench checked = checkBench(o.in, io, 5, "report");
+    const CheckedBench checked = checkBench(o.in, io, "report");
     const FilterSpec &filter = *checked.filter;
     CheckedReport c;
     c.shapes = parseShapeList(o.shapes);
@@ -132,7 +132,7 @@ CheckedReport checkReport(const ReportVerbOptions &o, ImageIo *io)
 int cmdReport(const ReportVerbOptions &o, ImageIo *io)
 {
     const CheckedReport checked = checkReport(o, io);
-    BenchSetup setup = prepareBench(o.in, io, 5, "report");
+    BenchSetup setup = prepareBench(o.in, io, "report");
     const std::vector<LocalSize> &shapes = checked.shapes;
     const std::string &sweepParam = checked.sweepParam;
     const std::vector<double> &sweepValuesList = checked.sweepValues;

@@ -2,8 +2,10 @@
 #include "RunPlan.h"
 
 #include "Error.h"
+#include "Image.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 namespace fwb::cli {
@@ -126,6 +128,35 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
     if (plan.empty())
         throw Error("nothing to run: no variant matches '" + variantName + "'");
     return plan;
+}
+
+void applyLayoutOptions(const std::string &formatText, const std::string &borderText, const std::string &localText,
+                        RunRequest &request)
+{
+    const auto format = parsePixelFormat(formatText);
+    if (!format)
+        throw Error("unknown pixel format '" + formatText + "' (use gray8, rgb888 or rgba8888)");
+    const auto border = parseBorderMode(borderText);
+    if (!border)
+        throw Error("unknown border mode '" + borderText + "' (use reflect101, replicate or constant)");
+    std::string localError;
+    const auto local = LocalSize::parse(localText, &localError);
+    if (!local)
+        throw Error(localError);
+    request.local = *local;
+    request.params.format = *format;
+    request.params.border = *border;
+}
+
+void checkSyntheticSize(const std::string &text, long &w, long &h, int channels)
+{
+    if (!text.empty()) {
+        char x = 0, tail = 0;
+        if (std::sscanf(text.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) != 3 || (x != 'x' && x != 'X'))
+            throw Error("--synthetic '" + text + "' is not of the form WxH, e.g. 1920x1080");
+    }
+    if (std::string problem = imageSizeProblem(w, h, channels); !problem.empty())
+        throw Error("--synthetic " + text + ": " + problem);
 }
 
 } // namespace fwb::cli

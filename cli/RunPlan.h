@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Catalogue.h"
+#include "Session.h"
 
 #include <string>
 #include <vector>
@@ -30,5 +31,14 @@ struct PlannedRun
 // to each filter that has it; one that no chosen filter takes is an error, as is any bad value.
 std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters, const std::string &variantName,
                                  const std::vector<std::string> &assignments, const FilterParams &base);
+
+// --format, --border and --local as run, race, tune and report read them: into request.params.format,
+// request.params.border and request.local. Throws fwb::Error naming the word it does not know.
+void applyLayoutOptions(const std::string &formatText, const std::string &borderText, const std::string &localText,
+                        RunRequest &request);
+
+// --synthetic WxH (the test card's size): the form, then the size the image may have (with `channels`
+// per pixel when known, 0 otherwise). Throws fwb::Error.
+void checkSyntheticSize(const std::string &text, long &w, long &h, int channels = 0);
 
 } // namespace fwb::cli

@@ -7,6 +7,7 @@
 #include "Error.h"
 #include "ImageIo.h"
 #include "IsolatedRun.h"
+#include "OptionValues.h"
 #include "ResultJson.h"
 #include "RunPlan.h"
 #include "RunTable.h"
@@ -26,25 +27,18 @@ struct RunOptions
 {
     std::string filterName, variantName = "all", deviceSpec, input, synthetic, output, cacheDir, kernelDir, jsonFile;
     std::vector<std::string> paramAssignments;
-    std::string repeatText, warmupText, transferText, tileText, maxAllocText, blockText;
-    bool transferGiven = false, tileGiven = false, maxAllocGiven = false, blockGiven = false; // given, even as '' (refused then)
+    int repeat = 10, warmup = 2;
+    std::string transferText;
+    bool transferGiven = false; // given, even as '' (refused then)
+    std::optional<SizeWxH> tile, block;
+    long long maxAllocMib = 0; // 0: not given
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
     bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
-    std::string userVariant, timeoutText; // run in the helper process (IsolatedRun)
+    std::string userVariant; // run in the helper process (IsolatedRun)
+    std::optional<double> timeoutS;
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
 };
-
-// --repeat N (>= 1) / --warmup N (>= 0).
-int parseCount(const std::string &flag, const std::string &value)
-{
-    const bool repeat = flag == "--repeat";
-    char *end = nullptr;
-    const long n = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end || n < (repeat ? 1 : 0) || n > 100000)
-        throw Error(flag + " '" + value + "' must be a whole number" + (repeat ? " >= 1" : " >= 0"));
-    return int(n);
-}
 
 // Everything run checks before any work (Verb::check), parsed into what the run then uses.
 struct CheckedRun
@@ -62,7 +56,7 @@ CheckedRun checkRun(const RunOptions &o, ImageIo *io)
 {
     CheckedRun c;
     // --user-variant / --timeout: every row runs in the helper process, stopped when over time.
-    c.isolated = isolatedRun(o.userVariant, o.timeoutText, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
+    c.isolated = isolatedRun(o.userVariant, o.timeoutS, o.deviceSpec, o.cacheDir, o.kernelDir, !o.noTuned);
     const IsolatedRun &isolated = c.isolated;
     if (isolated.kernel && !o.filterName.empty() && o.filterName != isolated.kernel->baseFilter)
         throw Error("user variant " + isolated.kernel->name + " is a " + isolated.kernel->baseFilter + " variant, not "
@@ -72,8 +66,8 @@ CheckedRun checkRun(const RunOptions &o, ImageIo *io)
     const std::string &filterName = c.filterName, &variantName = c.variantName, &input = o.input,
                       &synthetic = o.synthetic, &output = o.output, &jsonFile = o.jsonFile;
     RunRequest &request = c.request;
-    request.repeat = o.repeatText.empty() ? 10 : parseCount("--repeat", o.repeatText);
-    request.warmup = o.warmupText.empty() ? 2 : parseCount("--warmup", o.warmupText);
+    request.repeat = o.repeat;
+    request.warmup = o.warmup;
     request.params.fastMath = o.fastMath;
     request.cpuSingle = !o.noCpuSingle;
     std::vector<TransferMode> &modes = c.modes;
@@ -87,48 +81,23 @@ CheckedRun checkRun(const RunOptions &o, ImageIo *io)
         modes = {*mode};
     }
     request.transfer = modes.front();
-    if (o.tileGiven || !o.tileText.empty()) {
-        long tw = 0, th = 0;
-        if (!parseSize(o.tileText, kMaxImageSide, tw, th))
-            throw Error("--tile '" + o.tileText + "' is not of the form WxH with sides >= 1, e.g. 1024x1024");
-        request.tileWidth = int(tw);
-        request.tileHeight = int(th);
+    if (o.tile) {
+        request.tileWidth = int(o.tile->w);
+        request.tileHeight = int(o.tile->h);
     }
-    if (o.maxAllocGiven || !o.maxAllocText.empty()) {
-        char *end = nullptr;
-        const long long n = std::strtoll(o.maxAllocText.c_str(), &end, 10);
-        if (o.maxAllocText.empty() || *end || n < 1 || n > (1ll << 30))
-            throw Error("--max-alloc-mib '" + o.maxAllocText + "' must be a whole number of MiB >= 1");
-        request.maxAllocBytes = std::uint64_t(n) << 20;
-    }
+    if (o.maxAllocMib > 0)
+        request.maxAllocBytes = std::uint64_t(o.maxAllocMib) << 20;
     // --block WxH: the output block per work-item of the block variants (Geometry::Blocks), instead of the
     // variant's own (the kernels take it as -DBLOCK_W / -DBLOCK_H; a shape a kernel cannot make fails its
     // build with the kernel's own message). For trying other shapes, as --local does for work-groups.
-    if (o.blockGiven || !o.blockText.empty()) {
-        long bw = 0, bh = 0;
-        if (!parseSize(o.blockText, kMaxOutputBlockSide, bw, bh))
-            throw Error("--block '" + o.blockText + "' is not of the form WxH with sides 1.."
-                        + std::to_string(kMaxOutputBlockSide) + ", e.g. 16x8");
-        request.block = LocalSize{int(bw), int(bh)}; // the session builds the variant with it (withOutputBlock)
-    }
+    if (o.block)
+        request.block = LocalSize{int(o.block->w), int(o.block->h)}; // the session builds the variant with it (withOutputBlock)
     if (request.block.isConcrete() && !o.userVariant.empty())
         throw Error("--block cannot be combined with --user-variant (a user variant keeps its own block)");
     if (filterName.empty())
         throw Error("run needs --filter NAME (see filter-bench list)");
     const std::vector<const FilterSpec *> filters = selectFilters(filterName);
-    const auto format = parsePixelFormat(o.formatText);
-    if (!format)
-        throw Error("unknown pixel format '" + o.formatText + "' (use gray8, rgb888 or rgba8888)");
-    const auto border = parseBorderMode(o.borderText);
-    if (!border)
-        throw Error("unknown border mode '" + o.borderText + "' (use reflect101, replicate or constant)");
-    std::string localError;
-    const auto local = LocalSize::parse(o.localText, &localError);
-    if (!local)
-        throw Error(localError);
-    request.local = *local;
-    request.params.format = *format;
-    request.params.border = *border;
+    applyLayoutOptions(o.formatText, o.borderText, o.localText, request);
     request.check = true;
     request.keepOutput = !output.empty();
     c.plan = planRuns(filters, variantName, o.paramAssignments, request.params);
@@ -148,14 +117,7 @@ CheckedRun checkRun(const RunOptions &o, ImageIo *io)
     checkOutputFiles({{"--output", output}, {"--json-file", jsonFile}}, {input}, o.overwrite);
 
     if (input.empty()) { // the test card: its size checked here, drawn when the run starts
-        if (!synthetic.empty()) {
-            char x = 0, tail = 0;
-            if (std::sscanf(synthetic.c_str(), "%ld%c%ld%c", &c.syntheticW, &x, &c.syntheticH, &tail) != 3
-                || (x != 'x' && x != 'X'))
-                throw Error("--synthetic '" + synthetic + "' is not of the form WxH, e.g. 1920x1080");
-        }
-        if (std::string problem = imageSizeProblem(c.syntheticW, c.syntheticH, channelCount(*format)); !problem.empty())
-            throw Error("--synthetic " + synthetic + ": " + problem);
+        checkSyntheticSize(synthetic, c.syntheticW, c.syntheticH, channelCount(request.params.format));
     } else if (!io) {
         throw Error("this build has no image file support (FWB_WITH_QT=OFF): use --synthetic WxH");
     }
@@ -379,8 +341,8 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     c.add_option("--border", o->borderText, "border rule (default reflect101)")
         ->type_name("reflect101|replicate|constant");
     c.add_flag("--fast-math", o->fastMath, "build with -cl-fast-relaxed-math where the variant uses such math");
-    c.add_option("--repeat", o->repeatText, "timed repeats (default 10)")->type_name("N");
-    c.add_option("--warmup", o->warmupText, "untimed warm-up runs (default 2)")->type_name("N");
+    addCountOption(c, "--repeat", o->repeat, 1, "timed repeats (default 10)");
+    addCountOption(c, "--warmup", o->warmup, 0, "untimed warm-up runs (default 2)");
     c.add_option("--output", o->output, "save the result of a single variant (never over the input)")
         ->type_name("FILE");
     c.add_flag("--overwrite", o->overwrite, "let --output and --json-file replace an existing file");
@@ -394,21 +356,29 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                  "pinned copies through page-locked staging there)")
         ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all")
         ->each([o](const std::string &) { o->transferGiven = true; });
-    c.add_option("--block", o->blockText,
-                 "output pixels across x rows down per work-item for the block variants\n"
-                 "(roofline, strips, forgetful...) instead of the variant's own; with --variant all\n"
-                 "only the block variants run")
-        ->type_name("WxH")
-        ->each([o](const std::string &) { o->blockGiven = true; });
-    c.add_option("--tile", o->tileText,
-                 "process the image in tiles of WxH output pixels, with halos, streamed over\n"
-                 "several queues (default: only when the image does not fit the device)")
-        ->type_name("WxH")
-        ->each([o](const std::string &) { o->tileGiven = true; });
-    c.add_option("--max-alloc-mib", o->maxAllocText,
-                 "pretend the device allows at most N MiB in one allocation (tiles then)")
+    // --block, --tile and --max-alloc-mib refuse '' themselves, with the form they need.
+    addSizeOption(c, "--block", o->block, kMaxOutputBlockSide,
+                  [](const std::string &text) {
+                      return "--block '" + text + "' is not of the form WxH with sides 1.."
+                             + std::to_string(kMaxOutputBlockSide) + ", e.g. 16x8";
+                  },
+                  "output pixels across x rows down per work-item for the block variants\n"
+                  "(roofline, strips, forgetful...) instead of the variant's own; with --variant all\n"
+                  "only the block variants run",
+                  EmptyValue::Refused);
+    addSizeOption(c, "--tile", o->tile, kMaxImageSide,
+                  [](const std::string &text) {
+                      return "--tile '" + text + "' is not of the form WxH with sides >= 1, e.g. 1024x1024";
+                  },
+                  "process the image in tiles of WxH output pixels, with halos, streamed over\n"
+                  "several queues (default: only when the image does not fit the device)",
+                  EmptyValue::Refused);
+    c.add_option("--max-alloc-mib", o->maxAllocMib, "pretend the device allows at most N MiB in one allocation (tiles then)")
         ->type_name("N")
-        ->each([o](const std::string &) { o->maxAllocGiven = true; });
+        ->transform(wholeNumberIn(
+            1, 1ll << 30,
+            [](const std::string &text) { return "--max-alloc-mib '" + text + "' must be a whole number of MiB >= 1"; },
+            EmptyValue::Refused));
     c.add_flag("--baselines", o->baselines,
                "add OpenCV's rows (opencv_cpu, opencv_tapi) for a single --variant too\n"
                "(default: with --variant all, for every filter OpenCV also has)");
@@ -422,11 +392,10 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                  "run a saved user variant (see filter-bench user-variants) in the helper\n"
                  "process; its base filter and variant stand in for --filter/--variant")
         ->type_name("NAME|PATH");
-    c.add_option("--timeout", o->timeoutText,
-                 "run each variant in the helper process and stop it after S seconds\n"
-                 "(exit 1: '... did not finish within S s and was stopped'; default 10\n"
-                 "with --user-variant)")
-        ->type_name("S");
+    addTimeoutOption(c, o->timeoutS,
+                     "run each variant in the helper process and stop it after S seconds\n"
+                     "(exit 1: '... did not finish within S s and was stopped'; default 10\n"
+                     "with --user-variant)");
     addJsonFlag(c, o->json, "one JSON object instead of the table");
     c.add_option("--json-file", o->jsonFile, "also write that JSON object to FILE (the table still prints)")
         ->type_name("FILE");

@@ -3,6 +3,8 @@
 // --blocks: block variants' output blocks first (each at the default shape), then the shapes at the best.
 #include "Verb.h"
 
+#include "OptionValues.h"
+
 #include "BenchInput.h"
 #include "Error.h"
 #include "ProgramCache.h"
@@ -87,7 +89,7 @@ void printHeatMap(const TuneResult &t)
 // the device's question (cmdTune).
 TuneOptions checkTune(const TuneVerbOptions &o, ImageIo *io)
 {
-    const CheckedBench checked = checkBench(o.in, io, 5, "tune");
+    const CheckedBench checked = checkBench(o.in, io, "tune");
     if (o.variant.empty())
         throw Error("tune needs --variant NAME or --variant all");
     TuneOptions options;
@@ -125,7 +127,7 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
     if (!o.dryRun && !o.in.cacheDir.empty() && o.in.cacheDir != "-")
         if (std::string error; !ProgramCache::markCacheDir(o.in.cacheDir, &error))
             throw Error(error + "; not writing tuning.json there");
-    BenchSetup setup = prepareBench(o.in, io, 5, "tune");
+    BenchSetup setup = prepareBench(o.in, io, "tune");
     std::vector<std::string> variants;
     if (o.variant == "all") {
         for (const VariantSpec &v : setup.filter->variants)

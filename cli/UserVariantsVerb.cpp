@@ -3,6 +3,8 @@
 // measures what the helper process they run in costs per run (scripts/helper-overhead.sh).
 #include "Verb.h"
 
+#include "OptionValues.h"
+
 #include "Devices.h"
 #include "Error.h"
 #include "JsonIo.h"

@@ -109,11 +109,4 @@ void checkImagePath(ImageIo *io, const std::string &option, const std::string &p
         throw Error(option + " " + problem);
 }
 
-bool parseSize(const std::string &text, long maxSide, long &w, long &h)
-{
-    char x = 0, tail = 0;
-    return std::sscanf(text.c_str(), "%ld%c%ld%c", &w, &x, &h, &tail) == 3 && (x == 'x' || x == 'X') && w >= 1
-           && h >= 1 && w <= maxSide && h <= maxSide;
-}
-
 } // namespace fwb::cli

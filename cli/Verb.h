@@ -65,9 +65,6 @@ void checkOutputFiles(const std::vector<OutputFile> &outputs, const std::vector<
 // Throws fwb::Error (exit 2).
 void checkImagePath(ImageIo *io, const std::string &option, const std::string &path);
 
-// Parses "WxH" (or "WXH") with both sides in 1..maxSide; false for anything else.
-bool parseSize(const std::string &text, long maxSide, long &w, long &h);
-
 // The verbs, in the order --help lists them.
 Verb devicesVerb(CLI::App &root);
 Verb listVerb(CLI::App &root);

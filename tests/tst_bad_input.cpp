@@ -6,6 +6,7 @@
 // the problem and writes nothing; the window (built with the GUI) shows the message and keeps the
 // image it had.
 #include "ImageFileIo.h"
+#include "BenchProcess.h"
 #include "TestSupport.h"
 
 #ifdef FWB_TEST_WINDOW
@@ -206,26 +207,8 @@ private:
     std::unique_ptr<MainWindow> m_window;
 #endif
 
-    struct Outcome
-    {
-        int code = -1;
-        QByteArray out, err;
-    };
-    Outcome bench(const QStringList &args)
-    {
-        QProcess process;
-        process.start(QStringLiteral(FWB_FILTER_BENCH), args);
-        Outcome o;
-        if (!process.waitForFinished(300000)) {
-            process.kill();
-            process.waitForFinished();
-            return o;
-        }
-        o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-        o.out = process.readAllStandardOutput();
-        o.err = process.readAllStandardError();
-        return o;
-    }
+    using Outcome = fwb::test::BenchOutcome;
+    static Outcome bench(const QStringList &args) { return fwb::test::runBench(args, 300000); }
 
     void add(const QString &name, const QByteArray &bytes, const QStringList &problem, QSize size = {},
              std::function<void(const Image &)> check = {})

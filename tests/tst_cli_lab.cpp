@@ -2,6 +2,7 @@
 // variant, kernel_ms, gflops or steps_per_s and interactions_per_s, % of the FP32 peak), the table,
 // bad input (sizes, memory, malformed work-group shapes) as exit 2 with one clear line, never a driver
 // error, and shapes that cannot launch as failed runs (exit 1), as filter-bench run has them.
+#include "BenchProcess.h"
 #include "TestSupport.h"
 
 #include "ClBlastBaseline.h"
@@ -30,30 +31,10 @@ private slots:
     void shapeRefused();
 
 private:
-    struct Outcome
-    {
-        int code = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    Outcome bench(const QStringList &args);
+    using Outcome = fwb::test::BenchOutcome;
+    static Outcome bench(const QStringList &args) { return fwb::test::runBench(args); }
     bool m_haveDevice = false;
 };
-
-TestCliLab::Outcome TestCliLab::bench(const QStringList &args)
-{
-    QProcess process;
-    process.start(QStringLiteral(FWB_FILTER_BENCH), args);
-    Outcome o;
-    if (!process.waitForFinished(600000)) {
-        process.kill();
-        return o;
-    }
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    o.out = process.readAllStandardOutput();
-    o.err = process.readAllStandardError();
-    return o;
-}
 
 void TestCliLab::initTestCase()
 {

@@ -4,6 +4,7 @@
 // window's Save and Export say why, exit non-zero, and leave the files already there byte for byte
 // and no temp file behind. Closing the window while a long run is on: the worker stops at its next
 // launch boundary and the window is gone (worker thread joined) within 2 s.
+#include "BenchProcess.h"
 #include "TestSupport.h"
 
 #include "ComputeWorker.h"
@@ -46,26 +47,8 @@ private:
         return ok;
     }
 
-    struct Outcome
-    {
-        int code = -1;
-        QByteArray out, err;
-    };
-    static Outcome bench(const QStringList &args)
-    {
-        QProcess process;
-        process.start(QStringLiteral(FWB_FILTER_BENCH), args);
-        Outcome o;
-        if (!process.waitForFinished(300000)) {
-            process.kill();
-            process.waitForFinished();
-            return o;
-        }
-        o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-        o.out = process.readAllStandardOutput();
-        o.err = process.readAllStandardError();
-        return o;
-    }
+    using Outcome = fwb::test::BenchOutcome;
+    static Outcome bench(const QStringList &args) { return fwb::test::runBench(args, 300000); }
 
     void putExisting(const QString &dir)
     {

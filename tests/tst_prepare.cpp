@@ -1,6 +1,8 @@
 // filter-bench prepare: fills an empty program cache (every program built, slowest first in the list), a
 // second prepare builds nothing, a corrupt entry is rebuilt, and usage errors exit 2. One cheap family
 // (box3x3_interior, gray8: three programs on PoCL) keeps the cold builds short.
+#include "BenchProcess.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,10 +27,8 @@ private slots:
     void usageErrors();
 
 private:
-    struct Outcome
+    struct Outcome : fwb::test::BenchOutcome
     {
-        int code = -1;
-        QByteArray out, err;
         QJsonObject json;
     };
     Outcome prepare(const QStringList &extra, const QString &cacheBinaries = QStringLiteral("always"),
@@ -45,18 +45,11 @@ TestPrepare::Outcome TestPrepare::prepare(const QStringList &extra, const QStrin
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("FWB_CACHE_BINARIES", cacheBinaries);
     process.setProcessEnvironment(env);
-    process.start(QStringLiteral(FWB_FILTER_BENCH),
-                  QStringList{"prepare", "--filter", "box3x3_interior", "--format", "gray8", "--cache-dir",
-                              m_dir.filePath(cacheDir), "--jobs", "2"}
-                      + extra);
     Outcome o;
-    if (!process.waitForFinished(600000)) {
-        process.kill();
-        return o;
-    }
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    o.out = process.readAllStandardOutput();
-    o.err = process.readAllStandardError();
+    static_cast<fwb::test::BenchOutcome &>(o)
+        = fwb::test::runBench(process, QStringList{"prepare", "--filter", "box3x3_interior", "--format", "gray8",
+                                                   "--cache-dir", m_dir.filePath(cacheDir), "--jobs", "2"}
+                                           + extra);
     if (extra.contains("--json"))
         o.json = QJsonDocument::fromJson(o.out).object();
     return o;

@@ -2,6 +2,7 @@
 // disk entry rebuilt (never fatal), build failures carrying the build log, key sensitivity; the entry
 // format, LRU eviction, an unwritable folder (no cache, no failure), four filter-bench processes on
 // one empty folder, and filter-bench cache.
+#include "BenchProcess.h"
 #include "ClDevice.h"
 #include "Error.h"
 #include "ProgramCache.h"
@@ -37,25 +38,11 @@ private slots:
 
 namespace {
 
-struct BenchOutcome
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using fwb::test::BenchOutcome;
 
 BenchOutcome bench(const QStringList &args)
 {
-    QProcess process;
-    process.start(QStringLiteral(FWB_FILTER_BENCH), args);
-    BenchOutcome o;
-    if (!process.waitForFinished(600000)) {
-        process.kill();
-        return o;
-    }
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    o.out = process.readAllStandardOutput();
-    o.err = process.readAllStandardError();
-    return o;
+    return fwb::test::runBench(args);
 }
 
 void writeEntry(const std::filesystem::path &file, std::size_t payloadBytes, int ageSeconds)

@@ -1,0 +1,78 @@
+// WorkbenchCommandLine: filter-workbench's options (QCommandLineParser) and how they set up the
+// window: the run's controls (device, format, filter, variant, parameters, repeats, transfers, work-group
+// shape), the view, present mode and the Compute Lab. The screenshot options are read into a
+// ScreenshotPlan for ScreenshotDriver. Every refusal is "filter-workbench: <reason>" on stderr and exit 2.
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+
+#include <optional>
+
+class QCoreApplication;
+
+namespace fwb {
+
+class LabPage;
+class MainWindow;
+class RacePage;
+
+// What a --screenshot run does after the window is set up (ScreenshotDriver).
+struct ScreenshotPlan
+{
+    QString file;                      // --screenshot FILE (PNG)
+    std::optional<QString> reportFile; // --report FILE: File > Export Report's HTML too
+    bool allVariants = false;          // every available variant first (the history chart)
+    bool race = false, tune = false, sweep = false, duel = false; // the page whose job is captured
+    std::optional<QString> duelWith;   // the duel's second device
+    std::optional<QString> editorFile; // --editor FILE: built (or raced, editorRun) in the Kernel source dock
+    bool editorRun = false;
+    std::optional<double> editorLimitS; // --editor-limit S
+};
+
+class WorkbenchCommandLine
+{
+public:
+    WorkbenchCommandLine(); // declares every option
+
+    // --help and --version print text and exit: they must work over ssh and in CI, where creating a
+    // QApplication without a display aborts before the parser ever sees the option.
+    static bool wantsTextOnly(int argc, char *argv[]);
+    // Parses the application's arguments; --help, --version and unknown options print and exit.
+    void process(const QCoreApplication &app);
+
+    bool screenshot() const { return m_parser.isSet(m_screenshot); }
+    bool editorScreenshot() const { return screenshot() && m_parser.isSet(m_editor); }
+    ScreenshotPlan screenshotPlan() const;
+
+    // Sets the window up as the options say, shows it and opens the image (or the test card); with
+    // --screenshot it also sizes it and turns auto-run off. Returns 0, or 2 after printing the reason.
+    // imageLoaded() then says whether the image opened (a failed load still shows the window).
+    int setUp(MainWindow &window);
+    bool imageLoaded() const { return m_loaded; }
+    RacePage *racePage() const { return m_racePage; }
+    LabPage *labPage() const { return m_labPage; } // only with --lab
+
+    // "filter-workbench: MESSAGE" on stderr; returns 2.
+    static int fail(const QString &message);
+
+private:
+    int setUpControls(MainWindow &window);
+    int setUpPages(MainWindow &window);
+
+    QCommandLineParser m_parser;
+    QCommandLineOption m_screenshot, m_image, m_filter, m_variant, m_param, m_view, m_device, m_shape, m_format,
+        m_repeat, m_transfer, m_allVariants, m_size, m_race, m_tune, m_sweep, m_duel, m_duelWith, m_report,
+        m_present, m_lab, m_labSize, m_editor, m_editorRun, m_editorLimit;
+    bool m_loaded = true;
+    RacePage *m_racePage = nullptr;
+    LabPage *m_labPage = nullptr;
+};
+
+// Test hook (tests/tst_gui_close_exit.cpp): FWB_TEST_CLOSE_DURING_RUN_MS=N closes the window N ms after
+// the first run starts, as a user closing it mid-run; one line on stderr marks the moment (and whether
+// the run was still going), so the test can time the process's exit from there.
+void installCloseDuringRunHook(MainWindow &window);
+
+} // namespace fwb
