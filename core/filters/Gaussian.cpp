@@ -82,12 +82,14 @@ constexpr std::size_t kChunk = 2048;
 
 // acc[i] += t0 * a[i], then += t1 * b[i], ...: tap after tap per element, the reference's order, up
 // to four taps per sweep so the accumulator goes through memory once instead of four times.
+FWB_VECTOR_CLONES
 void axpy1(float *__restrict acc, const float *__restrict a, float t0, std::size_t n)
 {
     for (std::size_t i = 0; i < n; ++i)
         acc[i] += t0 * a[i];
 }
 
+FWB_VECTOR_CLONES
 void axpy4(float *__restrict acc, const float *__restrict a, const float *__restrict b, const float *__restrict c,
            const float *__restrict d, const float *t, std::size_t n)
 {
