@@ -41,65 +41,24 @@ std::vector<float> gaussian5x5Weights(double sigma)
 
 using namespace fastcpu;
 
-// Fast path: the oracle's own arithmetic (convolve2D: 25 products fl(g[dy] g[dx]) * p added to 0 in
-// (dy, dx) order, in float), fused into one vectorised sweep per output row over five padded float
-// rows instead of 25 sweeps over an accumulator, on row strips. The same operations in the same order,
-// so bit-identical; the border rule lives in the padding: a pixel or row the constant border drops is
-// a zero here, and adding w * 0 = +0 to the non-negative sum changes no bit (the oracle skips it).
-// (A separable sum would do 10 products instead of 25 but rounds differently, so could not be the
-// oracle's byte for byte: tried with a guard band that recomputed the pixels near a .5 boundary, and
-// the test card has so many of them that it ran slower than this.)
-// Eight floats as one GCC/Clang vector (one AVX2 register, two SSE2 ones in the baseline clone).
-typedef float Floats8 __attribute__((vector_size(32)));
-
-inline Floats8 load8(const float *p)
-{
-    Floats8 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-FWB_VECTOR_CLONES
-void gauss5Row(const float *__restrict r0, const float *__restrict r1, const float *__restrict r2,
-               const float *__restrict r3, const float *__restrict r4, const float *wts, u8 *__restrict out,
-               std::size_t n, std::size_t ch)
-{
-    // One pointer per window position, so every load is q[t][i] (contiguous in i).
-    const float *q[25];
-    const float *rows[5] = {r0, r1, r2, r3, r4};
-    float w[25];
-    for (int t = 0; t < 25; ++t) {
-        q[t] = rows[t / 5] + std::size_t(t % 5) * ch;
-        w[t] = wts[t];
-    }
-    // Each pixel's 25 additions depend on one another (the oracle's order), a chain of 25 add latencies:
-    // 32 pixels at a time, as four independent vectors, keep several chains in flight.
-    std::size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        Floats8 a0 = {}, a1 = {}, a2 = {}, a3 = {};
-        for (int t = 0; t < 25; ++t) {
-            const float *p = q[t] + i;
-            const float wt = w[t];
-            a0 += wt * load8(p);
-            a1 += wt * load8(p + 8);
-            a2 += wt * load8(p + 16);
-            a3 += wt * load8(p + 24);
-        }
-        const Floats8 acc[4] = {a0, a1, a2, a3};
-        for (int k = 0; k < 4; ++k)
-            for (int j = 0; j < 8; ++j) {
-                const int v = int(acc[k][j] + 0.5f); // roundToU8: acc >= 0
-                out[i + std::size_t(k * 8 + j)] = u8(v > 255 ? 255 : v);
-            }
-    }
-    for (; i < n; ++i) {
-        float acc = 0.0f;
-        for (int t = 0; t < 25; ++t)
-            acc += w[t] * q[t][i];
-        const int v = int(acc + 0.5f);
-        out[i] = u8(v > 255 ? 255 : v);
-    }
-}
+// Fast path: the separable form of the oracle's 2-D sum, with a guard band that keeps it bit-identical.
+//
+// The oracle (convolve2D) adds the 25 products fl(g[dy] g[dx]) * p to 0 in (dy, dx) order, in float;
+// the separable form sums g[dx] * p along the row, then g[dy] * that down the column: 10 products and
+// short chains of additions instead of 25 products in one dependent chain. Both are within a few float
+// roundings of the same real sum S = sum g[dy] g[dx] p: the oracle within 26 u * 255 (two roundings per
+// product, 24 additions, |terms| summing to at most 255 (1 + 5u)^2; u = 2^-24), the separable form
+// within 10 u * 255 (five per pass), so they differ by at most 36 * 255 * 2^-24 = 5.5e-4 - with or
+// without fused multiply-adds. Rounding (int(v + 0.5f)) can therefore tell them apart only where the
+// sum lies within that of a boundary k + 0.5. Every pixel within kGuard = 1/1024 (1.8x the bound; the
+// final + 0.5 adds one rounding of at most 1.5e-5) of one
+// is recomputed with the oracle's own 25 operations in its order (from the padded rows, where the
+// border rule's zeros add w * 0 = +0, which the oracle skips: the same bits); every other pixel takes
+// the separable result, which is then the oracle's byte. tst_cpureference's fastEqualsOracle checks it
+// byte for byte (every format, border and sigma extreme, the card and noise). About 1 pixel in 512 of
+// noise is recomputed. (Fusing the 25 operations into one sweep instead, exact by construction, ran
+// 2.4-2.7x OpenCV's time at 3840x2160 on 2 cores; this form does less than half the work.)
+constexpr float kGuard = 1.0f / 1024.0f;
 
 FWB_VECTOR_CLONES
 void toFloatRow(const u8 *__restrict in, float *__restrict out, std::size_t n)
@@ -108,26 +67,76 @@ void toFloatRow(const u8 *__restrict in, float *__restrict out, std::size_t n)
         out[i] = float(in[i]);
 }
 
+// out[i] = g0 p[i] + g1 p[i + ch] + ... + g4 p[i + 4ch] over a row padded by 2 pixels each side.
+FWB_VECTOR_CLONES
+void gauss5RowPass(const float *__restrict pad, float *__restrict out, std::size_t n, std::size_t ch, const float *g)
+{
+    const float g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
+    const float *p0 = pad, *p1 = pad + ch, *p2 = pad + 2 * ch, *p3 = pad + 3 * ch, *p4 = pad + 4 * ch;
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = g0 * p0[i] + g1 * p1[i] + g2 * p2[i] + g3 * p3[i] + g4 * p4[i];
+}
+
+// Column pass and rounding: out = the rounded separable sum; near[i] = 1 where it lies within kGuard of
+// a rounding boundary (the caller recomputes those). Returns whether any did.
+FWB_VECTOR_CLONES
+bool gauss5ColPass(const float *__restrict r0, const float *__restrict r1, const float *__restrict r2,
+                   const float *__restrict r3, const float *__restrict r4, const float *g, u8 *__restrict out,
+                   u8 *__restrict near, std::size_t n)
+{
+    const float g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
+    int any = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = g0 * r0[i] + g1 * r1[i] + g2 * r2[i] + g3 * r3[i] + g4 * r4[i] + 0.5f;
+        const int k = int(v); // v in [0.5, 256.5): truncation is floor
+        const float frac = v - float(k);
+        const int close = int(frac < kGuard) | int(frac > 1.0f - kGuard);
+        near[i] = u8(close);
+        any |= close;
+        out[i] = u8(k > 255 ? 255 : k);
+    }
+    return any != 0;
+}
+
 void gaussian5x5Fast(const Image &src, Image &dst, double sigma, BorderMode border, int threads)
 {
+    const std::vector<float> g = gaussian5x5Taps(sigma);
     const std::vector<float> w = gaussian5x5Weights(sigma);
     const int width = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(width) * std::size_t(ch);
     const std::size_t padLen = n + 4 * std::size_t(ch);
     parallelRows(h, threads, [&](int y0, int y1) {
-        RowCache<float> cache(5, padLen); // padded float copies of the strip's source rows
+        // Both caches hold the same source rows in the same slots (5 consecutive row numbers at a time).
+        RowCache<float> raw(5, padLen); // padded float copies of the source rows
+        RowCache<float> rows(5, n);     // their row-pass results
         const std::vector<float> zero(padLen, 0.0f);
+        std::vector<u8> near(n);
         auto padded = [&](int sy, float *out) {
             toFloatRow(src.row(sy), out + 2 * std::size_t(ch), n);
             padInPlace(out + 2 * std::size_t(ch), width, ch, 2, border);
         };
+        auto rowPass = [&](int sy, float *out) { gauss5RowPass(raw.get(sy, padded), out, n, std::size_t(ch), g.data()); };
         for (int y = y0; y < y1; ++y) {
-            const float *r[5];
+            const float *r[5], *p[5];
             for (int k = 0; k < 5; ++k) {
                 const int by = borderIndex(y + k - 2, h, border);
-                r[k] = by < 0 ? zero.data() : cache.get(by, padded);
+                r[k] = by < 0 ? zero.data() : rows.get(by, rowPass);
             }
-            gauss5Row(r[0], r[1], r[2], r[3], r[4], w.data(), dst.row(y), n, std::size_t(ch));
+            u8 *out = dst.row(y);
+            if (!gauss5ColPass(r[0], r[1], r[2], r[3], r[4], g.data(), out, near.data(), n))
+                continue;
+            for (int k = 0; k < 5; ++k) {
+                const int by = borderIndex(y + k - 2, h, border);
+                p[k] = by < 0 ? zero.data() : raw.get(by, padded);
+            }
+            for (std::size_t i = 0; i < n; ++i)
+                if (near[i]) { // the oracle's sum: dy outer, dx inner, from 0
+                    float acc = 0.0f;
+                    for (int dy = 0; dy < 5; ++dy)
+                        for (int dx = 0; dx < 5; ++dx)
+                            acc += w[std::size_t(dy * 5 + dx)] * p[dy][i + std::size_t(dx) * std::size_t(ch)];
+                    out[i] = roundToU8(acc);
+                }
         }
     });
 }
