@@ -153,6 +153,7 @@ int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
         cli::reportVerb(app, io),
         cli::matmulVerb(app),
         cli::nbodyVerb(app),
+        cli::cpuBenchVerb(app),
         cli::cacheVerb(app),
         cli::prepareVerb(app),
     };

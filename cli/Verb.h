@@ -77,6 +77,7 @@ Verb tuneVerb(CLI::App &root, ImageIo *io);
 Verb reportVerb(CLI::App &root, ImageIo *io);
 Verb matmulVerb(CLI::App &root);
 Verb nbodyVerb(CLI::App &root);
+Verb cpuBenchVerb(CLI::App &root);
 Verb cacheVerb(CLI::App &root);
 Verb prepareVerb(CLI::App &root);
 

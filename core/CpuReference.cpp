@@ -1,8 +1,8 @@
 // Shared CPU reference helpers: row-band threading and the dense 2-D convolution.
 #include "CpuReference.h"
+#include "ThreadPool.h"
 
 #include <algorithm>
-#include <thread>
 
 namespace fwb {
 
@@ -13,15 +13,9 @@ void parallelRows(int height, int threads, const std::function<void(int, int)> &
         body(0, height);
         return;
     }
-    std::vector<std::thread> pool;
-    pool.reserve(std::size_t(threads));
-    for (int t = 0; t < threads; ++t) {
-        const int y0 = int(std::int64_t(height) * t / threads);
-        const int y1 = int(std::int64_t(height) * (t + 1) / threads);
-        pool.emplace_back([&body, y0, y1] { body(y0, y1); });
-    }
-    for (std::thread &t : pool)
-        t.join();
+    // Strips of at least 8 rows, about four per thread (load balance on a busy machine), on the one pool.
+    hostThreadPool().parallelRanges(
+        height, [&body](long long y0, long long y1) { body(int(y0), int(y1)); }, threads, 8, 4);
 }
 
 void convolve2D(const Image &src, Image &dst, const std::vector<float> &weights, int radius, BorderMode border,

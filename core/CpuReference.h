@@ -10,7 +10,9 @@
 
 namespace fwb {
 
-// Runs body(y0, y1) over [0, height) split into `threads` contiguous row bands.
+// Runs body(y0, y1) over [0, height) in contiguous row strips (at least 8 rows, about four per thread) on
+// hostThreadPool() (ThreadPool.h), with at most `threads` threads at once (the pool's size caps it);
+// threads == 1: one call body(0, height) on the caller.
 void parallelRows(int height, int threads, const std::function<void(int y0, int y1)> &body);
 
 // round(sum / d), halves up, in integers - the kernels' fwb_div_round().

@@ -1,8 +1,10 @@
 #include "TileStream.h"
+#include "ThreadPool.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace fwb {
 
@@ -22,71 +24,13 @@ int defaultThreads()
 
 } // namespace
 
-HostCopyPool::HostCopyPool(int threads) : m_threads(threads > 0 ? std::min(threads, 64) : defaultThreads())
-{
-    for (int i = 1; i < m_threads; ++i)
-        m_workers.emplace_back([this] { worker(); });
-}
+HostCopyPool::HostCopyPool(int threads) : m_threads(threads > 0 ? std::min(threads, 64) : defaultThreads()) {}
 
-HostCopyPool::~HostCopyPool()
-{
-    {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        m_stop = true;
-    }
-    m_wake.notify_all();
-    for (std::thread &t : m_workers)
-        t.join();
-}
-
-void HostCopyPool::worker()
-{
-    std::uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(m_mutex);
-    for (;;) {
-        m_wake.wait(lock, [&] { return m_stop || (m_job && m_generation != seen); });
-        if (m_stop)
-            return;
-        seen = m_generation;
-        const std::function<void(int)> *job = m_job;
-        while (m_next < m_jobSize) {
-            const int i = m_next++;
-            lock.unlock();
-            (*job)(i);
-            lock.lock();
-            if (++m_finished == m_jobSize)
-                m_done.notify_all();
-        }
-    }
-}
+HostCopyPool::~HostCopyPool() = default;
 
 void HostCopyPool::parallelFor(int n, const std::function<void(int)> &fn)
 {
-    if (n <= 0)
-        return;
-    if (n == 1 || m_workers.empty()) {
-        for (int i = 0; i < n; ++i)
-            fn(i);
-        return;
-    }
-    std::lock_guard<std::mutex> turn(m_callMutex);
-    std::unique_lock<std::mutex> lock(m_mutex);
-    m_job = &fn;
-    m_jobSize = n;
-    m_next = 0;
-    m_finished = 0;
-    ++m_generation;
-    m_wake.notify_all();
-    while (m_next < m_jobSize) { // the caller takes parts too
-        const int i = m_next++;
-        lock.unlock();
-        fn(i);
-        lock.lock();
-        ++m_finished;
-    }
-    m_done.wait(lock, [&] { return m_finished == m_jobSize; });
-    m_job = nullptr;
-    m_jobSize = 0;
+    hostThreadPool().parallelFor(n, fn, m_threads);
 }
 
 void HostCopyPool::copyRows(std::uint8_t *dst, std::size_t dstPitch, const std::uint8_t *src, std::size_t srcPitch,

@@ -1,24 +1,20 @@
-// TileStream: the host side of streamed tiles. A small pool of host threads does the big memcpys
+// TileStream: the host side of streamed tiles. Host threads (hostThreadPool(), ThreadPool.h) do the big memcpys
 // (the user's image into page-locked staging, and the staging back into the output image) in
 // parallel, so the copy of tile i+1 into pinned memory and of tile i-1 out of it run while the device
 // copies and filters tile i. Qt-free, no OpenCL: Session drives the device side.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace fwb {
 
 class HostCopyPool
 {
 public:
-    // threads <= 0: $FWB_COPY_THREADS when set, else the hardware's threads (at most 8). The calling
-    // thread works too, so a pool of N uses N - 1 helper threads.
+    // threads <= 0: $FWB_COPY_THREADS when set, else the hardware's threads (at most 8). It owns no
+    // threads: its jobs run on hostThreadPool() with at most `threads` threads at once (caller included).
     explicit HostCopyPool(int threads = 0);
     ~HostCopyPool();
     HostCopyPool(const HostCopyPool &) = delete;
@@ -35,22 +31,11 @@ public:
         copyRows(static_cast<std::uint8_t *>(dst), bytes, static_cast<const std::uint8_t *>(src), bytes, bytes, 1);
     }
 
-    // Runs fn(i) for every i in [0, n) on the pool and the caller; blocks until all are done. Callers on
-    // other threads wait their turn.
+    // Runs fn(i) for every i in [0, n) on the pool and the caller; blocks until all are done.
     void parallelFor(int n, const std::function<void(int)> &fn);
 
 private:
-    void worker();
-
     int m_threads = 1;
-    std::vector<std::thread> m_workers;
-    std::mutex m_callMutex; // one job at a time (several sessions may share the pool)
-    std::mutex m_mutex;
-    std::condition_variable m_wake, m_done;
-    const std::function<void(int)> *m_job = nullptr;
-    int m_jobSize = 0, m_next = 0, m_finished = 0;
-    std::uint64_t m_generation = 0;
-    bool m_stop = false;
 };
 
 // The pool Session's streamed tiles and pinned staging share (created on first use, one per process).

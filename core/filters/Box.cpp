@@ -64,12 +64,19 @@ void boxReference(const Image &src, Image &dst, const FilterParams &p, int threa
 }
 
 // Row sums of 2r+1 pixels over a padded row (16-bit: at most 101 * 255).
+FWB_VECTOR_CLONES
 void boxRowSums(const u8 *__restrict pad, std::uint16_t *__restrict out, std::size_t n, std::size_t ch, int r)
 {
     if (r <= 8) { // few taps: one vectorised pass per tap beats the serial running sum
         for (std::size_t i = 0; i < n; ++i)
-            out[i] = pad[i];
-        for (int k = 1; k <= 2 * r; ++k) {
+            out[i] = std::uint16_t(pad[i] + pad[i + ch]);
+        int k = 2;
+        for (; k + 1 <= 2 * r; k += 2) {
+            const u8 *in = pad + std::size_t(k) * ch, *in2 = in + ch;
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = std::uint16_t(out[i] + in[i] + in2[i]);
+        }
+        for (; k <= 2 * r; ++k) {
             const u8 *in = pad + std::size_t(k) * ch;
             for (std::size_t i = 0; i < n; ++i)
                 out[i] = std::uint16_t(out[i] + in[i]);
@@ -90,58 +97,56 @@ void boxRowSums(const u8 *__restrict pad, std::uint16_t *__restrict out, std::si
     }
 }
 
-void addRow(std::int32_t *__restrict acc, const std::uint16_t *__restrict row, std::size_t n, int sign)
+FWB_VECTOR_CLONES
+void addRow(std::int32_t *__restrict acc, const std::uint16_t *__restrict row, std::size_t n)
 {
-    if (sign > 0)
-        for (std::size_t i = 0; i < n; ++i)
-            acc[i] += row[i];
-    else
-        for (std::size_t i = 0; i < n; ++i)
-            acc[i] -= row[i];
+    for (std::size_t i = 0; i < n; ++i)
+        acc[i] += row[i];
 }
 
 // round(sum / area) halves up, as divRound() in integers: (2 sum + area) / (2 area). Done in float,
 // which is exact here: 2 sum + area <= 511 area < 2^23 and (quotient + 1) * 2 area < 2^24, so the
 // correctly rounded float quotient never reaches the next integer (and float division vectorises).
-void boxDivide(const std::int32_t *__restrict sums, u8 *__restrict out, std::size_t n, int area)
+// The window slides down first: sums += entering row - leaving row, then the division, in one sweep.
+FWB_VECTOR_CLONES
+void boxSlideDivide(std::int32_t *__restrict sums, const std::uint16_t *__restrict enter,
+                    const std::uint16_t *__restrict leave, u8 *__restrict out, std::size_t n, int area)
 {
     const float den = float(2 * area);
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = u8(int(float(2 * sums[i] + area) / den));
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t s = sums[i] + std::int32_t(enter[i]) - std::int32_t(leave[i]);
+        sums[i] = s;
+        out[i] = u8(int(float(2 * s + area) / den));
+    }
 }
 
-// Fast path: padded row sums, then a running column sum per row band; exact, so equal to the reference.
+// Fast path, per strip of rows: row sums of the source rows the strip's windows need (each computed
+// once, in a cache of 2r+2 rows), then a running column sum (add the row entering the window,
+// subtract the one leaving). Exact integers, so equal to the reference.
 void boxFast(const Image &src, Image &dst, int r, BorderMode border, int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(w) * std::size_t(ch);
     const int area = (2 * r + 1) * (2 * r + 1);
-    std::vector<std::uint16_t> rows(n * std::size_t(h));
     parallelRows(h, threads, [&](int y0, int y1) {
+        // 2r+2 slots: the window's 2r+1 rows and the row leaving it are at most 2r+2 consecutive row
+        // numbers (also where the border rule folds them back into the image), so none evicts another.
+        RowCache<std::uint16_t> cache(2 * r + 2, n);
         std::vector<u8> pad((std::size_t(w) + 2 * std::size_t(r)) * std::size_t(ch));
-        for (int y = y0; y < y1; ++y) {
-            padRow(src.row(y), pad.data() + std::size_t(r) * std::size_t(ch), w, ch, r, border);
-            boxRowSums(pad.data(), rows.data() + std::size_t(y) * n, n, std::size_t(ch), r);
-        }
-    });
-    // Column pass: a running sum of 2r+1 row-sum rows per band (add the row entering the window,
-    // subtract the one leaving); exact in integers, so the border mapping of each row is all it needs.
-    parallelRows(h, threads, [&](int y0, int y1) {
+        const std::vector<std::uint16_t> zero(n, 0);
         std::vector<std::int32_t> sums(n, 0);
-        auto update = [&](int y, int sign) {
-            const int by = borderIndex(y, h, border);
-            if (by >= 0)
-                addRow(sums.data(), rows.data() + std::size_t(by) * n, n, sign);
+        auto rowPass = [&](int sy, std::uint16_t *out) {
+            padRow(src.row(sy), pad.data() + std::size_t(r) * std::size_t(ch), w, ch, r, border);
+            boxRowSums(pad.data(), out, n, std::size_t(ch), r);
         };
-        for (int dy = -r; dy <= r; ++dy)
-            update(y0 + dy, +1);
-        for (int y = y0; y < y1; ++y) {
-            if (y > y0) {
-                update(y + r, +1);
-                update(y - r - 1, -1);
-            }
-            boxDivide(sums.data(), dst.row(y), n, area);
-        }
+        auto row = [&](int y) -> const std::uint16_t * {
+            const int by = borderIndex(y, h, border);
+            return by < 0 ? zero.data() : cache.get(by, rowPass);
+        };
+        for (int dy = -r; dy < r; ++dy) // the first window but its last row, which the loop adds
+            addRow(sums.data(), row(y0 + dy), n);
+        for (int y = y0; y < y1; ++y)
+            boxSlideDivide(sums.data(), row(y + r), y > y0 ? row(y - r - 1) : zero.data(), dst.row(y), n, area);
     });
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace fwb {
 
@@ -32,6 +33,49 @@ private:
 namespace fastcpu {
 
 using u8 = std::uint8_t;
+
+// FWB_VECTOR_CLONES on a hot row loop: GCC (and Clang) compile it twice, for AVX2 and for the build's
+// baseline (x86-64: SSE2), and the loader picks one per machine (ifunc). The same plain C++ loop, twice
+// the vector width where the CPU has it; no intrinsics. "avx2" does not include FMA, so float sums round
+// exactly as the baseline's do (bit-identical results on every machine). Off where ifunc is not
+// available (non-ELF, non-x86) and under the sanitizers (an ifunc resolver runs before they start).
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(FWB_NO_VECTOR_CLONES)         \
+    && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define FWB_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define FWB_VECTOR_CLONES
+#endif
+
+// A strip's cache of a separable filter's row-pass results: the row result of source row `row` sits in
+// slot row % slots, computed on first use. A window of at most `slots` consecutive rows never evicts
+// its own rows, so each source row of a strip is filtered along x once (plus the strip's halo) and the
+// intermediate stays in cache instead of going through a whole-image buffer.
+template <typename T>
+class RowCache
+{
+public:
+    RowCache(int slots, std::size_t rowLen)
+        : m_slots(std::size_t(slots)), m_rowLen(rowLen), m_rows(m_slots * rowLen), m_which(m_slots, -1)
+    {
+    }
+    // fill(row, out) writes row's result into out[0 .. rowLen).
+    template <typename Fill>
+    const T *get(int row, const Fill &fill)
+    {
+        const std::size_t slot = std::size_t(row) % m_slots;
+        T *out = m_rows.data() + slot * m_rowLen;
+        if (m_which[slot] != row) {
+            fill(row, out);
+            m_which[slot] = row;
+        }
+        return out;
+    }
+
+private:
+    std::size_t m_slots, m_rowLen;
+    std::vector<T> m_rows;
+    std::vector<int> m_which;
+};
 
 // Fills the r border pixels on each side of a row whose w pixels already sit at mid[0 .. w*ch):
 // the pixel the border rule names, or 0 where it names none (constant border, like pixelAt()).

@@ -46,6 +46,7 @@ void medianReference(const Image &src, Image &dst, int size, BorderMode border, 
 #define FWB_HI(a, b) p[b] = std::max(p[a], p[b]);
 
 // Sorts five rows element-wise (the columns of a 5-row window): 9 exchanges, shared by 5 outputs.
+FWB_VECTOR_CLONES
 void sortColumns5(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__restrict s2,
                   const u8 *__restrict s3, const u8 *__restrict s4, u8 *__restrict r0, u8 *__restrict r1,
                   u8 *__restrict r2, u8 *__restrict r3, u8 *__restrict r4, std::size_t n)
@@ -66,6 +67,7 @@ void sortColumns5(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__
 // pruned further given sorted columns (76 steps), the roofline kernel's own: generated into
 // kernels/median_sorted_columns.clh and checked exhaustively with the 0-1 principle over all 6^5
 // column-sorted 0-1 inputs by scripts/median_networks.py; tst_cpureference compares it with the oracle.
+FWB_VECTOR_CLONES
 void median5Row(const u8 *__restrict r0, const u8 *__restrict r1, const u8 *__restrict r2,
                 const u8 *__restrict r3, const u8 *__restrict r4, u8 *__restrict out, std::size_t n,
                 std::ptrdiff_t ch)
@@ -90,6 +92,7 @@ inline u8 med3(u8 a, u8 b, u8 c) { return std::max(std::min(a, b), std::min(std:
 
 // Median of 9 from three column-sorted rank rows (low, middle, high; padded by 1 pixel): the median
 // of (largest low, median of middles, smallest high) - Paeth's exact 3x3 median.
+FWB_VECTOR_CLONES
 void median3Row(const u8 *__restrict lo, const u8 *__restrict mi, const u8 *__restrict hi, u8 *__restrict out,
                 std::size_t n, std::ptrdiff_t ch)
 {
@@ -102,6 +105,7 @@ void median3Row(const u8 *__restrict lo, const u8 *__restrict mi, const u8 *__re
     }
 }
 
+FWB_VECTOR_CLONES
 void sortColumns3(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__restrict s2, u8 *__restrict r0,
                   u8 *__restrict r1, u8 *__restrict r2, std::size_t n)
 {
@@ -135,7 +139,10 @@ void medianFast(const Image &src, Image &dst, int size, BorderMode border, int t
             // sorted columns (a column's values do not depend on x), a zero column for constant.
             const u8 *s[5] = {};
             for (int k = 0; k < size; ++k)
-                s[k] = rowOrZero(src.data(), n, y + k - r, h, border, zero.data());
+                {
+                    const int by = borderIndex(y + k - r, h, border);
+                    s[k] = by < 0 ? zero.data() : src.row(by);
+                }
             if (size == 3)
                 sortColumns3(s[0], s[1], s[2], rank[0], rank[1], rank[2], n);
             else

@@ -54,56 +54,67 @@ void morphologyReference(const Image &src, Image &dst, int radius, bool dilate, 
     });
 }
 
-template <bool Dilate>
-inline u8 morphOp(u8 a, u8 b)
+// The row loops, one per operation (plain functions so each gets its AVX2 clone): out = op(a, b), and
+// out = op(out, a, b) (two inputs per sweep, so the running result goes through memory half as often).
+#define FWB_MORPH_LOOPS(NAME, OP)                                                                              \
+    FWB_VECTOR_CLONES                                                                                        \
+    void NAME##2(u8 *__restrict out, const u8 *__restrict a, const u8 *__restrict b, std::size_t n)          \
+    {                                                                                                        \
+        for (std::size_t i = 0; i < n; ++i)                                                                  \
+            out[i] = OP(a[i], b[i]);                                                                         \
+    }                                                                                                        \
+    FWB_VECTOR_CLONES                                                                                        \
+    void NAME##Into(u8 *__restrict out, const u8 *__restrict a, const u8 *__restrict b, std::size_t n)       \
+    {                                                                                                        \
+        for (std::size_t i = 0; i < n; ++i)                                                                  \
+            out[i] = OP(out[i], OP(a[i], b[i]));                                                             \
+    }
+
+inline u8 minU8(u8 a, u8 b) { return a < b ? a : b; }
+inline u8 maxU8(u8 a, u8 b) { return a > b ? a : b; }
+FWB_MORPH_LOOPS(minRows, minU8)
+FWB_MORPH_LOOPS(maxRows, maxU8)
+#undef FWB_MORPH_LOOPS
+
+// out = op over the `count` (odd, >= 3) rows in[0 .. count): pairs per sweep.
+void morphRows(u8 *out, const u8 *const *in, int count, std::size_t n, bool dilate)
 {
-    return Dilate ? std::max(a, b) : std::min(a, b);
+    (dilate ? maxRows2 : minRows2)(out, in[0], in[1], n);
+    int k = 2;
+    for (; k + 1 < count; k += 2)
+        (dilate ? maxRowsInto : minRowsInto)(out, in[k], in[k + 1], n);
+    if (k < count) // count even: the last one paired with itself
+        (dilate ? maxRowsInto : minRowsInto)(out, in[k], in[k], n);
 }
 
-template <bool Dilate>
-void morphAccumulate(u8 *__restrict acc, const u8 *__restrict in, std::size_t n)
-{
-    for (std::size_t i = 0; i < n; ++i)
-        acc[i] = morphOp<Dilate>(acc[i], in[i]);
-}
-
-template <bool Dilate>
-void morphologyImpl(const Image &src, Image &dst, int r, BorderMode border, int threads)
+// Fast path, per strip of rows: the row min/max over each padded source row the strip's windows need
+// (each computed once, in a cache of 2r+1 rows), then the column min/max of the window's 2r+1 cached
+// rows (a zero row outside, constant border). Selects input values, so exact.
+void morphologyFast(const Image &src, Image &dst, int r, bool dilate, BorderMode border, int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(w) * std::size_t(ch);
-    std::vector<u8> rows(n * std::size_t(h));
-    // Row pass: min/max of 2r+1 shifted copies of the padded row, one contiguous pass per tap.
+    const int taps = 2 * r + 1;
     parallelRows(h, threads, [&](int y0, int y1) {
+        RowCache<u8> cache(taps, n);
         std::vector<u8> pad((std::size_t(w) + 2 * std::size_t(r)) * std::size_t(ch));
-        u8 *mid = pad.data() + std::size_t(r) * std::size_t(ch);
-        for (int y = y0; y < y1; ++y) {
-            padRow(src.row(y), mid, w, ch, r, border);
-            u8 *out = rows.data() + std::size_t(y) * n;
-            std::memcpy(out, pad.data(), n);
-            for (int k = 1; k <= 2 * r; ++k)
-                morphAccumulate<Dilate>(out, pad.data() + std::size_t(k) * std::size_t(ch), n);
-        }
-    });
-    // Column pass: min/max of 2r+1 whole rows of the row result (a zero row outside, constant border).
-    parallelRows(h, threads, [&](int y0, int y1) {
         const std::vector<u8> zero(n, 0);
+        std::vector<const u8 *> in(static_cast<std::size_t>(taps));
+        auto rowPass = [&](int sy, u8 *out) {
+            padRow(src.row(sy), pad.data() + std::size_t(r) * std::size_t(ch), w, ch, r, border);
+            for (int k = 0; k < taps; ++k)
+                in[std::size_t(k)] = pad.data() + std::size_t(k) * std::size_t(ch);
+            morphRows(out, in.data(), taps, n, dilate);
+        };
+        std::vector<const u8 *> rows(static_cast<std::size_t>(taps));
         for (int y = y0; y < y1; ++y) {
-            u8 *out = dst.row(y);
-            std::memcpy(out, rowOrZero(rows.data(), n, y - r, h, border, zero.data()), n);
-            for (int dy = -r + 1; dy <= r; ++dy)
-                morphAccumulate<Dilate>(out, rowOrZero(rows.data(), n, y + dy, h, border, zero.data()), n);
+            for (int k = 0; k < taps; ++k) {
+                const int by = borderIndex(y + k - r, h, border);
+                rows[std::size_t(k)] = by < 0 ? zero.data() : cache.get(by, rowPass);
+            }
+            morphRows(dst.row(y), rows.data(), taps, n, dilate);
         }
     });
-}
-
-// Fast path: row min/max over padded rows, then column min/max of whole rows.
-void morphologyFast(const Image &src, Image &dst, int radius, bool dilate, BorderMode border, int threads)
-{
-    if (dilate)
-        morphologyImpl<true>(src, dst, radius, border, threads);
-    else
-        morphologyImpl<false>(src, dst, radius, border, threads);
 }
 
 void addMorphology(std::vector<FilterSpec> &out, bool dilate)

@@ -60,7 +60,9 @@ void sobelReference(const Image &src, Image &dst, const FilterParams &p, int thr
 }
 
 // One output row from three padded rows (1 pixel each side): the reference's integer gx, gy and
-// sobelValue() arithmetic, with the output choice hoisted out of the loop.
+// sobelValue() arithmetic, with the output choice hoisted out of the loop. The magnitude in float:
+// gx^2 + gy^2 <= 2 * 1020^2 < 2^24, so the float products and sum are the reference's integers exactly.
+FWB_VECTOR_CLONES
 void sobelRow(const u8 *__restrict a, const u8 *__restrict b, const u8 *__restrict c, u8 *__restrict out,
               std::size_t n, std::size_t ch, int output)
 {
@@ -81,29 +83,37 @@ void sobelRow(const u8 *__restrict a, const u8 *__restrict b, const u8 *__restri
         for (std::size_t i = 0; i < n; ++i) {
             const int gx = (a[i + c2] + 2 * b[i + c2] + c[i + c2]) - (a[i] + 2 * b[i] + c[i]);
             const int gy = (c[i] + 2 * c[i + ch] + c[i + c2]) - (a[i] + 2 * a[i + ch] + a[i + c2]);
-            out[i] = roundToU8(std::sqrt(float(gx * gx + gy * gy)) * 0.25f);
+            const float fx = float(gx), fy = float(gy);
+            const int v = int(std::sqrt(fx * fx + fy * fy) * 0.25f + 0.5f); // 0 .. 361: roundToU8's saturation
+            out[i] = u8(v > 255 ? 255 : v);
         }
     }
 }
 
-// Fast path: three padded rows per output row, the reference's integer arithmetic.
+// Fast path, per strip of rows: each source row padded once (a cache of three), then the reference's
+// integer arithmetic over three padded rows per output row.
 void sobelFast(const Image &src, Image &dst, int output, BorderMode border, int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(w) * std::size_t(ch);
     const std::size_t padLen = n + 2 * std::size_t(ch);
     parallelRows(h, threads, [&](int y0, int y1) {
-        const std::vector<u8> zero(n, 0);
-        std::vector<u8> pads(3 * padLen);
+        const std::vector<u8> zero(padLen, 0);
+        RowCache<u8> cache(3, padLen);
+        auto padded = [&](int sy, u8 *out) { padRow(src.row(sy), out + ch, w, ch, 1, border); };
         for (int y = y0; y < y1; ++y) {
-            for (int k = 0; k < 3; ++k)
-                padRow(rowOrZero(src.data(), n, y + k - 1, h, border, zero.data()),
-                       pads.data() + std::size_t(k) * padLen + std::size_t(ch), w, ch, 1, border);
-            sobelRow(pads.data(), pads.data() + padLen, pads.data() + 2 * padLen, dst.row(y), n, std::size_t(ch),
-                     output);
-            if (ch == 4) // alpha passes through
+            const u8 *rows[3];
+            for (int k = 0; k < 3; ++k) {
+                const int by = borderIndex(y + k - 1, h, border);
+                rows[k] = by < 0 ? zero.data() : cache.get(by, padded);
+            }
+            u8 *out = dst.row(y);
+            sobelRow(rows[0], rows[1], rows[2], out, n, std::size_t(ch), output);
+            if (ch == 4) { // alpha passes through
+                const u8 *in = src.row(y);
                 for (std::size_t i = 3; i < n; i += 4)
-                    dst.row(y)[i] = src.row(y)[i];
+                    out[i] = in[i];
+            }
         }
     });
 }

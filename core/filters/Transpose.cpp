@@ -6,6 +6,7 @@
 #include "FastCpu.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace fwb {
@@ -14,7 +15,24 @@ namespace {
 
 using namespace fastcpu;
 
-template <int CH>
+// One 32x32-pixel block: output rows oy0..oy1 (input columns), output columns ox0..ox1 (input rows).
+// A pixel is moved as one P (a byte for gray8, a 32-bit word for rgba8888), through memcpy: no
+// alignment or aliasing assumption.
+template <typename P, int BYTES>
+inline void transposeBlock(const u8 *in, std::size_t inStride, Image &dst, int oy0, int oy1, int ox0, int ox1)
+{
+    for (int oy = oy0; oy < oy1; ++oy) { // output row oy = input column oy
+        u8 *o = dst.row(oy);
+        const u8 *col = in + std::size_t(oy) * BYTES;
+        for (int ox = ox0; ox < ox1; ++ox) {
+            P v;
+            std::memcpy(&v, col + std::size_t(ox) * inStride, sizeof v);
+            std::memcpy(o + std::size_t(ox) * BYTES, &v, sizeof v);
+        }
+    }
+}
+
+template <typename P, int BYTES>
 void transposeImpl(const Image &src, Image &dst, int threads)
 {
     // 32x32-pixel blocks: the block's 32 input rows and 32 output rows stay in L1 while it is copied.
@@ -25,27 +43,25 @@ void transposeImpl(const Image &src, Image &dst, int threads)
     parallelRows(oh, threads, [&](int y0, int y1) {
         for (int by = y0; by < y1; by += kBlock) {
             const int ey = std::min(by + kBlock, y1);
-            for (int bx = 0; bx < ow; bx += kBlock) {
-                const int ex = std::min(bx + kBlock, ow);
-                for (int oy = by; oy < ey; ++oy) { // output row oy = input column oy
-                    u8 *o = dst.row(oy);
-                    const u8 *col = in + std::size_t(oy) * CH;
-                    for (int ox = bx; ox < ex; ++ox)
-                        for (int c = 0; c < CH; ++c)
-                            o[std::size_t(ox) * CH + c] = col[std::size_t(ox) * inStride + c];
-                }
-            }
+            for (int bx = 0; bx < ow; bx += kBlock)
+                transposeBlock<P, BYTES>(in, inStride, dst, by, ey, bx, std::min(bx + kBlock, ow));
         }
     });
 }
 
-// Fast path: 32x32-pixel blocks, specialised per channel count.
+// rgb888: three bytes a pixel.
+struct Rgb
+{
+    u8 v[3];
+};
+
+// Fast path: 32x32-pixel blocks, one move per pixel.
 void transposeFast(const Image &src, Image &dst, int threads)
 {
     switch (src.channels()) {
-    case 1: transposeImpl<1>(src, dst, threads); break;
-    case 3: transposeImpl<3>(src, dst, threads); break;
-    default: transposeImpl<4>(src, dst, threads); break;
+    case 1: transposeImpl<u8, 1>(src, dst, threads); break;
+    case 3: transposeImpl<Rgb, 3>(src, dst, threads); break;
+    default: transposeImpl<std::uint32_t, 4>(src, dst, threads); break;
     }
 }
 

@@ -1,6 +1,7 @@
 // nbody (seed 002's particle simulation; kernels/nbody.cl): all-pairs gravity, k time steps per run,
 // its initial cloud, the CPU reference (single- and multi-threaded, bit-identical) and the check.
 #include "../NBodyLive.h"
+#include "../ThreadPool.h"
 #include "../Workload.h"
 
 #include <algorithm>
@@ -89,11 +90,11 @@ void parallelRanges(std::size_t n, int threads, Fn fn)
         fn(std::size_t(0), n);
         return;
     }
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] { fn(n * std::size_t(t) / std::size_t(threads), n * std::size_t(t + 1) / std::size_t(threads)); });
-    for (std::thread &th : pool)
-        th.join();
+    // One range per thread on the shared pool (the energy's per-body sums make later bodies cheaper, but
+    // a split never changes a result: each body's sum is its own).
+    hostThreadPool().parallelFor(
+        threads, [&](int t) { fn(n * std::size_t(t) / std::size_t(threads), n * std::size_t(t + 1) / std::size_t(threads)); },
+        threads);
 }
 
 void simulate(std::vector<Body> &bodies, int steps, int threads)
