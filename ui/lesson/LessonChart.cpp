@@ -18,9 +18,9 @@ QColor partColour(const std::string &label, bool highlight)
         return QColor(0x00, 0x72, 0xb2);
     if (label == "copy out")
         return QColor(0xcc, 0x79, 0xa7);
-    if (label == "getting the copies ready")
+    if (label == "preparing the copies")
         return QColor(0x99, 0x99, 0x99);
-    return highlight ? QColor(0x00, 0x9e, 0x73) : QColor(0x56, 0x77, 0x99);
+    return highlight ? QColor(0x1f, 0x4e, 0x8c) : QColor(0x8a, 0x9b, 0xae);
 }
 
 bool stacked(const LessonStepView &v)

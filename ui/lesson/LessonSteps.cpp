@@ -64,7 +64,7 @@ LessonBar tripBar(std::string label, const RunResult &r)
     b.parts = {{"copy in", r.uploadMs}, {"computing", kernel}, {"copy out", r.downloadMs}};
     const double other = total - r.uploadMs - kernel - r.downloadMs;
     if (other > total * 0.005)
-        b.parts.push_back({"getting the copies ready", other});
+        b.parts.push_back({"preparing the copies", other});
     return b;
 }
 
@@ -310,7 +310,9 @@ LessonStepView lessonStep(LessonStep step, const LessonFigures &f, const LessonP
         if (!r)
             return missing(v, "No run finished.");
         const RunResult *pin = f.find(r->variant, true);
-        const double copy = r->uploadMs + r->downloadMs, k = r->kernelMs.median;
+        // Moving the picture: everything from picture in to picture out that is not the computing (the
+        // copies and getting them ready), as the bar shows it.
+        const double k = r->kernelMs.median, copy = std::max(0.0, endToEnd(*r) - k);
         v.bars = {tripBar("Ordinary memory", *r)};
         if (pin)
             v.bars.push_back(tripBar("Page-locked memory", *pin));
@@ -399,8 +401,11 @@ LessonStepView lessonStep(LessonStep step, const LessonFigures &f, const LessonP
         const double d = ep && endToEnd(*ep) < endToEnd(*e) ? endToEnd(*ep) : endToEnd(*e);
         const double cpuFps = 1000 / f.cpuMs, devFps = 1000 / d;
         v.bars = {bar(cpuBar, cpuFps), bar(capitalised(dev) + ", copies included", devFps, true)};
-        v.sentence = "At these speeds " + cpuName + " filters " + format("%.0f", cpuFps) + " pictures this size "
-                     "per second, and " + dev + " " + format("%.0f", devFps) + " frames per second, copies included.";
+        const std::string picture = f.width > 0 ? "a " + std::to_string(f.width) + "\u00d7" + std::to_string(f.height)
+                                                      + " picture"
+                                                : std::string("the picture");
+        v.sentence = "At these speeds " + cpuName + " filters " + format("%.0f", cpuFps) + " frames per second of "
+                     + picture + ", and " + dev + " " + format("%.0f", devFps) + ", copies included.";
         return v;
     }
     case LessonStep::Count: break;

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSemaphore>
 #include <QShortcut>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -75,8 +76,10 @@ Image lessonFrame(const Image &source, int index, int width, int height)
     return out;
 }
 
-LessonCpuLoop::LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv, QObject *parent)
-    : QThread(parent), m_source(std::move(source)), m_params(std::move(params)), m_openCv(openCv)
+LessonCpuLoop::LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv,
+                             std::shared_ptr<QSemaphore> turn, QObject *parent)
+    : QThread(parent), m_source(std::move(source)), m_params(std::move(params)), m_openCv(openCv),
+      m_turn(std::move(turn))
 {
 }
 
@@ -98,9 +101,14 @@ void LessonCpuLoop::run()
         return;
     const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
     for (int index = 0; !m_stop; ++index) {
+        if (m_turn) { // taking turns with the device: wait for ours
+            while (!m_turn->tryAcquire(1, 50))
+                if (m_stop)
+                    return;
+        }
+        const auto start = std::chrono::steady_clock::now();
         const Image frame = lessonFrame(*m_source, index, kLiveWidth, kLiveHeight);
         Image out(frame.width(), frame.height(), frame.format());
-        const auto start = std::chrono::steady_clock::now();
         if (m_openCv) {
             OpenCvRun r = runOpenCvCpu(frame, *filter, m_params, threads, 1, 0);
             if (r.unavailable || !r.error.empty() || r.output.isNull())
@@ -110,9 +118,10 @@ void LessonCpuLoop::run()
         } else {
             filter->cpuReference(frame, out, m_params, threads);
         }
+        QImage shown = qimageFromImage(out);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!m_stop)
-            emit frameDone(qimageFromImage(out), ms);
+            emit frameDone(shown, ms);
     }
 }
 
@@ -201,6 +210,9 @@ void LessonWindow::buildUi()
     liveBox->layout()->addWidget(m_liveNote);
     static_cast<QVBoxLayout *>(liveBox->layout())->addStretch(1);
     QWidget *recordedBox = column(m_recordedHeading, m_recordedChart, m_recordedSentence, "recorded");
+    m_recordedNote = wrapped(recordedBox, "recordedNote", 1.1);
+    m_recordedNote->setForegroundRole(QPalette::PlaceholderText);
+    recordedBox->layout()->addWidget(m_recordedNote);
     static_cast<QVBoxLayout *>(recordedBox->layout())->addStretch(1);
 
     // The live step's stage: the same moving picture filtered by both sides, each with its rate.
@@ -224,11 +236,9 @@ void LessonWindow::buildUi()
     auto *panes = new QHBoxLayout;
     panes->addLayout(pane(m_cpuPicture, m_cpuFpsLabel, "cpu"), 1);
     panes->addLayout(pane(m_devicePicture, m_deviceFpsLabel, "device"), 1);
-    m_fpsSentence = wrapped(m_liveStage, "fpsSentence", 1.35);
     auto *stageLayout = new QVBoxLayout(m_liveStage);
     stageLayout->setContentsMargins(0, 0, 0, 0);
     stageLayout->addLayout(panes, 1);
-    stageLayout->addWidget(m_fpsSentence);
 
     auto *columns = new QHBoxLayout;
     columns->addWidget(liveBox, 1);
@@ -326,6 +336,10 @@ QString LessonWindow::recordedSentence() const
 {
     return m_recordedSentence->text();
 }
+QString LessonWindow::recordedNote() const
+{
+    return m_recordedNote->text();
+}
 QString LessonWindow::recordedHeading() const
 {
     return m_recordedHeading->text();
@@ -383,11 +397,13 @@ void LessonWindow::refresh()
         const LessonStepView view = lessonStep(step, m_recorded, m_plan);
         m_recordedChart->setView(view);
         m_recordedSentence->setText(tr("Recorded: %1").arg(q(view.sentence)));
+        m_recordedNote->setText(q(view.note));
         m_recordedChart->setVisible(true);
     } else {
         m_recordedHeading->setText(tr("No recorded results of a graphics card were found"));
         m_recordedChart->setView({});
         m_recordedChart->setVisible(false);
+        m_recordedNote->clear();
         m_recordedSentence->setText(
             tr("The lesson looks for them in data/measurements (or $FWB_MEASUREMENTS_DIR)."));
     }
@@ -398,6 +414,8 @@ void LessonWindow::refresh()
         startAnimation();
     else if (!live)
         stopAnimation();
+    if (live && m_animating)
+        updateFpsLabels(); // the live column shows the rates as they are now
 }
 
 void LessonWindow::setLiveFigures(const LessonFigures &figures)
@@ -525,24 +543,29 @@ void LessonWindow::startAnimation()
     if (m_animating || isMeasuring())
         return;
     m_animating = true;
-    m_cpuTimes.clear();
-    m_deviceTimes.clear();
+    m_cpuDurations.clear();
+    m_deviceDurations.clear();
     m_cpuFrameCount = m_deviceFrameCount = 0;
-    m_animationClock.start();
     const std::shared_ptr<const Image> src = picture();
     m_liveSource = src->format() == m_setup.format ? src
                                                    : std::make_shared<const Image>(src->convertedTo(m_setup.format));
+    // A device that is this same processor cannot run beside the CPU code without both slowing down (and
+    // two busy thread pools on the same cores slow each other far more than twice): the sides take turns,
+    // a frame each, and each rate is that of its own turns. A graphics card runs beside the CPU code.
+    m_takeTurns = m_setup.hasDevice && m_setup.device.kind != DeviceKind::Gpu;
+    m_cpuTurn = std::make_shared<QSemaphore>(0);
     const bool openCv = m_live.cpuTitle.rfind("OpenCV", 0) == 0;
-    m_cpuLoop = new LessonCpuLoop(m_liveSource, lessonParams(), openCv, this);
+    m_cpuLoop = new LessonCpuLoop(m_liveSource, lessonParams(), openCv, m_takeTurns ? m_cpuTurn : nullptr, this);
     connect(m_cpuLoop, &LessonCpuLoop::frameDone, this, &LessonWindow::onCpuFrame);
     m_cpuLoop->start();
-    if (m_setup.hasDevice) {
-        if (!m_deviceWorker) {
-            m_deviceWorker = new ComputeWorker(this);
-            connect(m_deviceWorker, &ComputeWorker::runFinished, this, &LessonWindow::onDeviceFrame);
-        }
-        submitDeviceFrame();
+    if (m_setup.hasDevice && !m_deviceWorker) {
+        m_deviceWorker = new ComputeWorker(this);
+        connect(m_deviceWorker, &ComputeWorker::runFinished, this, &LessonWindow::onDeviceFrame);
     }
+    if (m_takeTurns)
+        m_cpuTurn->release(); // the CPU code goes first
+    else if (m_setup.hasDevice)
+        submitDeviceFrame();
     updateFpsLabels();
 }
 
@@ -578,6 +601,7 @@ void LessonWindow::submitDeviceFrame()
     request.run.check = false; // no reference per frame: each frame is the device's work alone
     request.run.cpuBaseline = false;
     request.run.openCvCpuBaseline = false;
+    m_deviceClock.start();
     m_deviceWorker->submit(request);
 }
 
@@ -589,37 +613,49 @@ void LessonWindow::onDeviceFrame(const ComputeResult &result)
         m_deviceFpsLabel->setText(tr("The device stopped: %1").arg(q(result.run.error)));
         return;
     }
+    const double wall = double(m_deviceClock.nsecsElapsed()) / 1e6;
+    // The first frame also prepares the device's program (once per window): not a frame's time.
+    if (result.run.buildOrigin != "compiled" && result.run.buildOrigin != "disk")
+        pushDuration(m_deviceDurations, wall);
     ++m_deviceFrameCount;
-    m_deviceTimes.push_back(m_animationClock.elapsed());
     if (!result.output.isNull())
         m_devicePicture->setPixmap(QPixmap::fromImage(result.output).scaled(
             m_devicePicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
     emit liveFrame();
-    submitDeviceFrame();
+    if (m_takeTurns)
+        m_cpuTurn->release();
+    else
+        submitDeviceFrame();
 }
 
-void LessonWindow::onCpuFrame(const QImage &frame, double)
+void LessonWindow::onCpuFrame(const QImage &frame, double ms)
 {
     if (!m_animating)
         return;
     ++m_cpuFrameCount;
-    m_cpuTimes.push_back(m_animationClock.elapsed());
+    pushDuration(m_cpuDurations, ms);
     m_cpuPicture->setPixmap(
         QPixmap::fromImage(frame).scaled(m_cpuPicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
     emit liveFrame();
+    if (m_takeTurns && m_setup.hasDevice)
+        submitDeviceFrame();
+    else if (m_takeTurns)
+        m_cpuTurn->release();
 }
 
-double LessonWindow::fps(const std::deque<qint64> &times)
+void LessonWindow::pushDuration(std::deque<double> &durations, double ms)
 {
-    if (times.size() < 2)
-        return 0;
-    // Frames that ended in the last two seconds, over the time they took.
-    const qint64 last = times.back();
-    auto first = std::lower_bound(times.begin(), times.end(), last - kFpsWindowMs);
-    if (first == times.end() || std::distance(first, times.end()) < 2)
-        first = times.end() - 2;
-    const double span = double(last - *first);
-    return span > 0 ? 1000.0 * double(std::distance(first, times.end()) - 1) / span : 0;
+    durations.push_back(ms);
+    while (durations.size() > 30) // the rate of the last 30 frames
+        durations.pop_front();
+}
+
+double LessonWindow::fps(const std::deque<double> &durations)
+{
+    double sum = 0;
+    for (double d : durations)
+        sum += d;
+    return sum > 0 ? 1000.0 * double(durations.size()) / sum : 0;
 }
 
 QString LessonWindow::liveFpsSentence() const
@@ -629,16 +665,16 @@ QString LessonWindow::liveFpsSentence() const
                                                     : tr("the best CPU code (%1)").arg(q(m_live.cpuTitle));
     auto rate = [](double f) { return QString::number(f, 'f', f >= 10 ? 0 : 1); };
     if (!m_setup.hasDevice)
-        return tr("Only the CPU side can run here: %1 shows %2 frames per second.").arg(cpuName, rate(cpu));
+        return tr("Only the CPU side can run here: %1 filters %2 frames per second of this picture.")
+            .arg(cpuName, rate(cpu));
     if (cpu <= 0 || dev <= 0)
         return tr("Both sides are starting…");
-    const QString device = capitalisedDevice();
-    QString s = tr("Both sides filter the same moving picture over and over: %1 shows %2 frames per second and %3 "
-                   "%4, so %5 is %6 it.")
-                    .arg(device, rate(dev), cpuName, rate(cpu), q(lessonDeviceWord(m_live)),
+    QString s = tr("Filtering the same moving picture over and over, %1 shows %2 frames per second and %3 %4: %1 is "
+                   "%5 it.")
+                    .arg(q(lessonDeviceWord(m_live)), rate(dev), cpuName, rate(cpu),
                          q(lessonCompare(1000 / dev, 1000 / cpu)));
-    if (m_live.deviceKind != DeviceKind::Gpu)
-        s += tr(" Both run at the same time on this one processor, so each gets only part of it.");
+    if (m_takeTurns)
+        s += tr(" Both take turns on this one processor, each rate counted over its own turns.");
     return s;
 }
 
@@ -653,14 +689,33 @@ QString LessonWindow::capitalisedDevice() const
 void LessonWindow::updateFpsLabels()
 {
     const QString cpuName = m_live.cpuTitle.empty() ? tr("Best CPU code") : tr("Best CPU code (%1)").arg(q(m_live.cpuTitle));
-    m_cpuFpsLabel->setText(tr("%1: %2 frames per second").arg(cpuName).arg(cpuFps(), 0, 'f', 1));
+    auto rate = [](double f) { return QString::number(f, 'f', f >= 10 ? 0 : 1); };
+    m_cpuFpsLabel->setText(tr("%1: %2 frames per second").arg(cpuName, rate(cpuFps())));
     if (m_setup.hasDevice)
         m_deviceFpsLabel->setText(tr("%1 (%2): %3 frames per second, copies included")
-                                      .arg(capitalisedDevice(), q(m_setup.device.name))
-                                      .arg(deviceFps(), 0, 'f', 1));
+                                      .arg(capitalisedDevice(), q(m_setup.device.name), rate(deviceFps())));
     else
         m_deviceFpsLabel->setText(tr("No OpenCL device on this computer"));
-    m_fpsSentence->setText(liveFpsSentence());
+    // The live column's chart and sentence are these rates, as they are now.
+    LessonStepView view;
+    view.title = lessonStepTitle(LessonStep::Live);
+    view.unit = "frames per second";
+    view.higherIsBetter = true;
+    LessonBar cpuBar;
+    cpuBar.label = cpuName.toStdString();
+    cpuBar.parts.push_back({"", cpuFps()});
+    view.bars.push_back(cpuBar);
+    if (m_setup.hasDevice) {
+        LessonBar devBar;
+        devBar.label = (capitalisedDevice() + tr(", copies included")).toStdString();
+        devBar.parts.push_back({"", deviceFps()});
+        devBar.highlight = true;
+        view.bars.push_back(devBar);
+    }
+    m_liveChart->setView(view);
+    m_liveChart->setVisible(true);
+    m_liveSentence->setText(liveFpsSentence());
+    m_liveNote->setText(q(lessonSameProcessorNote(m_live)));
 }
 
 // ---- showing and closing -------------------------------------------------------------------------

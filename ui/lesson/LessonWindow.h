@@ -24,6 +24,7 @@
 #include <memory>
 
 class QLabel;
+class QSemaphore;
 class QPushButton;
 class QTimer;
 
@@ -41,7 +42,9 @@ class LessonCpuLoop : public QThread
     Q_OBJECT
 
 public:
-    LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv, QObject *parent = nullptr);
+    // turn: when set, each frame waits for one token of it (the lesson's sides take turns on one processor).
+    LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv,
+                  std::shared_ptr<QSemaphore> turn = nullptr, QObject *parent = nullptr);
     ~LessonCpuLoop() override;
     void stop();
 
@@ -55,6 +58,7 @@ private:
     std::shared_ptr<const Image> m_source;
     FilterParams m_params;
     bool m_openCv = false;
+    std::shared_ptr<QSemaphore> m_turn;
     std::atomic<bool> m_stop{false};
 };
 
@@ -97,6 +101,7 @@ public:
     QString liveSentence() const;
     QString liveNote() const;
     QString recordedSentence() const;
+    QString recordedNote() const;
     QString recordedHeading() const; // "Recorded on ..., not measured on this computer"
     QString statusText() const;
     LessonChart *liveChart() const { return m_liveChart; }
@@ -104,8 +109,10 @@ public:
 
     // The live step: both sides filtering the moving picture.
     bool isAnimating() const { return m_animating; }
-    double cpuFps() const { return fps(m_cpuTimes); }
-    double deviceFps() const { return fps(m_deviceTimes); }
+    // Frames per second of each side over its last frames (each frame's own time: on one processor the
+    // sides take turns, so idle time waiting for the other's turn is not counted).
+    double cpuFps() const { return fps(m_cpuDurations); }
+    double deviceFps() const { return fps(m_deviceDurations); }
     int cpuFrames() const { return m_cpuFrameCount; }
     int deviceFrames() const { return m_deviceFrameCount; }
     QString liveFpsSentence() const;
@@ -134,7 +141,8 @@ private:
     void onCpuFrame(const QImage &frame, double ms);
     void updateFpsLabels();
     QString capitalisedDevice() const; // "The graphics card", "The device"
-    static double fps(const std::deque<qint64> &times);
+    static double fps(const std::deque<double> &durations);
+    static void pushDuration(std::deque<double> &durations, double ms);
     FilterParams lessonParams() const;
     std::shared_ptr<const Image> picture() const;
 
@@ -155,8 +163,10 @@ private:
     LessonCpuLoop *m_cpuLoop = nullptr;
     bool m_animating = false;
     quint64 m_frameId = 0;
-    QElapsedTimer m_animationClock;
-    std::deque<qint64> m_cpuTimes, m_deviceTimes; // when each frame ended (ms on m_animationClock)
+    bool m_takeTurns = false;               // device and CPU code on one processor: a frame each in turn
+    std::shared_ptr<QSemaphore> m_cpuTurn;  // the CPU loop's token
+    QElapsedTimer m_deviceClock;            // since the device frame was submitted
+    std::deque<double> m_cpuDurations, m_deviceDurations; // each frame's time, ms (the last 30)
     int m_cpuFrameCount = 0, m_deviceFrameCount = 0;
     std::shared_ptr<const Image> m_liveSource; // the picture in the lesson's format, for the frames
 
@@ -169,12 +179,12 @@ private:
     QLabel *m_recordedHeading = nullptr;
     LessonChart *m_recordedChart = nullptr;
     QLabel *m_recordedSentence = nullptr;
+    QLabel *m_recordedNote = nullptr;
     QWidget *m_liveStage = nullptr; // the live step's two moving pictures
     QLabel *m_cpuPicture = nullptr;
     QLabel *m_devicePicture = nullptr;
     QLabel *m_cpuFpsLabel = nullptr;
     QLabel *m_deviceFpsLabel = nullptr;
-    QLabel *m_fpsSentence = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_back = nullptr;
     QPushButton *m_next = nullptr;
