@@ -77,6 +77,19 @@ int main()
     CHECK(pair.found() && !pair.formatMatches);
     CHECK(!pickRecords(all, "sobel", "gray8").found());
 
+    // The asked format wins over a newer record of another format.
+    {
+        std::vector<MeasurementRecord> two = all;
+        MeasurementRecord rgba = *pickRecords(all, "gaussian5x5", "gray8").pageable;
+        rgba.format = "rgba8888";
+        rgba.date = "2099-01-01";
+        two.push_back(rgba);
+        const RecordPair g = pickRecords(two, "gaussian5x5", "gray8");
+        CHECK(g.pageable && g.pageable->format == "gray8" && g.formatMatches);
+        const RecordPair c = pickRecords(two, "gaussian5x5", "rgba8888");
+        CHECK(c.pageable && c.pageable->format == "rgba8888" && c.formatMatches && c.pinned == nullptr);
+    }
+
     // A GPU's record is preferred over a CPU's of the same format.
     {
         std::vector<MeasurementRecord> two = all;

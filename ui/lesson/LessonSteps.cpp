@@ -244,9 +244,9 @@ std::string lessonStepTitle(LessonStep step)
 {
     switch (step) {
     case LessonStep::Port: return "1. The plain way against the best CPU code";
-    case LessonStep::Spill: return "2. A small mistake that costs a lot";
+    case LessonStep::Spill: return "2. Where the 25 blur weights are kept";
     case LessonStep::Copies: return "3. Moving the picture against computing it";
-    case LessonStep::MemoryLimit: return "4. As fast as memory allows";
+    case LessonStep::MemoryLimit: return "4. How close to the memory's speed limit?";
     case LessonStep::Verdict: return "5. The verdict, from picture in to picture out";
     case LessonStep::Live: return "6. See the speed";
     case LessonStep::Count: break;
@@ -290,8 +290,9 @@ LessonStepView lessonStep(LessonStep step, const LessonFigures &f, const LessonP
             v.bars.push_back(bar("Weights in one shared list", fix->kernelMs.median));
         if (s >= p * 1.1) {
             v.sentence = "Keeping the 25 blur weights in a private list for each worker makes the same blur take "
-                         + ms(s) + ", " + times(s / p) + " slower than the plain way, because that list is kept "
-                         "in slow memory";
+                         + ms(s) + ", " + times(s / p) + " slower than the plain way"
+                         + (f.deviceKind == DeviceKind::Gpu ? ", because a graphics card keeps that list in slow memory"
+                                                            : "");
             if (fix) {
                 const double x = fix->kernelMs.median;
                 v.sentence += x * 1.1 <= s ? "; one shared list of weights brings it down to " + ms(x) + "."
