@@ -8,7 +8,9 @@
 #include "OpenCvBaseline.h"
 #include "lesson/LessonChart.h"
 
+#include <QApplication>
 #include <QCloseEvent>
+#include <QPointer>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -156,6 +158,8 @@ LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent
 LessonWindow::~LessonWindow()
 {
     stopAnimation();
+    if (m_cpuOnlyThread)
+        m_cpuOnlyThread->wait();
     if (m_bench)
         m_bench->cancel();
 }
@@ -268,6 +272,9 @@ void LessonWindow::buildUi()
     connect(m_back, &QPushButton::clicked, this, [this] { setStep(m_step - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] { setStep(m_step + 1); });
     connect(m_measure, &QPushButton::clicked, this, [this] { startMeasuring(); });
+    m_measure->setEnabled(m_setup.hasDevice);
+    if (!m_setup.hasDevice)
+        m_measure->setToolTip(tr("No OpenCL device on this computer"));
     auto *hint = wrapped(this, "lessonHint", 1.0);
     hint->setText(tr("← → or the buttons to move · Esc to close"));
     hint->setForegroundRole(QPalette::PlaceholderText);
@@ -377,6 +384,24 @@ void LessonWindow::refresh()
         m_liveChart->setView(view);
         m_liveSentence->setText(q(view.sentence));
         m_liveNote->setText(q(view.note));
+    } else if (!m_setup.hasDevice && m_cpuOnlyMs > 0
+               && (step == LessonStep::Port || step == LessonStep::Verdict)) {
+        // No OpenCL device: the live column is this computer's best CPU code alone, beside the record.
+        LessonStepView view;
+        view.title = lessonStepTitle(step);
+        LessonBar bar;
+        bar.label = "Best CPU code (" + m_cpuOnlyTitle + "), this computer";
+        bar.parts.push_back({"", m_cpuOnlyMs});
+        view.bars.push_back(bar);
+        m_liveChart->setView(view);
+        const std::shared_ptr<const Image> pic = picture();
+        m_liveSentence->setText(tr("This computer's best CPU code (%1) blurs this %2×%3 picture in %4 milliseconds; "
+                                   "with no OpenCL device here, the other side is only the recorded one.")
+                                    .arg(q(m_cpuOnlyTitle))
+                                    .arg(pic->width())
+                                    .arg(pic->height())
+                                    .arg(q(lessonMs(m_cpuOnlyMs))));
+        m_liveNote->clear();
     } else {
         m_liveChart->setView({});
         m_liveSentence->setText(!m_setup.hasDevice ? tr("Only the recorded figures can be shown here.")
@@ -384,7 +409,7 @@ void LessonWindow::refresh()
                                                   : tr("Press “Measure again” to measure on this computer."));
         m_liveNote->clear();
     }
-    m_liveChart->setVisible(!m_live.empty());
+    m_liveChart->setVisible(!m_live.empty() || !m_liveChart->view().bars.empty());
 
     // The kept record of a real GPU: never mistaken for this computer.
     if (!m_recorded.empty()) {
@@ -720,9 +745,61 @@ void LessonWindow::updateFpsLabels()
 
 // ---- showing and closing -------------------------------------------------------------------------
 
+void LessonWindow::timeCpuAlone()
+{
+    // Without an OpenCL device the race cannot run, but this computer's best CPU code can still be timed
+    // on the picture (a plain thread: no OpenCL), for the live column beside the record.
+    if (m_cpuOnlyThread || !m_setup.measureOnShow)
+        return;
+    const std::shared_ptr<const Image> src = picture();
+    const PixelFormat format = m_setup.format;
+    const FilterParams params = lessonParams();
+    QPointer<LessonWindow> self(this);
+    m_cpuOnlyThread = QThread::create([self, src, format, params] {
+        const FilterSpec *filter = findFilter("gaussian5x5");
+        if (!filter)
+            return;
+        const Image in = src->format() == format ? *src : src->convertedTo(format);
+        const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+        std::string title;
+        double best = -1;
+        const OpenCvRun cv = runOpenCvCpu(in, *filter, params, threads, 3, 1);
+        if (!cv.unavailable && cv.error.empty() && !cv.opMs.empty()) {
+            std::vector<double> t = cv.opMs;
+            std::sort(t.begin(), t.end());
+            best = t[t.size() / 2];
+            title = "OpenCV on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+        }
+        std::vector<double> ours;
+        Image out(in.width(), in.height(), in.format());
+        for (int i = 0; i < 4; ++i) { // one warm-up, three timed
+            const auto start = std::chrono::steady_clock::now();
+            filter->cpuReference(in, out, params, threads);
+            if (i > 0)
+                ours.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(ours.begin(), ours.end());
+        if (best < 0 || ours[1] < best) {
+            best = ours[1];
+            title = "our C++ code on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+        }
+        QMetaObject::invokeMethod(qApp, [self, best, title] {
+            if (!self)
+                return;
+            self->m_cpuOnlyMs = best;
+            self->m_cpuOnlyTitle = title;
+            self->refresh();
+        }, Qt::QueuedConnection);
+    });
+    m_cpuOnlyThread->setParent(this);
+    m_cpuOnlyThread->start();
+}
+
 void LessonWindow::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    if (!m_setup.hasDevice)
+        timeCpuAlone();
     if (m_setup.measureOnShow && !m_measuredOnce && !isMeasuring())
         QTimer::singleShot(0, this, [this] { startMeasuring(); });
     if (LessonStep(m_step) == LessonStep::Live)

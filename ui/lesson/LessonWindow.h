@@ -111,6 +111,7 @@ public:
     bool isAnimating() const { return m_animating; }
     // Frames per second of each side over its last frames (each frame's own time: on one processor the
     // sides take turns, so idle time waiting for the other's turn is not counted).
+    double cpuAloneMs() const { return m_cpuOnlyMs; } // no device: the best CPU code's time here
     double cpuFps() const { return fps(m_cpuDurations); }
     double deviceFps() const { return fps(m_deviceDurations); }
     int cpuFrames() const { return m_cpuFrameCount; }
@@ -140,6 +141,7 @@ private:
     void onDeviceFrame(const ComputeResult &result);
     void onCpuFrame(const QImage &frame, double ms);
     void updateFpsLabels();
+    void timeCpuAlone(); // no device: this computer's best CPU code on the picture, on a plain thread
     QString capitalisedDevice() const; // "The graphics card", "The device"
     static double fps(const std::deque<double> &durations);
     static void pushDuration(std::deque<double> &durations, double ms);
@@ -161,6 +163,9 @@ private:
     BenchWorker *m_bench = nullptr;
     ComputeWorker *m_deviceWorker = nullptr;
     LessonCpuLoop *m_cpuLoop = nullptr;
+    QThread *m_cpuOnlyThread = nullptr;
+    double m_cpuOnlyMs = -1;       // no device: the best CPU code's time on the picture (-1: not yet)
+    std::string m_cpuOnlyTitle;    // "OpenCV on 2 CPU threads"
     bool m_animating = false;
     quint64 m_frameId = 0;
     bool m_takeTurns = false;               // device and CPU code on one processor: a frame each in turn
