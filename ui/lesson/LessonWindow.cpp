@@ -132,7 +132,7 @@ void LessonCpuLoop::run()
 LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent, Qt::Window), m_setup(setup)
 {
     setObjectName("lessonWindow");
-    setWindowTitle(tr("The lesson: why a graphics card filters a picture faster, and when it does not"));
+    setWindowTitle(tr("The lesson: how fast a picture is filtered, and why"));
     setAttribute(Qt::WA_DeleteOnClose, false);
     m_plan = lessonPlan();
     buildUi();
@@ -475,8 +475,11 @@ bool LessonWindow::startMeasuring()
         m_bench = new BenchWorker(this);
         connect(m_bench, &BenchWorker::raceStep, this,
                 [this](const RaceEntry &upcoming, int index, int total, bool firstBuild) {
-                    const QString what = upcoming.name == "copy_bandwidth" ? tr("measuring the memory speed")
-                                                                           : q(upcoming.title);
+                    if (upcoming.name == "copy_bandwidth") { // the probe before the runs (index 0)
+                        setStatus(tr("Measuring how fast the device's memory is, before the runs…"));
+                        return;
+                    }
+                    const QString what = q(upcoming.title);
                     const QString phase = m_phase == Phase::Pinned ? tr("Page-locked memory: running %1 of %2")
                                                                    : tr("Running %1 of %2");
                     setStatus(phase.arg(index).arg(total) + ": " + what
