@@ -15,6 +15,12 @@ if(TARGET filter-workbench)
     install(FILES ${PROJECT_SOURCE_DIR}/resources/filter-workbench.svg
             DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 endif()
+# Recorded results of real devices (the lesson shows them where no GPU is present): MeasurementRecord
+# looks in <prefix>/share/opencl-filter-workbench/measurements, beside the installed executables.
+if(EXISTS ${PROJECT_SOURCE_DIR}/data/measurements)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/measurements
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/opencl-filter-workbench FILES_MATCHING PATTERN "*.json")
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/ARCHITECTURE.md
               ${PROJECT_SOURCE_DIR}/docs/MEASUREMENTS.md
         DESTINATION ${FWB_INSTALL_DOCDIR})

@@ -320,8 +320,9 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
                                   + "): staged through pinned buffers";
     if (result.run.ok() && !result.run.cancelled) {
         result.copyBandwidthGBps = m_session->copyBandwidthGBps();
-        if (const FilterSpec *filter = findFilter(request.run.filter)) {
-            // Cached inside the session: Session::run just computed the same reference.
+        // Only for a checked run (the window's always are): its reference is cached inside the session, as
+        // Session::run just computed it. An unchecked run (the lesson's live frames) skips the map.
+        if (const FilterSpec *filter = request.run.check ? findFilter(request.run.filter) : nullptr) {
             // (`input`: the page-locked copy is already in the run's format, as the run's reference was.)
             const Image reference = m_session->cpuReference(input, *filter, request.run.params, 1, nullptr);
             result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,

@@ -14,6 +14,7 @@
 #include "ControlPanel.h"
 #include "ErrorBanner.h"
 #include "HelpDialog.h"
+#include "lesson/LessonWindow.h"
 #include "LabPage.h"
 #include "KernelEditorDock.h"
 #include "ImageFileIo.h"
@@ -105,7 +106,9 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     // addPage(new RacePage(m_pageTabs)); (createActions() then adds their actions).
     addPage(m_comparePage = new ComparePage(m_pageTabs));
     addPage(new LabPage(m_pageTabs));
-    addPage(new RacePage(m_pageTabs));
+    auto *race = new RacePage(m_pageTabs);
+    addPage(race);
+    connect(race, &RacePage::lessonRequested, this, [this] { showLesson(true); }); // present mode's L
     auto *tuner = new TunerPage(m_pageTabs);
     addPage(tuner);
     // Apply Best: the tuned shape is what auto launches, so a shape typed in the controls would hide it
@@ -251,6 +254,7 @@ void MainWindow::createActions()
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *helpAct = helpMenu->addAction(tr("&What Am I Looking At?"), this, &MainWindow::showHelp);
     helpAct->setShortcut(QKeySequence::HelpContents);
+    helpMenu->addAction(tr("Show the &Lesson"), this, [this] { showLesson(); })->setObjectName("showLessonAction");
     helpMenu->addAction(tr("&About"), this, &MainWindow::about);
 
     toolBar->addAction(openAct);
@@ -619,6 +623,34 @@ void MainWindow::exportLog()
 }
 
 // ---- Help ----------------------------------------------------------------------------------
+
+LessonWindow *MainWindow::lessonWindow() const
+{
+    return m_lesson;
+}
+
+LessonWindow *MainWindow::showLesson(bool fullScreen)
+{
+    if (!m_lesson) {
+        const ComputeRequest request = makeRequest();
+        LessonWindow::Setup setup;
+        setup.hasDevice = !request.engine.isCpu() && request.engine.device.platformIndex >= 0;
+        setup.device = request.engine.device;
+        setup.picture = m_input;
+        setup.pictureName = !m_input ? QString() : m_inputPath.isEmpty() ? tr("test card") : QFileInfo(m_inputPath).fileName();
+        setup.format = request.run.params.format;
+        m_lesson = new LessonWindow(setup, this);
+        m_lesson->resize(std::min(1280, screen() ? screen()->availableGeometry().width() : 1280),
+                         std::min(800, screen() ? screen()->availableGeometry().height() - 60 : 800));
+    }
+    if (fullScreen)
+        m_lesson->showFullScreen();
+    else
+        m_lesson->show();
+    m_lesson->raise();
+    m_lesson->activateWindow();
+    return m_lesson;
+}
 
 void MainWindow::showHelp()
 {

@@ -9,6 +9,7 @@
 #include "RunLog.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <QTimer>
 
@@ -28,6 +29,7 @@ class ImageView;
 class RecentFilesMenu;
 class TimingPanel;
 class WorkbenchPage;
+class LessonWindow;
 
 class MainWindow : public QMainWindow
 {
@@ -89,6 +91,10 @@ public:
     // status bar was below the screen's edge). Called when the window is shown (not offscreen).
     void fitOnScreen();
     QStringList recentFiles() const;
+    // Help ▸ Show the Lesson (and L in present mode): the guided lesson on the current device and picture,
+    // one window reused; fullScreen from present mode.
+    LessonWindow *showLesson(bool fullScreen = false);
+    LessonWindow *lessonWindow() const; // nullptr before the lesson first opened
 
 signals:
     void imageLoaded();
@@ -129,6 +135,7 @@ private:
     void sendRequestToPages();
 
     bool m_useSettings = true;
+    QPointer<LessonWindow> m_lesson;
     std::vector<DeviceInfo> m_devices;
     ComputeWorker *m_worker = nullptr;
     ControlPanel *m_controls = nullptr;

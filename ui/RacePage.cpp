@@ -439,9 +439,15 @@ void RacePage::createPresentation()
     hint->setForegroundRole(QPalette::PlaceholderText);
     scaled(hint, 1.2);
 
+    auto *lesson = new QPushButton(tr("Show the lesson (L)"), m_presentation); // the guided lesson (ui/lesson)
+    lesson->setObjectName("presentLesson");
+    lesson->setFocusPolicy(Qt::NoFocus);
+    scaled(lesson, 1.4);
+    connect(lesson, &QPushButton::clicked, this, &RacePage::lessonRequested);
     auto *head = new QHBoxLayout;
     head->addWidget(m_presentTitle, 1);
     head->addWidget(m_presentStart, 0, Qt::AlignTop);
+    head->addWidget(lesson, 0, Qt::AlignTop);
     auto *body = new QHBoxLayout;
     body->addWidget(scroll, 3); // the bars first: their sentences wrap less
     body->addLayout(pictures, 1);
@@ -462,6 +468,7 @@ void RacePage::createPresentation()
         key(start, [this] { startJob(); });
     for (const QKeySequence &leave : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::Key_F11)})
         key(leave, [this] { setPresenting(false); });
+    key(QKeySequence(Qt::Key_L), [this] { emit lessonRequested(); });
 }
 
 void RacePage::fitChart()

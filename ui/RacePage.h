@@ -53,6 +53,8 @@ public slots:
 
 signals:
     void raceFinished();
+    // Present mode's "Show the lesson" button or L: the shell opens the guided lesson.
+    void lessonRequested();
 
 protected:
     bool canStart() const override;

@@ -1,0 +1,826 @@
+#include "LessonWindow.h"
+
+#include "BenchWorker.h"
+#include "Catalogue.h"
+#include "ComputeWorker.h"
+#include "ImageFileIo.h"
+#include "MeasurementRecord.h"
+#include "OpenCvBaseline.h"
+#include "lesson/LessonChart.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QPointer>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSemaphore>
+#include <QShortcut>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace fwb {
+
+namespace {
+
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+constexpr int kLiveWidth = 640, kLiveHeight = 360; // the live step's moving window of the picture
+constexpr int kFpsWindowMs = 2000;                 // frames per second over the last two seconds
+
+void scaleFont(QWidget *w, double factor, bool bold = false)
+{
+    QFont f = w->font();
+    f.setPointSizeF(f.pointSizeF() * factor);
+    f.setBold(bold);
+    w->setFont(f);
+}
+
+QLabel *wrapped(QWidget *parent, const char *name, double factor = 1.0)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    if (factor != 1.0)
+        scaleFont(label, factor);
+    return label;
+}
+
+} // namespace
+
+// ---- the moving picture --------------------------------------------------------------------------
+
+Image lessonFrame(const Image &source, int index, int width, int height)
+{
+    width = std::min(width, source.width());
+    height = std::min(height, source.height());
+    Image out(width, height, source.format());
+    const int bpp = source.channels();
+    const int shift = (index * 4) % std::max(1, source.width()); // 4 pixels a frame, to the right
+    for (int y = 0; y < height; ++y) {
+        const std::uint8_t *in = source.row(y);
+        std::uint8_t *o = out.row(y);
+        for (int x = 0; x < width; ++x) {
+            const int sx = (x + source.width() - shift) % source.width();
+            std::copy_n(in + std::size_t(sx) * bpp, bpp, o + std::size_t(x) * bpp);
+        }
+    }
+    return out;
+}
+
+LessonCpuLoop::LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv,
+                             std::shared_ptr<QSemaphore> turn, QObject *parent)
+    : QThread(parent), m_source(std::move(source)), m_params(std::move(params)), m_openCv(openCv),
+      m_turn(std::move(turn))
+{
+}
+
+LessonCpuLoop::~LessonCpuLoop()
+{
+    stop();
+    wait();
+}
+
+void LessonCpuLoop::stop()
+{
+    m_stop = true;
+}
+
+void LessonCpuLoop::run()
+{
+    const FilterSpec *filter = findFilter("gaussian5x5");
+    if (!filter || !m_source)
+        return;
+    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    for (int index = 0; !m_stop; ++index) {
+        if (m_turn) { // taking turns with the device: wait for ours
+            while (!m_turn->tryAcquire(1, 50))
+                if (m_stop)
+                    return;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        const Image frame = lessonFrame(*m_source, index, kLiveWidth, kLiveHeight);
+        Image out(frame.width(), frame.height(), frame.format());
+        if (m_openCv) {
+            OpenCvRun r = runOpenCvCpu(frame, *filter, m_params, threads, 1, 0);
+            if (r.unavailable || !r.error.empty() || r.output.isNull())
+                filter->cpuReference(frame, out, m_params, threads);
+            else
+                out = std::move(r.output);
+        } else {
+            filter->cpuReference(frame, out, m_params, threads);
+        }
+        QImage shown = qimageFromImage(out);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!m_stop)
+            emit frameDone(shown, ms);
+    }
+}
+
+// ---- the window ----------------------------------------------------------------------------------
+
+LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent, Qt::Window), m_setup(setup)
+{
+    setObjectName("lessonWindow");
+    setWindowTitle(tr("The lesson: how fast a picture is filtered, and why"));
+    setAttribute(Qt::WA_DeleteOnClose, false);
+    m_plan = lessonPlan();
+    buildUi();
+
+    if (m_setup.loadRecords) {
+        const std::filesystem::path dir = findMeasurementDir();
+        if (!dir.empty()) {
+            static std::vector<MeasurementRecord> records; // read once per process; pointers stay valid
+            static std::string recordsDir;
+            if (recordsDir != dir.string()) {
+                records = loadMeasurementRecords(dir);
+                recordsDir = dir.string();
+            }
+            const RecordPair pair = pickRecords(records, m_plan.filter, formatName(m_setup.format));
+            m_recordFormatDiffers = pair.found() && !pair.formatMatches;
+            if (pair.found())
+                m_recorded = lessonFiguresFromRecords(pair);
+        }
+    }
+    refresh();
+}
+
+LessonWindow::~LessonWindow()
+{
+    stopAnimation();
+    if (m_cpuOnlyThread)
+        m_cpuOnlyThread->wait();
+    if (m_bench)
+        m_bench->cancel();
+}
+
+std::shared_ptr<const Image> LessonWindow::picture() const
+{
+    if (m_setup.picture)
+        return m_setup.picture;
+    static const auto card = std::make_shared<const Image>(makeTestCard(1200, 800, PixelFormat::Rgba8888));
+    return card;
+}
+
+FilterParams LessonWindow::lessonParams() const
+{
+    FilterParams p;
+    p.format = m_setup.format;
+    p.border = BorderMode::Reflect101;
+    return p; // sigma: the catalogue's default
+}
+
+void LessonWindow::buildUi()
+{
+    m_title = wrapped(this, "lessonTitle", 2.0);
+    QFont tf = m_title->font();
+    tf.setBold(true);
+    m_title->setFont(tf);
+    m_stepLabel = wrapped(this, "lessonStepNumber", 1.1);
+    m_stepLabel->setForegroundRole(QPalette::PlaceholderText);
+
+    // Left: this computer, live. Right: the kept record of a real graphics card.
+    auto column = [this](QLabel *&heading, LessonChart *&chart, QLabel *&sentence, const char *prefix) {
+        auto *box = new QFrame(this);
+        box->setObjectName(QString("%1Column").arg(prefix));
+        box->setFrameShape(QFrame::StyledPanel);
+        heading = wrapped(box, QString("%1Heading").arg(prefix).toLatin1().constData(), 1.15);
+        QFont hf = heading->font();
+        hf.setBold(true);
+        heading->setFont(hf);
+        chart = new LessonChart(box);
+        chart->setObjectName(QString("%1Chart").arg(prefix));
+        scaleFont(chart, 1.1);
+        sentence = wrapped(box, QString("%1Sentence").arg(prefix).toLatin1().constData(), 1.35);
+        auto *layout = new QVBoxLayout(box);
+        layout->addWidget(heading);
+        layout->addWidget(chart);
+        layout->addWidget(sentence);
+        return box;
+    };
+    QWidget *liveBox = column(m_liveHeading, m_liveChart, m_liveSentence, "live");
+    m_liveNote = wrapped(liveBox, "liveNote", 1.1);
+    m_liveNote->setForegroundRole(QPalette::PlaceholderText);
+    liveBox->layout()->addWidget(m_liveNote);
+    static_cast<QVBoxLayout *>(liveBox->layout())->addStretch(1);
+    QWidget *recordedBox = column(m_recordedHeading, m_recordedChart, m_recordedSentence, "recorded");
+    m_recordedNote = wrapped(recordedBox, "recordedNote", 1.1);
+    m_recordedNote->setForegroundRole(QPalette::PlaceholderText);
+    recordedBox->layout()->addWidget(m_recordedNote);
+    static_cast<QVBoxLayout *>(recordedBox->layout())->addStretch(1);
+
+    // The live step's stage: the same moving picture filtered by both sides, each with its rate.
+    m_liveStage = new QWidget(this);
+    m_liveStage->setObjectName("lessonLiveStage");
+    auto pane = [this](QLabel *&picture, QLabel *&fpsLabel, const char *name) {
+        auto *layout = new QVBoxLayout;
+        fpsLabel = wrapped(m_liveStage, (std::string(name) + "Fps").c_str(), 1.3);
+        QFont f = fpsLabel->font();
+        f.setBold(true);
+        fpsLabel->setFont(f);
+        picture = new QLabel(m_liveStage);
+        picture->setObjectName(QString("%1Picture").arg(name));
+        picture->setAlignment(Qt::AlignCenter);
+        picture->setMinimumSize(240, 135);
+        picture->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+        layout->addWidget(fpsLabel);
+        layout->addWidget(picture, 1);
+        return layout;
+    };
+    auto *panes = new QHBoxLayout;
+    panes->addLayout(pane(m_cpuPicture, m_cpuFpsLabel, "cpu"), 1);
+    panes->addLayout(pane(m_devicePicture, m_deviceFpsLabel, "device"), 1);
+    auto *stageLayout = new QVBoxLayout(m_liveStage);
+    stageLayout->setContentsMargins(0, 0, 0, 0);
+    stageLayout->addLayout(panes, 1);
+
+    auto *columns = new QHBoxLayout;
+    columns->addWidget(liveBox, 1);
+    columns->addWidget(recordedBox, 1);
+    auto *body = new QWidget(this);
+    auto *bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addWidget(m_liveStage, 1);
+    bodyLayout->addLayout(columns);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(body);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    m_status = wrapped(this, "lessonStatus", 1.1);
+    m_back = new QPushButton(tr("◀ Back"), this);
+    m_back->setObjectName("lessonBack");
+    m_next = new QPushButton(tr("Next ▶"), this);
+    m_next->setObjectName("lessonNext");
+    m_measure = new QPushButton(tr("Measure again"), this);
+    m_measure->setObjectName("lessonMeasure");
+    for (QPushButton *b : {m_back, m_next, m_measure}) {
+        b->setFocusPolicy(Qt::NoFocus); // the arrow keys belong to the lesson, never to a button
+        scaleFont(b, 1.3, true);
+        b->setMinimumHeight(b->fontMetrics().height() * 2);
+    }
+    connect(m_back, &QPushButton::clicked, this, [this] { setStep(m_step - 1); });
+    connect(m_next, &QPushButton::clicked, this, [this] { setStep(m_step + 1); });
+    connect(m_measure, &QPushButton::clicked, this, [this] { startMeasuring(); });
+    m_measure->setEnabled(m_setup.hasDevice);
+    if (!m_setup.hasDevice)
+        m_measure->setToolTip(tr("No OpenCL device on this computer"));
+    auto *hint = wrapped(this, "lessonHint", 1.0);
+    hint->setText(tr("← → or the buttons to move · Esc to close"));
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_back);
+    buttons->addWidget(m_next);
+    buttons->addSpacing(24);
+    buttons->addWidget(m_measure);
+    buttons->addStretch(1);
+    buttons->addWidget(hint);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_stepLabel);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_status);
+    layout->addLayout(buttons);
+
+    auto key = [this](QKeySequence sequence, auto slot) {
+        auto *shortcut = new QShortcut(sequence, this);
+        shortcut->setContext(Qt::WindowShortcut);
+        connect(shortcut, &QShortcut::activated, this, slot);
+    };
+    for (auto k : {Qt::Key_Right, Qt::Key_PageDown, Qt::Key_Space})
+        key(QKeySequence(k), [this] { setStep(m_step + 1); });
+    for (auto k : {Qt::Key_Left, Qt::Key_PageUp, Qt::Key_Backspace})
+        key(QKeySequence(k), [this] { setStep(m_step - 1); });
+    key(QKeySequence(Qt::Key_Home), [this] { setStep(0); });
+    key(QKeySequence(Qt::Key_End), [this] { setStep(kLessonStepCount - 1); });
+    key(QKeySequence(Qt::Key_Escape), [this] { close(); });
+
+    m_tick = new QTimer(this);
+    m_tick->setInterval(250);
+    connect(m_tick, &QTimer::timeout, this, [this] {
+        if (isMeasuring() && m_waitClock.isValid() && m_waitClock.elapsed() > 500)
+            m_status->setText(m_waitingFor);
+        if (m_animating)
+            updateFpsLabels();
+    });
+    m_tick->start();
+}
+
+void LessonWindow::setStep(int step)
+{
+    step = std::clamp(step, 0, kLessonStepCount - 1);
+    if (step == m_step)
+        return;
+    m_step = step;
+    refresh();
+    emit stepChanged(m_step);
+}
+
+QString LessonWindow::stepTitle() const
+{
+    return m_title->text();
+}
+QString LessonWindow::liveSentence() const
+{
+    return m_liveSentence->text();
+}
+QString LessonWindow::liveNote() const
+{
+    return m_liveNote->text();
+}
+QString LessonWindow::recordedSentence() const
+{
+    return m_recordedSentence->text();
+}
+QString LessonWindow::recordedNote() const
+{
+    return m_recordedNote->text();
+}
+QString LessonWindow::recordedHeading() const
+{
+    return m_recordedHeading->text();
+}
+QString LessonWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void LessonWindow::refresh()
+{
+    const auto step = LessonStep(m_step);
+    m_title->setText(q(lessonStepTitle(step)));
+    m_stepLabel->setText(tr("Step %1 of %2 · the 5x5 blur of seed 004 · %3")
+                             .arg(m_step + 1)
+                             .arg(kLessonStepCount)
+                             .arg(m_setup.pictureName.isEmpty() ? tr("test card") : m_setup.pictureName));
+    m_back->setEnabled(m_step > 0);
+    m_next->setEnabled(m_step + 1 < kLessonStepCount);
+
+    // This computer.
+    QString liveHeading;
+    if (!m_setup.hasDevice)
+        liveHeading = tr("This computer: no OpenCL device to measure on");
+    else if (!m_live.empty())
+        liveHeading = tr("Measured now on this computer: %1, %2×%3 picture")
+                          .arg(q(m_live.deviceName))
+                          .arg(m_live.width)
+                          .arg(m_live.height);
+    else
+        liveHeading = tr("This computer: %1").arg(q(m_setup.device.name));
+    m_liveHeading->setText(liveHeading);
+    if (!m_live.empty()) {
+        const LessonStepView view = lessonStep(step, m_live, m_plan);
+        m_liveChart->setView(view);
+        m_liveSentence->setText(q(view.sentence));
+        m_liveNote->setText(q(view.note));
+    } else if (!m_setup.hasDevice && m_cpuOnlyMs > 0
+               && (step == LessonStep::Port || step == LessonStep::Verdict)) {
+        // No OpenCL device: the live column is this computer's best CPU code alone, beside the record.
+        LessonStepView view;
+        view.title = lessonStepTitle(step);
+        LessonBar bar;
+        bar.label = "Best CPU code (" + m_cpuOnlyTitle + "), this computer";
+        bar.parts.push_back({"", m_cpuOnlyMs});
+        view.bars.push_back(bar);
+        m_liveChart->setView(view);
+        const std::shared_ptr<const Image> pic = picture();
+        m_liveSentence->setText(tr("This computer's best CPU code (%1) blurs this %2×%3 picture in %4 milliseconds; "
+                                   "with no OpenCL device here, the other side is only the recorded one.")
+                                    .arg(q(m_cpuOnlyTitle))
+                                    .arg(pic->width())
+                                    .arg(pic->height())
+                                    .arg(q(lessonMs(m_cpuOnlyMs))));
+        m_liveNote->clear();
+    } else {
+        m_liveChart->setView({});
+        m_liveSentence->setText(!m_setup.hasDevice ? tr("Only the recorded figures can be shown here.")
+                                : isMeasuring()   ? tr("Measuring… the numbers appear when the runs end.")
+                                                  : tr("Press “Measure again” to measure on this computer."));
+        m_liveNote->clear();
+    }
+    m_liveChart->setVisible(!m_live.empty() || !m_liveChart->view().bars.empty());
+
+    // The kept record of a real GPU: never mistaken for this computer.
+    if (!m_recorded.empty()) {
+        QString heading = tr("Recorded on %1 — not measured on this computer").arg(q(m_recorded.provenance));
+        heading += tr(" (%1×%2 picture").arg(m_recorded.width).arg(m_recorded.height);
+        if (m_recordFormatDiffers)
+            heading += tr(", %1 pixels, not %2 as here").arg(q(m_recorded.format), QString::fromLatin1(formatName(m_setup.format)));
+        heading += ")";
+        m_recordedHeading->setText(heading);
+        const LessonStepView view = lessonStep(step, m_recorded, m_plan);
+        m_recordedChart->setView(view);
+        m_recordedSentence->setText(tr("Recorded: %1").arg(q(view.sentence)));
+        m_recordedNote->setText(q(view.note));
+        m_recordedChart->setVisible(true);
+    } else {
+        m_recordedHeading->setText(tr("No recorded results of a graphics card were found"));
+        m_recordedChart->setView({});
+        m_recordedChart->setVisible(false);
+        m_recordedNote->clear();
+        m_recordedSentence->setText(
+            tr("The lesson looks for them in data/measurements (or $FWB_MEASUREMENTS_DIR)."));
+    }
+
+    const bool live = step == LessonStep::Live;
+    m_liveStage->setVisible(live);
+    if (live && isVisible())
+        startAnimation();
+    else if (!live)
+        stopAnimation();
+    if (live && m_animating)
+        updateFpsLabels(); // the live column shows the rates as they are now
+}
+
+void LessonWindow::setLiveFigures(const LessonFigures &figures)
+{
+    m_live = figures;
+    refresh();
+}
+
+void LessonWindow::setRecordedFigures(const LessonFigures &figures)
+{
+    m_recorded = figures;
+    m_recordFormatDiffers = !figures.format.empty() && figures.format != formatName(m_setup.format);
+    refresh();
+}
+
+void LessonWindow::setStatus(const QString &text)
+{
+    m_waitingFor = text;
+    m_waitClock.start();
+    if (text.isEmpty())
+        m_status->clear();
+}
+
+// ---- measuring -----------------------------------------------------------------------------------
+
+bool LessonWindow::startMeasuring()
+{
+    if (!m_setup.hasDevice || isMeasuring())
+        return false;
+    stopAnimation();
+    if (!m_bench) {
+        m_bench = new BenchWorker(this);
+        connect(m_bench, &BenchWorker::raceStep, this,
+                [this](const RaceEntry &upcoming, int index, int total, bool firstBuild) {
+                    if (upcoming.name == "copy_bandwidth") { // the probe before the runs (index 0)
+                        setStatus(tr("Measuring how fast the device's memory is, before the runs…"));
+                        return;
+                    }
+                    const QString what = q(upcoming.title);
+                    const QString phase = m_phase == Phase::Pinned ? tr("Page-locked memory: running %1 of %2")
+                                                                   : tr("Running %1 of %2");
+                    setStatus(phase.arg(index).arg(total) + ": " + what
+                              + (firstBuild ? tr(" (preparing it first)") : QString()) + "…");
+                });
+        connect(m_bench, &BenchWorker::raceFinished, this, [this](const RaceResult &race) {
+            if (m_phase == Phase::Pageable) {
+                m_pageableRace = race;
+                m_live = lessonFiguresFromRaces(m_pageableRace);
+                refresh();
+                if (race.cancelled)
+                    finishMeasuring();
+                else
+                    QTimer::singleShot(0, this, [this] { startPinned(); });
+            } else {
+                m_live = lessonFiguresFromRaces(m_pageableRace, &race);
+                finishMeasuring();
+            }
+        });
+        connect(m_bench, &BenchWorker::failed, this, [this](const QString &message) {
+            finishMeasuring();
+            m_status->setText(tr("The measurement stopped: %1").arg(message));
+        });
+    }
+    BenchJob job;
+    job.kind = BenchJob::Race;
+    job.device = m_setup.device;
+    job.input = picture();
+    job.run.filter = m_plan.filter;
+    job.run.params = lessonParams();
+    job.run.repeat = 3; // few repeats: a lesson, not a benchmark (each figure is still a median)
+    job.run.transfer = TransferMode::Pageable;
+    job.race.variants = m_plan.variants();
+    job.race.cpuRows = true;   // our multi-threaded code, and the checking reference (never "the CPU")
+    job.race.baselines = true; // OpenCV's CPU code where built: the CPU to beat
+    m_phase = Phase::Pageable;
+    setStatus(tr("Starting…"));
+    if (!m_bench->start(job)) {
+        m_phase = Phase::Idle;
+        m_status->setText(tr("The measurement could not start."));
+        return false;
+    }
+    m_measure->setEnabled(false);
+    m_measure->setText(tr("Measuring…"));
+    refresh();
+    return true;
+}
+
+void LessonWindow::startPinned()
+{
+    // The same race from page-locked memory, for the runs steps 3 and 5 show: the fastest computing and
+    // the fastest from picture to picture.
+    std::vector<std::string> variants;
+    for (const RunResult *r : {m_live.fastestKernel(), m_live.fastestEndToEnd(false)})
+        if (r && std::find(variants.begin(), variants.end(), r->variant) == variants.end())
+            variants.push_back(r->variant);
+    BenchJob job;
+    job.kind = BenchJob::Race;
+    job.device = m_setup.device;
+    job.input = picture();
+    job.run.filter = m_plan.filter;
+    job.run.params = lessonParams();
+    job.run.repeat = 3;
+    job.run.transfer = TransferMode::Pinned;
+    job.race.variants = variants;
+    job.race.cpuRows = false;
+    job.race.baselines = false;
+    job.race.measureCopyBandwidth = false;
+    m_phase = Phase::Pinned;
+    if (variants.empty() || !m_bench->start(job))
+        finishMeasuring();
+}
+
+void LessonWindow::finishMeasuring()
+{
+    m_phase = Phase::Idle;
+    m_measuredOnce = true;
+    setStatus({});
+    m_measure->setEnabled(m_setup.hasDevice);
+    m_measure->setText(tr("Measure again"));
+    refresh();
+    emit measured();
+}
+
+// ---- the live step -------------------------------------------------------------------------------
+
+void LessonWindow::startAnimation()
+{
+    if (m_animating || isMeasuring())
+        return;
+    m_animating = true;
+    m_cpuDurations.clear();
+    m_deviceDurations.clear();
+    m_cpuFrameCount = m_deviceFrameCount = 0;
+    const std::shared_ptr<const Image> src = picture();
+    m_liveSource = src->format() == m_setup.format ? src
+                                                   : std::make_shared<const Image>(src->convertedTo(m_setup.format));
+    // A device that is this same processor cannot run beside the CPU code without both slowing down (and
+    // two busy thread pools on the same cores slow each other far more than twice): the sides take turns,
+    // a frame each, and each rate is that of its own turns. A graphics card runs beside the CPU code.
+    m_takeTurns = m_setup.hasDevice && m_setup.device.kind != DeviceKind::Gpu;
+    m_cpuTurn = std::make_shared<QSemaphore>(0);
+    const bool openCv = m_live.cpuTitle.rfind("OpenCV", 0) == 0;
+    m_cpuLoop = new LessonCpuLoop(m_liveSource, lessonParams(), openCv, m_takeTurns ? m_cpuTurn : nullptr, this);
+    connect(m_cpuLoop, &LessonCpuLoop::frameDone, this, &LessonWindow::onCpuFrame);
+    m_cpuLoop->start();
+    if (m_setup.hasDevice && !m_deviceWorker) {
+        m_deviceWorker = new ComputeWorker(this);
+        connect(m_deviceWorker, &ComputeWorker::runFinished, this, &LessonWindow::onDeviceFrame);
+    }
+    if (m_takeTurns)
+        m_cpuTurn->release(); // the CPU code goes first
+    else if (m_setup.hasDevice)
+        submitDeviceFrame();
+    updateFpsLabels();
+}
+
+void LessonWindow::stopAnimation()
+{
+    if (!m_animating)
+        return;
+    m_animating = false;
+    if (m_cpuLoop) {
+        m_cpuLoop->stop();
+        m_cpuLoop->wait();
+        delete m_cpuLoop;
+        m_cpuLoop = nullptr;
+    }
+    if (m_deviceWorker)
+        m_deviceWorker->cancel();
+}
+
+void LessonWindow::submitDeviceFrame()
+{
+    const RunResult *best = m_live.fastestEndToEnd(false);
+    ComputeRequest request;
+    request.id = ++m_frameId;
+    request.engine.kind = ComputeEngine::OpenCl;
+    request.engine.device = m_setup.device;
+    request.input = std::make_shared<const Image>(lessonFrame(*m_liveSource, m_deviceFrameCount, kLiveWidth, kLiveHeight));
+    request.run.filter = m_plan.filter;
+    request.run.variant = best ? best->variant : m_plan.port;
+    request.run.params = lessonParams();
+    request.run.repeat = 1;
+    request.run.warmup = 0;
+    request.run.cpuSingle = false;
+    request.run.check = false; // no reference per frame: each frame is the device's work alone
+    request.run.cpuBaseline = false;
+    request.run.openCvCpuBaseline = false;
+    m_deviceClock.start();
+    m_deviceWorker->submit(request);
+}
+
+void LessonWindow::onDeviceFrame(const ComputeResult &result)
+{
+    if (!m_animating || result.id != m_frameId)
+        return;
+    if (!result.run.ok()) {
+        m_deviceFpsLabel->setText(tr("The device stopped: %1").arg(q(result.run.error)));
+        return;
+    }
+    const double wall = double(m_deviceClock.nsecsElapsed()) / 1e6;
+    // The first frame also prepares the device's program (once per window): not a frame's time.
+    if (result.run.buildOrigin != "compiled" && result.run.buildOrigin != "disk")
+        pushDuration(m_deviceDurations, wall);
+    ++m_deviceFrameCount;
+    if (!result.output.isNull())
+        m_devicePicture->setPixmap(QPixmap::fromImage(result.output).scaled(
+            m_devicePicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    emit liveFrame();
+    if (m_takeTurns)
+        m_cpuTurn->release();
+    else
+        submitDeviceFrame();
+}
+
+void LessonWindow::onCpuFrame(const QImage &frame, double ms)
+{
+    if (!m_animating)
+        return;
+    ++m_cpuFrameCount;
+    pushDuration(m_cpuDurations, ms);
+    m_cpuPicture->setPixmap(
+        QPixmap::fromImage(frame).scaled(m_cpuPicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    emit liveFrame();
+    if (m_takeTurns && m_setup.hasDevice)
+        submitDeviceFrame();
+    else if (m_takeTurns)
+        m_cpuTurn->release();
+}
+
+void LessonWindow::pushDuration(std::deque<double> &durations, double ms)
+{
+    durations.push_back(ms);
+    while (durations.size() > 30) // the rate of the last 30 frames
+        durations.pop_front();
+}
+
+double LessonWindow::fps(const std::deque<double> &durations)
+{
+    double sum = 0;
+    for (double d : durations)
+        sum += d;
+    return sum > 0 ? 1000.0 * double(durations.size()) / sum : 0;
+}
+
+QString LessonWindow::liveFpsSentence() const
+{
+    const double cpu = cpuFps(), dev = deviceFps();
+    const QString cpuName = m_live.cpuTitle.empty() ? tr("the best CPU code")
+                                                    : tr("the best CPU code (%1)").arg(q(m_live.cpuTitle));
+    auto rate = [](double f) { return QString::number(f, 'f', f >= 10 ? 0 : 1); };
+    if (!m_setup.hasDevice)
+        return tr("Only the CPU side can run here: %1 filters %2 frames per second of this picture.")
+            .arg(cpuName, rate(cpu));
+    if (cpu <= 0 || dev <= 0)
+        return tr("Both sides are starting…");
+    QString s = tr("Filtering the same moving picture over and over, %1 shows %2 frames per second and %3 %4: %1 is "
+                   "%5 it.")
+                    .arg(q(lessonDeviceWord(m_live)), rate(dev), cpuName, rate(cpu),
+                         q(lessonCompare(1000 / dev, 1000 / cpu)));
+    if (m_takeTurns)
+        s += tr(" Both take turns on this one processor, each rate counted over its own turns.");
+    return s;
+}
+
+QString LessonWindow::capitalisedDevice() const
+{
+    QString word = q(lessonDeviceWord(m_live));
+    if (!word.isEmpty())
+        word[0] = word[0].toUpper();
+    return word;
+}
+
+void LessonWindow::updateFpsLabels()
+{
+    const QString cpuName = m_live.cpuTitle.empty() ? tr("Best CPU code") : tr("Best CPU code (%1)").arg(q(m_live.cpuTitle));
+    auto rate = [](double f) { return QString::number(f, 'f', f >= 10 ? 0 : 1); };
+    m_cpuFpsLabel->setText(tr("%1: %2 frames per second").arg(cpuName, rate(cpuFps())));
+    if (m_setup.hasDevice)
+        m_deviceFpsLabel->setText(tr("%1 (%2): %3 frames per second, copies included")
+                                      .arg(capitalisedDevice(), q(m_setup.device.name), rate(deviceFps())));
+    else
+        m_deviceFpsLabel->setText(tr("No OpenCL device on this computer"));
+    // The live column's chart and sentence are these rates, as they are now.
+    LessonStepView view;
+    view.title = lessonStepTitle(LessonStep::Live);
+    view.unit = "frames per second";
+    view.higherIsBetter = true;
+    LessonBar cpuBar;
+    cpuBar.label = cpuName.toStdString();
+    cpuBar.parts.push_back({"", cpuFps()});
+    view.bars.push_back(cpuBar);
+    if (m_setup.hasDevice) {
+        LessonBar devBar;
+        devBar.label = (capitalisedDevice() + tr(", copies included")).toStdString();
+        devBar.parts.push_back({"", deviceFps()});
+        devBar.highlight = true;
+        view.bars.push_back(devBar);
+    }
+    m_liveChart->setView(view);
+    m_liveChart->setVisible(true);
+    m_liveSentence->setText(liveFpsSentence());
+    m_liveNote->setText(q(lessonSameProcessorNote(m_live)));
+}
+
+// ---- showing and closing -------------------------------------------------------------------------
+
+void LessonWindow::timeCpuAlone()
+{
+    // Without an OpenCL device the race cannot run, but this computer's best CPU code can still be timed
+    // on the picture (a plain thread: no OpenCL), for the live column beside the record.
+    if (m_cpuOnlyThread || !m_setup.measureOnShow)
+        return;
+    const std::shared_ptr<const Image> src = picture();
+    const PixelFormat format = m_setup.format;
+    const FilterParams params = lessonParams();
+    QPointer<LessonWindow> self(this);
+    m_cpuOnlyThread = QThread::create([self, src, format, params] {
+        const FilterSpec *filter = findFilter("gaussian5x5");
+        if (!filter)
+            return;
+        const Image in = src->format() == format ? *src : src->convertedTo(format);
+        const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+        std::string title;
+        double best = -1;
+        const OpenCvRun cv = runOpenCvCpu(in, *filter, params, threads, 3, 1);
+        if (!cv.unavailable && cv.error.empty() && !cv.opMs.empty()) {
+            std::vector<double> t = cv.opMs;
+            std::sort(t.begin(), t.end());
+            best = t[t.size() / 2];
+            title = "OpenCV on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+        }
+        std::vector<double> ours;
+        Image out(in.width(), in.height(), in.format());
+        for (int i = 0; i < 4; ++i) { // one warm-up, three timed
+            const auto start = std::chrono::steady_clock::now();
+            filter->cpuReference(in, out, params, threads);
+            if (i > 0)
+                ours.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(ours.begin(), ours.end());
+        if (best < 0 || ours[1] < best) {
+            best = ours[1];
+            title = "our C++ code on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+        }
+        QMetaObject::invokeMethod(qApp, [self, best, title] {
+            if (!self)
+                return;
+            self->m_cpuOnlyMs = best;
+            self->m_cpuOnlyTitle = title;
+            self->refresh();
+        }, Qt::QueuedConnection);
+    });
+    m_cpuOnlyThread->setParent(this);
+    m_cpuOnlyThread->start();
+}
+
+void LessonWindow::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_setup.hasDevice)
+        timeCpuAlone();
+    if (m_setup.measureOnShow && !m_measuredOnce && !isMeasuring())
+        QTimer::singleShot(0, this, [this] { startMeasuring(); });
+    if (LessonStep(m_step) == LessonStep::Live)
+        startAnimation();
+}
+
+void LessonWindow::hideEvent(QHideEvent *event)
+{
+    stopAnimation();
+    QWidget::hideEvent(event);
+}
+
+void LessonWindow::closeEvent(QCloseEvent *event)
+{
+    stopAnimation();
+    if (m_bench && m_bench->isBusy())
+        m_bench->cancel();
+    QWidget::closeEvent(event);
+}
+
+} // namespace fwb
