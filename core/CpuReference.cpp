@@ -2,6 +2,8 @@
 #include "CpuReference.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <thread>
 
 namespace fwb {
@@ -70,6 +72,24 @@ void convolve2D(const Image &src, Image &dst, const std::vector<float> &weights,
                 out[i] = roundToU8(acc[i]);
         }
     });
+}
+
+namespace {
+std::mutex computationsMutex;
+std::map<int, int> computations;
+} // namespace
+
+int cpuReferenceComputations(int threads)
+{
+    std::lock_guard<std::mutex> lock(computationsMutex);
+    const auto it = computations.find(threads);
+    return it == computations.end() ? 0 : it->second;
+}
+
+void countCpuReferenceComputation(int threads)
+{
+    std::lock_guard<std::mutex> lock(computationsMutex);
+    ++computations[threads];
 }
 
 } // namespace fwb
