@@ -390,6 +390,9 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
             break;
         RunRequest request = base;
         request.variant = name;
+        // End to end is end to end: every version pays its own upload (the window keeps its picture on
+        // the device between runs, reuseUpload; a race run so skipped every upload after the first).
+        request.reuseUpload = false;
         RaceEntry e;
         e.name = name;
         const VariantSpec *variant = filter->variant(name);
@@ -431,6 +434,7 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         pinned.variant = race.entries[best].name;
         pinned.transfer = TransferMode::Pinned;
         pinned.keepOutput = false;
+        pinned.reuseUpload = false;
         race.pinnedWinner = session.run(input, pinned, cancel);
         if (race.pinnedWinner.cancelled)
             race.cancelled = true;

@@ -266,6 +266,30 @@ private slots:
         QVERIFY(!third.referenceReused);
     }
 
+    // End to end is end to end: the window's requests keep the picture on the device between runs
+    // (reuseUpload), and a race run that way skipped every upload after the first version's (on PoCL
+    // "copying the picture to the device: under 0.001 ms"). Every version of a race, and the pinned rerun,
+    // pays its own upload.
+    void everyVersionPaysItsUpload()
+    {
+        const Image image = makeTestCard(80, 60, PixelFormat::Gray8);
+        RunRequest request = test::oneShotRequest("box3x3_interior", "");
+        request.reuseUpload = true;
+        RaceOptions options;
+        options.baselines = false;
+        options.cpuRows = false;
+        const RaceResult race = runRace(*m_session, image, request, options);
+        int ran = 0;
+        for (const RaceEntry &e : race.entries)
+            if (e.onDevice() && e.ok()) {
+                QVERIFY2(e.result.reuploaded, e.name.c_str());
+                ++ran;
+            }
+        QVERIFY(ran >= 2);
+        if (race.pinnedWinner.ok())
+            QVERIFY(race.pinnedWinner.reuploaded);
+    }
+
     void cancelStopsBetweenRuns()
     {
         const Image image = makeTestCard(64, 48, PixelFormat::Gray8);
