@@ -363,7 +363,8 @@ QSize RaceChart::minimumSizeHint() const
     // Every bar, the gap before the reference and the axis: the scroll area around the chart then scrolls
     // instead of squeezing rows off the bottom (issue 24: 7 of 13 bars at 1366x768, no scroll bar).
     const Layout l = layout();
-    const int axis = QFontMetrics(l.font).height() * 2 + 16;
+    const bool floorLine = m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0;
+    const int axis = QFontMetrics(l.font).height() * (floorLine ? 3 : 2) + 16; // + the memory limit's words
     return {300, l.barsBottom() + axis + 8};
 }
 
@@ -490,8 +491,14 @@ void RaceChart::paintEvent(QPaintEvent *)
         const double fx = l.left + l.length(m_race.memoryFloorMs);
         p.setPen(QPen(QColor(192, 57, 43), 2, Qt::DashLine));
         p.drawLine(QPointF(fx, 4), QPointF(fx, l.barsBottom()));
-        p.drawText(QPointF(fx + 4, l.barsBottom() - 2),
-                   tr("memory limit %1 ms").arg(m_race.memoryFloorMs, 0, 'f', m_race.memoryFloorMs >= 1 ? 2 : 3));
+        // Its words under the axis's caption, not over a bar (they ran into the last bar's).
+        const QString words = tr("red dashes: the memory limit, %1 ms, the time the device needs just to read the "
+                                 "picture and write the result")
+                                  .arg(m_race.memoryFloorMs, 0, 'f', m_race.memoryFloorMs >= 1 ? 2 : 3);
+        const QFontMetrics small(font());
+        p.setFont(font());
+        p.drawText(QRectF(4, axisY + 10 + 2 * fm.height(), width() - 8, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   small.elidedText(words, Qt::ElideRight, width() - 8));
     }
 }
 

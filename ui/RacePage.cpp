@@ -348,6 +348,10 @@ void RacePage::updateWinner()
                         words.empty() ? QString() : QStringLiteral(", ") + q(words).toHtmlEscaped(),
                         q(raceWhy(m_race.filter, e)).toHtmlEscaped());
     }
+    // The end-to-end verdict against the CPU, always in view beside the ranking (the stacked bars under the
+    // ranking may need scrolling: 10 versions at 1366x768).
+    if (const std::string verdict = m_race.endToEndSentence(); !verdict.empty())
+        text += QStringLiteral("<br/>") + q(verdict).toHtmlEscaped();
     // On a CPU device (PoCL) "faster than OpenCV on the CPU" is the same chip against itself: say so
     // (the presentation says it on its device line, right above).
     if (m_presentWinner)

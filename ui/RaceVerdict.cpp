@@ -167,11 +167,12 @@ void RaceVerdict::setLarge(bool large)
     update();
 }
 
-QFont RaceVerdict::baseFont() const
+QFont RaceVerdict::baseFont(int width) const
 {
+    // Presentation: larger type, larger still where the width allows (1920x1080: about 1250 px here).
     QFont f = font();
     if (m_large)
-        f.setPointSizeF(f.pointSizeF() * 1.2);
+        f.setPointSizeF(f.pointSizeF() * (width >= 1150 ? 1.45 : 1.2));
     return f;
 }
 
@@ -225,8 +226,6 @@ QStringList RaceVerdict::sentences() const
     if (const std::string s = m_race.sharedCopySentence(); !s.empty())
         out << q(s) + (m_rankedByFiltering ? tr(": the bars above leave it out and rank the versions by their filtering alone.")
                                            : tr("."));
-    if (const std::string s = m_race.endToEndSentence(); !s.empty())
-        out << q(s);
     if (const std::string s = m_race.pinnedSentence(); !s.empty())
         out << q(s);
     return out;
@@ -235,7 +234,7 @@ QStringList RaceVerdict::sentences() const
 RaceVerdict::Geometry RaceVerdict::geometry(int width) const
 {
     Geometry g;
-    g.font = baseFont();
+    g.font = baseFont(width);
     g.bold = g.font;
     g.bold.setBold(true);
     const QFontMetrics fm(g.font), bfm(g.bold);

@@ -46,8 +46,9 @@ public:
     // The words printed beside a row's bar, and under a stacked row (each part in milliseconds).
     QString rowLabel(int row) const;
     QString partsLine(int row) const;
-    // The sentences under the bars: the shared copies, the verdict, the pinned verdict (the same-processor
-    // note is on the page's winner line and the presentation's device line, right above).
+    // The sentences with the bars: the shared copies and the pinned verdict. The end-to-end verdict itself
+    // (RaceResult::endToEndSentence) is on the winner's line at the top, always in view; the same-processor
+    // note on the page's winner line and the presentation's device line.
     QStringList sentences() const;
     static QString partName(Part part); // "copying the picture to the device", "filtering", ...
 
@@ -62,7 +63,7 @@ protected:
 private:
     struct Geometry;
     Geometry geometry(int width) const;
-    QFont baseFont() const;
+    QFont baseFont(int width) const;
 
     RaceResult m_race;
     std::vector<Row> m_rows;
