@@ -132,6 +132,8 @@ namespace {
 // "2.10 ms", "27.9 ms", "0.164 ms": three significant figures, as the charts print them.
 std::string msWords(double ms)
 {
+    if (ms < 0.0005) // "0.000 ms" reads as nothing at all
+        return "under 0.001 ms";
     char text[32];
     std::snprintf(text, sizeof text, ms >= 100 ? "%.0f ms" : ms >= 10 ? "%.1f ms" : ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
     return text;
@@ -152,7 +154,8 @@ std::string RaceResult::sharedCopySentence() const
     if (sharedCopyRuns > 1 && copiesDiffer(*this))
         return "Moving the picture to the device and back takes between " + msWords(sharedCopyMinMs) + " and "
                + msWords(sharedCopyMaxMs) + ", depending on the version (" + msWords(sharedCopyMs) + " in the middle)";
-    return "Moving the picture to the device and back takes about " + msWords(sharedCopyMs)
+    return "Moving the picture to the device and back takes " + std::string(sharedCopyMs < 0.0005 ? "" : "about ")
+           + msWords(sharedCopyMs)
            + (sharedCopyRuns > 1 ? ", the same for every version" : "");
 }
 
