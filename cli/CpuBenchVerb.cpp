@@ -9,6 +9,7 @@
 #include "Image.h"
 #include "JsonIo.h"
 #include "OpenCvBaseline.h"
+#include "OptionValues.h"
 
 #include <algorithm>
 #include <chrono>

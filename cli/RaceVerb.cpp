@@ -1,5 +1,7 @@
-// filter-bench race: every variant of one filter plus the CPU and OpenCV rows on one image, ranked
-// fastest first (end to end by default, --kernel-only for the kernels alone), as a table or JSON.
+// filter-bench race: every variant of one filter plus the CPU and OpenCV rows on one image, as a table or
+// JSON. By default (as the window's race) the device's versions are ranked by their filtering time alone,
+// the copies every version pays alike said once, and the end-to-end verdict against the CPU beside it;
+// --end-to-end ranks every row by its whole time, copies included.
 #include "Verb.h"
 
 #include "BenchInput.h"
@@ -18,7 +20,7 @@ struct RaceVerbOptions
 {
     BenchInputOptions in;
     std::string variants;
-    bool kernelOnly = false, noBaselines = false, noCpu = false;
+    bool kernelOnly = false, endToEnd = false, noBaselines = false, noCpu = false;
 };
 
 std::string msText(double ms)
@@ -33,6 +35,8 @@ std::string msText(double ms)
 // race's checks before any work (Verb::check).
 void checkRace(const RaceVerbOptions &o, ImageIo *io)
 {
+    if (o.kernelOnly && o.endToEnd)
+        throw Error("--kernel-only and --end-to-end rank by different times: give one of them");
     const CheckedBench checked = checkBench(o.in, io, "race");
     for (const std::string &v : splitList(o.variants))
         if (!checked.filter->variant(v))
@@ -47,7 +51,7 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
     options.baselines = !o.noBaselines;
     options.cpuRows = !o.noCpu;
     options.variants = splitList(o.variants);
-    const RaceMetric metric = o.kernelOnly ? RaceMetric::KernelOnly : RaceMetric::EndToEnd;
+    const RaceMetric metric = o.endToEnd ? RaceMetric::EndToEnd : RaceMetric::KernelOnly;
     Session session(setup.device, benchSessionOptions(o.in, setup));
     const RaceResult race = runRace(session, setup.image, setup.request, options, nullptr,
                                     [&](const RaceEntry &e, int done, int total) {
@@ -82,29 +86,54 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
         std::printf("%s\n", dumpJson(j).c_str());
     } else {
         std::printf("race: %s on %s\n", setup.filter->name.c_str(), setup.device.summary().c_str());
+        const bool kernel = metric == RaceMetric::KernelOnly;
         std::printf("image: %dx%d %s (%s), %s, median of %d\n", race.width, race.height, race.format.c_str(),
-                    setup.source.c_str(), metric == RaceMetric::EndToEnd ? "end to end" : "kernel only",
+                    setup.source.c_str(),
+                    kernel ? "the device's versions ranked by their filtering time alone (the copies are the same "
+                             "for every version: below)"
+                           : "every row ranked end to end, copies included",
                     setup.request.repeat);
-        std::printf("\n %2s  %-28s %12s %12s  %-18s  %s\n", "#", "variant", "end to end", "kernel", "work-group",
-                    "vs the CPU to beat");
+        std::printf("\n %2s  %-28s %12s %12s  %-18s  %s\n", "#", "variant", "end to end", kernel ? "filtering" : "kernel",
+                    "work-group", kernel ? "vs the fastest version" : "vs the CPU to beat");
         int rank = 0;
         const int winner = race.winner(metric);
+        bool cpuBlock = false;
         for (int i : race.ranking(metric)) {
             const RaceEntry &e = race.entries[i];
             const bool ran = e.timeMs(metric) > 0;
+            if (kernel && ran && e.onHost && !cpuBlock) { // the CPU rows: their whole time, no copies
+                std::printf("\n     on the CPU (no copies: end to end is the whole time)\n");
+                cpuBlock = true;
+            }
+            const bool ranked = ran && !(kernel && e.onHost) && !e.isCheckingReference();
             std::string shape = ran && !e.onHost && !e.baseline ? launchShapeLabel(e.result.local, e.result.localSource)
                                                                 : std::string();
-            std::string note = ran ? (e.isCheckingReference() ? std::string("checks every result, not in the race")
-                                                              : race.speedupSentence(e, metric))
-                                   : (e.result.unavailable ? "unavailable: " : "failed: ") + e.result.error;
+            std::string note;
+            if (!ran)
+                note = (e.result.unavailable ? "unavailable: " : "failed: ") + e.result.error;
+            else if (e.isCheckingReference())
+                note = race.referenceReused ? "checks every result, not in the race (computed before, reused)"
+                                            : "checks every result, not in the race";
+            else if (e.name == race.cpuReferenceName)
+                note = "the CPU to beat";
+            else if (kernel && e.onDevice())
+                note = i == winner ? "the fastest" : race.versusFastestWords(e);
+            else
+                note = race.speedupSentence(e, metric);
             if (ran && e.result.checked && !e.result.matches)
                 note += " (DOES NOT MATCH the CPU reference)";
-            std::printf(" %2s  %-28s %12s %12s  %-18s  %s%s\n", ran ? std::to_string(++rank).c_str() : "",
+            std::printf(" %2s  %-28s %12s %12s  %-18s  %s%s\n", ranked ? std::to_string(++rank).c_str() : "",
                         e.name.c_str(), ran ? msText(e.timeMs(RaceMetric::EndToEnd)).c_str() : "-",
-                        ran ? msText(e.timeMs(RaceMetric::KernelOnly)).c_str() : "-", shape.c_str(), note.c_str(),
-                        i == winner ? "  <- winner" : "");
+                        ran && !e.onHost ? msText(e.timeMs(RaceMetric::KernelOnly)).c_str() : "-", shape.c_str(),
+                        note.c_str(), i == winner ? "  <- winner" : "");
         }
         std::printf("\n");
+        if (const std::string copies = race.sharedCopySentence(); !copies.empty())
+            std::printf("%s.\n", copies.c_str());
+        if (const std::string verdict = race.endToEndSentence(); !verdict.empty())
+            std::printf("%s\n", verdict.c_str());
+        if (const std::string pinned = race.pinnedSentence(); !pinned.empty())
+            std::printf("%s\n", pinned.c_str());
         if (race.cpuReferenceMs > 0)
             std::printf("the CPU to beat: %s (%s), %s\n", race.cpuReferenceTitle.c_str(), race.cpuReferenceName.c_str(),
                         msText(race.cpuReferenceMs).c_str());
@@ -133,7 +162,10 @@ Verb raceVerb(CLI::App &root, ImageIo *io)
     addBenchInputOptions(c, o->in, "one JSON object (rows cpu_single, cpu_multi and OpenCV's marked baseline: true)",
                          10);
     c.add_option("--variant", o->variants, "race only these variants (default: all)")->type_name("NAME[,NAME..]");
-    c.add_flag("--kernel-only", o->kernelOnly, "rank by kernel time (default: end to end, copies included)");
+    c.add_flag("--kernel-only", o->kernelOnly,
+               "rank the device's versions by their filtering time alone (the default; the copies, the same for "
+               "every version, are said once, with the end-to-end verdict against the CPU)");
+    c.add_flag("--end-to-end", o->endToEnd, "rank every row by its whole time, copies included");
     c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
     c.add_flag("--no-cpu", o->noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
     verb.check = [o, io] { checkRace(*o, io); };

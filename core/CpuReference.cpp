@@ -3,6 +3,9 @@
 #include "ThreadPool.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
 
 namespace fwb {
 
@@ -64,6 +67,24 @@ void convolve2D(const Image &src, Image &dst, const std::vector<float> &weights,
                 out[i] = roundToU8(acc[i]);
         }
     });
+}
+
+namespace {
+std::mutex computationsMutex;
+std::map<int, int> computations;
+} // namespace
+
+int cpuReferenceComputations(int threads)
+{
+    std::lock_guard<std::mutex> lock(computationsMutex);
+    const auto it = computations.find(threads);
+    return it == computations.end() ? 0 : it->second;
+}
+
+void countCpuReferenceComputation(int threads)
+{
+    std::lock_guard<std::mutex> lock(computationsMutex);
+    ++computations[threads];
 }
 
 } // namespace fwb

@@ -41,4 +41,11 @@ inline float pixelAt(const Image &img, int x, int y, int c, BorderMode border)
 void convolve2D(const Image &src, Image &dst, const std::vector<float> &weights, int radius, BorderMode border,
                 int threads);
 
+// The checking reference is computed once per (picture, filter, parameters, format, border, threads) in a
+// Session (its cache: Session::cpuReference) and reused by every later run and race on that picture.
+// How many times it was computed, not reused, in this process with this many threads (the tests' hook:
+// a second race on the same picture computes no reference).
+int cpuReferenceComputations(int threads);
+void countCpuReferenceComputation(int threads);
+
 } // namespace fwb

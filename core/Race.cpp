@@ -1,6 +1,7 @@
 // Race: every variant of a filter plus the CPU and OpenCV rows on one image, ranked (see Race.h).
 #include "Race.h"
 
+#include "CpuReference.h"
 #include "NppBaseline.h"
 #include "ResultJson.h"
 
@@ -25,6 +26,19 @@ double RaceEntry::timeMs(RaceMetric metric) const
     return result.totalMs;
 }
 
+EndToEndParts endToEndParts(const RunResult &r)
+{
+    EndToEndParts p;
+    if (!r.ok())
+        return p;
+    p.copyInMs = std::max(0.0, r.uploadMs);
+    p.filterMs = std::max(0.0, r.kernelMs.median);
+    p.copyOutMs = std::max(0.0, r.downloadMs);
+    const double whole = r.totalMs + (r.transfer == "pinned" ? r.stagingMs : 0.0);
+    p.otherMs = std::max(0.0, whole - p.copyInMs - p.filterMs - p.copyOutMs);
+    return p;
+}
+
 std::vector<int> RaceResult::ranking(RaceMetric metric) const
 {
     std::vector<int> order(entries.size());
@@ -34,7 +48,12 @@ std::vector<int> RaceResult::ranking(RaceMetric metric) const
         const double ta = entries[a].timeMs(metric), tb = entries[b].timeMs(metric);
         if ((ta > 0) != (tb > 0))
             return ta > 0;
-        return ta > 0 && ta < tb;
+        if (ta <= 0)
+            return false;
+        // Kernel only: the device's versions race each other; the CPU rows (whole times) come after.
+        if (metric == RaceMetric::KernelOnly && entries[a].onDevice() != entries[b].onDevice())
+            return entries[a].onDevice();
+        return ta < tb;
     });
     return order;
 }
@@ -42,13 +61,24 @@ std::vector<int> RaceResult::ranking(RaceMetric metric) const
 int RaceResult::winner(RaceMetric metric) const
 {
     for (int i : ranking(metric)) // the checking reference is not in the race
-        if (entries[i].timeMs(metric) > 0 && !entries[i].isCheckingReference())
+        if (entries[i].timeMs(metric) > 0 && !entries[i].isCheckingReference()
+            && (metric == RaceMetric::EndToEnd || entries[i].onDevice()))
             return i;
+    return -1;
+}
+
+int RaceResult::cpuToBeat() const
+{
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].name == cpuReferenceName && entries[i].onHost && entries[i].ok())
+            return int(i);
     return -1;
 }
 
 double RaceResult::speedup(const RaceEntry &entry, RaceMetric metric) const
 {
+    if (metric == RaceMetric::KernelOnly && entry.onDevice())
+        return 0;
     const double t = entry.timeMs(metric);
     return t > 0 && cpuReferenceMs > 0 ? cpuReferenceMs / t : 0;
 }
@@ -58,6 +88,113 @@ std::string RaceResult::speedupSentence(const RaceEntry &entry, RaceMetric metri
     if (entry.isCheckingReference() || entry.name == cpuReferenceName || cpuReferenceTitle.empty())
         return {};
     return speedupWords(speedup(entry, metric), cpuReferenceTitle);
+}
+
+std::string RaceResult::versusFastestWords(const RaceEntry &entry) const
+{
+    const int best = deviceWinner();
+    if (best < 0 || !entry.onDevice() || &entry == &entries[best])
+        return {};
+    const double t = entry.timeMs(RaceMetric::KernelOnly), fastest = entries[best].timeMs(RaceMetric::KernelOnly);
+    if (t <= 0 || fastest <= 0)
+        return {};
+    const double ratio = t / fastest;
+    char text[64];
+    if (ratio < 1.05)
+        std::snprintf(text, sizeof text, "about as fast as the fastest");
+    else
+        std::snprintf(text, sizeof text, ratio >= 10 ? "%.0f\u00d7 as long as the fastest" : "%.1f\u00d7 as long as the fastest",
+                      ratio);
+    return text;
+}
+
+void RaceResult::measureSharedCopy()
+{
+    std::vector<double> copies;
+    for (const RaceEntry &e : entries)
+        if (e.onDevice() && !e.baseline && e.ok() && e.result.totalMs > 0) {
+            const EndToEndParts p = endToEndParts(e.result); // the copy commands themselves (profiling events)
+            copies.push_back(p.copyInMs + p.copyOutMs);
+        }
+    sharedCopyRuns = int(copies.size());
+    if (copies.empty()) {
+        sharedCopyMs = sharedCopyMinMs = sharedCopyMaxMs = -1;
+        return;
+    }
+    std::sort(copies.begin(), copies.end());
+    const std::size_t n = copies.size();
+    sharedCopyMs = n % 2 ? copies[n / 2] : 0.5 * (copies[n / 2 - 1] + copies[n / 2]);
+    sharedCopyMinMs = copies.front();
+    sharedCopyMaxMs = copies.back();
+}
+
+namespace {
+
+// "2.10 ms", "27.9 ms", "0.164 ms": three significant figures, as the charts print them.
+std::string msWords(double ms)
+{
+    if (ms < 0.0005) // "0.000 ms" reads as nothing at all
+        return "under 0.001 ms";
+    char text[32];
+    std::snprintf(text, sizeof text, ms >= 100 ? "%.0f ms" : ms >= 10 ? "%.1f ms" : ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
+    return text;
+}
+
+// The copies differ by more than a quarter (and a twentieth of a millisecond) between the versions.
+bool copiesDiffer(const RaceResult &race)
+{
+    return race.sharedCopyMaxMs > 1.25 * race.sharedCopyMinMs && race.sharedCopyMaxMs - race.sharedCopyMinMs > 0.05;
+}
+
+} // namespace
+
+std::string RaceResult::sharedCopySentence() const
+{
+    if (sharedCopyMs < 0)
+        return {};
+    if (sharedCopyRuns > 1 && copiesDiffer(*this))
+        return "Moving the picture to the device and back takes between " + msWords(sharedCopyMinMs) + " and "
+               + msWords(sharedCopyMaxMs) + ", depending on the version (" + msWords(sharedCopyMs) + " in the middle)";
+    return "Moving the picture to the device and back takes " + std::string(sharedCopyMs < 0.0005 ? "" : "about ")
+           + msWords(sharedCopyMs)
+           + (sharedCopyRuns > 1 ? ", the same for every version" : "");
+}
+
+double RaceResult::bestEndToEndMs() const
+{
+    const int best = deviceWinner();
+    return best >= 0 ? endToEndParts(entries[best].result).total() : -1;
+}
+
+namespace {
+
+std::string verdictAgainstCpu(const RaceResult &race, double ms)
+{
+    if (ms <= 0 || race.cpuReferenceMs <= 0 || race.cpuReferenceTitle.empty())
+        return {};
+    return speedupWords(race.cpuReferenceMs / ms, race.cpuReferenceTitle + " (" + msWords(race.cpuReferenceMs) + ")");
+}
+
+} // namespace
+
+std::string RaceResult::endToEndSentence() const
+{
+    const double ms = bestEndToEndMs();
+    const std::string against = verdictAgainstCpu(*this, ms);
+    if (against.empty())
+        return {};
+    return "End to end, copies included, the fastest version takes " + msWords(ms) + ": " + against + ".";
+}
+
+std::string RaceResult::pinnedSentence() const
+{
+    if (!pinnedWinner.ok())
+        return {};
+    const double ms = endToEndParts(pinnedWinner).total();
+    const std::string against = verdictAgainstCpu(*this, ms);
+    if (against.empty())
+        return {};
+    return "With page-locked memory it takes " + msWords(ms) + ": " + against + ".";
 }
 
 std::string RaceResult::sameProcessorNote() const
@@ -130,7 +267,7 @@ std::string cpuTitle(int threads)
 
 // A CPU row: our plain reference on one thread, or our fast path on every thread.
 RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter, const RunRequest &request,
-                   int threads)
+                   int threads, bool *cached = nullptr)
 {
     RaceEntry e;
     e.name = threads == 1 ? "cpu_single" : "cpu_multi";
@@ -153,7 +290,10 @@ RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter,
     r.cpuThreads = threads;
     try {
         double ms = 0;
+        const int before = cpuReferenceComputations(threads);
         Image out = session.cpuReference(src, filter, request.params, threads, &ms);
+        if (cached)
+            *cached = cpuReferenceComputations(threads) == before;
         if (request.keepOutput) // the window shows it, and diffs every other row against cpu_single's
             r.output = std::move(out);
         r.kernelMs = Stats{ms, ms, ms};
@@ -177,9 +317,14 @@ RaceEntry cpuEntry(Session &session, const Image &src, const FilterSpec &filter,
 
 int raceEntryCount(const FilterSpec &filter, const FilterParams &params, const RaceOptions &options)
 {
+    return raceRacerCount(filter, params, options) + (options.cpuRows ? 1 : 0);
+}
+
+int raceRacerCount(const FilterSpec &filter, const FilterParams &params, const RaceOptions &options)
+{
     int n = options.variants.empty() ? int(filter.variants.size()) : int(options.variants.size());
     if (options.cpuRows)
-        n += 2;
+        n += 1; // cpu_multi; cpu_single is the checking reference, not a racer
     if (options.baselines && openCvHas(filter, params))
         n += 2;
     return n;
@@ -213,7 +358,8 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         upcoming.title = title;
         upcoming.baseline = baseline;
         upcoming.onHost = onHost;
-        step(upcoming, name == "copy_bandwidth" ? 0 : int(race.entries.size()) + 1, total);
+        const bool apart = name == "copy_bandwidth" || name == "pinned_alternative";
+        step(upcoming, apart ? 0 : int(race.entries.size()) + 1, total);
     };
     const Image src = input.format() == base.params.format ? input : input.convertedTo(base.params.format);
 
@@ -230,8 +376,13 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         for (int t : {1, threads}) {
             if (cancelled(cancel))
                 break;
+            // The checking reference is computed once per picture and parameters in a session: a second
+            // race reuses it (Session::cpuReference's cache; raceJson's reference_reused).
             starting(t == 1 ? "cpu_single" : "cpu_multi", cpuTitle(t), true, true);
-            add(cpuEntry(session, src, *filter, base, t));
+            bool cached = false;
+            add(cpuEntry(session, src, *filter, base, t, &cached));
+            if (t == 1)
+                race.referenceReused = cached;
         }
     }
     std::vector<std::string> names = options.variants;
@@ -243,6 +394,9 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
             break;
         RunRequest request = base;
         request.variant = name;
+        // End to end is end to end: every version pays its own upload (the window keeps its picture on
+        // the device between runs, reuseUpload; a race run so skipped every upload after the first).
+        request.reuseUpload = false;
         RaceEntry e;
         e.name = name;
         const VariantSpec *variant = filter->variant(name);
@@ -279,7 +433,24 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
     }
     race.cancelled = cancelled(cancel);
 
+    // The end-to-end story's other half: the kernel winner once more with page-locked copies (seed 004:
+    // the copies decide), unless the race ran pinned already.
+    const int best = race.deviceWinner();
+    if (options.pinnedAlternative && !race.cancelled && best >= 0 && base.transfer == TransferMode::Pageable
+        && !race.entries[best].baseline) {
+        starting("pinned_alternative", race.entries[best].title + " with page-locked memory", false, false);
+        RunRequest pinned = base;
+        pinned.variant = race.entries[best].name;
+        pinned.transfer = TransferMode::Pinned;
+        pinned.keepOutput = false;
+        pinned.reuseUpload = false;
+        race.pinnedWinner = session.run(input, pinned, cancel);
+        if (race.pinnedWinner.cancelled)
+            race.cancelled = true;
+    }
+
     race.pickCpuToBeat();
+    race.measureSharedCopy();
     for (const RaceEntry &e : race.entries) {
         if (race.memoryFloorMs < 0 && !e.onHost && e.ok() && e.result.bytesMoved > 0 && race.copyGBps > 0)
             race.memoryFloorMs = e.result.bytesMoved / (race.copyGBps * 1e9) * 1e3;
@@ -342,6 +513,41 @@ Json raceJson(const RaceResult &race, RaceMetric metric)
         j["same_processor_note"] = note;
     const int win = race.winner(metric);
     j["winner"] = win >= 0 ? Json(race.entries[win].name) : Json();
+    j["reference_reused"] = race.referenceReused;
+    Json copies = Json::object();
+    copies["median_ms"] = race.sharedCopyMs > 0 ? jsonNumber(race.sharedCopyMs) : Json();
+    copies["min_ms"] = race.sharedCopyMinMs > 0 ? jsonNumber(race.sharedCopyMinMs) : Json();
+    copies["max_ms"] = race.sharedCopyMaxMs > 0 ? jsonNumber(race.sharedCopyMaxMs) : Json();
+    copies["versions"] = race.sharedCopyRuns;
+    copies["sentence"] = race.sharedCopySentence();
+    j["copies"] = std::move(copies);
+    auto partsJson = [](const RunResult &r) {
+        const EndToEndParts p = endToEndParts(r);
+        return Json::object({{"variant", r.variant},
+                             {"transfer", r.transfer},
+                             {"ms", jsonNumber(p.total())},
+                             {"copy_in_ms", jsonNumber(p.copyInMs)},
+                             {"filter_ms", jsonNumber(p.filterMs)},
+                             {"copy_out_ms", jsonNumber(p.copyOutMs)},
+                             {"other_ms", jsonNumber(p.otherMs)}});
+    };
+    Json verdict = Json::object();
+    const int best = race.deviceWinner();
+    if (best >= 0) {
+        verdict = partsJson(race.entries[best].result);
+        verdict["cpu_ms"] = race.cpuReferenceMs > 0 ? jsonNumber(race.cpuReferenceMs) : Json();
+        verdict["cpu"] = race.cpuReferenceTitle;
+        verdict["speedup_vs_cpu"] = race.cpuReferenceMs > 0 ? jsonNumber(race.cpuReferenceMs / race.bestEndToEndMs()) : Json();
+        verdict["sentence"] = race.endToEndSentence();
+        if (race.pinnedWinner.ok()) {
+            Json pinned = partsJson(race.pinnedWinner);
+            const double ms = endToEndParts(race.pinnedWinner).total();
+            pinned["speedup_vs_cpu"] = race.cpuReferenceMs > 0 ? jsonNumber(race.cpuReferenceMs / ms) : Json();
+            pinned["sentence"] = race.pinnedSentence();
+            verdict["pinned"] = std::move(pinned);
+        }
+    }
+    j["end_to_end"] = best >= 0 ? verdict : Json();
     Json &rows = j["results"] = Json::array();
     int rank = 0;
     for (int i : race.ranking(metric)) {
@@ -352,7 +558,9 @@ Json raceJson(const RaceResult &race, RaceMetric metric)
         row["title"] = e.title;
         row["baseline"] = e.baseline;
         row["race_ms"] = t > 0 ? jsonNumber(t) : Json();
-        row["speedup_vs_cpu_race"] = t > 0 && race.cpuReferenceMs > 0 ? jsonNumber(race.speedup(e, metric)) : Json();
+        row["speedup_vs_cpu_race"] = race.speedup(e, metric) > 0 ? jsonNumber(race.speedup(e, metric)) : Json();
+        if (metric == RaceMetric::KernelOnly && e.onDevice() && t > 0 && race.deviceWinner() >= 0)
+            row["times_fastest"] = jsonNumber(t / race.entries[race.deviceWinner()].timeMs(metric));
         row["why"] = raceWhy(race.filter, e);
         rows.push_back(std::move(row));
     }

@@ -10,6 +10,9 @@
 #include "MainWindow.h"
 #include "RaceChart.h"
 #include "RacePage.h"
+#include "RaceVerdict.h"
+
+#include <QComboBox>
 
 #include <QFileInfo>
 #include <QLabel>
@@ -84,9 +87,9 @@ private slots:
         QVERIFY(!result.cancelled);
         const FilterSpec *filter = findFilter("sobel");
         QVERIFY(int(result.entries.size()) >= int(filter->variants.size()));
-        int ran = 0;
+        int ran = 0; // the bars rank the device's versions (the CPU rows are the verdict's, end to end)
         for (const RaceEntry &e : result.entries)
-            ran += e.ok() ? 1 : 0;
+            ran += e.ok() && e.onDevice() ? 1 : 0;
         QCOMPARE(race->chart()->barCount(), ran);
         QVERIFY(result.winner(RaceMetric::EndToEnd) >= 0);
         // The winner's picture is on show; a click on another bar shows that one.
@@ -145,8 +148,10 @@ private slots:
             QVERIFY(msPerPixel > 0);
             for (std::size_t i = 0; i < result.entries.size(); ++i) {
                 const RaceEntry &e = result.entries[i];
-                if (e.timeMs(metric) <= 0)
+                if (e.timeMs(metric) <= 0 || !chart->barRect(int(i)).isValid()) // kernel only: no CPU row
                     continue;
+                if (metric == RaceMetric::KernelOnly) // the versions against each other, never the CPU
+                    QVERIFY2(e.onDevice(), e.name.c_str());
                 bool broken = false;
                 const double length = chart->barLength(int(i), &broken);
                 const QString label = chart->barLabel(int(i));
@@ -163,7 +168,7 @@ private slots:
                     QVERIFY2(label.contains(cpuName) && !label.contains("than the CPU"), qPrintable(label));
             }
         }
-        chart->setMetric(RaceMetric::EndToEnd);
+        chart->setMetric(RaceMetric::KernelOnly); // the page's default, for the tests after this one
         const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR"); // the chart whole, for a look
         if (!shots.isEmpty()) {
             RaceChart whole;
@@ -182,7 +187,10 @@ private slots:
         QVERIFY(race->presentTitle().contains("edges"));
         QVERIFY(!race->presentTitle().contains("blurring"));
         QVERIFY(race->presentChart());
-        QCOMPARE(race->presentChart()->barCount(), chart->barCount() - 1);
+        int onDevice = 0;
+        for (const RaceEntry &e : result.entries)
+            onDevice += e.ok() && e.onDevice() ? 1 : 0;
+        QCOMPARE(race->presentChart()->barCount(), onDevice);
         const QString presentDevice = race->presentation()->findChild<QLabel *>("presentDevice")->text();
         QVERIFY2(presentDevice.contains(QString::fromStdString(device.name)), qPrintable(presentDevice));
         if (device.kind == DeviceKind::Cpu) // on the line under the title, right above the winner
@@ -293,7 +301,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY(start->isEnabled());
         const RaceResult &result = race->race();
-        const int win = result.winner(RaceMetric::EndToEnd);
+        const int win = result.winner(race->chart()->metric());
         QVERIFY(win >= 0);
 
         // The device in plain words; on a CPU device, that it is the same processor.
@@ -353,7 +361,7 @@ private slots:
             QVERIFY(race->startRace());
             QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         }
-        QVERIFY(race->chart()->barCount() >= 8);
+        QVERIFY(race->chart()->barCount() >= int(findFilter("sobel")->variants.size()));
         auto *tabs = window.findChild<QTabWidget *>("pageTabs");
         tabs->setCurrentWidget(race);
         window.showNormal();
@@ -449,7 +457,9 @@ private slots:
         }
         r.cpuReferenceMs = 40.0;
         chart.setRace(r);
+        for (RaceMetric metric : {RaceMetric::EndToEnd, RaceMetric::KernelOnly})
         for (int width : {1366, 1920}) {
+            chart.setMetric(metric);
             const int chartWidth = width * 2 / 3; // the presentation's chart beside its pictures
             chart.resize(chartWidth, chart.minimumSizeHint().height());
             double longest = 0;
@@ -463,6 +473,8 @@ private slots:
                      qPrintable(QString("at %1 px the longest bar is %2 px").arg(chartWidth).arg(longest)));
             // Every label inside the chart (wrapped, not cut at the right edge).
             for (std::size_t i = 0; i < r.entries.size(); ++i) {
+                if (!chart.barRect(int(i)).isValid())
+                    continue; // kernel only: the CPU row is not drawn
                 const QRect label = chart.labelRect(int(i));
                 QVERIFY2(label.isValid() && label.right() <= chartWidth && label.left() >= 0,
                          qPrintable(QString("%1: label %2..%3 in %4 px").arg(q(r.entries[i].name))
@@ -501,7 +513,7 @@ private slots:
         int okSoFar = 0;
         const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::raceProgress, this,
                 [&](const RaceEntry &entry, int, int) {
-                    okSoFar += entry.ok() ? 1 : 0;
+                    okSoFar += entry.ok() && entry.onDevice() ? 1 : 0; // the bars: the device's versions
                     bars.push_back(race->chart()->barCount());
                     ok.push_back(okSoFar);
                 });
@@ -520,6 +532,8 @@ private slots:
         QVERIFY(setUp(window, device, 640, 480));
         window.controls()->setRepeat(5);
         RacePage *race = racePage(window);
+        auto *metric = race->findChild<QComboBox *>("raceMetric");
+        metric->setCurrentIndex(1); // every run a bar, the CPU rows too (the first run is one)
         QSignalSpy finished(race, &RacePage::raceFinished);
         // The worker waits after its first run until the page has cancelled.
         test::WorkerGate gate;
@@ -535,6 +549,126 @@ private slots:
         QVERIFY(race->chart()->barCount() >= 1);
         QVERIFY(!race->isRacing());
         QVERIFY(race->raceAction()->isEnabled()); // ready for the next race
+        metric->setCurrentIndex(0);
+    }
+
+    // Issue 24, item by item in present mode after a real race: (1) the bars rank the device's versions by
+    // their filtering, each "N× as long as the fastest", none compared with the CPU; (3) under them the
+    // fastest version end to end as a stacked bar, copying in | filtering | copying back, with the
+    // page-locked alternative, each part printed in milliseconds and as long as its time, the CPU rows on
+    // the same axis, and the verdict whose ratio is the ratio of the times it prints; (4) the status says
+    // as many runs as there are bars (it said "8 runs" beside 7).
+    void presentTellsTheEndToEndStory()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 96, 64));
+        RacePage *race = racePage(window);
+        QCOMPARE(race->chart()->metric(), RaceMetric::KernelOnly); // the default
+        race->setPresenting(true);
+        QWidget *present = race->presentation();
+        QSignalSpy finished(race, &RacePage::raceFinished);
+        QVERIFY(race->startRace());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        present->showNormal();
+        present->resize(1366, 768);
+        QTest::qWait(50);
+        const RaceResult &result = race->race();
+        RaceChart *chart = race->presentChart();
+        const int best = result.deviceWinner();
+        QVERIFY(best >= 0);
+
+        // (1) The ranking: the device's versions by filtering time, labelled against the fastest.
+        int onDevice = 0;
+        for (std::size_t i = 0; i < result.entries.size(); ++i) {
+            const RaceEntry &e = result.entries[i];
+            if (!e.ok() || e.isCheckingReference())
+                continue;
+            QCOMPARE(chart->barRect(int(i)).isValid(), e.onDevice());
+            if (!e.onDevice())
+                continue;
+            ++onDevice;
+            const QString label = chart->barLabel(int(i));
+            QVERIFY2(!label.contains("faster than") && !label.contains("slower than"), qPrintable(label));
+            QVERIFY2(label.contains(int(i) == best ? "the fastest" : "as long as the fastest")
+                         || label.contains("as fast as the fastest"), qPrintable(label));
+        }
+
+        // (3) The stacked bar and its page-locked alternative, every part to scale and in milliseconds.
+        RaceVerdict *verdict = race->presentVerdict();
+        QVERIFY(verdict);
+        QVERIFY(verdict->isVisible());
+        const auto &rows = verdict->rows();
+        QVERIFY(rows.size() >= 2);
+        QVERIFY(rows[0].stacked);
+        QVERIFY2(verdict->heading().contains(q(result.entries[best].title)), qPrintable(verdict->heading()));
+        QVERIFY2(rows[0].name.contains("rdinary memory"), qPrintable(rows[0].name));
+        const bool pinned = result.pinnedWinner.ok();
+        if (pinned) {
+            QVERIFY(rows[1].stacked);
+            QVERIFY2(rows[1].name.contains("age-locked"), qPrintable(rows[1].name));
+        }
+        const double msPerPixel = verdict->msPerPixel();
+        QVERIFY(msPerPixel > 0);
+        int cpuBars = 0;
+        for (int row = 0; row < int(rows.size()); ++row) {
+            QVERIFY2(std::abs(verdict->barLength(row) - rows[row].ms / msPerPixel) <= 1.0, qPrintable(rows[row].name));
+            const double printed = verdict->rowLabel(row).section(' ', 0, 0).toDouble(); // "12.3 ms, ..."
+            QVERIFY2(std::abs(printed - rows[row].ms) <= 0.006 * rows[row].ms + 0.0005, qPrintable(verdict->rowLabel(row)));
+            if (!rows[row].stacked) {
+                ++cpuBars;
+                continue;
+            }
+            double sum = 0;
+            const QString line = verdict->partsLine(row);
+            for (RaceVerdict::Part part : {RaceVerdict::CopyIn, RaceVerdict::Filter, RaceVerdict::CopyOut}) {
+                const double length = verdict->partLength(row, part);
+                sum += length;
+                QVERIFY2(line.contains(RaceVerdict::partName(part)), qPrintable(line));
+            }
+            sum += verdict->partLength(row, RaceVerdict::Other);
+            QVERIFY2(std::abs(sum - verdict->barLength(row)) <= 1.0, qPrintable(line));
+            const EndToEndParts parts = rows[row].parts;
+            QVERIFY(std::abs(verdict->partLength(row, RaceVerdict::Filter) - parts.filterMs / msPerPixel) <= 1.0);
+            QVERIFY(std::abs(verdict->partLength(row, RaceVerdict::CopyIn) - parts.copyInMs / msPerPixel) <= 1.0);
+        }
+        QVERIFY(verdict->partsLine(0).contains("copying the picture to the device"));
+        // The verdict, on the winner's line at the top (always in view): its ratio is the ratio of the two
+        // times it prints (as rounded on screen, within 6%).
+        const QString sentences = present->findChild<QLabel *>("presentWinner")->text();
+        // The pinned verdict, with the bars, likewise.
+        const QRegularExpression verdictWords(QStringLiteral(
+            "takes ([0-9.]+) ms: (?:([0-9.]+)× (faster|slower) than|about as fast as) [^(]+\\(([0-9.]+) ms\\)"));
+        auto ratioTrue = [&](const QString &text) {
+            const auto m = verdictWords.match(text);
+            if (!m.hasMatch())
+                return false;
+            const double a = m.captured(1).toDouble(), b = m.captured(4).toDouble();
+            if (m.captured(2).isEmpty()) // "about as fast as": within 15%
+                return a / b > 1 / 1.16 && a / b < 1.16;
+            const double n = m.captured(2).toDouble();
+            const double ratio = m.captured(3) == "faster" ? b / a : a / b;
+            return std::abs(ratio - n) <= 0.06 * n + 0.05;
+        };
+        QVERIFY2(sentences.contains("End to end, copies included") && ratioTrue(sentences), qPrintable(sentences));
+        if (pinned) {
+            const QString said = verdict->sentences().join(' ');
+            QVERIFY2(said.contains("With page-locked memory") && ratioTrue(said.mid(said.indexOf("With page-locked"))),
+                     qPrintable(said));
+        }
+
+        // (4) What the status says is what is drawn.
+        const QString status = present->findChild<QLabel *>("presentStatus")->text();
+        const QRegularExpression said(QStringLiteral("(\\d+) versions? on the device(?: and (\\d+) on the CPU)?"));
+        const auto counted = said.match(status);
+        QVERIFY2(counted.hasMatch(), qPrintable(status));
+        QCOMPARE(counted.captured(1).toInt(), chart->barCount());
+        QCOMPARE(counted.captured(1).toInt(), onDevice);
+        QCOMPARE(counted.captured(2).toInt(), cpuBars);
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            present->grab().save(shots + "/race-present-story.png");
+        race->setPresenting(false);
     }
 };
 

@@ -1,6 +1,7 @@
 // Race: every variant plus the CPU and OpenCV rows, ranked; cancel midway; the race verb's JSON rows.
 #include "TestSupport.h"
 
+#include "CpuReference.h"
 #include "Race.h"
 
 #include <QJsonArray>
@@ -8,6 +9,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+
+#include <cmath>
 
 using namespace fwb;
 
@@ -78,7 +81,7 @@ private slots:
             const std::vector<int> order = race.ranking(metric);
             QCOMPARE(order.size(), race.entries.size());
             double last = 0;
-            bool seenFailed = false;
+            bool seenFailed = false, seenCpu = false;
             for (int i : order) {
                 const double t = race.entries[i].timeMs(metric);
                 if (t <= 0) {
@@ -86,13 +89,20 @@ private slots:
                     continue;
                 }
                 QVERIFY2(!seenFailed, "a failed entry ranked before one that ran");
+                // Kernel only: the device's versions by their kernels, then the CPU rows by their times.
+                if (metric == RaceMetric::KernelOnly && race.entries[i].onHost && !seenCpu) {
+                    seenCpu = true;
+                    last = 0;
+                }
+                QVERIFY2(!(seenCpu && race.entries[i].onDevice()), "a device entry ranked after a CPU row");
                 QVERIFY(t >= last);
                 last = t;
             }
             // The winner is the fastest that ran, the checking reference aside (it is not in the race).
             int expectedWinner = -1;
             for (int i : order)
-                if (race.entries[i].timeMs(metric) > 0 && !race.entries[i].isCheckingReference()) {
+                if (race.entries[i].timeMs(metric) > 0 && !race.entries[i].isCheckingReference()
+                    && (metric == RaceMetric::EndToEnd || race.entries[i].onDevice())) {
                     expectedWinner = i;
                     break;
                 }
@@ -124,6 +134,160 @@ private slots:
             }
         }
         QCOMPARE(cpuRows, 2);
+    }
+
+    // Issue 24: on an H100 every version's end-to-end time was 27.7-33.3 ms of copies around a 0.16-0.68 ms
+    // kernel, so the ranking was copy noise and the CPU "won". The device's versions are ranked by their
+    // kernels, the copies they all pay are said once (the median, with the spread), and the end-to-end
+    // verdict compares the fastest version's whole time with the CPU's, its ratio true to the times printed.
+    void kernelRankingLeavesCopyNoiseOut()
+    {
+        RaceResult r;
+        r.filter = "gaussian5x5";
+        auto add = [&](const std::string &name, bool onHost, double kernel, double up, double down, double total) {
+            RaceEntry e;
+            e.name = name;
+            e.title = name;
+            e.result.variant = name;
+            e.onHost = onHost;
+            e.baseline = onHost;
+            e.result.kernelMs = Stats{kernel, kernel, kernel};
+            e.result.uploadMs = up;
+            e.result.downloadMs = down;
+            e.result.totalMs = total;
+            e.result.cpuThreads = onHost ? 2 : 0;
+            r.entries.push_back(e);
+        };
+        add("cpu_single", true, 900, 0, 0, 900);
+        add("cpu_multi", true, 21, 0, 0, 21);
+        add("slow_kernel", false, 0.68, 14.0, 13.5, 28.3);   // copies 27.5 ms
+        add("fast_kernel", false, 0.164, 16.0, 16.9, 33.3);  // copies 32.9 ms: the noisiest
+        add("middle", false, 0.30, 14.5, 14.0, 29.0);        // copies 28.5 ms
+        add("opencv_cpu", true, 2.1, 0, 0, 2.1);
+        r.pickCpuToBeat();
+        r.measureSharedCopy();
+        QCOMPARE(r.cpuReferenceName, std::string("opencv_cpu"));
+        // End to end, every version lost to copy noise; by kernels the fastest kernel wins.
+        QCOMPARE(r.entries[r.winner(RaceMetric::EndToEnd)].name, std::string("opencv_cpu"));
+        QCOMPARE(r.entries[r.winner(RaceMetric::KernelOnly)].name, std::string("fast_kernel"));
+        QCOMPARE(r.deviceWinner(), r.winner(RaceMetric::KernelOnly));
+        const std::vector<int> order = r.ranking(RaceMetric::KernelOnly);
+        QStringList names;
+        for (int i : order)
+            names << QString::fromStdString(r.entries[i].name);
+        QCOMPARE(names, QStringList({"fast_kernel", "middle", "slow_kernel", "opencv_cpu", "cpu_multi", "cpu_single"}));
+        // The copies, once: the median of the versions' uploads + downloads, and the spread.
+        QCOMPARE(r.sharedCopyRuns, 3);
+        QVERIFY(std::abs(r.sharedCopyMs - 28.5) < 1e-9);
+        QVERIFY(std::abs(r.sharedCopyMinMs - 27.5) < 1e-9);
+        QVERIFY(std::abs(r.sharedCopyMaxMs - 32.9) < 1e-9);
+        QCOMPARE(r.sharedCopySentence(),
+                 std::string("Moving the picture to the device and back takes about 28.5 ms, the same for every version"));
+        // Kernel only, a device version is never compared with a CPU's whole time; with the fastest instead.
+        const RaceEntry &slow = r.entries[2];
+        QVERIFY(r.speedupSentence(slow, RaceMetric::KernelOnly).empty());
+        QCOMPARE(r.versusFastestWords(slow), std::string("4.1\u00d7 as long as the fastest")); // 0.68 / 0.164
+        QVERIFY(r.versusFastestWords(r.entries[3]).empty());
+        // The end-to-end verdict: the fastest version's whole time (its own copies), against the CPU to beat.
+        QVERIFY(std::abs(r.bestEndToEndMs() - 33.3) < 1e-9);
+        QCOMPARE(r.endToEndSentence(), std::string("End to end, copies included, the fastest version takes 33.3 ms: "
+                                                   "16\u00d7 slower than OpenCV on 2 CPU threads (2.10 ms)."));
+        QVERIFY(r.pinnedSentence().empty());
+        r.pinnedWinner.transfer = "pinned";
+        r.pinnedWinner.kernelMs = Stats{0.164, 0.164, 0.164};
+        r.pinnedWinner.uploadMs = 5.0;
+        r.pinnedWinner.downloadMs = 5.0;
+        r.pinnedWinner.totalMs = 10.4;
+        r.pinnedWinner.stagingMs = 1.0; // the host copies into page-locked memory count too
+        const EndToEndParts parts = endToEndParts(r.pinnedWinner);
+        QVERIFY(std::abs(parts.total() - 11.4) < 1e-9);
+        QVERIFY(std::abs(parts.otherMs - (11.4 - 10.164)) < 1e-9);
+        QCOMPARE(r.pinnedSentence(), std::string("With page-locked memory it takes 11.4 ms: "
+                                                 "5.4\u00d7 slower than OpenCV on 2 CPU threads (2.10 ms)."));
+        // Copies that differ between versions are not called the same.
+        r.entries[3].result.uploadMs = 28.0;
+        r.entries[3].result.totalMs = 46.0;
+        r.measureSharedCopy();
+        QVERIFY2(r.sharedCopySentence().find("depending on the version") != std::string::npos, r.sharedCopySentence().c_str());
+        // JSON: the same figures.
+        const Json j = raceJson(r, RaceMetric::KernelOnly);
+        QCOMPARE(j["metric"].get<std::string>(), std::string("kernel"));
+        QCOMPARE(j["results"][0]["variant"].get<std::string>(), std::string("fast_kernel"));
+        QVERIFY(j["results"][0]["speedup_vs_cpu_race"].is_null());
+        QVERIFY(std::abs(j["results"][2]["times_fastest"].get<double>() - 0.68 / 0.164) < 1e-4);
+        QVERIFY(std::abs(j["end_to_end"]["ms"].get<double>() - 46.0) < 1e-4);
+        QVERIFY(std::abs(j["end_to_end"]["pinned"]["ms"].get<double>() - 11.4) < 1e-4);
+
+        // A CPU row faster than every kernel (OpenCV on PoCL's own processor): still no device version's
+        // rival by kernels; it is the CPU to beat, end to end.
+        RaceEntry &openCv = r.entries[5];
+        openCv.result.kernelMs = Stats{0.1, 0.1, 0.1};
+        openCv.result.totalMs = 0.1;
+        r.pickCpuToBeat();
+        QCOMPARE(r.entries[r.winner(RaceMetric::KernelOnly)].name, std::string("fast_kernel"));
+        QCOMPARE(r.entries[r.ranking(RaceMetric::KernelOnly).front()].name, std::string("fast_kernel"));
+        QCOMPARE(r.entries[r.winner(RaceMetric::EndToEnd)].name, std::string("opencv_cpu"));
+    }
+
+    // Issue 24: the single-threaded checking reference is computed once per picture and parameters in a
+    // session: a second race on the same picture reuses it (and still checks every result); another
+    // picture computes it again.
+    void secondRaceReusesTheReference()
+    {
+        const Image image = makeTestCard(67, 41, PixelFormat::Gray8);
+        RunRequest request = test::oneShotRequest("box3x3_interior", "");
+        request.cpuSingle = true; // the runs check against the single-threaded reference
+        RaceOptions options;
+        options.baselines = false;
+        options.variants = {findFilter("box3x3_interior")->variants.front().name};
+        const int before = cpuReferenceComputations(1);
+        const RaceResult first = runRace(*m_session, image, request, options);
+        QCOMPARE(cpuReferenceComputations(1), before + 1);
+        QVERIFY(!first.referenceReused);
+        const RaceResult second = runRace(*m_session, image, request, options);
+        QCOMPARE(cpuReferenceComputations(1), before + 1);
+        QVERIFY(second.referenceReused);
+        int checked = 0;
+        for (const RaceEntry &e : second.entries)
+            if (e.onDevice() && e.ok()) {
+                QVERIFY2(e.result.checked && e.result.matches, e.name.c_str());
+                ++checked;
+            }
+        QVERIFY(checked >= 1);
+        // The pinned rerun of the winner is checked too, and reuses the reference.
+        if (second.pinnedWinner.ok()) {
+            QCOMPARE(second.pinnedWinner.transfer, std::string("pinned"));
+            QVERIFY(second.pinnedWinner.checked && second.pinnedWinner.matches);
+        }
+        Image other = image;
+        other.row(3)[3] ^= 0x40;
+        const RaceResult third = runRace(*m_session, other, request, options);
+        QCOMPARE(cpuReferenceComputations(1), before + 2);
+        QVERIFY(!third.referenceReused);
+    }
+
+    // End to end is end to end: the window's requests keep the picture on the device between runs
+    // (reuseUpload), and a race run that way skipped every upload after the first version's (on PoCL
+    // "copying the picture to the device: under 0.001 ms"). Every version of a race, and the pinned rerun,
+    // pays its own upload.
+    void everyVersionPaysItsUpload()
+    {
+        const Image image = makeTestCard(80, 60, PixelFormat::Gray8);
+        RunRequest request = test::oneShotRequest("box3x3_interior", "");
+        request.reuseUpload = true;
+        RaceOptions options;
+        options.baselines = false;
+        options.cpuRows = false;
+        const RaceResult race = runRace(*m_session, image, request, options);
+        int ran = 0;
+        for (const RaceEntry &e : race.entries)
+            if (e.onDevice() && e.ok()) {
+                QVERIFY2(e.result.reuploaded, e.name.c_str());
+                ++ran;
+            }
+        QVERIFY(ran >= 2);
+        if (race.pinnedWinner.ok())
+            QVERIFY(race.pinnedWinner.reuploaded);
     }
 
     void cancelStopsBetweenRuns()
@@ -173,6 +337,21 @@ private slots:
         QVERIFY(names.contains("cpu_single"));
         QVERIFY(names.contains("cpu_multi"));
         QCOMPARE(rows.first().toObject().value("rank").toInt(), 1);
+        // Issue 24: by default the device's versions race by their filtering, the copies said once, and
+        // the end-to-end verdict against the CPU beside it, its parts adding up to its time.
+        const QJsonObject raceObject = doc.value("race").toObject();
+        QCOMPARE(raceObject.value("metric").toString(), QString("kernel"));
+        QVERIFY(!rows.first().toObject().value("baseline").toBool());
+        QVERIFY(raceObject.value("copies").toObject().value("median_ms").toDouble() > 0);
+        const QJsonObject verdict = raceObject.value("end_to_end").toObject();
+        const double whole = verdict.value("ms").toDouble();
+        QVERIFY(whole > 0);
+        QVERIFY(std::abs(verdict.value("copy_in_ms").toDouble() + verdict.value("filter_ms").toDouble()
+                         + verdict.value("copy_out_ms").toDouble() + verdict.value("other_ms").toDouble() - whole)
+                <= 1e-5 * std::max(1.0, whole) + 4e-6);
+        QVERIFY(std::abs(verdict.value("speedup_vs_cpu").toDouble() - verdict.value("cpu_ms").toDouble() / whole)
+                <= 1e-3 * verdict.value("speedup_vs_cpu").toDouble());
+        QVERIFY(verdict.value("sentence").toString().startsWith("End to end, copies included"));
 
         QProcess text;
         text.start(QStringLiteral(FWB_FILTER_BENCH), {"race", "--filter", "box3x3_interior", "--synthetic", "64x48",
@@ -181,6 +360,8 @@ private slots:
         QCOMPARE(text.exitCode(), 0);
         const QString out = QString::fromUtf8(text.readAllStandardOutput());
         QVERIFY2(out.contains("winner:"), qPrintable(out));
+        QVERIFY2(out.contains("Moving the picture to the device and back takes"), qPrintable(out));
+        QVERIFY2(out.contains("End to end, copies included, the fastest version takes"), qPrintable(out));
         QVERIFY2(out.contains("faster than our C++ code") || out.contains("slower than our C++ code"), qPrintable(out));
         QVERIFY2(!out.contains("than the CPU"), qPrintable(out));
     }

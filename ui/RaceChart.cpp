@@ -69,6 +69,8 @@ std::vector<int> RaceChart::rows() const
     for (int i : m_race.ranking(m_metric)) {
         if (m_race.entries[i].timeMs(m_metric) <= 0)
             continue;
+        if (m_metric == RaceMetric::KernelOnly && !m_race.entries[i].onDevice())
+            continue; // kernel only: the device's versions; the CPU rows are RaceVerdict's, end to end
         if (m_race.entries[i].isCheckingReference())
             reference = i; // not in the race: apart, after the racers
         else
@@ -187,10 +189,11 @@ RaceChart::Layout RaceChart::layout() const
     // at twice the slower of the two (or at the slowest racer, if sooner). A slower row's bar is cut at
     // the end of the axis and says so beside its time; every bar not cut is exactly proportional.
     const int win = m_race.winner(m_metric);
-    double focus = m_race.cpuReferenceMs > 0 && m_metric == RaceMetric::KernelOnly ? m_race.cpuReferenceMs : 0;
-    for (const RaceEntry &e : m_race.entries)
-        if (e.name == m_race.cpuReferenceName && e.timeMs(m_metric) > 0)
-            focus = e.timeMs(m_metric);
+    double focus = 0; // kernel only: the winner and most versions to scale (no CPU row is drawn)
+    if (m_metric == RaceMetric::EndToEnd)
+        for (const RaceEntry &e : m_race.entries)
+            if (e.name == m_race.cpuReferenceName && e.timeMs(m_metric) > 0)
+                focus = e.timeMs(m_metric);
     if (win >= 0)
         focus = std::max(focus, m_race.entries[win].timeMs(m_metric));
     // ... and at least two thirds of the racers to scale, so that cut bars stay the exception.
@@ -324,6 +327,9 @@ QString RaceChart::labelText(int i, double axisMax) const
         return label + tr(", used to check every result");
     if (e.name == m_race.cpuReferenceName)
         return label + tr(", the CPU code to beat");
+    if (m_metric == RaceMetric::KernelOnly && e.onDevice()) // the versions against each other
+        return i == m_race.deviceWinner() ? label + tr(", the fastest")
+                                          : label + QStringLiteral(", ") + QString::fromStdString(m_race.versusFastestWords(e));
     const std::string words = m_race.speedupSentence(e, m_metric);
     return words.empty() ? label : label + QStringLiteral(", ") + QString::fromStdString(words);
 }
@@ -357,7 +363,8 @@ QSize RaceChart::minimumSizeHint() const
     // Every bar, the gap before the reference and the axis: the scroll area around the chart then scrolls
     // instead of squeezing rows off the bottom (issue 24: 7 of 13 bars at 1366x768, no scroll bar).
     const Layout l = layout();
-    const int axis = QFontMetrics(l.font).height() * 2 + 16;
+    const bool floorLine = m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0;
+    const int axis = QFontMetrics(l.font).height() * (floorLine ? 3 : 2) + 16; // + the memory limit's words
     return {300, l.barsBottom() + axis + 8};
 }
 
@@ -477,13 +484,21 @@ void RaceChart::paintEvent(QPaintEvent *)
         label(k, false);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QPointF(l.left, axisY + 8 + fm.height() + fm.ascent()),
-               tr("time in milliseconds: bar length is proportional to the time, shorter is faster"));
+               m_metric == RaceMetric::KernelOnly
+                   ? tr("filtering time in milliseconds, copies left out: bar length is proportional to the time")
+                   : tr("time in milliseconds: bar length is proportional to the time, shorter is faster"));
     if (m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0) {
         const double fx = l.left + l.length(m_race.memoryFloorMs);
         p.setPen(QPen(QColor(192, 57, 43), 2, Qt::DashLine));
         p.drawLine(QPointF(fx, 4), QPointF(fx, l.barsBottom()));
-        p.drawText(QPointF(fx + 4, l.barsBottom() - 2),
-                   tr("memory limit %1 ms").arg(m_race.memoryFloorMs, 0, 'f', m_race.memoryFloorMs >= 1 ? 2 : 3));
+        // Its words under the axis's caption, not over a bar (they ran into the last bar's).
+        const QString words = tr("red dashes: the memory limit, %1 ms, the time the device needs just to read the "
+                                 "picture and write the result")
+                                  .arg(m_race.memoryFloorMs, 0, 'f', m_race.memoryFloorMs >= 1 ? 2 : 3);
+        const QFontMetrics small(font());
+        p.setFont(font());
+        p.drawText(QRectF(4, axisY + 10 + 2 * fm.height(), width() - 8, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   small.elidedText(words, Qt::ElideRight, width() - 8));
     }
 }
 

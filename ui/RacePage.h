@@ -19,6 +19,7 @@ class QSplitter;
 namespace fwb {
 
 class RaceChart;
+class RaceVerdict;
 
 class RacePage : public JobPage
 {
@@ -37,6 +38,13 @@ public:
 
     QAction *raceAction() const { return m_startAct; }
     RaceChart *chart() const { return m_chart; }
+    // The end-to-end story under the bars: the fastest version's copies and filtering stacked, the pinned
+    // alternative, the CPU rows, the verdict (the presentation's: presentVerdict(), nullptr before it opened).
+    RaceVerdict *verdict() const { return m_verdict; }
+    RaceVerdict *presentVerdict() const { return m_presentVerdict; }
+    // What the race ran, as the bars show it: "6 versions on the device and 2 on the CPU" (the checking
+    // reference, not in the race, is not counted).
+    QString runsText() const;
     const RaceResult &race() const { return m_race; }
     bool isRacing() const { return isBusy(); }
     // Presentation mode's question ("Which way of finding the edges in the picture is fastest?"), empty
@@ -65,6 +73,7 @@ protected:
 
 private:
     void onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild);
+    void showRace(); // the race so far in both charts and both verdicts
     void onProgress(const RaceEntry &entry, int done, int total);
     void onFinished(const RaceResult &race);
     void showEntry(int entry);
@@ -85,6 +94,7 @@ private:
     QLabel *m_heading;
     QLabel *m_winner;
     RaceChart *m_chart;
+    RaceVerdict *m_verdict;
     QLabel *m_outputView;
     QLabel *m_diffView;
     QLabel *m_details;
@@ -94,6 +104,7 @@ private:
     bool m_fitting = false;
     QWidget *m_presentation = nullptr;
     RaceChart *m_presentChart = nullptr;
+    RaceVerdict *m_presentVerdict = nullptr;
     QLabel *m_presentWinner = nullptr;
     QLabel *m_presentTitle = nullptr;
     QLabel *m_presentDevice = nullptr;

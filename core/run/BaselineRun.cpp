@@ -36,7 +36,8 @@ void copyBorder(const Image &from, Image &to, int margin)
 Image Session::cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
                             double *ms)
 {
-    const std::string key = Impl::cpuKey(input, filter, params, threads);
+    const std::uint64_t picture = input.contentHash();
+    const std::string key = Impl::cpuKey(picture, filter, params, threads);
     if (auto it = d->cpuCache.find(key); it != d->cpuCache.end()) {
         if (ms)
             *ms = it->second.ms;
@@ -50,9 +51,13 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
     const auto start = Clock::now();
     filter.cpuReference(src, dst, params, threads);
     const double elapsed = msBetween(start, Clock::now());
-    if (d->cpuCache.size() > 24)
+    // Another picture: the last one's entries go (a big photo's outputs are large); and a bound for many
+    // parameter sets on one picture.
+    if (picture != d->cpuCachePicture || d->cpuCache.size() > 24)
         d->cpuCache.clear();
+    d->cpuCachePicture = picture;
     d->cpuCache[key] = {dst, elapsed};
+    countCpuReferenceComputation(threads);
     if (ms)
         *ms = elapsed;
     return dst;

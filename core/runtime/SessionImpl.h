@@ -79,7 +79,8 @@ struct Session::Impl
         Image output;
         double ms = 0;
     };
-    std::map<std::string, CpuEntry> cpuCache;
+    std::map<std::string, CpuEntry> cpuCache; // the CPU reference's outputs, of one picture (cpuCachePicture)
+    std::uint64_t cpuCachePicture = 0;
 
     // Page-locked host memory: a CL_MEM_ALLOC_HOST_PTR buffer mapped once. Drivers DMA straight from
     // such memory; from ordinary (pageable) memory they first copy into a pinned bounce buffer
@@ -412,7 +413,7 @@ struct Session::Impl
         r.cpuBestMs = r.cpuMultiMs;
         r.cpuBestLabel = "ours, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
         if (request.openCvCpuBaseline && openCvUnsupportedReason(filter, request.params).empty()) {
-            const std::string key = cpuKey(src, filter, request.params, threads);
+            const std::string key = cpuKey(src.contentHash(), filter, request.params, threads);
             auto it = openCvCpuCache.find(key);
             if (it == openCvCpuCache.end()) {
                 const OpenCvRun ocv = runOpenCvCpu(src, filter, request.params, threads, 3, 1);
@@ -432,9 +433,9 @@ struct Session::Impl
             r.speedupTotalVsCpu = r.cpuBestMs / r.totalMs;
     }
 
-    static std::string cpuKey(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads)
+    static std::string cpuKey(std::uint64_t picture, const FilterSpec &filter, const FilterParams &params, int threads)
     {
-        std::string key = std::to_string(input.contentHash()) + "/" + filter.name + "/" + borderModeName(params.border)
+        std::string key = std::to_string(picture) + "/" + filter.name + "/" + borderModeName(params.border)
                           + "/" + formatName(params.format) + "/" + std::to_string(threads);
         for (const ParamSpec &p : filter.params) {
             char value[64];

@@ -106,6 +106,7 @@ seeds = {
     'run-user-variant': ('run', ['--user-variant=v', '--synthetic=32x32', '--timeout=10']),
     'apply': ('apply', ['--filter=box', '--variant=naive', '--param=radius=2', '--out=sub', '--out-format=jpg', '--recursive', '--shard=1/2', '--max-inflight=2', '--device=cpu', '--json']),
     'race': ('race', ['--filter=median3x3', '--synthetic=64x64', '--variant=naive_sort,roofline', '--kernel-only', '--no-cpu', '--timeout=10']),
+    'race-end-to-end': ('race', ['--filter=sobel', '--synthetic=32x32', '--end-to-end', '--no-baselines', '--json']),
     'tune-blocks': ('tune', ['--filter=gaussian5x5', '--variant=roofline', '--blocks=4x8,8x8', '--shapes=8x8,16x16', '--max-items=256', '--dry-run', '--synthetic=96x64']),
     'report': ('report', ['--filter=gaussian', '--synthetic=64x64', '--out=r.html', '--overwrite', '--shapes=8x8', '--sweep=sigma=1,2', '--tune-variant=separable']),
     'inspect': ('inspect', ['--global=638x478', '--local=16x16', '--cl20', '--json']),
