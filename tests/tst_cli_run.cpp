@@ -90,11 +90,12 @@ void TestCliRun::runJson()
     QVERIFY(root["device"].toObject().contains("name"));
     const QJsonArray results = root["results"].toArray();
     const int variants = int(fwb::findFilter("gaussian5x5")->variants.size());
-    QCOMPARE(results.size(), variants + 2); // every variant, then OpenCV's two rows
+    QCOMPARE(results.size(), variants + 3); // every variant, then OpenCV's two rows and NPP's
     for (int i = 0; i < results.size(); ++i) {
         const QJsonObject r = results[i].toObject();
-        if (i >= variants) { // opencv_cpu, opencv_tapi: marked, and checked like a variant or unavailable with why
-            QCOMPARE(r["variant"].toString(), QString(i == variants ? "opencv_cpu" : "opencv_tapi"));
+        if (i >= variants) { // opencv_cpu, opencv_tapi, npp: marked, and checked like a variant or unavailable with why
+            const char *names[] = {"opencv_cpu", "opencv_tapi", "npp"};
+            QCOMPARE(r["variant"].toString(), QString(names[i - variants]));
             QVERIFY(r["baseline"].toBool());
             QVERIFY(r["error"].isNull() ? r["matches"].toBool() : r["unavailable"].toBool());
             continue;
@@ -153,7 +154,7 @@ void TestCliRun::runSweep()
     const QJsonArray results = QJsonDocument::fromJson(f.readAll()).object()["results"].toArray();
     const int recursive = int(fwb::findFilter("recursive_gaussian")->variants.size());
     const int separable = int(fwb::findFilter("gaussian")->variants.size());
-    const int baselines = 2; // gaussian has OpenCV's two rows (unavailable, with why, without OpenCV); the IIR none
+    const int baselines = 3; // gaussian has OpenCV's two rows and NPP's (unavailable, with why, where not built); the IIR none
     QCOMPARE(results.size(), 2 * (recursive + separable + baselines));
     QStringList seen;
     for (const QJsonValue &value : results) {

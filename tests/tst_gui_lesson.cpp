@@ -28,7 +28,10 @@ using namespace fwb;
 
 namespace {
 
-const QString kRecords = QStringLiteral(FWB_TEST_DATA_DIR "/measurements-pocl-sample");
+// FWB_LESSON_SHOTS_RECORDS: another records folder for screenshot runs (e.g. the repository's data/measurements).
+const QString kRecords = qEnvironmentVariableIsSet("FWB_LESSON_SHOTS_RECORDS")
+                             ? qEnvironmentVariable("FWB_LESSON_SHOTS_RECORDS")
+                             : QStringLiteral(FWB_TEST_DATA_DIR "/measurements-pocl-sample");
 
 RunResult run(const std::string &variant, double kernelMs, double upload, double download, double endToEnd,
               double bytes = 0)

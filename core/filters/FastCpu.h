@@ -39,6 +39,11 @@ using u8 = std::uint8_t;
 // the vector width where the CPU has it; no intrinsics. "avx2" does not include FMA, so float sums round
 // exactly as the baseline's do (bit-identical results on every machine). Off where ifunc is not
 // available (non-ELF, non-x86) and under the sanitizers (an ifunc resolver runs before they start).
+#if defined(__has_feature) // Clang names its sanitizers this way (older versions lack GCC's macros)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define FWB_NO_VECTOR_CLONES
+#endif
+#endif
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(FWB_NO_VECTOR_CLONES)         \
     && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define FWB_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
