@@ -8,7 +8,12 @@
 #include "DuelPage.h"
 #include "MainWindow.h"
 
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
 #include <QLabel>
+#include <QTabWidget>
+#include <QValueAxis>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -79,6 +84,44 @@ private slots:
         }
         QCOMPARE(duel->barCount(), 4);
         QVERIFY(!duel->isDueling());
+    }
+
+    // At 1366x768 (issue 24) the chart's axes read: the side names fit beside the plot instead of
+    // shrinking to "…", the millisecond ticks fit their spacing, and the bars get room for their labels.
+    void axesReadAtLaptopSize()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow window(false);
+        window.resize(1366, 700); // 768 less a window manager's title bar and panel
+        window.show();
+        QVERIFY(setUp(window, device, 200, 150));
+        DuelPage *duel = duelPage(window);
+        QVERIFY(duel->setSideSpec(0, QString::fromStdString(device.spec())));
+        QVERIFY(duel->setSideSpec(1, QStringLiteral("cpu-multi")));
+        if (auto *tabs = window.findChild<QTabWidget *>())
+            tabs->setCurrentWidget(duel); // the page on show, laid out at this window size
+        QSignalSpy finished(duel, &DuelPage::duelFinished);
+        QVERIFY(duel->startDuel());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QCoreApplication::processEvents();
+        auto *view = duel->findChild<QChartView *>("duelChart");
+        QVERIFY(view);
+        QVERIFY2(view->height() >= 170, qPrintable(QString::number(view->height())));
+        QChart *chart = view->chart();
+        const QRectF plot = chart->plotArea();
+        for (QAbstractAxis *axis : chart->axes()) {
+            const QFontMetrics fm(axis->labelsFont());
+            if (auto *names = qobject_cast<QBarCategoryAxis *>(axis)) {
+                for (const QString &name : names->categories())
+                    QVERIFY2(fm.horizontalAdvance(name) <= plot.left(),
+                             qPrintable(name + QStringLiteral(" is wider than the %1 px beside the plot").arg(plot.left())));
+            } else if (auto *ms = qobject_cast<QValueAxis *>(axis)) {
+                const QString widest = QString::asprintf(ms->labelFormat().toUtf8().constData(), ms->max());
+                const double spacing = plot.width() / std::max(1, ms->tickCount() - 1);
+                QVERIFY2(fm.horizontalAdvance(widest) < spacing,
+                         qPrintable(widest + QStringLiteral(" in %1 px between ticks").arg(spacing)));
+            }
+        }
     }
 
     void cancelMidway()

@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -65,9 +66,10 @@ DuelPage::DuelPage(QWidget *parent) : JobPage(parent), m_devices(listDevices())
         auto *image = new QLabel(this);
         image->setObjectName(side == 0 ? "duelLeftImage" : "duelRightImage");
         image->setAlignment(Qt::AlignCenter);
-        image->setMinimumSize(160, 100);
+        image->setMinimumSize(160, 80);
         image->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
         image->setFrameShape(QFrame::StyledPanel);
+        image->installEventFilter(this); // rescale the picture when the frame changes size
         m_images[side] = image;
         auto *text = new QLabel(this);
         text->setWordWrap(true);
@@ -91,7 +93,7 @@ DuelPage::DuelPage(QWidget *parent) : JobPage(parent), m_devices(listDevices())
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName("duelChart");
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(140);
+    m_view->setMinimumHeight(175); // two sides' bars with their labels, the axis and its title
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(createJobBar());
@@ -237,12 +239,31 @@ void DuelPage::onFinished(int side, const ComputeResult &result)
     finishJob();
 }
 
+// The side's result scaled into its frame as it is now (again whenever the frame changes size: the
+// text below it grows when a result arrives), never larger than the frame, so nothing is cut off.
+void DuelPage::scalePicture(int side)
+{
+    const ComputeResult &r = m_results[side];
+    const QSize box = m_images[side]->contentsRect().size();
+    if (r.output.isNull() || box.isEmpty())
+        return;
+    m_images[side]->setPixmap(
+        QPixmap::fromImage(r.output.scaled(box, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+}
+
+bool DuelPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize)
+        for (int side = 0; side < 2; ++side)
+            if (watched == m_images[side])
+                scalePicture(side);
+    return WorkbenchPage::eventFilter(watched, event);
+}
+
 void DuelPage::showSide(int side)
 {
     const ComputeResult &r = m_results[side];
-    if (!r.output.isNull())
-        m_images[side]->setPixmap(QPixmap::fromImage(r.output.scaled(
-            m_images[side]->size().expandedTo(QSize(240, 160)), Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    scalePicture(side);
     QString text = QStringLiteral("<b>%1</b><br/>").arg(r.engine.label().toHtmlEscaped());
     if (r.run.cancelled) {
         text += tr("cancelled");
@@ -284,7 +305,9 @@ void DuelPage::updateChart()
     for (int side = 1; side >= 0; --side) {
         const ComputeResult &r = m_results[side];
         const bool ok = m_has[side];
-        names << QStringLiteral("%1. %2").arg(side + 1).arg(engineFor(side).label());
+        // The panes above name the devices; beside the bars a short word fits where a device name
+        // shrank to "…" at 1366x768.
+        names << (side == 0 ? tr("left") : tr("right"));
         *kernel << (ok ? kernelOf(r) : 0.0);
         *total << (ok ? endToEndOf(r) : 0.0);
         if (ok)
@@ -303,7 +326,13 @@ void DuelPage::updateChart()
     auto *axisY = new QBarCategoryAxis;
     axisY->append(names);
     auto *axisX = new QValueAxis;
-    axisX->setRange(0, top > 0 ? top * 1.25 : 1);
+    const double axisMax = top > 0 ? top * 1.25 : 1;
+    axisX->setRange(0, axisMax);
+    // Whole milliseconds where the scale allows: "40" fits between ticks where "41.1111" did not.
+    axisX->setLabelFormat(axisMax >= 10 ? QStringLiteral("%.0f") : axisMax >= 1 ? QStringLiteral("%.1f")
+                                                                                 : QStringLiteral("%.2f"));
+    axisX->setTickCount(5);
+    axisX->applyNiceNumbers(); // ticks at round values (0, 20, 40, ...)
     axisX->setTitleText(tr("milliseconds (shorter is faster)"));
     m_chart->addAxis(axisY, Qt::AlignLeft);
     m_chart->addAxis(axisX, Qt::AlignBottom);

@@ -55,6 +55,9 @@ protected:
     bool canStart() const override;
     void updateActions() override;
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void runSide(int side);
     void onFinished(int side, const ComputeResult &result);
@@ -65,6 +68,7 @@ private:
     std::vector<DeviceInfo> m_devices;
     std::array<ComputeWorker *, 2> m_workers{};
     std::array<QComboBox *, 2> m_sides{};
+    void scalePicture(int side);
     std::array<QLabel *, 2> m_images{};
     std::array<QLabel *, 2> m_texts{};
     std::array<ComputeResult, 2> m_results;
