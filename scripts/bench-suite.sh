@@ -6,7 +6,8 @@
 #   scripts/bench-suite.sh OUTDIR [--bench PATH] [--size WxH] [--device SPEC] [--repeat N] [--part P]
 #
 # --part roofline|layouts|sweeps|all (default all): roofline = issue 9's targets (every family's
-# variants with OpenCV's rows, gray8 and rgba8888; the default launch at an odd size against the
+# variants with OpenCV's rows, gray8 and rgba8888; where filter-bench was built with NPP, also
+# scripts/npp-compare.sh's table in npp/; the default launch at an odd size against the
 # even one, gray8 and rgba8888; OpenCV through Python's cv2 where filter-bench was built without OpenCV) and a summary
 # (scripts/roofline-summary.py) in roofline.md. The per-layout tables time every filter on the CPU
 # too (single-threaded reference), which dominates the wall time on big images; sweeps skip that.
@@ -69,6 +70,15 @@ if [ "$part" = all ] || [ "$part" = roofline ]; then
     fi
     python3 "$root/scripts/roofline-summary.py" "$out" >"$out/roofline.md" 2>&1 || failed=1
     cat "$out/roofline.md"
+    # NVIDIA's NPP beside our best rungs, where this filter-bench was built with NPP (replicate border).
+    if "$bench" run --filter erode --variant naive --synthetic 16x16 --repeat 1 --warmup 0 --border replicate \
+            --baselines --no-cpu-single ${device:+--device "$device"} --json 2>/dev/null \
+        | python3 -c "import json,sys; sys.exit(0 if any(r['variant'] == 'npp' and not r.get('error')
+                      for r in json.load(sys.stdin)['results']) else 1)"; then
+        echo "== npp: our best rungs beside NVIDIA's NPP (scripts/npp-compare.sh)"
+        "$root/scripts/npp-compare.sh" "$bench" "$out/npp" --size "$size" --repeat "$repeat" \
+            ${device:+--device "$device"} >"$out/npp-compare.txt" 2>&1 || failed=1
+    fi
 fi
 if [ "$part" = all ] || [ "$part" = layouts ]; then
     for format in gray8 rgba8888 rgb888; do
