@@ -231,6 +231,22 @@ private slots:
         QVERIFY2(panel.numbersText().contains("staging 0.000 ms (image page-locked"), qPrintable(panel.numbersText()));
     }
 
+    // At 1366x768 the timing dock is about 840 px wide: the history chart, squeezed beside the numbers
+    // to a ~60 px sliver, goes below them and takes the panel's width (issue 24).
+    void historyChartReadableWhenNarrow()
+    {
+        TimingPanel panel;
+        panel.resize(840, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *chart = panel.findChild<QWidget *>("historyChart");
+        QVERIFY(chart);
+        QTRY_VERIFY2(chart->width() >= 600, qPrintable(QString::number(chart->width())));
+        QVERIFY(chart->height() >= 200);
+        panel.resize(1800, 500); // a wide dock keeps them side by side
+        QTRY_VERIFY2(chart->width() < 1200 && chart->width() >= 500, qPrintable(QString::number(chart->width())));
+    }
+
     void heatMapMarksDifferences()
     {
         Image a = makeTestCard(16, 8, PixelFormat::Gray8);

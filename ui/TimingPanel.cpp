@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
+#include <QBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QTextDocument>
@@ -226,7 +227,8 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_chartView->setMinimumHeight(220);
     m_chartView->setObjectName("historyChart");
 
-    auto *top = new QHBoxLayout;
+    auto *top = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_top = top;
     auto *left = new QVBoxLayout;
     left->addWidget(m_title);
     left->addWidget(m_note);
@@ -236,6 +238,16 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     top->addWidget(m_chartView, 6);
     layout->addLayout(top);
     updateChart();
+}
+
+// Beside the numbers when the dock is wide; below them, at the dock's width, when it is not (at
+// 1366x768 the dock is about 840 px wide and the chart was squeezed to a sliver beside the numbers).
+void TimingPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const auto direction = width() < kSideBySideWidth ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+    if (m_top && m_top->direction() != direction)
+        m_top->setDirection(direction);
 }
 
 void TimingPanel::setNote(const QString &text)

@@ -13,6 +13,7 @@
 class QLabel;
 class QChart;
 class QChartView;
+class QBoxLayout;
 class QBarSeries;
 class QHorizontalBarSeries;
 class QBarCategoryAxis;
@@ -73,6 +74,10 @@ public:
     TimingBar *bar() const { return m_bar; }
 
     static constexpr int kHistoryLength = 12;
+    static constexpr int kSideBySideWidth = 1100; // narrower: the history chart goes below the numbers
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void updateChart();
@@ -95,6 +100,7 @@ private:
     TimingBar *m_bar = nullptr;
     QLabel *m_numbers = nullptr;
     QChartView *m_chartView = nullptr;
+    QBoxLayout *m_top = nullptr;
     QChart *m_chart = nullptr;
     QHorizontalBarSeries *m_series = nullptr;
     QBarCategoryAxis *m_categories = nullptr;
