@@ -1,6 +1,6 @@
-// Shared by the window suites (tst_gui_race, _tuner, _sweep, _duel, _lab, _mainwindow, _results, _transfers):
-// finding a page in the real window, preparing the window for a page's job, running the controls once; the
-// fixture of the main-window suites.
+// Shared by the window suites (tst_gui_race, _race_present, _tuner, _sweep, _duel, _lab, _mainwindow, _results,
+// _transfers): finding a page in the real window, preparing the window for a page's job, running the controls
+// once; the fixtures of the main-window suites and of the race suites.
 #pragma once
 
 #include "ComputeWorker.h"
@@ -162,6 +162,29 @@ protected:
     {
         return c->setDeviceSpec(QString::fromStdString(device.spec())) && c->setFilterName(filter)
                && c->setVariantName(variant);
+    }
+};
+
+// The fixture of a suite over one page (tst_gui_race and tst_gui_race_present over RacePage): one window
+// for the suite, as in the app (PoCL aborts when contexts are made again after OpenCV's T-API has used one),
+// its page, and the window set up for the page's job.
+template <class Page>
+class PageWindowSuite : public QObject
+{
+protected:
+    std::unique_ptr<MainWindow> m_window;
+
+    void openSuiteWindow() // initTestCase's
+    {
+        m_window = std::make_unique<MainWindow>(false);
+        m_window->show();
+    }
+
+    static Page *page(MainWindow &window) { return findPage<Page>(window); }
+
+    static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
+    {
+        return setUpPageWindow(window, device, w, h);
     }
 };
 
