@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${FWB_TSAN_BUILD:-$root/build-tsan}"
 bench_build="${FWB_TSAN_BENCH_BUILD:-$root/build}"
-suites=(tst_gui_worker tst_gui_mainwindow tst_gui_lab tst_gui_editor tst_bad_input plain_threadpool)
+suites=(tst_gui_worker tst_gui_mainwindow tst_gui_results tst_gui_lab tst_gui_editor tst_bad_input plain_threadpool)
 start=$SECONDS
 targets=("${suites[@]}")
 bench=""

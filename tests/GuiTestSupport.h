@@ -1,5 +1,6 @@
-// Shared by the window suites (tst_gui_race, _tuner, _sweep, _duel, _lab, _mainwindow, _transfers):
-// finding a page in the real window, preparing the window for a page's job, running the controls once.
+// Shared by the window suites (tst_gui_race, _race_present, _tuner, _sweep, _duel, _lab, _mainwindow, _results,
+// _transfers): finding a page in the real window, preparing the window for a page's job, running the controls
+// once; the fixtures of the main-window suites and of the race suites.
 #pragma once
 
 #include "ComputeWorker.h"
@@ -11,12 +12,15 @@
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QObject>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QString>
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
+#include <memory>
 
 #include <optional>
 
@@ -119,6 +123,69 @@ private:
     std::atomic<bool> m_open{false};
     std::atomic<int> m_seen{0};
     QMetaObject::Connection m_connection;
+};
+
+// The fixture of the main-window suites (tst_gui_mainwindow, tst_gui_results): a private folder (the
+// settings and the files the tests write), the suite's one window, and the controls run once.
+class WindowSuite : public QObject
+{
+protected:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+
+    // initTestCase's: the settings in the folder under the suite's name, then the window with no automatic
+    // runs, 2 repeats, 1400x900, shown.
+    void openSuiteWindow(const char *suite)
+    {
+        QVERIFY(m_dir.isValid());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath("settings"));
+        QCoreApplication::setOrganizationName("fwb-gui-test");
+        QCoreApplication::setApplicationName(suite);
+        m_window = std::make_unique<MainWindow>(false);
+        m_window->controls()->setAutoRun(false);
+        m_window->controls()->setRepeat(2);
+        m_window->resize(1400, 900);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    // Runs the current controls once; returns the result (ok, expected failure or error).
+    static bool runOnce(MainWindow &window, ComputeResult *out, int timeoutMs = 120000)
+    {
+        return runInWindow(window, out, timeoutMs);
+    }
+
+    // Points the controls at a device, filter and variant (false if any of them cannot be chosen).
+    static bool selectVariant(ControlPanel *c, const DeviceInfo &device, const QString &filter,
+                              const QString &variant)
+    {
+        return c->setDeviceSpec(QString::fromStdString(device.spec())) && c->setFilterName(filter)
+               && c->setVariantName(variant);
+    }
+};
+
+// The fixture of a suite over one page (tst_gui_race and tst_gui_race_present over RacePage): one window
+// for the suite, as in the app (PoCL aborts when contexts are made again after OpenCV's T-API has used one),
+// its page, and the window set up for the page's job.
+template <class Page>
+class PageWindowSuite : public QObject
+{
+protected:
+    std::unique_ptr<MainWindow> m_window;
+
+    void openSuiteWindow() // initTestCase's
+    {
+        m_window = std::make_unique<MainWindow>(false);
+        m_window->show();
+    }
+
+    static Page *page(MainWindow &window) { return findPage<Page>(window); }
+
+    static bool setUp(MainWindow &window, const DeviceInfo &device, int w, int h)
+    {
+        return setUpPageWindow(window, device, w, h);
+    }
 };
 
 } // namespace fwb::test

@@ -4,6 +4,7 @@
 
 #include "ImageFileIo.h"
 #include "RaceChart.h"
+#include "RacePresentation.h"
 #include "RaceVerdict.h"
 
 #include <QAction>
@@ -21,17 +22,6 @@
 #include <algorithm>
 
 namespace fwb {
-
-namespace {
-
-QPixmap preview(const QImage &image, int side)
-{
-    if (image.isNull())
-        return {};
-    return QPixmap::fromImage(image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation));
-}
-
-} // namespace
 
 RacePage::RacePage(QWidget *parent) : JobPage(parent)
 {
@@ -62,10 +52,10 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
         const RaceMetric metric = index == 1 ? RaceMetric::EndToEnd : RaceMetric::KernelOnly;
         m_chart->setMetric(metric);
         m_verdict->setRankedByFiltering(metric == RaceMetric::KernelOnly);
-        if (m_presentChart)
-            m_presentChart->setMetric(metric);
-        if (m_presentVerdict)
-            m_presentVerdict->setRankedByFiltering(metric == RaceMetric::KernelOnly);
+        if (m_presentation) {
+            m_presentation->chart()->setMetric(metric);
+            m_presentation->verdict()->setRankedByFiltering(metric == RaceMetric::KernelOnly);
+        }
         updateWinner();
     });
 
@@ -151,8 +141,8 @@ void RacePage::showFailure(const QString &message)
 {
     m_winner->setText(tr("The race could not start: %1").arg(message));
     m_progress->setFormat(tr("%v of %m runs"));
-    if (m_presentStatus)
-        m_presentStatus->setText(tr("The race could not start: %1").arg(message));
+    if (m_presentation)
+        m_presentation->setStatusText(tr("The race could not start: %1").arg(message));
     emit statusMessage(tr("The race could not start: %1").arg(message));
 }
 
@@ -196,10 +186,8 @@ void RacePage::updateActions()
     JobPage::updateActions();
     if (m_request.engine.isCpu())
         m_startButton->setToolTip(tr("Pick an OpenCL device in the controls to race the variants"));
-    if (m_presentStart) {
-        m_presentStart->setEnabled(m_startButton->isEnabled());
-        m_presentStart->setText(isBusy() ? tr("Racing…") : tr("Start the race"));
-    }
+    if (m_presentation)
+        m_presentation->setStartState(m_startButton->isEnabled(), isBusy());
 }
 
 bool RacePage::startJob()
@@ -230,12 +218,12 @@ bool RacePage::startJob()
                            .arg(m_input->height())
                            .arg(formatName(job.run.params.format)));
     m_winner->setText(tr("Racing…"));
-    if (m_presentWinner)
-        m_presentWinner->setText(tr("Racing…"));
+    if (m_presentation)
+        m_presentation->setWinnerText(tr("Racing…"));
     const QString starting = tr("Starting the race on %1…").arg(q(job.device.name));
     m_progress->setFormat(starting);
-    if (m_presentStatus)
-        m_presentStatus->setText(starting);
+    if (m_presentation)
+        m_presentation->setStatusText(starting);
     emit statusMessage(starting);
     updateTitles();
     const bool started = startBenchJob(job);
@@ -259,8 +247,8 @@ void RacePage::onStep(const RaceEntry &upcoming, int index, int total, bool firs
         text = tr("%1 (%2 of %3)…").arg(what).arg(index - (reference ? 1 : 0)).arg(total - (reference ? 1 : 0));
     }
     m_progress->setFormat(text); // titles hold no %v, %m or %p
-    if (m_presentStatus)
-        m_presentStatus->setText(text);
+    if (m_presentation)
+        m_presentation->setStatusText(text);
     emit statusMessage(text);
 }
 
@@ -268,10 +256,10 @@ void RacePage::showRace()
 {
     m_chart->setRace(m_race);
     m_verdict->setRace(m_race);
-    if (m_presentChart)
-        m_presentChart->setRace(m_race);
-    if (m_presentVerdict)
-        m_presentVerdict->setRace(m_race);
+    if (m_presentation) {
+        m_presentation->chart()->setRace(m_race);
+        m_presentation->verdict()->setRace(m_race);
+    }
 }
 
 QString RacePage::runsText() const
@@ -316,8 +304,8 @@ void RacePage::onFinished(const RaceResult &race)
                       ? tr(" Fastest version: %1, filtering in %2.").arg(q(m_race.entries[win].title),
                                                                        msText(m_race.entries[win].timeMs(RaceMetric::KernelOnly)))
                       : tr(" Fastest: %1, %2.").arg(q(m_race.entries[win].title), msText(m_race.entries[win].timeMs(m_chart->metric())));
-    if (m_presentStatus)
-        m_presentStatus->setText(status);
+    if (m_presentation)
+        m_presentation->setStatusText(status);
     emit statusMessage(status);
     if (win >= 0)
         showEntry(win);
@@ -354,8 +342,8 @@ void RacePage::updateWinner()
         text += QStringLiteral("<br/>") + q(verdict).toHtmlEscaped();
     // On a CPU device (PoCL) "faster than OpenCV on the CPU" is the same chip against itself: say so
     // (the presentation says it on its device line, right above).
-    if (m_presentWinner)
-        m_presentWinner->setText(text);
+    if (m_presentation)
+        m_presentation->setWinnerText(text);
     if (const std::string note = m_race.sameProcessorNote(); !note.empty())
         text += QStringLiteral("<br/><b>%1</b>").arg(q(note).toHtmlEscaped());
     m_winner->setText(text);
@@ -368,7 +356,7 @@ void RacePage::showEntry(int index)
     m_chart->setSelected(index);
     const RaceEntry &e = m_race.entries[index];
     const RunResult &r = e.result;
-    m_outputView->setPixmap(preview(qimageFromImage(r.output), 260));
+    m_outputView->setPixmap(previewPixmap(qimageFromImage(r.output), 260));
     const Image *reference = nullptr;
     for (const RaceEntry &other : m_race.entries)
         if (other.name == "cpu_single" && !other.result.output.isNull())
@@ -378,7 +366,7 @@ void RacePage::showEntry(int index)
     QImage diff;
     if (reference && !r.output.isNull())
         diff = differenceHeatMap(r.output, *reference, &maxDiff, &meanDiff);
-    m_diffView->setPixmap(preview(diff, 260));
+    m_diffView->setPixmap(previewPixmap(diff, 260));
     QString text = QStringLiteral("<b>%1</b> <code>%2</code><br/>").arg(q(e.title).toHtmlEscaped(), q(e.name));
     text += q(raceWhy(m_race.filter, e)).toHtmlEscaped() + QStringLiteral("<br/>");
     text += tr("End to end %1, kernel %2").arg(msText(e.timeMs(RaceMetric::EndToEnd)), msText(e.timeMs(RaceMetric::KernelOnly)));
@@ -419,124 +407,11 @@ void RacePage::setPresenting(bool on)
 
 void RacePage::createPresentation()
 {
-    m_presentation = new QWidget;
-    m_presentation->setObjectName("racePresentation");
-    m_presentation->setWindowTitle(tr("Race"));
+    m_presentation = new RacePresentation(m_chart->metric(), m_startAct->shortcut());
     m_presentation->installEventFilter(this);
-    auto scaled = [](QWidget *w, double factor, bool bold = false) {
-        QFont f = w->font();
-        f.setPointSizeF(f.pointSizeF() * factor);
-        f.setBold(bold);
-        w->setFont(f);
-    };
-    // The question comes from the filter (issue 24: every race was "Which way of blurring ...").
-    m_presentTitle = new QLabel(m_presentation);
-    m_presentTitle->setObjectName("presentTitle");
-    m_presentTitle->setWordWrap(true);
-    scaled(m_presentTitle, 2.4, true);
-    // A teacher starts the race from here (issue 24: the empty state asked for a race and nothing here
-    // could start one): a button a class can see, and Space or Enter.
-    m_presentStart = new QPushButton(tr("Start the race"), m_presentation);
-    m_presentStart->setObjectName("presentStart");
-    m_presentStart->setFocusPolicy(Qt::NoFocus); // Space is the window's shortcut, never a second click
-    m_presentStart->setToolTip(tr("Space or Enter"));
-    scaled(m_presentStart, 1.8, true);
-    m_presentStart->setMinimumHeight(m_presentStart->fontMetrics().height() * 2);
-    connect(m_presentStart, &QPushButton::clicked, this, [this] { startJob(); });
-    m_presentDevice = new QLabel(m_presentation);
-    m_presentDevice->setObjectName("presentDevice");
-    m_presentDevice->setWordWrap(true);
-    scaled(m_presentDevice, 1.4);
-    m_presentWinner = new QLabel(m_presentation);
-    m_presentWinner->setObjectName("presentWinner");
-    m_presentWinner->setWordWrap(true);
-    scaled(m_presentWinner, 1.8);
-    m_presentStatus = new QLabel(m_presentation);
-    m_presentStatus->setObjectName("presentStatus");
-    m_presentStatus->setWordWrap(true);
-    scaled(m_presentStatus, 1.4);
-    m_presentChart = new RaceChart(m_presentation);
-    m_presentChart->setObjectName("presentChart");
-    m_presentChart->setLarge(true);
-    m_presentChart->setShowReference(false); // the checking reference is not a contender
-    m_presentChart->setMetric(m_chart->metric());
-    // Under the ranking by filtering, the end-to-end story: the winner's copies and filtering stacked,
-    // page-locked beside ordinary memory, the CPU, and the verdict; the two scroll together.
-    m_presentVerdict = new RaceVerdict(m_presentation);
-    m_presentVerdict->setObjectName("presentVerdict");
-    m_presentVerdict->setLarge(true);
-    m_presentVerdict->setRankedByFiltering(m_chart->metric() == RaceMetric::KernelOnly);
-    auto *bars = new QWidget(m_presentation);
-    auto *barsLayout = new QVBoxLayout(bars);
-    barsLayout->setContentsMargins(0, 0, 0, 0);
-    barsLayout->addWidget(m_presentChart);
-    barsLayout->addWidget(m_presentVerdict);
-    barsLayout->addStretch(1); // the verdict right under the bars, the room left below it
-    auto *scroll = new QScrollArea(m_presentation);
-    scroll->setWidget(bars);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-
-    // The picture before and after: what the race was about.
-    auto caption = [this](const QString &text, const char *name) {
-        auto *label = new QLabel(text, m_presentation);
-        label->setObjectName(name);
-        label->setWordWrap(true);
-        QFont f = label->font();
-        f.setPointSizeF(f.pointSizeF() * 1.3);
-        label->setFont(f);
-        return label;
-    };
-    auto picture = [this](const char *name) {
-        auto *label = new QLabel(m_presentation);
-        label->setObjectName(name);
-        label->setAlignment(Qt::AlignCenter);
-        label->setMinimumSize(160, 110);
-        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the pixmap follows the room
-        return label;
-    };
-    auto *pictures = new QVBoxLayout;
-    pictures->addWidget(caption(tr("Before"), "presentBeforeCaption"));
-    pictures->addWidget(m_presentBefore = picture("presentBefore"), 1);
-    pictures->addWidget(m_presentAfterCaption = caption(tr("After"), "presentAfterCaption"));
-    pictures->addWidget(m_presentAfter = picture("presentAfter"), 1);
-
-    auto *hint = new QLabel(tr("Space or Enter starts a race · Esc or F11 to leave"), m_presentation);
-    hint->setObjectName("presentHint");
-    hint->setAlignment(Qt::AlignRight);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    scaled(hint, 1.2);
-
-    auto *lesson = new QPushButton(tr("Show the lesson (L)"), m_presentation); // the guided lesson (ui/lesson)
-    lesson->setObjectName("presentLesson");
-    lesson->setFocusPolicy(Qt::NoFocus);
-    scaled(lesson, 1.4);
-    connect(lesson, &QPushButton::clicked, this, &RacePage::lessonRequested);
-    auto *head = new QHBoxLayout;
-    head->addWidget(m_presentTitle, 1);
-    head->addWidget(m_presentStart, 0, Qt::AlignTop);
-    head->addWidget(lesson, 0, Qt::AlignTop);
-    auto *body = new QHBoxLayout;
-    body->addWidget(scroll, 3); // the bars first: their sentences wrap less
-    body->addLayout(pictures, 1);
-    auto *layout = new QVBoxLayout(m_presentation);
-    layout->addLayout(head);
-    layout->addWidget(m_presentDevice);
-    layout->addWidget(m_presentWinner);
-    layout->addWidget(m_presentStatus);
-    layout->addLayout(body, 1);
-    layout->addWidget(hint);
-
-    auto key = [this](const QKeySequence &sequence, auto slot) {
-        auto *shortcut = new QShortcut(sequence, m_presentation);
-        connect(shortcut, &QShortcut::activated, this, slot);
-    };
-    for (const QKeySequence &start : {QKeySequence(Qt::Key_Space), QKeySequence(Qt::Key_Return),
-                                      QKeySequence(Qt::Key_Enter), m_startAct->shortcut()})
-        key(start, [this] { startJob(); });
-    for (const QKeySequence &leave : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::Key_F11)})
-        key(leave, [this] { setPresenting(false); });
-    key(QKeySequence(Qt::Key_L), [this] { emit lessonRequested(); });
+    connect(m_presentation, &RacePresentation::startRequested, this, [this] { startJob(); });
+    connect(m_presentation, &RacePresentation::leaveRequested, this, [this] { setPresenting(false); });
+    connect(m_presentation, &RacePresentation::lessonRequested, this, &RacePage::lessonRequested);
 }
 
 void RacePage::fitChart()
@@ -582,54 +457,36 @@ void RacePage::updatePresentPictures()
 {
     if (!m_presentation)
         return;
-    // The column beside the chart (a quarter of the width), half its height each.
-    const int side = std::max(160, std::min(m_presentation->width() / 4, (m_presentation->height() - 260) / 2));
-    m_presentBefore->setPixmap(m_input ? preview(qimageFromImage(*m_input), side) : QPixmap());
     const int win = m_race.winner(m_chart->metric());
-    if (win >= 0 && !m_race.entries[win].result.output.isNull()) {
-        const RaceEntry &e = m_race.entries[win];
-        m_presentAfter->setPixmap(preview(qimageFromImage(e.result.output), side));
-        m_presentAfterCaption->setText(tr("After: %1").arg(q(e.title).toHtmlEscaped()));
-    } else {
-        m_presentAfter->setPixmap({});
-        m_presentAfterCaption->setText(isBusy() ? tr("After: when the first runs end") : tr("After"));
-    }
+    m_presentation->setPictures(m_input.get(), win >= 0 ? &m_race.entries[win] : nullptr, isBusy());
 }
 
 void RacePage::updateTitles()
 {
+    if (!m_presentation)
+        return;
     const FilterSpec *filter = findFilter(!m_race.filter.empty() ? m_race.filter : m_request.run.filter);
-    if (m_presentTitle)
-        m_presentTitle->setText(filter ? q(raceQuestion(*filter)) : tr("Which way is fastest?"));
-    if (m_presentChart)
-        m_presentChart->setEmptyText(
-            tr("Press Start the race (or Space): every way the workbench knows of %1 runs on this picture, "
-               "and the bars line up fastest first.")
-                .arg(filter ? q(filter->plainVerb) : tr("filtering the picture")));
-    if (m_presentDevice) {
-        const bool raced = !m_race.deviceName.empty();
-        const std::string device = raced ? m_race.deviceName : m_request.engine.device.name;
-        const DeviceKind kind = raced ? m_race.deviceKind : m_request.engine.device.kind;
-        // In plain words: what the device is, then (a CPU device) that it is the processor it races.
-        QString text;
-        if (device.empty())
-            text = tr("Pick an OpenCL device in the window's controls to race.");
-        else if (kind == DeviceKind::Cpu)
-            text = tr("On %1, this computer's main processor.").arg(q(device).toHtmlEscaped());
-        else if (kind == DeviceKind::Gpu)
-            text = tr("On %1, the graphics card (GPU).").arg(q(device).toHtmlEscaped());
-        else
-            text = tr("On %1, an OpenCL accelerator.").arg(q(device).toHtmlEscaped());
-        const std::string note = raced ? m_race.sameProcessorNote() : sameProcessorNote(m_request.engine.device);
-        if (!note.empty())
-            text += QLatin1Char(' ') + q(note).toHtmlEscaped();
-        m_presentDevice->setText(text);
-    }
+    m_presentation->setTitles(filter, m_race, m_request);
+}
+
+RaceChart *RacePage::presentChart() const
+{
+    return m_presentation ? m_presentation->chart() : nullptr;
+}
+
+RaceVerdict *RacePage::presentVerdict() const
+{
+    return m_presentation ? m_presentation->verdict() : nullptr;
+}
+
+QWidget *RacePage::presentation() const
+{
+    return m_presentation;
 }
 
 QString RacePage::presentTitle() const
 {
-    return m_presentTitle ? m_presentTitle->text() : QString();
+    return m_presentation ? m_presentation->title() : QString();
 }
 
 } // namespace fwb

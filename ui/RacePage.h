@@ -4,7 +4,7 @@
 // click a bar for that run's output and its difference from the CPU. View ▸ Present (F11) shows the
 // race full screen in large type, for a class: a large "Start the race" button (Space or Enter), the
 // device in plain words, the picture before and after (the winner's), the winner's why, and how to
-// leave (Esc or F11).
+// leave (Esc or F11); that window is RacePresentation, fed by this page.
 #pragma once
 
 #include "BenchWorker.h"
@@ -19,6 +19,7 @@ class QSplitter;
 namespace fwb {
 
 class RaceChart;
+class RacePresentation;
 class RaceVerdict;
 
 class RacePage : public JobPage
@@ -41,7 +42,7 @@ public:
     // The end-to-end story under the bars: the fastest version's copies and filtering stacked, the pinned
     // alternative, the CPU rows, the verdict (the presentation's: presentVerdict(), nullptr before it opened).
     RaceVerdict *verdict() const { return m_verdict; }
-    RaceVerdict *presentVerdict() const { return m_presentVerdict; }
+    RaceVerdict *presentVerdict() const;
     // What the race ran, as the bars show it: "6 versions on the device and 2 on the CPU" (the checking
     // reference, not in the race, is not counted).
     QString runsText() const;
@@ -50,8 +51,8 @@ public:
     // Presentation mode's question ("Which way of finding the edges in the picture is fastest?"), empty
     // before View ▸ Present first opened it; its chart (no checking reference), nullptr before then.
     QString presentTitle() const;
-    RaceChart *presentChart() const { return m_presentChart; }
-    QWidget *presentation() const { return m_presentation; }
+    RaceChart *presentChart() const;
+    QWidget *presentation() const;
 
 public slots:
     bool startJob() override;
@@ -79,7 +80,7 @@ private:
     void showEntry(int entry);
     void updateWinner();
     void updateTitles(); // presentation title and device line, from the race's filter and device
-    void createPresentation();
+    void createPresentation(); // the RacePresentation window, connected to this page
     // The bars first: the splitter gives the chart the height all its bars need (those of the race
     // running, as many as it will have), the picture below the rest, none when that is too little
     // (issue 24: 4 of 8 bars at 1366x768). A handle the user dragged is left alone until the next race.
@@ -102,17 +103,7 @@ private:
     QWidget *m_preview; // the clicked run's picture, its difference and its details, below the chart
     bool m_splitByUser = false;
     bool m_fitting = false;
-    QWidget *m_presentation = nullptr;
-    RaceChart *m_presentChart = nullptr;
-    RaceVerdict *m_presentVerdict = nullptr;
-    QLabel *m_presentWinner = nullptr;
-    QLabel *m_presentTitle = nullptr;
-    QLabel *m_presentDevice = nullptr;
-    QPushButton *m_presentStart = nullptr;
-    QLabel *m_presentBefore = nullptr;
-    QLabel *m_presentAfter = nullptr;
-    QLabel *m_presentAfterCaption = nullptr;
-    QLabel *m_presentStatus = nullptr; // what the race waits for now
+    RacePresentation *m_presentation = nullptr; // View ▸ Present, created when first shown
 };
 
 } // namespace fwb

@@ -1,29 +1,23 @@
 #include "LessonWindow.h"
 
-#include "BenchWorker.h"
 #include "Catalogue.h"
-#include "ComputeWorker.h"
 #include "ImageFileIo.h"
 #include "MeasurementRecord.h"
-#include "OpenCvBaseline.h"
 #include "lesson/LessonChart.h"
+#include "lesson/LessonLiveFrames.h"
+#include "lesson/LessonMeasurement.h"
 
-#include <QApplication>
 #include <QCloseEvent>
-#include <QPointer>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSemaphore>
 #include <QShortcut>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 namespace fwb {
 
@@ -33,9 +27,6 @@ QString q(const std::string &s)
 {
     return QString::fromStdString(s);
 }
-
-constexpr int kLiveWidth = 640, kLiveHeight = 360; // the live step's moving window of the picture
-constexpr int kFpsWindowMs = 2000;                 // frames per second over the last two seconds
 
 void scaleFont(QWidget *w, double factor, bool bold = false)
 {
@@ -58,75 +49,6 @@ QLabel *wrapped(QWidget *parent, const char *name, double factor = 1.0)
 
 } // namespace
 
-// ---- the moving picture --------------------------------------------------------------------------
-
-Image lessonFrame(const Image &source, int index, int width, int height)
-{
-    width = std::min(width, source.width());
-    height = std::min(height, source.height());
-    Image out(width, height, source.format());
-    const int bpp = source.channels();
-    const int shift = (index * 4) % std::max(1, source.width()); // 4 pixels a frame, to the right
-    for (int y = 0; y < height; ++y) {
-        const std::uint8_t *in = source.row(y);
-        std::uint8_t *o = out.row(y);
-        for (int x = 0; x < width; ++x) {
-            const int sx = (x + source.width() - shift) % source.width();
-            std::copy_n(in + std::size_t(sx) * bpp, bpp, o + std::size_t(x) * bpp);
-        }
-    }
-    return out;
-}
-
-LessonCpuLoop::LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv,
-                             std::shared_ptr<QSemaphore> turn, QObject *parent)
-    : QThread(parent), m_source(std::move(source)), m_params(std::move(params)), m_openCv(openCv),
-      m_turn(std::move(turn))
-{
-}
-
-LessonCpuLoop::~LessonCpuLoop()
-{
-    stop();
-    wait();
-}
-
-void LessonCpuLoop::stop()
-{
-    m_stop = true;
-}
-
-void LessonCpuLoop::run()
-{
-    const FilterSpec *filter = findFilter("gaussian5x5");
-    if (!filter || !m_source)
-        return;
-    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-    for (int index = 0; !m_stop; ++index) {
-        if (m_turn) { // taking turns with the device: wait for ours
-            while (!m_turn->tryAcquire(1, 50))
-                if (m_stop)
-                    return;
-        }
-        const auto start = std::chrono::steady_clock::now();
-        const Image frame = lessonFrame(*m_source, index, kLiveWidth, kLiveHeight);
-        Image out(frame.width(), frame.height(), frame.format());
-        if (m_openCv) {
-            OpenCvRun r = runOpenCvCpu(frame, *filter, m_params, threads, 1, 0);
-            if (r.unavailable || !r.error.empty() || r.output.isNull())
-                filter->cpuReference(frame, out, m_params, threads);
-            else
-                out = std::move(r.output);
-        } else {
-            filter->cpuReference(frame, out, m_params, threads);
-        }
-        QImage shown = qimageFromImage(out);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        if (!m_stop)
-            emit frameDone(shown, ms);
-    }
-}
-
 // ---- the window ----------------------------------------------------------------------------------
 
 LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent, Qt::Window), m_setup(setup)
@@ -136,6 +58,38 @@ LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent
     setAttribute(Qt::WA_DeleteOnClose, false);
     m_plan = lessonPlan();
     buildUi();
+    m_measurement = new LessonMeasurement(this);
+    connect(m_measurement, &LessonMeasurement::step, this, &LessonWindow::onMeasurementStep);
+    connect(m_measurement, &LessonMeasurement::measured, this, [this](const LessonFigures &figures, bool finishing) {
+        m_live = figures;
+        if (!finishing)
+            refresh(); // the pageable race's figures while the pinned one runs; finishing refreshes anyway
+    });
+    connect(m_measurement, &LessonMeasurement::cpuAloneTimed, this, [this](double ms, const std::string &title) {
+        m_cpuOnlyMs = ms;
+        m_cpuOnlyTitle = title;
+        refresh();
+    });
+    connect(m_measurement, &LessonMeasurement::finished, this, [this](const QString &failure) {
+        finishMeasuring();
+        if (!failure.isEmpty())
+            m_status->setText(tr("The measurement stopped: %1").arg(failure));
+    });
+    m_frames = new LessonLiveFrames(this);
+    connect(m_frames, &LessonLiveFrames::cpuFrame, this, [this](const QImage &frame) {
+        m_cpuPicture->setPixmap(
+            QPixmap::fromImage(frame).scaled(m_cpuPicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        emit liveFrame();
+    });
+    connect(m_frames, &LessonLiveFrames::deviceFrame, this, [this](const QImage &frame) {
+        if (!frame.isNull())
+            m_devicePicture->setPixmap(QPixmap::fromImage(frame).scaled(
+                m_devicePicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        emit liveFrame();
+    });
+    connect(m_frames, &LessonLiveFrames::deviceFailed, this, [this](const QString &error) {
+        m_deviceFpsLabel->setText(tr("The device stopped: %1").arg(error));
+    });
 
     if (m_setup.loadRecords) {
         const std::filesystem::path dir = findMeasurementDir();
@@ -158,10 +112,8 @@ LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent
 LessonWindow::~LessonWindow()
 {
     stopAnimation();
-    if (m_cpuOnlyThread)
-        m_cpuOnlyThread->wait();
-    if (m_bench)
-        m_bench->cancel();
+    m_measurement->waitForCpuAlone();
+    m_measurement->cancel();
 }
 
 std::shared_ptr<const Image> LessonWindow::picture() const
@@ -311,7 +263,7 @@ void LessonWindow::buildUi()
     connect(m_tick, &QTimer::timeout, this, [this] {
         if (isMeasuring() && m_waitClock.isValid() && m_waitClock.elapsed() > 500)
             m_status->setText(m_waitingFor);
-        if (m_animating)
+        if (m_frames->isRunning())
             updateFpsLabels();
     });
     m_tick->start();
@@ -439,7 +391,7 @@ void LessonWindow::refresh()
         startAnimation();
     else if (!live)
         stopAnimation();
-    if (live && m_animating)
+    if (live && m_frames->isRunning())
         updateFpsLabels(); // the live column shows the rates as they are now
 }
 
@@ -471,54 +423,14 @@ bool LessonWindow::startMeasuring()
     if (!m_setup.hasDevice || isMeasuring())
         return false;
     stopAnimation();
-    if (!m_bench) {
-        m_bench = new BenchWorker(this);
-        connect(m_bench, &BenchWorker::raceStep, this,
-                [this](const RaceEntry &upcoming, int index, int total, bool firstBuild) {
-                    if (upcoming.name == "copy_bandwidth") { // the probe before the runs (index 0)
-                        setStatus(tr("Measuring how fast the device's memory is, before the runs…"));
-                        return;
-                    }
-                    const QString what = q(upcoming.title);
-                    const QString phase = m_phase == Phase::Pinned ? tr("Page-locked memory: running %1 of %2")
-                                                                   : tr("Running %1 of %2");
-                    setStatus(phase.arg(index).arg(total) + ": " + what
-                              + (firstBuild ? tr(" (preparing it first)") : QString()) + "…");
-                });
-        connect(m_bench, &BenchWorker::raceFinished, this, [this](const RaceResult &race) {
-            if (m_phase == Phase::Pageable) {
-                m_pageableRace = race;
-                m_live = lessonFiguresFromRaces(m_pageableRace);
-                refresh();
-                if (race.cancelled)
-                    finishMeasuring();
-                else
-                    QTimer::singleShot(0, this, [this] { startPinned(); });
-            } else {
-                m_live = lessonFiguresFromRaces(m_pageableRace, &race);
-                finishMeasuring();
-            }
-        });
-        connect(m_bench, &BenchWorker::failed, this, [this](const QString &message) {
-            finishMeasuring();
-            m_status->setText(tr("The measurement stopped: %1").arg(message));
-        });
-    }
-    BenchJob job;
-    job.kind = BenchJob::Race;
+    LessonMeasurement::Job job;
     job.device = m_setup.device;
-    job.input = picture();
-    job.run.filter = m_plan.filter;
-    job.run.params = lessonParams();
-    job.run.repeat = 3; // few repeats: a lesson, not a benchmark (each figure is still a median)
-    job.run.transfer = TransferMode::Pageable;
-    job.race.variants = m_plan.variants();
-    job.race.cpuRows = true;   // our multi-threaded code, and the checking reference (never "the CPU")
-    job.race.baselines = true; // OpenCV's CPU code where built: the CPU to beat
-    m_phase = Phase::Pageable;
+    job.picture = picture();
+    job.filter = m_plan.filter;
+    job.params = lessonParams();
+    job.variants = m_plan.variants();
     setStatus(tr("Starting…"));
-    if (!m_bench->start(job)) {
-        m_phase = Phase::Idle;
+    if (!m_measurement->start(job)) {
         m_status->setText(tr("The measurement could not start."));
         return false;
     }
@@ -528,34 +440,21 @@ bool LessonWindow::startMeasuring()
     return true;
 }
 
-void LessonWindow::startPinned()
+void LessonWindow::onMeasurementStep(const RaceEntry &upcoming, int index, int total, bool firstBuild)
 {
-    // The same race from page-locked memory, for the runs steps 3 and 5 show: the fastest computing and
-    // the fastest from picture to picture.
-    std::vector<std::string> variants;
-    for (const RunResult *r : {m_live.fastestKernel(), m_live.fastestEndToEnd(false)})
-        if (r && std::find(variants.begin(), variants.end(), r->variant) == variants.end())
-            variants.push_back(r->variant);
-    BenchJob job;
-    job.kind = BenchJob::Race;
-    job.device = m_setup.device;
-    job.input = picture();
-    job.run.filter = m_plan.filter;
-    job.run.params = lessonParams();
-    job.run.repeat = 3;
-    job.run.transfer = TransferMode::Pinned;
-    job.race.variants = variants;
-    job.race.cpuRows = false;
-    job.race.baselines = false;
-    job.race.measureCopyBandwidth = false;
-    m_phase = Phase::Pinned;
-    if (variants.empty() || !m_bench->start(job))
-        finishMeasuring();
+    if (upcoming.name == "copy_bandwidth") { // the probe before the runs (index 0)
+        setStatus(tr("Measuring how fast the device's memory is, before the runs…"));
+        return;
+    }
+    const QString what = q(upcoming.title);
+    const QString phase = m_measurement->phase() == LessonMeasurement::Phase::Pinned
+                              ? tr("Page-locked memory: running %1 of %2")
+                              : tr("Running %1 of %2");
+    setStatus(phase.arg(index).arg(total) + ": " + what + (firstBuild ? tr(" (preparing it first)") : QString()) + "…");
 }
 
 void LessonWindow::finishMeasuring()
 {
-    m_phase = Phase::Idle;
     m_measuredOnce = true;
     setStatus({});
     m_measure->setEnabled(m_setup.hasDevice);
@@ -568,122 +467,28 @@ void LessonWindow::finishMeasuring()
 
 void LessonWindow::startAnimation()
 {
-    if (m_animating || isMeasuring())
+    if (m_frames->isRunning() || isMeasuring())
         return;
-    m_animating = true;
-    m_cpuDurations.clear();
-    m_deviceDurations.clear();
-    m_cpuFrameCount = m_deviceFrameCount = 0;
     const std::shared_ptr<const Image> src = picture();
-    m_liveSource = src->format() == m_setup.format ? src
-                                                   : std::make_shared<const Image>(src->convertedTo(m_setup.format));
-    // A device that is this same processor cannot run beside the CPU code without both slowing down (and
-    // two busy thread pools on the same cores slow each other far more than twice): the sides take turns,
-    // a frame each, and each rate is that of its own turns. A graphics card runs beside the CPU code.
-    m_takeTurns = m_setup.hasDevice && m_setup.device.kind != DeviceKind::Gpu;
-    m_cpuTurn = std::make_shared<QSemaphore>(0);
-    const bool openCv = m_live.cpuTitle.rfind("OpenCV", 0) == 0;
-    m_cpuLoop = new LessonCpuLoop(m_liveSource, lessonParams(), openCv, m_takeTurns ? m_cpuTurn : nullptr, this);
-    connect(m_cpuLoop, &LessonCpuLoop::frameDone, this, &LessonWindow::onCpuFrame);
-    m_cpuLoop->start();
-    if (m_setup.hasDevice && !m_deviceWorker) {
-        m_deviceWorker = new ComputeWorker(this);
-        connect(m_deviceWorker, &ComputeWorker::runFinished, this, &LessonWindow::onDeviceFrame);
-    }
-    if (m_takeTurns)
-        m_cpuTurn->release(); // the CPU code goes first
-    else if (m_setup.hasDevice)
-        submitDeviceFrame();
+    LessonLiveFrames::Setup frames;
+    frames.source = src->format() == m_setup.format ? src
+                                                    : std::make_shared<const Image>(src->convertedTo(m_setup.format));
+    frames.params = lessonParams();
+    frames.openCv = m_live.cpuTitle.rfind("OpenCV", 0) == 0;
+    frames.hasDevice = m_setup.hasDevice;
+    frames.device = m_setup.device;
+    frames.filter = m_plan.filter;
+    frames.variant = [this] {
+        const RunResult *best = m_live.fastestEndToEnd(false);
+        return best ? best->variant : m_plan.port;
+    };
+    m_frames->start(frames);
     updateFpsLabels();
 }
 
 void LessonWindow::stopAnimation()
 {
-    if (!m_animating)
-        return;
-    m_animating = false;
-    if (m_cpuLoop) {
-        m_cpuLoop->stop();
-        m_cpuLoop->wait();
-        delete m_cpuLoop;
-        m_cpuLoop = nullptr;
-    }
-    if (m_deviceWorker)
-        m_deviceWorker->cancel();
-}
-
-void LessonWindow::submitDeviceFrame()
-{
-    const RunResult *best = m_live.fastestEndToEnd(false);
-    ComputeRequest request;
-    request.id = ++m_frameId;
-    request.engine.kind = ComputeEngine::OpenCl;
-    request.engine.device = m_setup.device;
-    request.input = std::make_shared<const Image>(lessonFrame(*m_liveSource, m_deviceFrameCount, kLiveWidth, kLiveHeight));
-    request.run.filter = m_plan.filter;
-    request.run.variant = best ? best->variant : m_plan.port;
-    request.run.params = lessonParams();
-    request.run.repeat = 1;
-    request.run.warmup = 0;
-    request.run.cpuSingle = false;
-    request.run.check = false; // no reference per frame: each frame is the device's work alone
-    request.run.cpuBaseline = false;
-    request.run.openCvCpuBaseline = false;
-    m_deviceClock.start();
-    m_deviceWorker->submit(request);
-}
-
-void LessonWindow::onDeviceFrame(const ComputeResult &result)
-{
-    if (!m_animating || result.id != m_frameId)
-        return;
-    if (!result.run.ok()) {
-        m_deviceFpsLabel->setText(tr("The device stopped: %1").arg(q(result.run.error)));
-        return;
-    }
-    const double wall = double(m_deviceClock.nsecsElapsed()) / 1e6;
-    // The first frame also prepares the device's program (once per window): not a frame's time.
-    if (result.run.buildOrigin != "compiled" && result.run.buildOrigin != "disk")
-        pushDuration(m_deviceDurations, wall);
-    ++m_deviceFrameCount;
-    if (!result.output.isNull())
-        m_devicePicture->setPixmap(QPixmap::fromImage(result.output).scaled(
-            m_devicePicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
-    emit liveFrame();
-    if (m_takeTurns)
-        m_cpuTurn->release();
-    else
-        submitDeviceFrame();
-}
-
-void LessonWindow::onCpuFrame(const QImage &frame, double ms)
-{
-    if (!m_animating)
-        return;
-    ++m_cpuFrameCount;
-    pushDuration(m_cpuDurations, ms);
-    m_cpuPicture->setPixmap(
-        QPixmap::fromImage(frame).scaled(m_cpuPicture->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
-    emit liveFrame();
-    if (m_takeTurns && m_setup.hasDevice)
-        submitDeviceFrame();
-    else if (m_takeTurns)
-        m_cpuTurn->release();
-}
-
-void LessonWindow::pushDuration(std::deque<double> &durations, double ms)
-{
-    durations.push_back(ms);
-    while (durations.size() > 30) // the rate of the last 30 frames
-        durations.pop_front();
-}
-
-double LessonWindow::fps(const std::deque<double> &durations)
-{
-    double sum = 0;
-    for (double d : durations)
-        sum += d;
-    return sum > 0 ? 1000.0 * double(durations.size()) / sum : 0;
+    m_frames->stop();
 }
 
 QString LessonWindow::liveFpsSentence() const
@@ -701,7 +506,7 @@ QString LessonWindow::liveFpsSentence() const
                    "%5 it.")
                     .arg(q(lessonDeviceWord(m_live)), rate(dev), cpuName, rate(cpu),
                          q(lessonCompare(1000 / dev, 1000 / cpu)));
-    if (m_takeTurns)
+    if (m_frames->takesTurns())
         s += tr(" Both take turns on this one processor, each rate counted over its own turns.");
     return s;
 }
@@ -752,50 +557,9 @@ void LessonWindow::timeCpuAlone()
 {
     // Without an OpenCL device the race cannot run, but this computer's best CPU code can still be timed
     // on the picture (a plain thread: no OpenCL), for the live column beside the record.
-    if (m_cpuOnlyThread || !m_setup.measureOnShow)
+    if (!m_setup.measureOnShow)
         return;
-    const std::shared_ptr<const Image> src = picture();
-    const PixelFormat format = m_setup.format;
-    const FilterParams params = lessonParams();
-    QPointer<LessonWindow> self(this);
-    m_cpuOnlyThread = QThread::create([self, src, format, params] {
-        const FilterSpec *filter = findFilter("gaussian5x5");
-        if (!filter)
-            return;
-        const Image in = src->format() == format ? *src : src->convertedTo(format);
-        const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-        std::string title;
-        double best = -1;
-        const OpenCvRun cv = runOpenCvCpu(in, *filter, params, threads, 3, 1);
-        if (!cv.unavailable && cv.error.empty() && !cv.opMs.empty()) {
-            std::vector<double> t = cv.opMs;
-            std::sort(t.begin(), t.end());
-            best = t[t.size() / 2];
-            title = "OpenCV on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
-        }
-        std::vector<double> ours;
-        Image out(in.width(), in.height(), in.format());
-        for (int i = 0; i < 4; ++i) { // one warm-up, three timed
-            const auto start = std::chrono::steady_clock::now();
-            filter->cpuReference(in, out, params, threads);
-            if (i > 0)
-                ours.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::sort(ours.begin(), ours.end());
-        if (best < 0 || ours[1] < best) {
-            best = ours[1];
-            title = "our C++ code on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
-        }
-        QMetaObject::invokeMethod(qApp, [self, best, title] {
-            if (!self)
-                return;
-            self->m_cpuOnlyMs = best;
-            self->m_cpuOnlyTitle = title;
-            self->refresh();
-        }, Qt::QueuedConnection);
-    });
-    m_cpuOnlyThread->setParent(this);
-    m_cpuOnlyThread->start();
+    m_measurement->timeCpuAlone(picture(), m_setup.format, lessonParams());
 }
 
 void LessonWindow::showEvent(QShowEvent *event)
@@ -818,8 +582,8 @@ void LessonWindow::hideEvent(QHideEvent *event)
 void LessonWindow::closeEvent(QCloseEvent *event)
 {
     stopAnimation();
-    if (m_bench && m_bench->isBusy())
-        m_bench->cancel();
+    if (m_measurement->isBusy())
+        m_measurement->cancel();
     QWidget::closeEvent(event);
 }
 

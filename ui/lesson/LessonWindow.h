@@ -6,65 +6,30 @@
 // Beside the live column, a recorded column shows a real GPU's kept results (data/measurements),
 // always marked "recorded on ..., not measured on this computer".
 //
-// Measurements go through a BenchWorker (two races: ordinary copies, then page-locked memory), the live
-// step's device frames through a ComputeWorker of its own and its CPU frames through a plain CPU thread
-// (LessonCpuLoop): OpenCL never runs on the GUI thread, and every wait says what it waits for.
+// Measurements go through LessonMeasurement (a BenchWorker's two races: ordinary copies, then page-locked
+// memory), the live step's frames through LessonLiveFrames (the device's on a ComputeWorker of its own,
+// the CPU's on a plain CPU thread, LessonCpuLoop): OpenCL never runs on the GUI thread, and every wait
+// says what it waits for.
 #pragma once
 
 #include "Devices.h"
 #include "Image.h"
+#include "lesson/LessonLiveFrames.h"
+#include "lesson/LessonMeasurement.h"
 #include "lesson/LessonSteps.h"
 
 #include <QElapsedTimer>
-#include <QThread>
 #include <QWidget>
 
-#include <atomic>
-#include <deque>
 #include <memory>
 
 class QLabel;
-class QSemaphore;
 class QPushButton;
 class QTimer;
 
 namespace fwb {
 
-class BenchWorker;
-class ComputeWorker;
-struct ComputeResult;
 class LessonChart;
-
-// The live step's CPU side: the best CPU code of the run (OpenCV's where it was the fastest, else our
-// multi-threaded code) filtering moving frames over and over on a thread of its own.
-class LessonCpuLoop : public QThread
-{
-    Q_OBJECT
-
-public:
-    // turn: when set, each frame waits for one token of it (the lesson's sides take turns on one processor).
-    LessonCpuLoop(std::shared_ptr<const Image> source, FilterParams params, bool openCv,
-                  std::shared_ptr<QSemaphore> turn = nullptr, QObject *parent = nullptr);
-    ~LessonCpuLoop() override;
-    void stop();
-
-signals:
-    void frameDone(const QImage &frame, double ms);
-
-protected:
-    void run() override;
-
-private:
-    std::shared_ptr<const Image> m_source;
-    FilterParams m_params;
-    bool m_openCv = false;
-    std::shared_ptr<QSemaphore> m_turn;
-    std::atomic<bool> m_stop{false};
-};
-
-// Frame `index` of the moving picture: a width x height window of `source` (in `format`) sliding to the
-// right and wrapping around, a few pixels per frame.
-Image lessonFrame(const Image &source, int index, int width, int height);
 
 class LessonWindow : public QWidget
 {
@@ -91,7 +56,7 @@ public:
 
     // The measurement on this computer: two races on the BenchWorker. False when it cannot start.
     bool startMeasuring();
-    bool isMeasuring() const { return m_phase != Phase::Idle; }
+    bool isMeasuring() const { return m_measurement->isMeasuring(); }
     void setLiveFigures(const LessonFigures &figures);
     void setRecordedFigures(const LessonFigures &figures);
     const LessonFigures &liveFigures() const { return m_live; }
@@ -108,14 +73,14 @@ public:
     LessonChart *recordedChart() const { return m_recordedChart; }
 
     // The live step: both sides filtering the moving picture.
-    bool isAnimating() const { return m_animating; }
+    bool isAnimating() const { return m_frames->isRunning(); }
     // Frames per second of each side over its last frames (each frame's own time: on one processor the
     // sides take turns, so idle time waiting for the other's turn is not counted).
     double cpuAloneMs() const { return m_cpuOnlyMs; } // no device: the best CPU code's time here
-    double cpuFps() const { return fps(m_cpuDurations); }
-    double deviceFps() const { return fps(m_deviceDurations); }
-    int cpuFrames() const { return m_cpuFrameCount; }
-    int deviceFrames() const { return m_deviceFrameCount; }
+    double cpuFps() const { return m_frames->cpuFps(); }
+    double deviceFps() const { return m_frames->deviceFps(); }
+    int cpuFrames() const { return m_frames->cpuFrames(); }
+    int deviceFrames() const { return m_frames->deviceFrames(); }
     QString liveFpsSentence() const;
 
 signals:
@@ -129,22 +94,16 @@ protected:
     void hideEvent(QHideEvent *event) override;
 
 private:
-    enum class Phase { Idle, Pageable, Pinned };
     void buildUi();
     void refresh();
     void setStatus(const QString &text);
-    void startPinned();
+    void onMeasurementStep(const RaceEntry &upcoming, int index, int total, bool firstBuild);
     void finishMeasuring();
     void startAnimation();
     void stopAnimation();
-    void submitDeviceFrame();
-    void onDeviceFrame(const ComputeResult &result);
-    void onCpuFrame(const QImage &frame, double ms);
     void updateFpsLabels();
     void timeCpuAlone(); // no device: this computer's best CPU code on the picture, on a plain thread
     QString capitalisedDevice() const; // "The graphics card", "The device"
-    static double fps(const std::deque<double> &durations);
-    static void pushDuration(std::deque<double> &durations, double ms);
     FilterParams lessonParams() const;
     std::shared_ptr<const Image> picture() const;
 
@@ -153,27 +112,15 @@ private:
     LessonFigures m_live;
     LessonFigures m_recorded;
     bool m_recordFormatDiffers = false;
-    RaceResult m_pageableRace;
     int m_step = 0;
-    Phase m_phase = Phase::Idle;
     bool m_measuredOnce = false;
     QElapsedTimer m_waitClock; // how long the current wait has lasted
     QString m_waitingFor;
 
-    BenchWorker *m_bench = nullptr;
-    ComputeWorker *m_deviceWorker = nullptr;
-    LessonCpuLoop *m_cpuLoop = nullptr;
-    QThread *m_cpuOnlyThread = nullptr;
+    LessonMeasurement *m_measurement = nullptr;
+    LessonLiveFrames *m_frames = nullptr; // the live step's two sides
     double m_cpuOnlyMs = -1;       // no device: the best CPU code's time on the picture (-1: not yet)
     std::string m_cpuOnlyTitle;    // "OpenCV on 2 CPU threads"
-    bool m_animating = false;
-    quint64 m_frameId = 0;
-    bool m_takeTurns = false;               // device and CPU code on one processor: a frame each in turn
-    std::shared_ptr<QSemaphore> m_cpuTurn;  // the CPU loop's token
-    QElapsedTimer m_deviceClock;            // since the device frame was submitted
-    std::deque<double> m_cpuDurations, m_deviceDurations; // each frame's time, ms (the last 30)
-    int m_cpuFrameCount = 0, m_deviceFrameCount = 0;
-    std::shared_ptr<const Image> m_liveSource; // the picture in the lesson's format, for the frames
 
     QLabel *m_title = nullptr;
     QLabel *m_stepLabel = nullptr;

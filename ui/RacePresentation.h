@@ -1,0 +1,63 @@
+// RacePresentation: the race page's View ▸ Present window (F11), full screen in large type for a class:
+// the filter's question, a large "Start the race" button (Space or Enter), the device in plain words,
+// the winner and what the race waits for, the bars with the end-to-end story under them, the picture
+// before and after (the winner's), and how to leave (Esc or F11). RacePage owns it and feeds it the race.
+#pragma once
+
+#include "BenchWorker.h"
+
+#include <QKeySequence>
+#include <QPixmap>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace fwb {
+
+class RaceChart;
+class RaceVerdict;
+
+// A picture scaled to fit side×side, for the race's previews (null: an empty pixmap).
+QPixmap previewPixmap(const QImage &image, int side);
+
+class RacePresentation : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // metric: the page's ranking; raceShortcut: the page's own Race shortcut, which starts a race here too.
+    RacePresentation(RaceMetric metric, const QKeySequence &raceShortcut);
+
+    RaceChart *chart() const { return m_chart; }
+    RaceVerdict *verdict() const { return m_verdict; }
+    QString title() const;
+    void setWinnerText(const QString &text);
+    void setStatusText(const QString &text);
+    // The start button follows the page's: enabled when a race can start, "Racing…" while one runs.
+    void setStartState(bool enabled, bool racing);
+    // The question (from the filter), the chart's empty text, and the device line in plain words (the
+    // race's device once raced, else the request's).
+    void setTitles(const FilterSpec *filter, const RaceResult &race, const ComputeRequest &request);
+    // Before: the input; after: the winner's output (winner null: none yet; busy: the race is running).
+    void setPictures(const Image *input, const RaceEntry *winner, bool busy);
+
+signals:
+    void startRequested(); // the button, Space, Enter or the page's Race shortcut
+    void leaveRequested(); // Esc or F11
+    void lessonRequested(); // "Show the lesson" or L
+
+private:
+    RaceChart *m_chart = nullptr;
+    RaceVerdict *m_verdict = nullptr;
+    QLabel *m_winner = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_device = nullptr;
+    QPushButton *m_start = nullptr;
+    QLabel *m_before = nullptr;
+    QLabel *m_after = nullptr;
+    QLabel *m_afterCaption = nullptr;
+    QLabel *m_status = nullptr; // what the race waits for now
+};
+
+} // namespace fwb

@@ -1,0 +1,143 @@
+// LessonMeasurement: the lesson's two races, or its CPU code timed alone (see LessonMeasurement.h).
+#include "lesson/LessonMeasurement.h"
+
+#include "BenchWorker.h"
+#include "Catalogue.h"
+#include "OpenCvBaseline.h"
+
+#include <QCoreApplication>
+#include <QPointer>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace fwb {
+
+LessonMeasurement::LessonMeasurement(QObject *parent) : QObject(parent) {}
+
+bool LessonMeasurement::start(const Job &job)
+{
+    if (!m_bench) {
+        m_bench = new BenchWorker(this);
+        connect(m_bench, &BenchWorker::raceStep, this, &LessonMeasurement::step);
+        connect(m_bench, &BenchWorker::raceFinished, this, [this](const RaceResult &race) {
+            if (m_phase == Phase::Pageable) {
+                m_pageableRace = race;
+                m_figures = lessonFiguresFromRaces(m_pageableRace);
+                emit measured(m_figures, false);
+                if (race.cancelled)
+                    finish({});
+                else
+                    QTimer::singleShot(0, this, [this] { startPinned(); });
+            } else {
+                m_figures = lessonFiguresFromRaces(m_pageableRace, &race);
+                emit measured(m_figures, true);
+                finish({});
+            }
+        });
+        connect(m_bench, &BenchWorker::failed, this, [this](const QString &message) { finish(message); });
+    }
+    m_job = job;
+    BenchJob bench;
+    bench.kind = BenchJob::Race;
+    bench.device = job.device;
+    bench.input = job.picture;
+    bench.run.filter = job.filter;
+    bench.run.params = job.params;
+    bench.run.repeat = 3; // few repeats: a lesson, not a benchmark (each figure is still a median)
+    bench.run.transfer = TransferMode::Pageable;
+    bench.race.variants = job.variants;
+    bench.race.cpuRows = true;   // our multi-threaded code, and the checking reference (never "the CPU")
+    bench.race.baselines = true; // OpenCV's CPU code where built: the CPU to beat
+    m_phase = Phase::Pageable;
+    if (!m_bench->start(bench)) {
+        m_phase = Phase::Idle;
+        return false;
+    }
+    return true;
+}
+
+void LessonMeasurement::startPinned()
+{
+    // The same race from page-locked memory, for the runs steps 3 and 5 show: the fastest computing and
+    // the fastest from picture to picture.
+    std::vector<std::string> variants;
+    for (const RunResult *r : {m_figures.fastestKernel(), m_figures.fastestEndToEnd(false)})
+        if (r && std::find(variants.begin(), variants.end(), r->variant) == variants.end())
+            variants.push_back(r->variant);
+    BenchJob bench;
+    bench.kind = BenchJob::Race;
+    bench.device = m_job.device;
+    bench.input = m_job.picture;
+    bench.run.filter = m_job.filter;
+    bench.run.params = m_job.params;
+    bench.run.repeat = 3;
+    bench.run.transfer = TransferMode::Pinned;
+    bench.race.variants = variants;
+    bench.race.cpuRows = false;
+    bench.race.baselines = false;
+    bench.race.measureCopyBandwidth = false;
+    m_phase = Phase::Pinned;
+    if (variants.empty() || !m_bench->start(bench))
+        finish({});
+}
+
+void LessonMeasurement::timeCpuAlone(std::shared_ptr<const Image> src, PixelFormat format, FilterParams params)
+{
+    if (m_cpuOnlyThread)
+        return;
+    QPointer<LessonMeasurement> self(this);
+    m_cpuOnlyThread = QThread::create([self, src, format, params] {
+        const FilterSpec *filter = findFilter("gaussian5x5");
+        if (!filter)
+            return;
+        const Image in = src->format() == format ? *src : src->convertedTo(format);
+        const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+        std::string title;
+        double best = -1;
+        const OpenCvRun cv = runOpenCvCpu(in, *filter, params, threads, 3, 1);
+        if (!cv.unavailable && cv.error.empty() && !cv.opMs.empty()) {
+            std::vector<double> t = cv.opMs;
+            std::sort(t.begin(), t.end());
+            best = t[t.size() / 2];
+            title = "OpenCV on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+        }
+        std::vector<double> ours;
+        Image out(in.width(), in.height(), in.format());
+        for (int i = 0; i < 4; ++i) { // one warm-up, three timed
+            const auto start = std::chrono::steady_clock::now();
+            filter->cpuReference(in, out, params, threads);
+            if (i > 0)
+                ours.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(ours.begin(), ours.end());
+        if (best < 0 || ours[1] < best) {
+            best = ours[1];
+            title = "our C++ code on " + std::to_string(threads) + (threads == 1 ? " CPU thread" : " CPU threads");
+        }
+        QMetaObject::invokeMethod(qApp, [self, best, title] {
+            if (!self)
+                return;
+            emit self->cpuAloneTimed(best, title);
+        }, Qt::QueuedConnection);
+    });
+    m_cpuOnlyThread->setParent(this);
+    m_cpuOnlyThread->start();
+}
+
+void LessonMeasurement::waitForCpuAlone()
+{
+    if (m_cpuOnlyThread)
+        m_cpuOnlyThread->wait();
+}
+
+void LessonMeasurement::finish(const QString &failure)
+{
+    m_phase = Phase::Idle;
+    emit finished(failure);
+}
+
+} // namespace fwb
