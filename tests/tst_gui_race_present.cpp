@@ -11,6 +11,7 @@
 #include "RacePage.h"
 #include "UiText.h"
 #include "RaceVerdict.h"
+#include "RacePresentation.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -35,6 +36,33 @@ private slots:
     // Issue 24: in present mode (large type) the long sentences beside the bars ("0.512 ms, 12× faster than
     // our C++ code on 2 CPU threads") left the bars about 100 px wide: the bars keep most of the width and
     // the sentences wrap.
+    // Honest without a GPU (issue 24): on a CPU device present mode shows what a real device measured for
+    // this filter from the kept record, marked as recorded and not measured here; never on a GPU.
+    void presentShowsTheRecordWithoutAGpu()
+    {
+        qputenv("FWB_MEASUREMENTS_DIR", FWB_TEST_DATA_DIR "/measurements-pocl-sample");
+        RacePresentation present(RaceMetric::KernelOnly, QKeySequence());
+        const FilterSpec *filter = findFilter("gaussian5x5");
+        QVERIFY(filter);
+        RaceResult race;
+        race.filter = "gaussian5x5";
+        race.format = "gray8";
+        race.deviceName = "some processor";
+        race.deviceKind = DeviceKind::Cpu;
+        present.setTitles(filter, race, ComputeRequest{});
+        const QString text = present.recordedText();
+        QVERIFY2(text.startsWith("Recorded on ") && text.contains("not measured on this computer")
+                     && text.contains(" ms") && text.contains("page-locked"),
+                 qPrintable(text));
+        race.deviceKind = DeviceKind::Gpu; // a GPU here: its own numbers, no record
+        present.setTitles(filter, race, ComputeRequest{});
+        QVERIFY(present.recordedText().isEmpty());
+        race.deviceKind = DeviceKind::Cpu; // a filter nobody recorded: nothing
+        race.filter = "transpose";
+        present.setTitles(findFilter("transpose"), race, ComputeRequest{});
+        QVERIFY(present.recordedText().isEmpty());
+    }
+
     void presentBarsKeepAUsefulWidth()
     {
         RaceChart chart;

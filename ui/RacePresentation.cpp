@@ -4,6 +4,7 @@
 
 #include "Catalogue.h"
 #include "ImageFileIo.h"
+#include "MeasurementRecord.h"
 #include "RaceChart.h"
 #include "RaceVerdict.h"
 
@@ -53,6 +54,12 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     m_device->setObjectName("presentDevice");
     m_device->setWordWrap(true);
     scaled(m_device, 1.4);
+    // Without a GPU, what a real one measured (issue 24: honest without a GPU), always marked as recorded.
+    m_recorded = new QLabel(this);
+    m_recorded->setObjectName("presentRecorded");
+    m_recorded->setWordWrap(true);
+    m_recorded->setVisible(false);
+    scaled(m_recorded, 1.2);
     m_winner = new QLabel(this);
     m_winner->setObjectName("presentWinner");
     m_winner->setWordWrap(true);
@@ -128,6 +135,7 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(head);
     layout->addWidget(m_device);
+    layout->addWidget(m_recorded);
     layout->addWidget(m_winner);
     layout->addWidget(m_status);
     layout->addLayout(body, 1);
@@ -204,6 +212,47 @@ void RacePresentation::setTitles(const FilterSpec *filter, const RaceResult &rac
     if (!note.empty())
         text += QLatin1Char(' ') + q(note).toHtmlEscaped();
     m_device->setText(text);
+    const QString recorded = kind == DeviceKind::Gpu || !filter
+                                 ? QString()
+                                 : recordedLine(*filter, raced ? race.format : formatName(request.run.params.format));
+    m_recorded->setText(recorded);
+    m_recorded->setVisible(!recorded.isEmpty());
+}
+
+QString RacePresentation::recordedText() const
+{
+    return m_recorded->isHidden() ? QString() : m_recorded->text();
+}
+
+// The kept record of a real device for this filter (data/measurements): its fastest version's filtering
+// time on the recorded picture, and that version end to end with ordinary and page-locked copies. Empty
+// when no record fits.
+QString RacePresentation::recordedLine(const FilterSpec &filter, const std::string &format)
+{
+    static const std::vector<MeasurementRecord> records = loadMeasurementRecords(findMeasurementDir());
+    const RecordPair pair = pickRecords(records, filter.name, format);
+    if (!pair.found())
+        return {};
+    const MeasurementRecord &rec = *pair.pageable;
+    const RunResult *best = nullptr;
+    for (const RunResult &r : rec.results)
+        if (!r.baseline && r.ok() && r.kernelMs.median > 0 && (!best || r.kernelMs.median < best->kernelMs.median))
+            best = &r;
+    if (!best)
+        return {};
+    auto ms = [](double v) { return QString::number(v, 'g', 3) + QStringLiteral(" ms"); };
+    QString text = tr("Recorded on %1 — not measured on this computer: on a %2×%3 picture (%4) its fastest "
+                      "version filtered in %5; with the copies %6")
+                       .arg(q(rec.provenance()).toHtmlEscaped())
+                       .arg(rec.width)
+                       .arg(rec.height)
+                       .arg(q(rec.format))
+                       .arg(ms(best->kernelMs.median))
+                       .arg(ms(best->endToEndMs > 0 ? best->endToEndMs : best->totalMs));
+    const RunResult *pinned = pair.pinned ? pair.pinned->result(best->variant) : nullptr;
+    if (pinned && pinned->ok())
+        text += tr(", from page-locked memory %1").arg(ms(pinned->endToEndMs > 0 ? pinned->endToEndMs : pinned->totalMs));
+    return text + QLatin1Char('.');
 }
 
 } // namespace fwb

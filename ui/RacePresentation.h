@@ -41,6 +41,9 @@ public:
     void setTitles(const FilterSpec *filter, const RaceResult &race, const ComputeRequest &request);
     // Before: the input; after: the winner's output (winner null: none yet; busy: the race is running).
     void setPictures(const Image *input, const RaceEntry *winner, bool busy);
+    // On a device that is not a GPU: what a real GPU measured for this filter (the kept record), marked
+    // "Recorded on ... not measured on this computer"; empty when shown nothing.
+    QString recordedText() const;
 
 signals:
     void startRequested(); // the button, Space, Enter or the page's Race shortcut
@@ -48,11 +51,14 @@ signals:
     void lessonRequested(); // "Show the lesson" or L
 
 private:
+    static QString recordedLine(const FilterSpec &filter, const std::string &format);
+
     RaceChart *m_chart = nullptr;
     RaceVerdict *m_verdict = nullptr;
     QLabel *m_winner = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_device = nullptr;
+    QLabel *m_recorded = nullptr;
     QPushButton *m_start = nullptr;
     QLabel *m_before = nullptr;
     QLabel *m_after = nullptr;
