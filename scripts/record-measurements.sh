@@ -4,7 +4,9 @@
 # pageable copies and once with the image page-locked, on one device. Each file is exactly the JSON
 # object `filter-bench run --json-file` writes, plus a top-level "record" {commit, date, command}.
 #
-#   scripts/record-measurements.sh BENCH OUT_DIR [--device SPEC] [--size WxH] [--repeat N]
+#   scripts/record-measurements.sh BENCH OUT_DIR [--device SPEC] [--size WxH] [--repeat N] [--filters a,b]
+#
+# --filters: which filters (default: every filter of the catalogue, as `filter-bench list` names them).
 #
 # OUT_DIR/<device-slug>/<filter>-<format>-<transfer>.json; the slug is the device name in lower case
 # with runs of other characters as one '-' ("NVIDIA H100 80GB HBM3" -> nvidia-h100-80gb-hbm3).
@@ -13,12 +15,13 @@ set -euo pipefail
 bench="${1:?usage: record-measurements.sh BENCH OUT_DIR [--device SPEC] [--size WxH] [--repeat N]}"
 out="${2:?usage: record-measurements.sh BENCH OUT_DIR [--device SPEC] [--size WxH] [--repeat N]}"
 shift 2
-device="" size=1920x1080 repeat=20
+device="" size=1920x1080 repeat=20 filters=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --device) device="$2"; shift 2 ;;
         --size) size="$2"; shift 2 ;;
         --repeat) repeat="$2"; shift 2 ;;
+        --filters) filters="$2"; shift 2 ;;
         *) echo "record-measurements: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -30,7 +33,8 @@ devargs=()
 [ -n "$device" ] && devargs=(--device "$device")
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-for filter in gaussian5x5 sobel median5x5 box erode; do
+[ -n "$filters" ] || filters="$("$bench" list --json | python3 -c "import json,sys; print(','.join(f['name'] for f in json.load(sys.stdin)['filters']))")"
+for filter in ${filters//,/ }; do
     for format in gray8 rgba8888; do
         for transfer in pageable pinned; do
             args=(run --filter "$filter" --variant all --format "$format" --synthetic "$size" --repeat "$repeat"
