@@ -134,10 +134,9 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     RunRequest request = c.request;
     const std::vector<DeviceInfo> devices = listDevices();
     const DeviceInfo device = selectDevice(devices, deviceSpec);
-    // Without --transfer, the fastest way measured for the kind of device: a discrete GPU gets the image
-    // in page-locked memory (on the H100 the 5x5 Gaussian end to end: 4.4 ms pageable, 1.17 ms
-    // page-locked); devices sharing the host's memory keep ordinary copies. Pageable is one flag away.
-    const bool defaultPinned = !o.transferGiven && o.transferText.empty() && device.isDiscreteGpu();
+    // Without --transfer, the fastest way measured for the kind of device (fastestTransferFor).
+    const bool defaultPinned = !o.transferGiven && o.transferText.empty()
+                               && fastestTransferFor(device) == TransferMode::Pinned;
     std::vector<TransferMode> modes = c.modes;
     if (defaultPinned) {
         modes = {TransferMode::Pinned};

@@ -41,6 +41,10 @@ enum class TransferMode {
 };
 const char *transferModeName(TransferMode mode);
 std::optional<TransferMode> parseTransferMode(const std::string &name);
+// The fastest way measured for this kind of device, the default where none is asked for: page-locked
+// images on a discrete GPU (H100, 5x5 Gaussian 6720x4480 end to end: 4.4 ms pageable, 1.17 ms
+// page-locked); ordinary copies where the device shares the host's memory (PoCL, integrated GPUs).
+TransferMode fastestTransferFor(const DeviceInfo &device);
 const std::vector<TransferMode> &allTransferModes();
 
 struct RunRequest

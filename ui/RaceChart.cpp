@@ -9,6 +9,22 @@
 
 namespace fwb {
 
+RoundAxis roundAxis(double hi)
+{
+    if (hi <= 0)
+        hi = 1;
+    const double magnitude = std::pow(10, std::floor(std::log10(hi)));
+    RoundAxis axis;
+    axis.step = magnitude;
+    for (double m : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0})
+        if (hi / (magnitude * m) <= 8) {
+            axis.step = magnitude * m;
+            break;
+        }
+    axis.max = std::ceil(hi / axis.step - 1e-9) * axis.step;
+    return axis;
+}
+
 RaceChart::RaceChart(QWidget *parent) : QWidget(parent)
 {
     setObjectName("raceChart");
@@ -211,14 +227,9 @@ RaceChart::Layout RaceChart::layout() const
     if (hi <= 0)
         hi = 1;
     // A round step giving 4 to 8 ticks, the axis ending on a tick at or beyond the slowest racer.
-    const double magnitude = std::pow(10, std::floor(std::log10(hi)));
-    l.step = magnitude;
-    for (double m : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0})
-        if (hi / (magnitude * m) <= 8) {
-            l.step = magnitude * m;
-            break;
-        }
-    l.axisMax = std::ceil(hi / l.step - 1e-9) * l.step;
+    const RoundAxis axis = roundAxis(hi);
+    l.step = axis.step;
+    l.axisMax = axis.max;
     // Large type (presentation): names wider than 28% of the chart wrap over two lines of the smaller
     // type, all of them alike, so the bars keep their room.
     l.nameFont = l.font;

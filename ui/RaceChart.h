@@ -14,6 +14,15 @@
 
 namespace fwb {
 
+// A linear millisecond axis for bars: a round step (1, 2 or 5 times a power of ten) giving 4 to 8 ticks,
+// and the axis end on the first tick at or beyond hi. Shared by the race chart and its verdict bars.
+struct RoundAxis
+{
+    double step = 1;
+    double max = 1;
+};
+RoundAxis roundAxis(double hi);
+
 class RaceChart : public QWidget
 {
     Q_OBJECT

@@ -1,5 +1,6 @@
 // RaceVerdict: the end-to-end story as stacked bars (see RaceVerdict.h).
 #include "RaceVerdict.h"
+#include "RaceChart.h"
 
 #include <QPainter>
 
@@ -116,21 +117,17 @@ void RaceVerdict::setRace(const RaceResult &race)
     m_rows.clear();
     const int best = race.deviceWinner();
     if (best >= 0) {
-        const RaceEntry &e = race.entries[best];
-        Row row;
-        row.stacked = true;
-        row.parts = endToEndParts(e.result);
-        row.ms = row.parts.total();
-        row.name = tr("Ordinary memory");
-        m_rows.push_back(row);
-        if (race.pinnedWinner.ok()) {
-            Row pinned;
-            pinned.stacked = true;
-            pinned.parts = endToEndParts(race.pinnedWinner);
-            pinned.ms = pinned.parts.total();
-            pinned.name = tr("Page-locked memory");
-            m_rows.push_back(pinned);
-        }
+        auto stackedRow = [this](const RunResult &run, const QString &name) {
+            Row row;
+            row.stacked = true;
+            row.parts = endToEndParts(run);
+            row.ms = row.parts.total();
+            row.name = name;
+            m_rows.push_back(row);
+        };
+        stackedRow(race.entries[best].result, tr("Ordinary memory"));
+        if (race.pinnedWinner.ok())
+            stackedRow(race.pinnedWinner, tr("Page-locked memory"));
     }
     // The CPU rows that race (the checking reference is not one): the CPU to beat first.
     std::vector<int> cpu;
@@ -275,16 +272,9 @@ RaceVerdict::Geometry RaceVerdict::geometry(int width) const
             y += (places.empty() ? 0 : places.back().line + 1) * g.lineH + 6;
         }
     }
-    if (hi <= 0)
-        hi = 1;
-    const double magnitude = std::pow(10, std::floor(std::log10(hi)));
-    g.step = magnitude;
-    for (double m : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0})
-        if (hi / (magnitude * m) <= 8) {
-            g.step = magnitude * m;
-            break;
-        }
-    g.axisMax = std::ceil(hi / g.step - 1e-9) * g.step;
+    const RoundAxis axis = roundAxis(hi);
+    g.step = axis.step;
+    g.axisMax = axis.max;
     g.plotWidth = std::max(60.0, double(width) - g.left - labelWidth - 16);
     g.axisY = y + 2;
     y = g.axisY + 6 + 2 * g.lineH + 6; // ticks' labels and the caption

@@ -29,6 +29,11 @@ const char *transferModeName(TransferMode mode)
     return "?";
 }
 
+TransferMode fastestTransferFor(const DeviceInfo &device)
+{
+    return device.isDiscreteGpu() ? TransferMode::Pinned : TransferMode::Pageable;
+}
+
 std::optional<TransferMode> parseTransferMode(const std::string &name)
 {
     for (TransferMode mode : allTransferModes())

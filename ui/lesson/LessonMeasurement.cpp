@@ -41,15 +41,7 @@ bool LessonMeasurement::start(const Job &job)
         connect(m_bench, &BenchWorker::failed, this, [this](const QString &message) { finish(message); });
     }
     m_job = job;
-    BenchJob bench;
-    bench.kind = BenchJob::Race;
-    bench.device = job.device;
-    bench.input = job.picture;
-    bench.run.filter = job.filter;
-    bench.run.params = job.params;
-    bench.run.repeat = 3; // few repeats: a lesson, not a benchmark (each figure is still a median)
-    bench.run.transfer = TransferMode::Pageable;
-    bench.race.variants = job.variants;
+    BenchJob bench = raceJob(TransferMode::Pageable, job.variants);
     bench.race.cpuRows = true;   // our multi-threaded code, and the checking reference (never "the CPU")
     bench.race.baselines = true; // OpenCV's CPU code where built: the CPU to beat
     m_phase = Phase::Pageable;
@@ -60,6 +52,21 @@ bool LessonMeasurement::start(const Job &job)
     return true;
 }
 
+// A race of these variants on the job's device and picture, with the given copies.
+BenchJob LessonMeasurement::raceJob(TransferMode transfer, const std::vector<std::string> &variants) const
+{
+    BenchJob bench;
+    bench.kind = BenchJob::Race;
+    bench.device = m_job.device;
+    bench.input = m_job.picture;
+    bench.run.filter = m_job.filter;
+    bench.run.params = m_job.params;
+    bench.run.repeat = 3; // few repeats: a lesson, not a benchmark (each figure is still a median)
+    bench.run.transfer = transfer;
+    bench.race.variants = variants;
+    return bench;
+}
+
 void LessonMeasurement::startPinned()
 {
     // The same race from page-locked memory, for the runs steps 3 and 5 show: the fastest computing and
@@ -68,15 +75,7 @@ void LessonMeasurement::startPinned()
     for (const RunResult *r : {m_figures.fastestKernel(), m_figures.fastestEndToEnd(false)})
         if (r && std::find(variants.begin(), variants.end(), r->variant) == variants.end())
             variants.push_back(r->variant);
-    BenchJob bench;
-    bench.kind = BenchJob::Race;
-    bench.device = m_job.device;
-    bench.input = m_job.picture;
-    bench.run.filter = m_job.filter;
-    bench.run.params = m_job.params;
-    bench.run.repeat = 3;
-    bench.run.transfer = TransferMode::Pinned;
-    bench.race.variants = variants;
+    BenchJob bench = raceJob(TransferMode::Pinned, variants);
     bench.race.cpuRows = false;
     bench.race.baselines = false;
     bench.race.measureCopyBandwidth = false;

@@ -69,6 +69,7 @@ signals:
 
 private:
     void startPinned();
+    BenchJob raceJob(TransferMode transfer, const std::vector<std::string> &variants) const;
     void finish(const QString &failure);
 
     BenchWorker *m_bench = nullptr;
