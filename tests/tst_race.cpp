@@ -362,7 +362,11 @@ private slots:
         QVERIFY2(out.contains("winner:"), qPrintable(out));
         QVERIFY2(out.contains("Moving the picture to the device and back takes"), qPrintable(out));
         QVERIFY2(out.contains("End to end, copies included, the fastest version takes"), qPrintable(out));
-        QVERIFY2(out.contains("faster than our C++ code") || out.contains("slower than our C++ code"), qPrintable(out));
+        // The verdict names the CPU code it compares with; within 15% it says "about as fast as" (a busy
+        // 2-core machine lands there now and then).
+        QVERIFY2(out.contains("faster than our C++ code") || out.contains("slower than our C++ code")
+                     || out.contains("about as fast as our C++ code"),
+                 qPrintable(out));
         QVERIFY2(!out.contains("than the CPU"), qPrintable(out));
     }
 
