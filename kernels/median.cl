@@ -458,6 +458,12 @@ __attribute__((always_inline)) inline void mf_store_row(global uchar *dst, int w
         bs_store_row_p(dst, width, height, pitch, y, x0, v);
 }
 
+// MF_INSIDE_COPY=0: rgba8888 without the interior strip's own copy, for a program that is too big to be worth it
+// (median5x5 forgetful_w16: NVIDIA built it in 44.7 s with the copy, 21.8 s without, and it ran 10.05 ->
+// 9.51 ms; the others lose 7-33% without it).
+#ifndef MF_INSIDE_COPY
+#define MF_INSIDE_COPY 1
+#endif
 // One strip; `inside` (a compile-time constant in each copy): bs_strip_inside() holds, so every row is
 // whole aligned vectors (no x checks, no byte-gather path in the loop).
 __attribute__((always_inline)) inline void mf_strip(global const uchar *restrict src, global uchar *restrict dst, int width,
@@ -525,7 +531,7 @@ kernel void median_forgetful(global const uchar *restrict src, global uchar *res
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
     if (x0 >= width || y0 >= height)
         return;
-#if CHANNELS == 4
+#if CHANNELS == 4 && MF_INSIDE_COPY
     // rgba8888: interior strips run their own copy, without x checks or byte gathers in the loop. H100,
     // 6720x4480, replicate, the same run: median3x3 0.188 -> 0.142 ms, median5x5 0.434 -> 0.386. gray8
     // keeps one copy (median3x3 0.056 -> 0.061 with two: more code for the loop to fetch; 5x5 unchanged).

@@ -313,6 +313,9 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     } else {
         forgetful("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)");
         forgetful("forgetful_w16", 16, "57.6 at 16 across");
+        // One copy of the strip in rgba8888 too (kernels/median.cl, MF_INSIDE_COPY): H100, the same run, cold
+        // build 44.7 -> 21.8 s (16 builds at once), kernel 10.05 -> 9.51 ms.
+        f.variants.back().defines = {"MF_INSIDE_COPY=0"};
     }
     // The same programs on two 8-bit values per 16x2 min/max (gray8: the two halves of a 32-pixel block;
     // rgba8888: channel pairs R,G and B,A of 8 pixels; rgb888 runs unpacked, 8 pixels across).

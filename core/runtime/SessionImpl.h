@@ -16,6 +16,7 @@
 #include "VariantLimits.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -553,6 +554,10 @@ struct Session::Impl
             opts += " -cl-std=CL2.0";
         if (params.fastMath && variant.fastMathMatters)
             opts += " -cl-fast-relaxed-math";
+        // For measuring what a build option costs or gains (issue 25: -cl-nv-opt-level, -cl-opt-disable):
+        // appended to every program's options, so it is part of the program cache's key too.
+        if (const char *extra = std::getenv("FWB_EXTRA_BUILD_OPTIONS"); extra && *extra)
+            opts += " " + std::string(extra);
         return opts;
     }
 };
