@@ -1,6 +1,6 @@
 // The Controls panel under the mouse wheel (issue 24, defect 2): a wheel turned over a combo box, spin
 // box or slider that does not have the focus scrolls the panel and changes nothing; once the widget has
-// the focus (a click or Tab), the wheel changes it as usual.
+// the focus (a click or Tab), the wheel changes it as usual. And the default transfer of each device.
 #include "TestSupport.h"
 
 #include "ControlPanel.h"
@@ -79,6 +79,36 @@ private slots:
                      qPrintable(w->objectName() + ": the panel did not scroll"));
         }
 
+    }
+
+    // Issue 27: the window moves the image the fastest way for the device until the user picks a way:
+    // page-locked on a graphics card with its own memory, ordinary copies on a CPU or integrated device.
+    void defaultTransferIsTheFastestForTheDevice()
+    {
+        DeviceInfo discrete, cpu;
+        discrete.name = "Test discrete GPU";
+        discrete.kind = DeviceKind::Gpu;
+        discrete.hostUnifiedMemory = false;
+        cpu.name = "Test CPU device";
+        cpu.kind = DeviceKind::Cpu;
+        cpu.hostUnifiedMemory = true;
+        cpu.platformIndex = 1; // a spec of its own ("1:0")
+        ControlPanel panel({discrete, cpu});
+        panel.setAutoRun(false);
+        auto *device = panel.findChild<QComboBox *>("deviceCombo");
+        auto *transfer = panel.findChild<QComboBox *>("transferCombo");
+        QVERIFY(device && transfer);
+        device->setCurrentIndex(0);
+        QCOMPARE(panel.transferName(), QStringLiteral("pinned"));
+        device->setCurrentIndex(1);
+        QCOMPARE(panel.transferName(), QStringLiteral("pageable"));
+        device->setCurrentIndex(device->findData(QStringLiteral("cpu-multi")));
+        QCOMPARE(panel.transferName(), QStringLiteral("pageable"));
+        // The user's pick stays through a device change.
+        QVERIFY(panel.setTransfer(QStringLiteral("zero_copy")));
+        device->setCurrentIndex(0);
+        QCOMPARE(panel.transferName(), QStringLiteral("zero_copy"));
+        QVERIFY(!panel.setTransfer(QStringLiteral("teleport")));
     }
 };
 

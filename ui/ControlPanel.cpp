@@ -132,7 +132,9 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     m_transfer->setToolTip(tr("How the image reaches the device and comes back (seed 004: 19 ms pageable, 8.39 ms "
                               "pinned, 9.18 mapped, 6.93 output mapped). Pinned staging costs a host copy, shown "
                               "apart. The image stays on the device while only the variant, parameters, border or "
-                              "work-group change."));
+                              "work-group change. The default is the fastest way for the device: page-locked (pinned) memory on a "
+                              "graphics card with memory of its own, ordinary copies on a processor or a device that "
+                              "shares the computer's memory."));
     m_autoRun = new QCheckBox(tr("Run automatically when something changes"), runBox);
     m_autoRun->setChecked(true);
     auto *buttons = new QHBoxLayout;
@@ -156,6 +158,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
         rebuildVariants();
         m_workGroup->setCpuEngine(engine().isCpu());
+        suggestTransfer();
         emitChanged(true);
     });
     connect(m_variantPicker, &VariantPicker::filterChanged, this, [this] {
@@ -178,6 +181,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     connect(m_workGroup, &WorkGroupEditor::shapeChanged, this, [this] { emitChanged(true); });
     connect(m_repeat, &QSpinBox::valueChanged, this, [this] { emitChanged(false); });
     connect(m_transfer, &QComboBox::currentIndexChanged, this, [this] { emitChanged(false); });
+    connect(m_transfer, &QComboBox::activated, this, [this] { m_transferPicked = true; });
     connect(m_run, &QPushButton::clicked, this, &ControlPanel::runClicked);
     connect(m_cancel, &QPushButton::clicked, this, &ControlPanel::cancelClicked);
 
@@ -185,6 +189,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     rebuildParams();
     rebuildVariants();
     m_workGroup->setCpuEngine(engine().isCpu());
+    suggestTransfer();
     m_updating = false;
     // The wheel scrolls the panel; it changes a combo box, spin box or slider only once that has the focus.
     m_wheelGuard->protect(this);
@@ -394,6 +399,32 @@ bool ControlPanel::setPixelFormat(PixelFormat format)
     m_formatPicked = true;
     m_format->setCurrentIndex(index);
     return true;
+}
+
+void ControlPanel::suggestTransfer()
+{
+    if (m_transferPicked)
+        return;
+    const ComputeEngine eng = engine();
+    const TransferMode mode = eng.isCpu() ? TransferMode::Pageable : fastestTransferFor(eng.device);
+    const int index = m_transfer->findData(QString::fromStdString(transferModeName(mode)));
+    if (index >= 0)
+        m_transfer->setCurrentIndex(index);
+}
+
+bool ControlPanel::setTransfer(const QString &modeName)
+{
+    const int index = m_transfer->findData(modeName);
+    if (index < 0)
+        return false;
+    m_transferPicked = true;
+    m_transfer->setCurrentIndex(index);
+    return true;
+}
+
+QString ControlPanel::transferName() const
+{
+    return m_transfer->currentData().toString();
 }
 
 void ControlPanel::suggestPixelFormat(PixelFormat format)

@@ -57,6 +57,10 @@ public:
     // The opened image's own layout (colour: rgba8888, grey: gray8), taken until the user picks one.
     void suggestPixelFormat(PixelFormat format);
     bool formatPicked() const { return m_formatPicked; }
+    // How the image moves: by default the fastest way for the device (core's fastestTransferFor: page-locked on
+    // a discrete GPU, ordinary copies elsewhere), until the user picks one; false for an unknown name.
+    bool setTransfer(const QString &modeName); // counts as the user's pick
+    QString transferName() const;
 
     LocalSize localSize() const;
     QString localSizeText() const;
@@ -117,6 +121,8 @@ private:
     bool m_updating = false; // true while rebuilding: suppress change signals
     WheelGuard *m_wheelGuard;
     bool m_formatPicked = false; // the user chose the pixel format: opened images no longer change it
+    bool m_transferPicked = false; // the user chose the transfer: a device change no longer changes it
+    void suggestTransfer();
 };
 
 } // namespace fwb

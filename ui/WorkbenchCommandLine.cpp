@@ -205,12 +205,9 @@ int WorkbenchCommandLine::setUpControls(MainWindow &window)
         controls->setRepeat(*n);
     }
     if (m_parser.isSet(m_transfer)) {
-        auto *combo = controls->findChild<QComboBox *>(QStringLiteral("transferCombo"));
-        const int index = combo ? combo->findData(m_parser.value(m_transfer)) : -1;
-        if (index < 0)
+        if (!controls->setTransfer(m_parser.value(m_transfer)))
             return fail(QStringLiteral("unknown transfer mode '%1' (pageable, pinned, zero_copy, output_mapped or svm)")
                             .arg(m_parser.value(m_transfer)));
-        combo->setCurrentIndex(index);
     }
     if (m_parser.isSet(m_shape) && !controls->setLocalSizeText(m_parser.value(m_shape)))
         return fail(QStringLiteral("bad work-group shape '%1' (auto or WxH)").arg(m_parser.value(m_shape)));
