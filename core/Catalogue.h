@@ -22,7 +22,7 @@ std::optional<BorderMode> parseBorderMode(const std::string &name);
 const std::vector<BorderMode> &allBorderModes();
 
 // Maps an out-of-range coordinate to the one the border rule reads (-1: use the constant 0).
-// Must agree with fwb_border_index() in kernels/common.clh.
+// Must agree with fwb_border_index() in kernels/shared/common.clh.
 int borderIndex(int i, int n, BorderMode mode);
 
 struct ParamSpec
@@ -193,7 +193,7 @@ std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInf
 // Returns an error sentence, or empty on success.
 std::string applyParam(const FilterSpec &filter, FilterParams &params, const std::string &assignment);
 
-// Registration hooks, one per filter family, each defined in core/filters/<Family>.cpp beside its CPU
+// Registration hooks, one per filter family, each defined in core/families/<family>/<Family>.cpp beside its CPU
 // reference and fast CPU path; catalogue() calls them in this order (the order lists show).
 void registerGaussian5x5(std::vector<FilterSpec> &out);       // Gaussian5x5.cpp: gaussian5x5
 void registerBox3x3Interior(std::vector<FilterSpec> &out);    // Box3x3Interior.cpp: box3x3_interior

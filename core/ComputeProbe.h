@@ -1,4 +1,4 @@
-// The device's arithmetic ceiling: FP32 peak measured by an FMA-throughput kernel (kernels/probe_fma.cl),
+// The device's arithmetic ceiling: FP32 peak measured by an FMA-throughput kernel (kernels/probes/probe_fma.cl),
 // the honest denominator for "% of peak" of compute-bound workloads (matmul, N-body), as the copy
 // bandwidth is for the filters.
 #pragma once

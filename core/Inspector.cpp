@@ -1,4 +1,4 @@
-// Work-group inspector: builds kernels/inspect.cl, launches it with the exact global size asked for
+// Work-group inspector: builds kernels/probes/inspect.cl, launches it with the exact global size asked for
 // (no rounding up: that is the point) and reads back the four corner rows.
 #include "Inspector.h"
 
@@ -15,7 +15,7 @@ namespace fwb {
 
 namespace {
 
-constexpr int kFields = 11; // must match FWB_INSPECT_FIELDS in kernels/inspect.cl
+constexpr int kFields = 11; // must match FWB_INSPECT_FIELDS in kernels/probes/inspect.cl
 const char *const kCornerNames[4] = {"Top left", "Top right", "Bottom left", "Bottom right"};
 
 bool divides(const InspectResult &r)

@@ -1,4 +1,4 @@
-// Work-group inspector (seed 001): launches kernels/inspect.cl over a given global size and local
+// Work-group inspector (seed 001): launches kernels/probes/inspect.cl over a given global size and local
 // size and reports, at the four corner work-items, get_global_id, get_local_size and
 // get_enqueued_local_size, plus the work-group count - how the runtime split the NDRange. Qt-free.
 #pragma once

@@ -1,5 +1,5 @@
 // Resolves a kernel file by name (override folder first, then the embedded table) and expands the
-// project's own `#include "file.clh"` lines, so each .cl stays valid OpenCL C with -I kernels/;
+// project's own `#include "file.clh"` lines (by file name: kernels/<family>/ and kernels/shared/ share one name space);
 // #line directives keep every build-log line number in the user's own file.
 #include "KernelSources.h"
 
@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace fwb {
 
@@ -22,10 +23,19 @@ bool readOverride(const std::string &dir, const std::string &name, std::string &
 {
     if (dir.empty())
         return false;
-    const std::filesystem::path path = std::filesystem::path(dir) / name;
+    std::filesystem::path path = std::filesystem::path(dir) / name;
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        return false; // the embedded file, then
+    if (!std::filesystem::exists(path, ec)) {
+        // A copy of the repository's kernels/ (one folder per family): the file in one of its folders.
+        std::vector<std::filesystem::path> found;
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (std::error_code sub; it->is_directory(sub) && std::filesystem::exists(it->path() / name, sub))
+                found.push_back(it->path() / name);
+        if (found.empty())
+            return false; // the embedded file, then
+        std::sort(found.begin(), found.end());
+        path = found.front();
+    }
     // A kernel or header is text of a few hundred KiB at most: `#include "/dev/zero"`, a FIFO or a
     // huge file is refused with its reason, never read until memory runs out.
     std::string why;

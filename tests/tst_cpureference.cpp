@@ -2,7 +2,7 @@
 // single-threaded oracle (so either may serve as the check), and every filter really changes the card.
 #include "Catalogue.h"
 #include "Image.h"
-#include "filters/FastCpu.h"
+#include "families/shared/FastCpu.h"
 
 #include <QtTest>
 
@@ -171,7 +171,7 @@ void TestCpuReference::fastEqualsOracle()
 }
 
 // gaussian5x5's fast path sums separably and recomputes only the pixels near a rounding boundary in the
-// oracle's order (the guard band, core/filters/Gaussian5x5.cpp). Millions of noise bytes over many sigmas
+// oracle's order (the guard band, core/families/gaussian5x5/Gaussian5x5.cpp). Millions of noise bytes over many sigmas
 // meet enough near-boundary sums that a band too narrow for the two float orders would show here.
 void TestCpuReference::gaussian5x5SeparableMatchesOracle()
 {

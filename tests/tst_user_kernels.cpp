@@ -11,12 +11,15 @@
 #include "UserVariants.h"
 #include "WorkerProcess.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 using namespace fwb;
 
@@ -125,6 +128,25 @@ private slots:
         const KernelSource::Origin origin = source.originOf(assembledLine);
         QCOMPARE(origin.file, std::string("gaussian5x5.cl"));
         QCOMPARE(origin.line, fileLine);
+    }
+
+    // A kernel folder may be a copy of the repository's kernels/ (one folder per family): a file found in
+    // one of its folders overrides the embedded one; a file in none comes from the embedded set.
+    void kernelFolderWithFamilyFolders()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("gaussian5x5")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("shared")));
+        const std::string marker = "// edited copy in a family folder\n";
+        {
+            std::ofstream out((dir.path() + "/gaussian5x5/gaussian5x5.cl").toStdString());
+            out << marker << rawKernelFile("gaussian5x5.cl");
+        }
+        const KernelSource source = loadKernelSource("gaussian5x5.cl", dir.path().toStdString());
+        QCOMPARE(source.origin, (dir.path() + "/gaussian5x5/gaussian5x5.cl").toStdString());
+        QVERIFY(source.text.find(marker) != std::string::npos);
+        QVERIFY(loadKernelSource("sobel.cl", dir.path().toStdString()).origin == "embedded");
     }
 
     void parsesClangStyleLogs()

@@ -93,7 +93,7 @@ const Session::BandwidthProbe &Session::bandwidthProbe()
         q.enqueueUnmapMemObject(pinnedBuffer, pinned);
         q.finish();
         // Zero copy: a kernel streaming a host-visible buffer (unmapped, so the device owns it).
-        cl::Program program(d->context, loadKernelSource("probe_read.cl").text); // kernels/probe_read.cl
+        cl::Program program(d->context, loadKernelSource("probe_read.cl").text); // kernels/probes/probe_read.cl
         program.build({d->device});
         cl::Kernel kernel(program, "fwb_probe_read");
         cl::Buffer sink(d->context, CL_MEM_READ_WRITE, sizeof(cl_uint));

@@ -534,7 +534,7 @@ struct Session::Impl
             opts += " " + d;
         for (const std::string &d : variant.defines)
             opts += " -D" + d;
-        // Only the kernels this variant launches (kernels/common.clh, FWB_ONLY_ENTRIES): a driver that
+        // Only the kernels this variant launches (kernels/shared/common.clh, FWB_ONLY_ENTRIES): a driver that
         // compiles every kernel of a program (NVIDIA at build time, PoCL when the binary is fetched for the
         // disk cache) then compiles those, not the family's whole file (median.cl: 5 kernels,
         // recursive_gaussian.cl: 25). The variants built with a tile share one program per tile: theirs

@@ -1,4 +1,4 @@
-// matmul (seed 003's ladder, seed 002's tiles, myGEMM's rungs past them; kernels/matmul.cl): C = A * B
+// matmul (seed 003's ladder, seed 002's tiles, myGEMM's rungs past them; kernels/workloads/matmul.cl): C = A * B
 // over n x n floats, its inputs, launch geometry, padding and a host check in double precision.
 #include "../Workload.h"
 

@@ -1,4 +1,4 @@
-// nbody (seed 002's particle simulation; kernels/nbody.cl): all-pairs gravity, k time steps per run,
+// nbody (seed 002's particle simulation; kernels/workloads/nbody.cl): all-pairs gravity, k time steps per run,
 // its initial cloud, the CPU reference (single- and multi-threaded, bit-identical) and the check.
 #include "../NBodyLive.h"
 #include "../ThreadPool.h"

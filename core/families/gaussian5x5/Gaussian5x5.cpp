@@ -1,9 +1,9 @@
-// gaussian5x5 (seed 004's ladder of five kernel variants plus a vectorised one; kernels/gaussian5x5.cl):
+// gaussian5x5 (seed 004's ladder of five kernel variants plus a vectorised one; kernels/gaussian5x5/gaussian5x5.cl):
 // catalogue entry, its CPU reference convolve2D() (CpuReference.cpp) and the fast CPU path (below).
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "CpuRows.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/CpuRows.h"
+#include "families/shared/FastCpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -325,7 +325,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                  "twice; this rung aims at the 2 bytes per pixel a stencil needs (60 MB at 6720x4480 gray8).";
     g.variants.push_back(v);
 
-    // The same strips with the arithmetic in pairs of 16-bit floats (kernels/separable_strips.clh, SS_HALF2).
+    // The same strips with the arithmetic in pairs of 16-bit floats (kernels/shared/separable_strips.clh, SS_HALF2).
     {
         VariantSpec h = g.variants.back();
         h.name = "roofline_half2";

@@ -1,9 +1,9 @@
-// cpu_rows (kernels/cpu_rows.cl): the PoCL-shaped rungs of gaussian5x5, box, erode/dilate and median3x3
+// cpu_rows (kernels/shared/cpu_rows.cl): the PoCL-shaped rungs of gaussian5x5, box, erode/dilate and median3x3
 // share their shape (64 bytes x 32 rows per work-item, 4x1 work-groups on CPUs) and the first part of
 // their description; each family adds what its kernel computes and what it measured.
 #pragma once
 
-#include "../Catalogue.h"
+#include "Catalogue.h"
 
 #include <string>
 

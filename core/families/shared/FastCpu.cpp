@@ -1,5 +1,5 @@
 // The fast-CPU-path switch shared by every filter family (see FastCpu.h).
-#include "FastCpu.h"
+#include "families/shared/FastCpu.h"
 
 namespace fwb {
 

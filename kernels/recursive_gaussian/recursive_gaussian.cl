@@ -213,7 +213,7 @@ kernel void iir_columns_batched_f32(global const float *in, global float *out, i
 // the horizontal pass) of N samples is cut into segments of IIR_SEG samples; the ragged one is the
 // FIRST (rows [0, L0), L0 = N - (nseg - 1) * IIR_SEG), so every segment whose carry anyone needs has
 // full length and one 3x3 matrix each (host-computed in double, see blockedMatrices() in
-// core/filters/RecursiveGaussian.cpp):
+// core/families/recursive_gaussian/RecursiveGaussian.cpp):
 //   M  = A^L: the state after L steps of the homogeneous recursion from a state (3-tap companion);
 //   R  = backward-from-zero of the forward homogeneous response from a state, read at the head;
 //   Rl = R + (M 1) m0^T for the last segment, whose backward pass starts at its own last forward value.

@@ -1,9 +1,9 @@
-// box (full-image box blur of any radius with borders: naive, separable, sliding window; kernels/box.cl):
+// box (full-image box blur of any radius with borders: naive, separable, sliding window; kernels/box/box.cl):
 // catalogue entry, the plain CPU reference and the fast multi-threaded CPU path. Integer sums, one rounding.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "CpuRows.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/CpuRows.h"
+#include "families/shared/FastCpu.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -244,7 +244,7 @@ void registerBox(std::vector<FilterSpec> &out)
                     "The image edges stay on the fast path (the border rule's pixels already sit in the loaded "
                     "block), bytes enter the sums through the float mantissa (exact), and the rounded mean is "
                     "taken in the mantissa too, so the result is bit-exact. The same strips as gaussian5x5's "
-                    "and box3x3_interior's roofline rungs (kernels/separable_strips.clh). Unavailable above "
+                    "and box3x3_interior's roofline rungs (kernels/shared/separable_strips.clh). Unavailable above "
                     "radius 2: the rows kept grow with r; the roofline rung handles any radius.";
     v.seedNote = "Not in the seeds; the register-strip form of 'Fast stencils' (CUDA convolutionSeparable, "
                  "Halide's sliding windows) for the radii OpenCV users reach for most.";

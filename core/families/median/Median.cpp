@@ -1,11 +1,11 @@
 // median3x3 and median5x5 (insertion sort, min/max network, network on a local tile, the roofline and
-// forgetful rungs; kernels/median.cl, kernels/median_blocks.clh from scripts/median_networks.py):
+// forgetful rungs; kernels/median/median.cl, kernels/median/median_blocks.clh from scripts/median_networks.py):
 // catalogue entries, the plain CPU reference and the fast multi-threaded CPU path.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "CpuRows.h"
-#include "FastCpu.h"
-#include "../../kernels/median_sorted_columns.clh" // generated: the 5x5 network for sorted columns
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/CpuRows.h"
+#include "families/shared/FastCpu.h"
+#include "../../../kernels/median/median_sorted_columns.clh" // generated: the 5x5 network for sorted columns
 
 #include <algorithm>
 #include <map>
@@ -65,7 +65,7 @@ void sortColumns5(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__
 // Median of 25 from five column-sorted rank rows (r_k = k-th smallest of each column, padded by 2
 // pixels): p[dy * 5 + dx] = r_dy at x + dx - 2. The network is the kernels' 113-step Batcher network
 // pruned further given sorted columns (76 steps), the roofline kernel's own: generated into
-// kernels/median_sorted_columns.clh and checked exhaustively with the 0-1 principle over all 6^5
+// kernels/median/median_sorted_columns.clh and checked exhaustively with the 0-1 principle over all 6^5
 // column-sorted 0-1 inputs by scripts/median_networks.py; tst_cpureference compares it with the oracle.
 FWB_VECTOR_CLONES
 void median5Row(const u8 *__restrict r0, const u8 *__restrict r1, const u8 *__restrict r2,
@@ -260,7 +260,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                  "and each comparison is shared by neighbouring outputs.";
     f.variants.push_back(v);
 
-    // Forgetful rungs (kernels/median_blocks.clh, generated and checked by scripts/median_networks.py):
+    // Forgetful rungs (kernels/median/median_blocks.clh, generated and checked by scripts/median_networks.py):
     // min/max per output at 8 and 16 pixels across (the step's count over its 2 x width outputs, halo
     // columns included) and in the limit of a wide block.
     const auto forgetful = [&](const std::string &name, int width, const char *perOutput) {
@@ -313,7 +313,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     } else {
         forgetful("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)");
         forgetful("forgetful_w16", 16, "57.6 at 16 across");
-        // One copy of the strip in rgba8888 too (kernels/median.cl, MF_INSIDE_COPY): H100, the same run, cold
+        // One copy of the strip in rgba8888 too (kernels/median/median.cl, MF_INSIDE_COPY): H100, the same run, cold
         // build 44.7 -> 21.8 s (16 builds at once), kernel 10.05 -> 9.51 ms.
         f.variants.back().defines = {"MF_INSIDE_COPY=0"};
     }

@@ -1,7 +1,7 @@
 // gaussian_separable.cl: Gaussian blur of any sigma as two 1-D passes (rows into a float scratch
 // buffer, then columns), plainly and with each pass staged in __local memory. The 2r+1 normalised
 // taps arrive in the __constant coeffs table; -DGAUSS_RADIUS=r sizes the local tiles.
-// Sums run from tap 0 to tap 2r in float, as in the CPU reference (core/filters/GaussianSeparable.cpp).
+// Sums run from tap 0 to tap 2r in float, as in the CPU reference (core/families/shared/GaussianSeparable.cpp).
 #include "integer_pixels.clh"
 
 // Rows: 2r+1 reads and multiply-adds per pixel (a 2-D kernel would need (2r+1)^2).
@@ -92,7 +92,7 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
 #endif
 
 #if defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
-// Roofline rung: both passes fused through __local memory (kernels/fused_separable.clh): the float
+// Roofline rung: both passes fused through __local memory (kernels/shared/fused_separable.clh): the float
 // intermediate never touches global memory, so the image crosses the memory bus once in, once out.
 #define FS_R GAUSS_RADIUS
 #define FS_NAME gaussian_roofline
@@ -100,7 +100,7 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
 #endif
 
 #if defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H) && !defined(TILE_W) && CHANNELS != 3
-// Strips rung (gray8, rgba8888): kernels/separable_strips.clh with the run-time taps of this sigma. Each
+// Strips rung (gray8, rgba8888): kernels/shared/separable_strips.clh with the run-time taps of this sigma. Each
 // work-item walks down a strip BLOCK_W pixels wide and BLOCK_H rows tall, loads every input row once
 // (aligned words: the strip and its r-pixel halos), filters it along the row and keeps the last 2r row
 // results in registers to finish each output row down the column: one kernel, no scratch buffer, each

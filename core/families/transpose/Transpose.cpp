@@ -1,9 +1,9 @@
-// transpose (the output is height x width: naive, local tile, diagonal, padded; kernels/transpose.cl
-// with the shared kernels/transpose.clh): catalogue entry, the plain CPU reference (inline below) and
+// transpose (the output is height x width: naive, local tile, diagonal, padded; kernels/transpose/transpose.cl
+// with the shared kernels/transpose/transpose.clh): catalogue entry, the plain CPU reference (inline below) and
 // the fast multi-threaded CPU path.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/FastCpu.h"
 
 #include <algorithm>
 #include <cstring>

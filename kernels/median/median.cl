@@ -2,7 +2,7 @@
 // host), per channel, exact. Ways to find the middle value: insertion sort (branchy), a branchless
 // min/max selection network (seed 000: "avoid branches"), the network fed from a local-memory tile, the
 // roofline rung (column sorts shared on byte vectors) and the forgetful rungs (generated networks that
-// share every comparison between neighbouring outputs, kernels/median_blocks.clh).
+// share every comparison between neighbouring outputs, kernels/median/median_blocks.clh).
 #include "common.clh"
 #include "pixels8.clh"
 
@@ -151,7 +151,7 @@ kernel void median_local(global const uchar *src, global uchar *dst, int width, 
 #define MHI(a, b) p[b] = max(p[a], p[b]);
 
 // The 5x5 network given column-sorted input (76 steps instead of 113), generated and checked by
-// scripts/median_networks.py; the CPU fast path (core/filters/Median.cpp) runs the same file.
+// scripts/median_networks.py; the CPU fast path (core/families/median/Median.cpp) runs the same file.
 #include "median_sorted_columns.clh"
 
 inline bs_u8v median_med3(bs_u8v a, bs_u8v b, bs_u8v c) { return max(min(a, b), min(max(a, b), c)); }
@@ -244,7 +244,7 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #if defined(BLOCK_W) && defined(BLOCK_H)
 // ---- Forgetful rung: every comparison shared by the neighbouring outputs that need it -------------------
 // A work-item owns BLOCK_W pixels across and slides down BLOCK_H rows, two output rows per step. The
-// min/max program of one step comes from kernels/median_blocks.clh (generated and checked with the 0-1
+// min/max program of one step comes from kernels/median/median_blocks.clh (generated and checked with the 0-1
 // principle by scripts/median_networks.py): the two rows' columns share their common rows (sorted once;
 // 5x5 carries the sorted pair of rows y-1, y over from the step above), each output row merges in its one
 // extra row; along the row, outputs x and x+1 share their N-1 common columns, merged once and kept only

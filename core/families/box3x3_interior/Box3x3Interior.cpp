@@ -1,8 +1,8 @@
-// box3x3_interior (seed 001's interior-only 3x3 box blur, kernels/box.cl): catalogue entry with its three
+// box3x3_interior (seed 001's interior-only 3x3 box blur, kernels/box/box.cl): catalogue entry with its three
 // launch-rule variants, the plain CPU reference and the fast multi-threaded CPU path.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/FastCpu.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,9 +1,9 @@
 // recursive_gaussian (Young & van Vliet IIR Gaussian: column passes and transposes;
-// kernels/recursive_gaussian.cl with the shared kernels/transpose.clh): catalogue entry, the plain CPU
+// kernels/recursive_gaussian/recursive_gaussian.cl with the shared kernels/transpose/transpose.clh): catalogue entry, the plain CPU
 // reference and the fast multi-threaded CPU path.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/FastCpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +35,7 @@ struct YvvCoefficients
 YvvCoefficients youngVanVliet(double sigmaParam)
 {
     // The device variant receives sigma as a float (params.s0): start from that same value so both
-    // sides compute the same coefficients (see fwb_yvv_coefficients in kernels/recursive_gaussian.cl).
+    // sides compute the same coefficients (see fwb_yvv_coefficients in kernels/recursive_gaussian/recursive_gaussian.cl).
     const double sigma = double(float(sigmaParam));
     const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330 : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
     const double q2 = q * q, q3 = q2 * q;
@@ -48,12 +48,12 @@ YvvCoefficients youngVanVliet(double sigmaParam)
     // 1e-7) would move that gain by ~0.3% per pass, ~1% over the four passes (3 levels of 255).
     // (1 - a3) - (a1 + a2) is exact in float at large sigma (Sterbenz: each subtraction's operands are
     // within a factor of 2: a3 ~ 0.9, a2 ~ -a1), so the gain is 1 to within B's own rounding.
-    // fwb_yvv_coefficients in kernels/recursive_gaussian.cl computes B the same way.
+    // fwb_yvv_coefficients in kernels/recursive_gaussian/recursive_gaussian.cl computes B the same way.
     const float a1 = float(b1 / b0), a2 = float(b2 / b0), a3 = float(b3 / b0);
     return {(1.0f - a3) - (a1 + a2), a1, a2, a3};
 }
 
-// The blocked variants' three 3x3 carry matrices for segments of L samples (kernels/recursive_gaussian.cl:
+// The blocked variants' three 3x3 carry matrices for segments of L samples (kernels/recursive_gaussian/recursive_gaussian.cl:
 // -DIIR_SEG from the variant's defines, 32 or 64), appended to the coefficient table after B, a1, a2, a3
 // (the other variants read only those four), L = 32 first, then 64: M = A^L, the 3-tap state after L homogeneous steps; R,
 // the backward-from-zero run of the forward homogeneous response, read at the segment's head; Rl =
@@ -106,7 +106,7 @@ void appendBlockedMatrices(std::vector<float> &coeffs, const YvvCoefficients &k,
 
 // One line of n samples, `stride` floats apart, filtered in place: forward then backward, each pass
 // starting in the steady state of a constant signal (first sample / last forward value held), in
-// the same float operation order as FWB_IIR_COLUMN_BODY in kernels/recursive_gaussian.cl.
+// the same float operation order as FWB_IIR_COLUMN_BODY in kernels/recursive_gaussian/recursive_gaussian.cl.
 void iirLine(float *line, int n, std::size_t stride, const YvvCoefficients &k)
 {
     float w1 = line[0], w2 = w1, w3 = w1;

@@ -1,9 +1,9 @@
 // gaussian (any sigma, as two 1-D passes of radius ceil(3 sigma): plain and local-memory staged;
-// kernels/gaussian_separable.cl): catalogue entry, the plain CPU reference (the same two passes, float
+// kernels/gaussian/gaussian_separable.cl): catalogue entry, the plain CPU reference (the same two passes, float
 // intermediate and tap order) and the fast multi-threaded CPU path.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/FastCpu.h"
 
 #include <algorithm>
 #include <cstring>
@@ -293,7 +293,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
     v.preferredLocalGpu = LocalSize{32, 4};
     v.preferredLocalCpu = LocalSize{16, 1};
     v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
-    v.description = "The gaussian5x5 roofline rung (kernels/separable_strips.clh) for any sigma up to 2.66 "
+    v.description = "The gaussian5x5 roofline rung (kernels/shared/separable_strips.clh) for any sigma up to 2.66 "
                     "(radius 8): a work-item owns a strip 16 bytes across and 32 rows down on GPUs (16 x 32 on "
                     "PoCL too), fetches every input "
                     "row once as aligned words (the strip plus r pixels of halo on each side), filters it along "

@@ -1,9 +1,9 @@
-// erode and dilate (square min/max window: naive, separable, local tile; kernels/morphology.cl):
+// erode and dilate (square min/max window: naive, separable, local tile; kernels/morphology/morphology.cl):
 // catalogue entries, the plain CPU reference and the fast multi-threaded CPU path.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "CpuRows.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/CpuRows.h"
+#include "families/shared/FastCpu.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,11 +1,11 @@
 // sobel (|gx|, |gy| or the gradient magnitude in exact integers: naive, local tile, separable;
-// kernels/sobel.cl): catalogue entry, the plain CPU reference and the fast multi-threaded CPU path.
+// kernels/sobel/sobel.cl): catalogue entry, the plain CPU reference and the fast multi-threaded CPU path.
 // Output scaling: divided by 4 (the sum of the positive weights), rounded, saturated. rgba8888: alpha is
 // copied from the input, not filtered (an opaque photo stays opaque; its edges are in red, green, blue). Built with
 // -fno-math-errno (core/CMakeLists.txt) so the fast path's sqrt loop can vectorise.
-#include "../Catalogue.h"
-#include "../CpuReference.h"
-#include "FastCpu.h"
+#include "Catalogue.h"
+#include "CpuReference.h"
+#include "families/shared/FastCpu.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -23,7 +23,7 @@ int sobelOutput(const FilterParams &p)
     return self ? int(self->param(p, "output")) : 2;
 }
 
-// Same arithmetic as sobel_store() in kernels/sobel.cl.
+// Same arithmetic as sobel_store() in kernels/sobel/sobel.cl.
 inline unsigned char sobelValue(int gx, int gy, int output)
 {
     if (output == 0 || output == 1) {

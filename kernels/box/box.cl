@@ -231,7 +231,7 @@ kernel void box_strips(global const uchar *src, global uchar *dst, int width, in
 
 #if defined(TILE_W) && defined(TILE_H) && defined(BOX_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
 // Roofline rung of the box of any radius: both passes fused through __local memory with running sums
-// (kernels/fused_separable.clh): no scratch buffer in global memory, cost nearly flat in the radius.
+// (kernels/shared/fused_separable.clh): no scratch buffer in global memory, cost nearly flat in the radius.
 #define FS_R BOX_RADIUS
 #define FS_BOX 1
 #define FS_NAME box_roofline
