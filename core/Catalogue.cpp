@@ -78,15 +78,9 @@ const std::vector<FilterSpec> &catalogue()
 {
     static const std::vector<FilterSpec> filters = [] {
         std::vector<FilterSpec> out;
-        registerGaussian5x5(out);
-        registerBox3x3Interior(out);
-        registerBox(out);
-        registerGaussian(out);
-        registerSobel(out);
-        registerRecursiveGaussian(out);
-        registerTranspose(out);
-        registerMedian(out);
-        registerMorphology(out);
+#define FWB_FAMILY(Name) register##Name(out);
+#include "families/Families.def"
+#undef FWB_FAMILY
         return out;
     }();
     return filters;

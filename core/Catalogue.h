@@ -193,16 +193,10 @@ std::string variantUnavailableReason(const VariantSpec &variant, const DeviceInf
 // Returns an error sentence, or empty on success.
 std::string applyParam(const FilterSpec &filter, FilterParams &params, const std::string &assignment);
 
-// Registration hooks, one per filter family, each defined in core/families/<family>/<Family>.cpp beside its CPU
-// reference and fast CPU path; catalogue() calls them in this order (the order lists show).
-void registerGaussian5x5(std::vector<FilterSpec> &out);       // Gaussian5x5.cpp: gaussian5x5
-void registerBox3x3Interior(std::vector<FilterSpec> &out);    // Box3x3Interior.cpp: box3x3_interior
-void registerBox(std::vector<FilterSpec> &out);               // Box.cpp: box
-void registerGaussian(std::vector<FilterSpec> &out);          // Gaussian.cpp: gaussian (separable)
-void registerSobel(std::vector<FilterSpec> &out);             // Sobel.cpp: sobel
-void registerRecursiveGaussian(std::vector<FilterSpec> &out); // RecursiveGaussian.cpp: recursive_gaussian
-void registerTranspose(std::vector<FilterSpec> &out);         // Transpose.cpp: transpose
-void registerMedian(std::vector<FilterSpec> &out);            // Median.cpp: median3x3, median5x5
-void registerMorphology(std::vector<FilterSpec> &out);        // Morphology.cpp: erode, dilate
+// Registration hooks, one per filter family (core/families/Families.def lists them; catalogue() calls
+// them in that order).
+#define FWB_FAMILY(Name) void register##Name(std::vector<FilterSpec> &out);
+#include "families/Families.def"
+#undef FWB_FAMILY
 
 } // namespace fwb
