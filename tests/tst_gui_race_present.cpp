@@ -12,6 +12,8 @@
 #include "UiText.h"
 #include "RaceVerdict.h"
 #include "RacePresentation.h"
+#include "LabViews.h"
+#include "NBodyDemo.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -61,6 +63,59 @@ private slots:
         race.filter = "transpose";
         present.setTitles(findFilter("transpose"), race, ComputeRequest{});
         QVERIFY(present.recordedText().isEmpty());
+    }
+
+    // Issue 24: present mode can show the N-body demo (it was only under Compute Lab ▸ Workload). N (or its
+    // button) switches to it: the same stars moved by our C++ code on every CPU thread and by the race's
+    // device, each with its steps and frames per second, the device in plain words, and on a CPU device
+    // the same-processor note; Space stops and starts it; N goes back to the race and stops the stars.
+    void presentShowsTheNBodyDemo()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 96, 64));
+        RacePage *race = page(window);
+        race->setPresenting(true);
+        auto *present = qobject_cast<RacePresentation *>(race->presentation());
+        QVERIFY(present);
+        present->showNormal();
+        present->resize(1366, 768);
+        QVERIFY(!present->showingNBody());
+        QVERIFY(present->findChild<QLabel *>("presentHint")->text().contains("N shows the N-body demo"));
+        QTest::keyClick(present, Qt::Key_N);
+        QVERIFY(present->showingNBody());
+        NBodyDemo *demo = present->nbodyDemo();
+        QVERIFY(demo->isVisible() && demo->isRunning());
+        QCOMPARE(QString::fromStdString(demo->device().name), QString::fromStdString(device.name));
+        QVERIFY2(present->title().contains("stars"), qPrintable(present->title()));
+        const QString deviceLine = present->findChild<QLabel *>("presentDevice")->text();
+        QVERIFY2(deviceLine.contains(QString::fromStdString(device.name).toHtmlEscaped()), qPrintable(deviceLine));
+        QTRY_VERIFY_WITH_TIMEOUT(demo->cpuView()->stepsPerSecond() > 0 && demo->deviceView()->stepsPerSecond() > 0
+                                     && demo->cpuView()->framesPerSecond() > 0
+                                     && demo->deviceView()->framesPerSecond() > 0,
+                                 120000);
+        QTest::qWait(50);
+        const QString headline = demo->headline();
+        QVERIFY2(headline.contains("our C++ code on") && !headline.contains("than the CPU"), qPrintable(headline));
+        QCOMPARE(headline.contains("same processor"), device.kind == DeviceKind::Cpu);
+        QVERIFY(present->findChild<QLabel *>("presentHint")->text().contains("N back to the race"));
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            present->grab().save(shots + "/present-nbody.png");
+        // Space stops the stars and starts them again.
+        QTest::keyClick(present, Qt::Key_Space);
+        QVERIFY(!demo->isRunning());
+        QTest::keyClick(present, Qt::Key_Space);
+        QVERIFY(demo->isRunning());
+        // N: back to the race; the stars stop and no frame comes after.
+        QTest::keyClick(present, Qt::Key_N);
+        QVERIFY(!present->showingNBody() && !demo->isRunning());
+        QVERIFY2(present->title().contains("edges"), qPrintable(present->title())); // sobel's question again
+        QTest::qWait(300);
+        const qint64 shown = demo->cpuView()->framesShown() + demo->deviceView()->framesShown();
+        QTest::qWait(500);
+        QCOMPARE(demo->cpuView()->framesShown() + demo->deviceView()->framesShown(), shown);
+        race->setPresenting(false);
     }
 
     void presentBarsKeepAUsefulWidth()

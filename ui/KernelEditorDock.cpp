@@ -31,6 +31,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace fwb {
 
 namespace {
@@ -81,11 +83,32 @@ KernelEditorDock *KernelEditorDock::install(MainWindow *window, std::function<Co
         connect(dock, &KernelEditorDock::userVariantsChanged, dock->m_picker, &VariantPicker::refreshUserVariants);
         connect(dock->m_picker, &VariantPicker::userVariantsChanged, dock, &KernelEditorDock::refreshUserVariants);
     }
+    connect(dock, &QDockWidget::visibilityChanged, dock, [dock, window](bool visible) {
+        if (visible && !dock->isFloating()) // after the tab switch has laid the dock out
+            QTimer::singleShot(0, dock, [dock, window] { dock->makeRoomForCode(window); });
+    });
     auto feed = [dock, currentRequest] { dock->setRequest(currentRequest()); };
     connect(controls, &ControlPanel::requestChanged, dock, feed);
     connect(window, &MainWindow::imageLoaded, dock, feed);
     QTimer::singleShot(0, dock, feed);
     return dock;
+}
+
+void KernelEditorDock::makeRoomForCode(MainWindow *window)
+{
+    constexpr int kMinCodeLines = 12;
+    if (isFloating() || !isVisible() || m_code->visibleLines() >= kMinCodeLines)
+        return;
+    const int perLine = m_code->lineHeight();
+    const int missing = (kMinCodeLines - m_code->visibleLines()) * perLine + perLine / 2;
+    const int target = std::min(height() + missing, window->height() * 55 / 100);
+    if (target > height())
+        window->resizeDocks({this}, {target}, Qt::Vertical);
+}
+
+int KernelEditorDock::visibleCodeLines() const
+{
+    return m_code->visibleLines();
 }
 
 void KernelEditorDock::createWidgets()
