@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -118,6 +119,26 @@ private slots:
         race->setPresenting(false);
     }
 
+    // Issue 24: transparent pictures were drawn on the window's colour (a logo's black text lost); present
+    // mode's and the race's previews put them on the image views' checkerboard.
+    void previewsPutTransparentPicturesOnACheckerboard()
+    {
+        QImage clear(64, 64, QImage::Format_RGBA8888);
+        clear.fill(Qt::transparent);
+        const QImage shown = previewPixmap(clear, 64).toImage();
+        QVERIFY(!shown.isNull());
+        QSet<QRgb> colours;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = 0; x < shown.width(); ++x) {
+                QCOMPARE(qAlpha(shown.pixel(x, y)), 255);
+                colours.insert(shown.pixel(x, y));
+            }
+        QCOMPARE(colours.size(), 2); // the checkerboard's two squares
+        QImage opaque(64, 64, QImage::Format_RGB32);
+        opaque.fill(Qt::black);
+        QCOMPARE(previewPixmap(opaque, 64).toImage().pixelColor(10, 10), QColor(Qt::black));
+    }
+
     void presentBarsKeepAUsefulWidth()
     {
         RaceChart chart;
@@ -179,7 +200,7 @@ private slots:
         QVERIFY(process.waitForFinished(30000));
         const QString help = QString::fromUtf8(process.readAllStandardOutput());
         QCOMPARE(process.exitCode(), 0);
-        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc"})
+        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc", "N-body demo"})
             QVERIFY2(help.contains(QLatin1String(words)), qPrintable(QString("no \"%1\" in:\n%2").arg(words, help)));
     }
 

@@ -268,6 +268,32 @@ private slots:
         QCOMPARE(view.grab().toImage().pixelColor(shot.rect().center()), QColor(Qt::black));
     }
 
+    // Issue 24: the result's caption ("Result: ... on ...") covered the top of the fitted picture. A fitted
+    // picture sits below the captions (wide and tall pictures, one caption or two), and stays whole.
+    void captionNeverCoversTheFittedPicture()
+    {
+        ImageView view;
+        view.resize(420, 320);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (const QSize size : {QSize(400, 200), QSize(120, 400), QSize(300, 300)}) {
+            QImage picture(size, QImage::Format_RGB32);
+            picture.fill(Qt::darkGreen);
+            view.setImage(picture);
+            for (const QString &right : {QString(), QStringLiteral("Difference from the CPU reference")}) {
+                view.setCaption(QStringLiteral("Result: gaussian5x5 / roofline_half2 on some OpenCL device, 0.123 ms"), right);
+                view.fitToWindow();
+                const QRectF drawn(view.mapFromImage(QPointF(0, 0)), view.mapFromImage(QPointF(size.width(), size.height())));
+                const int captions = std::max(view.captionRect(false).bottom(), view.captionRect(true).bottom());
+                QVERIFY(captions > 0);
+                QVERIFY2(drawn.top() >= captions, qPrintable(QString("%1x%2: picture from y = %3, caption to %4")
+                                                                  .arg(size.width()).arg(size.height())
+                                                                  .arg(drawn.top()).arg(captions)));
+                QVERIFY(drawn.bottom() <= view.height() + 0.5 && drawn.left() >= -0.5 && drawn.right() <= view.width() + 0.5);
+            }
+        }
+    }
+
     // Issue 24: the speed-ups name the CPU code they compare with; the single-threaded reference is
     // shown as what it is, never as "Speed-up vs CPU, 1 thread"; on a CPU device (PoCL) the panel says
     // that the device is this same processor.

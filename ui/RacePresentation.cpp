@@ -4,6 +4,7 @@
 
 #include "Catalogue.h"
 #include "ImageFileIo.h"
+#include "ImageView.h"
 #include "LabViews.h"
 #include "MeasurementRecord.h"
 #include "NBodyDemo.h"
@@ -13,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
@@ -27,7 +29,16 @@ QPixmap previewPixmap(const QImage &image, int side)
 {
     if (image.isNull())
         return {};
-    return QPixmap::fromImage(image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    const QImage scaled = image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    if (!scaled.hasAlphaChannel())
+        return QPixmap::fromImage(scaled);
+    // A transparent picture on the checkerboard the image views use (issue 24: drawn on the window's
+    // colour, a logo's black text and a transparent result were lost).
+    QPixmap pixmap(scaled.size());
+    QPainter painter(&pixmap);
+    painter.fillRect(pixmap.rect(), ImageView::checkerboardBrush());
+    painter.drawImage(0, 0, scaled);
+    return pixmap;
 }
 
 RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceShortcut)

@@ -22,7 +22,8 @@ class NBodyDemo;
 class RaceChart;
 class RaceVerdict;
 
-// A picture scaled to fit side×side, for the race's previews (null: an empty pixmap).
+// A picture scaled to fit side×side, for the race's previews (null: an empty pixmap); a transparent one on
+// a checkerboard.
 QPixmap previewPixmap(const QImage &image, int side);
 
 class RacePresentation : public QWidget
