@@ -5,7 +5,6 @@
 #include "Catalogue.h"
 #include "ImageFileIo.h"
 #include "ImageView.h"
-#include "LabViews.h"
 #include "MeasurementRecord.h"
 #include "NBodyDemo.h"
 #include "RaceChart.h"
@@ -146,7 +145,7 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     lesson->setObjectName("presentLesson");
     lesson->setFocusPolicy(Qt::NoFocus);
     scaled(lesson, 1.4);
-    connect(lesson, &QPushButton::clicked, this, &RacePresentation::lessonRequested);
+    connect(lesson, &QPushButton::clicked, this, [this] { this->lesson(); });
     auto *head = new QHBoxLayout;
     head->addWidget(m_title, 1);
     head->addWidget(m_start, 0, Qt::AlignTop);
@@ -192,7 +191,7 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
         key(start, [this] { startPressed(); });
     for (const QKeySequence &leave : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::Key_F11)})
         key(leave, [this] { emit leaveRequested(); });
-    key(QKeySequence(Qt::Key_L), [this] { emit lessonRequested(); });
+    key(QKeySequence(Qt::Key_L), [this] { lesson(); });
     key(QKeySequence(Qt::Key_N), [this] { showNBody(!showingNBody()); });
     updateMode();
 }
@@ -209,6 +208,8 @@ bool RacePresentation::showingNBody() const
 
 void RacePresentation::showNBody(bool on)
 {
+    if (on && m_racing)
+        return; // one thing at a time on the device: the stars would slow the race down, and the other way round
     m_pages->setCurrentIndex(on ? 1 : 0);
     if (on) {
         // Enough stars that a GPU has work to do; on a processor, few enough to move at once.
@@ -219,6 +220,12 @@ void RacePresentation::showNBody(bool on)
         m_nbody->stop();
     }
     updateMode();
+}
+
+void RacePresentation::lesson()
+{
+    showNBody(false); // the lesson measures on the device: the stars stop first
+    emit lessonRequested();
 }
 
 void RacePresentation::startPressed()
@@ -246,12 +253,14 @@ void RacePresentation::updateMode()
         m_start->setEnabled(!m_demoDevice.name.empty());
         m_start->setText(m_nbody->isRunning() ? tr("Stop the stars") : tr("Start the stars"));
         m_nbodyButton->setText(tr("Back to the race (N)"));
+        m_nbodyButton->setEnabled(true);
         m_hint->setText(tr("Space starts or stops the stars · N back to the race · Esc or F11 to leave"));
     } else {
         m_title->setText(m_raceTitle);
         m_start->setEnabled(m_startEnabled);
         m_start->setText(m_racing ? tr("Racing…") : tr("Start the race"));
         m_nbodyButton->setText(tr("N-body demo (N)"));
+        m_nbodyButton->setEnabled(!m_racing);
         m_hint->setText(tr("Space or Enter starts a race · N shows the N-body demo · Esc or F11 to leave"));
     }
 }

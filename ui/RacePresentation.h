@@ -50,7 +50,8 @@ public:
     // "Recorded on ... not measured on this computer"; empty when shown nothing.
     QString recordedText() const;
 
-    // The N-body demo instead of the race (on: shown and started on the race's device; off: stopped).
+    // The N-body demo instead of the race (on: shown and started on the race's device, not while a race
+    // runs; off: stopped).
     void showNBody(bool on);
     bool showingNBody() const;
     NBodyDemo *nbodyDemo() const { return m_nbody; }
@@ -66,6 +67,7 @@ protected:
 private:
     static QString recordedLine(const FilterSpec &filter, const std::string &format);
     void startPressed(); // Space, Enter, the button: a race, or in the N-body demo start or stop it
+    void lesson();       // L or its button: the stars stop, the shell opens the lesson
     void updateMode();   // the title, the start button and the hint for the race or the demo
 
     RaceChart *m_chart = nullptr;
