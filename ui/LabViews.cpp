@@ -232,15 +232,15 @@ void NBodyView::paintEvent(QPaintEvent *)
     p.drawPoints(points);
 
     // Present mode: everything larger, for a class at the back of the room.
-    const double scale = m_large ? 1.6 : 1.0;
+    const double textScale = m_large ? 1.6 : 1.0;
     QFont caption = font();
-    caption.setPointSizeF(font().pointSizeF() * scale);
+    caption.setPointSizeF(font().pointSizeF() * textScale);
     p.setFont(caption);
     p.setPen(Qt::white);
     const double captionH = QFontMetricsF(caption).height() + 4;
     p.drawText(QRectF(10, 6, width() - 20, captionH), Qt::AlignLeft | Qt::AlignVCenter, m_engine);
     QFont big = font();
-    big.setPointSizeF(font().pointSizeF() * 1.9 * scale);
+    big.setPointSizeF(font().pointSizeF() * 1.9 * textScale);
     big.setBold(true);
     p.setFont(big);
     const double rateH = QFontMetricsF(big).height() + 4;
