@@ -81,6 +81,8 @@ private slots:
         QVERIFY(present);
         present->showNormal();
         present->resize(1366, 768);
+        present->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(present)); // its keys reach it
         QVERIFY(!present->showingNBody());
         QVERIFY(present->findChild<QLabel *>("presentHint")->text().contains("N shows the N-body demo"));
         QTest::keyClick(present, Qt::Key_N);

@@ -75,7 +75,7 @@ void ImageView::setView(double zoom, const QPointF &center, bool fit)
     if (fit) {
         // Fitting is about this view's image: a transposed result fits its own H x W, not the
         // original's W x H at the original's zoom (which cut it off at the top and bottom).
-        fit();
+        this->fit();
     } else {
         m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
         m_center = center;

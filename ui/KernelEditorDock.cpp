@@ -25,6 +25,7 @@
 #include <QApplication>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
@@ -96,14 +97,21 @@ KernelEditorDock *KernelEditorDock::install(MainWindow *window, std::function<Co
 
 void KernelEditorDock::makeRoomForCode(MainWindow *window)
 {
-    constexpr int kMinCodeLines = 12;
+    constexpr int kMinCodeLines = 10;
     if (isFloating() || !isVisible() || m_code->visibleLines() >= kMinCodeLines)
         return;
     const int perLine = m_code->lineHeight();
     const int missing = (kMinCodeLines - m_code->visibleLines()) * perLine + perLine / 2;
     const int target = std::min(height() + missing, window->height() * 55 / 100);
-    if (target > height())
-        window->resizeDocks({this}, {target}, Qt::Vertical);
+    if (target <= height())
+        return;
+    // resizeDocks sizes the dock area, which holds the tab bar of the docks tabbed with this one too:
+    // once laid out, whatever that took is added once more.
+    window->resizeDocks({this}, {target}, Qt::Vertical);
+    QTimer::singleShot(0, this, [this, window, target] {
+        if (height() < target)
+            window->resizeDocks({this}, {std::min(2 * target - height(), window->height() * 55 / 100)}, Qt::Vertical);
+    });
 }
 
 int KernelEditorDock::visibleCodeLines() const
@@ -163,11 +171,14 @@ void KernelEditorDock::createWidgets()
     m_fileLabel = new QLabel(root);
     m_fileLabel->setObjectName(QStringLiteral("editorFile"));
     layout->addWidget(m_fileLabel);
-    m_defines = new QLabel(root);
+    // One line, scrolled by the cursor (and whole in its tooltip): wrapped, a filter's weights took eight
+    // lines, and docked at 1366x768 the code was left about one (issue 24).
+    m_defines = new QLineEdit(root);
     m_defines->setObjectName(QStringLiteral("editorDefines"));
-    m_defines->setWordWrap(true);
-    m_defines->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_defines->setStyleSheet(QStringLiteral("color: #555; font-family: monospace; font-size: 9pt;"));
+    m_defines->setReadOnly(true);
+    m_defines->setFrame(false);
+    m_defines->setStyleSheet(
+        QStringLiteral("color: #555; font-family: monospace; font-size: 9pt; background: transparent;"));
     layout->addWidget(m_defines);
 
     auto *split = new QSplitter(Qt::Horizontal, root);
@@ -319,6 +330,8 @@ void KernelEditorDock::setRequest(const ComputeRequest &request)
         for (const std::string &d : prepared.defines)
             defines << q(d);
         m_defines->setText(tr("Built with: %1").arg(defines.join(QLatin1Char(' '))));
+        m_defines->setCursorPosition(0);
+        m_defines->setToolTip(defines.join(QLatin1Char('\n')));
     }
     updateActions();
 }

@@ -145,7 +145,7 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     lesson->setObjectName("presentLesson");
     lesson->setFocusPolicy(Qt::NoFocus);
     scaled(lesson, 1.4);
-    connect(lesson, &QPushButton::clicked, this, [this] { this->lesson(); });
+    connect(lesson, &QPushButton::clicked, this, [this] { openLesson(); });
     auto *head = new QHBoxLayout;
     head->addWidget(m_title, 1);
     head->addWidget(m_start, 0, Qt::AlignTop);
@@ -191,7 +191,7 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
         key(start, [this] { startPressed(); });
     for (const QKeySequence &leave : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::Key_F11)})
         key(leave, [this] { emit leaveRequested(); });
-    key(QKeySequence(Qt::Key_L), [this] { lesson(); });
+    key(QKeySequence(Qt::Key_L), [this] { openLesson(); });
     key(QKeySequence(Qt::Key_N), [this] { showNBody(!showingNBody()); });
     updateMode();
 }
@@ -213,7 +213,7 @@ void RacePresentation::showNBody(bool on)
     m_pages->setCurrentIndex(on ? 1 : 0);
     if (on) {
         // Enough stars that a GPU has work to do; on a processor, few enough to move at once.
-        m_nbody->setBodies(m_demoDevice.kind == DeviceKind::Gpu ? 16384 : 4096);
+        m_nbody->setBodies(m_demoDevice.kind == DeviceKind::Gpu ? 16384 : 2048);
         m_nbody->setDevice(m_demoDevice);
         m_nbody->start();
     } else {
@@ -222,7 +222,7 @@ void RacePresentation::showNBody(bool on)
     updateMode();
 }
 
-void RacePresentation::lesson()
+void RacePresentation::openLesson()
 {
     showNBody(false); // the lesson measures on the device: the stars stop first
     emit lessonRequested();

@@ -67,7 +67,7 @@ protected:
 private:
     static QString recordedLine(const FilterSpec &filter, const std::string &format);
     void startPressed(); // Space, Enter, the button: a race, or in the N-body demo start or stop it
-    void lesson();       // L or its button: the stars stop, the shell opens the lesson
+    void openLesson();   // L or its button: the stars stop, the shell opens the lesson
     void updateMode();   // the title, the start button and the hint for the race or the demo
 
     RaceChart *m_chart = nullptr;
