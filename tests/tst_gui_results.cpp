@@ -22,6 +22,7 @@
 #include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 using namespace fwb;
 
@@ -266,6 +267,43 @@ private slots:
         opaque.fill(Qt::black);
         view.setImage(opaque);
         QCOMPARE(view.grab().toImage().pixelColor(shot.rect().center()), QColor(Qt::black));
+    }
+
+    // Issue 24: a transparent logo's result was shown as an opaque copy: its transparent background black,
+    // and its black text gone. The result view gets the kernel's pixels, alpha included, and draws them on
+    // the checkerboard.
+    void transparentResultOnACheckerboard()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
+        QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
+        QImage logo(96, 64, QImage::Format_RGBA8888);
+        logo.fill(Qt::transparent);
+        for (int y = 24; y < 40; ++y)
+            for (int x = 32; x < 64; ++x)
+                logo.setPixelColor(x, y, Qt::black); // the logo's black text
+        QTemporaryDir dir;
+        const QString path = dir.filePath("logo.png");
+        QVERIFY(logo.save(path));
+        QVERIFY(w.loadFile(path));
+        QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        const QImage shown = w.resultView()->image();
+        QVERIFY(shown.hasAlphaChannel());
+        QCOMPARE(qAlpha(shown.pixel(2, 2)), 0);   // the background stays transparent
+        QCOMPARE(qAlpha(shown.pixel(48, 32)), 255); // the text stays
+        QCOMPARE(qGray(shown.pixel(48, 32)), 0);
+        ImageView *view = w.resultView();
+        view->fitToWindow();
+        const QImage grab = view->grab().toImage();
+        const QPointF corner = view->mapFromImage(QPointF(2.5, 2.5)), text = view->mapFromImage(QPointF(48.5, 32.5));
+        QVERIFY2(grab.pixelColor(corner.toPoint()).lightness() > 180, qPrintable(grab.pixelColor(corner.toPoint()).name()));
+        QVERIFY2(grab.pixelColor(text.toPoint()).lightness() < 60, qPrintable(grab.pixelColor(text.toPoint()).name()));
+        w.openTestCard(259, 194);
     }
 
     // Issue 24: the result's caption ("Result: ... on ...") covered the top of the fitted picture. A fitted
