@@ -95,8 +95,10 @@ std::string heatColour(double t)
     return text;
 }
 
-const char *const kSeriesColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+// Tableau's ten, then ten darker ones (a sweep of two families draws twelve lines and more).
+const char *const kSeriesColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                                      "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
+                                      "#7b4173", "#5254a3", "#e7ba52", "#ad494a", "#6b6ecf", "#000000"};
 
 } // namespace
 

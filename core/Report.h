@@ -56,9 +56,9 @@ std::string sweepSvg(const SweepResult &sweep);
 
 std::string reportHtml(const ReportData &data);
 
-// The k-th line colour of a chart with several series ("#1f77b4"): 10 distinct colours, then again (the
+// The k-th line colour of a chart with several series ("#1f77b4"): 20 distinct colours, then again (the
 // report's sweep and the window's sweep page draw with them).
 std::string seriesColour(std::size_t k);
-constexpr std::size_t kSeriesColourCount = 10;
+constexpr std::size_t kSeriesColourCount = 20;
 
 } // namespace fwb

@@ -366,9 +366,9 @@ void SweepPage::showSweep(const SweepResult &sweep)
         line->replace(points);
         line->setPointsVisible(true);
         m_chart->addSeries(line);
-        // A colour of its own for each of the first ten lines (issue 24: the theme's five colours came round
-        // again, so lines looked alike in pairs), dotted after that; the compare filter's lines dashed: two
-        // families, one chart. After addSeries, which would set the theme's pen.
+        // A colour of its own for each of the first twenty lines (issue 24: the theme's five colours came
+        // round again, so lines looked alike in pairs), dotted after that; the compare filter's lines dashed:
+        // two families, one chart. After addSeries, which would set the theme's pen.
         const bool compare = s.variant.find('/') != std::string::npos;
         QPen pen(QColor(q(seriesColour(k))));
         pen.setWidthF(2);
