@@ -78,10 +78,18 @@ struct PassSpec
     Geometry geometry = Geometry::Pixels;
 };
 
+// The part a variant plays in the guided lesson's story (ui/lesson), beyond the baseline and the block rungs.
+enum class LessonRole {
+    None,
+    Spill,    // seed 004's slow one: an array the compiler must keep in (off-chip) private memory
+    SpillFix, // the same loop with that array moved to __constant memory: the spill's fix
+};
+
 struct VariantSpec
 {
     std::string name;  // "constant_memory"
     bool isBaseline = false; // the variant a newcomer starts from and the others are measured against
+    LessonRole lessonRole = LessonRole::None;
     std::string title; // "Constant memory"
     std::string kernelFile;
     std::vector<PassSpec> passes;

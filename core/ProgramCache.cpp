@@ -4,6 +4,7 @@
 // ProgramCacheFolder.cpp.
 #include "ProgramCache.h"
 #include "ProgramCacheEntry.h"
+#include "StderrCapture.h"
 
 #include "AtomicFile.h"
 #include "BuildDiagnostics.h"
@@ -204,11 +205,16 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
     }
 
     cl::Program program(context, source);
+    // PoCL's compiler prints "N warnings generated." on the process's stderr (issue 24: it reached the
+    // terminal of every window and filter-bench run); its warnings themselves are in the build log. The
+    // count joins them there; anything else printed meanwhile goes on to stderr.
+    StderrCapture printed(info.platformName.find("Portable Computing Language") != std::string::npos);
     try {
         fault::check(fault::Step::Build); // FWB_FAULT=build:N (builds from source only; hits are not builds)
         program.build({device}, options.c_str());
+        takeCompilerCountLines(printed.finish());
     } catch (const cl::Error &e) {
-        std::string log = buildLogOf(program, device);
+        std::string log = buildLogOf(program, device) + takeCompilerCountLines(printed.finish());
         const std::string first = firstBuildError(log); // "gaussian5x5.cl:119:5: error: ..." (#line)
         throw Error("kernel build failed (" + clErrorName(e.err()) + ")" + (first.empty() ? "" : ": " + first)
                         + (options.empty() ? "" : " with options '" + options + "'"),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace fwb {
 
@@ -72,6 +73,16 @@ std::string ms(double value)
 
 std::string num(double v) { return fmt("%.1f", v); }
 
+// How wide a line of 12 px sans-serif text is at most (0.62 em per character, bold included): the charts
+// size their margins from their own labels, so that no label is cut at the SVG's edge.
+int textWidth(const std::string &text)
+{
+    int chars = 0;
+    for (unsigned char c : text)
+        chars += (c & 0xC0) != 0x80 ? 1 : 0; // UTF-8: count code points, not bytes
+    return int(std::ceil(chars * 12 * 0.62));
+}
+
 // Blue to red through yellow, t in [0, 1] (0 fastest).
 std::string heatColour(double t)
 {
@@ -84,8 +95,10 @@ std::string heatColour(double t)
     return text;
 }
 
-const char *const kSeriesColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+// Tableau's ten, then ten darker ones (a sweep of two families draws twelve lines and more).
+const char *const kSeriesColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                                      "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
+                                      "#7b4173", "#5254a3", "#e7ba52", "#ad494a", "#6b6ecf", "#000000"};
 
 } // namespace
 
@@ -96,9 +109,30 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
     for (int i : order)
         if (race.entries[i].timeMs(metric) > 0)
             ran.push_back(i);
-    const int rowH = 26, left = 210, right = 250, top = 10, width = 900;
+    // Each bar's label (its time and sentence) right of it, its title left of the bars: both margins as
+    // wide as their longest text (issue 24: long titles were clipped on the left).
+    std::vector<std::string> labels(race.entries.size());
+    int titlesW = 0, labelsW = 0;
+    for (int i : ran) {
+        const RaceEntry &e = race.entries[i];
+        std::string label = ms(e.timeMs(metric));
+        if (const std::string words = race.speedupSentence(e, metric); !words.empty())
+            label += ", " + words;
+        else if (e.isCheckingReference())
+            label += ", used to check every result (not in the race)";
+        titlesW = std::max(titlesW, textWidth(e.title));
+        labelsW = std::max(labelsW, textWidth(label));
+        labels[std::size_t(i)] = std::move(label);
+    }
+    const std::string captionScale = "time, log scale: each grid line is 10\u00d7 the one before it (bar length is "
+                                     "not proportional to time); shorter is faster";
+    const int rowH = 26, top = 10, plotW = 440;
+    const int left = std::max(120, titlesW + 14), right = std::max(120, labelsW + 12);
+    const int width = std::max(left + plotW + right, left + textWidth(captionScale) + 10);
     const int barsBottom = top + rowH * int(std::max<std::size_t>(1, ran.size()));
-    const int height = barsBottom + top + 36; // + the axis's tick labels and its caption
+    const bool floorShown = metric == RaceMetric::KernelOnly && race.memoryFloorMs > 0;
+    // + the axis's tick labels, the memory limit's own line (it sat on the caption) and the caption
+    const int height = barsBottom + top + 36 + (floorShown ? 14 : 0);
     double maxMs = 0;
     for (int i : ran)
         maxMs = std::max(maxMs, race.entries[i].timeMs(metric));
@@ -113,7 +147,6 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
         return std::max(lo, std::pow(10, std::floor(std::log10(std::max(m, 1e-6)))) / 2);
     }();
     const double span = std::log10(maxMs * 1.05) - std::log10(minMs);
-    const int plotW = width - left - right;
     auto x = [&](double v) { return left + plotW * (std::log10(std::max(v, minMs)) - std::log10(minMs)) / span; };
     std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + std::to_string(width)
                     + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " "
@@ -139,25 +172,20 @@ std::string raceSvg(const RaceResult &race, RaceMetric metric)
         s += "<rect x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(y + 3) + "\" width=\""
              + num(std::max(1.0, x(t) - left)) + "\" height=\"" + std::to_string(rowH - 6) + "\" fill=\"" + fill
              + "\"><title>" + htmlEscape(e.name + ": " + ms(t)) + "</title></rect>\n";
-        std::string label = ms(t);
-        if (const std::string words = race.speedupSentence(e, metric); !words.empty())
-            label += ", " + words;
-        else if (e.isCheckingReference())
-            label += ", used to check every result (not in the race)";
+        const std::string &label = labels[std::size_t(i)];
         s += "<text x=\"" + num(x(t) + 6) + "\" y=\"" + std::to_string(y + 17) + "\">" + htmlEscape(label)
              + "</text>\n";
         ++row;
     }
-    if (metric == RaceMetric::KernelOnly && race.memoryFloorMs > 0) {
+    if (floorShown) {
         const double fx = x(race.memoryFloorMs);
         s += "<line x1=\"" + num(fx) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + num(fx) + "\" y2=\""
-             + std::to_string(height - 18) + "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/>\n";
-        s += "<text x=\"" + num(fx + 3) + "\" y=\"" + std::to_string(height - 5) + "\" fill=\"#c0392b\">memory limit "
+             + std::to_string(barsBottom + 20) + "\" stroke=\"#c0392b\" stroke-dasharray=\"5,3\"/>\n";
+        s += "<text x=\"" + num(fx + 3) + "\" y=\"" + std::to_string(barsBottom + 31) + "\" fill=\"#c0392b\">memory limit "
              + htmlEscape(ms(race.memoryFloorMs)) + "</text>\n";
     }
     s += "<text x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(height - 5)
-         + "\" fill=\"#666\">time, log scale: each grid line is 10\u00d7 the one before it (bar length is not "
-           "proportional to time); shorter is faster</text>\n";
+         + "\" fill=\"#666\">" + htmlEscape(captionScale) + "</text>\n";
     s += "</svg>\n";
     return s;
 }
@@ -210,7 +238,13 @@ std::string tuneHeatMapSvg(const TuneResult &tune)
 
 std::string sweepSvg(const SweepResult &sweep)
 {
-    const int width = 900, height = 380, left = 70, right = 230, top = 20, bottom = 50;
+    // The legend right of the plot, as wide as its longest title (issue 24: it was cut at 230 px).
+    int legendW = 0;
+    for (const SweepSeries &series : sweep.series)
+        legendW = std::max(legendW, textWidth(series.title));
+    const int left = 70, right = std::max(230, 36 + legendW + 8), top = 20, bottom = 50;
+    const int width = left + 600 + right;
+    const int height = std::max(380, top + 14 + 18 * int(sweep.series.size()) + bottom);
     double lo = 0, hi = 0;
     for (const SweepSeries &series : sweep.series)
         for (double t : series.kernelMs)
@@ -219,7 +253,8 @@ std::string sweepSvg(const SweepResult &sweep)
                 hi = std::max(hi, t);
             }
     std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + std::to_string(width)
-                    + "\" height=\"" + std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+                    + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " "
+                    + std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     if (sweep.values.size() < 2 || hi <= 0) {
         s += "<text x=\"10\" y=\"20\">no sweep data</text>\n</svg>\n";
         return s;
@@ -247,7 +282,7 @@ std::string sweepSvg(const SweepResult &sweep)
          + std::to_string(top + plotH / 2) + ")\" text-anchor=\"middle\">kernel ms (log)</text>\n";
     for (std::size_t k = 0; k < sweep.series.size(); ++k) {
         const SweepSeries &series = sweep.series[k];
-        const std::string colour = kSeriesColours[k % 10];
+        const std::string colour = seriesColour(k);
         std::string points;
         for (std::size_t i = 0; i < sweep.values.size() && i < series.kernelMs.size(); ++i)
             if (series.kernelMs[i] > 0)
@@ -265,16 +300,26 @@ std::string sweepSvg(const SweepResult &sweep)
     return s;
 }
 
+std::string seriesColour(std::size_t k)
+{
+    static_assert(std::size(kSeriesColours) == kSeriesColourCount);
+    return kSeriesColours[k % kSeriesColourCount];
+}
+
 std::string reportHtml(const ReportData &d)
 {
     std::string h;
+    // Thumbnails on a checkerboard: a transparent picture's dark parts stay visible (issue 24); charts
+    // wider than the page (long labels) shrink to it, their viewBox keeping the proportions.
     h += "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
          "<meta charset=\"utf-8\"/>\n<title>" + htmlEscape(d.title) + "</title>\n"
          "<style>\nbody{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}\n"
          "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}\n"
          "th{background:#f0f0f0}td.n{text-align:right}tr.win td{background:#e3f5e6;font-weight:bold}\n"
          ".why{font-style:italic}.thumbs figure{display:inline-block;margin:0 1em 1em 0}"
-         ".thumbs img{max-width:300px;border:1px solid #ccc}code{background:#f4f4f4;padding:2px 4px}\n"
+         ".thumbs img{max-width:300px;border:1px solid #ccc;"
+         "background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}svg.chart{max-width:100%;height:auto}\n"
+         "code{background:#f4f4f4;padding:2px 4px}\n"
          "</style>\n</head>\n<body>\n";
     h += "<h1>" + htmlEscape(d.title) + "</h1>\n";
     h += "<h2>Device</h2>\n<table>\n";
@@ -354,6 +399,34 @@ std::string reportHtml(const ReportData &d)
                                              + fmt("%.0f GB/s", race.copyGBps) + ") is " + ms(race.memoryFloorMs)
                                        : std::string())
              + ".</p>\n";
+    }
+    if (d.duel.size() == 2) {
+        // Issue 24: the duel's two sides were only two more rows of the run table.
+        h += "<h2>Duel: two ways side by side</h2>\n<table>\n<tr><th>side</th><th>device</th><th>filter / variant</th>"
+             "<th>kernel</th><th>end to end</th><th>check</th></tr>\n";
+        const char *sides[] = {"left", "right"};
+        double total[2] = {0, 0};
+        for (int i = 0; i < 2; ++i) {
+            const RunResult &r = d.duel[std::size_t(i)].result;
+            total[i] = r.ok() ? (r.endToEndMs > 0 ? r.endToEndMs : r.totalMs) : 0;
+            h += "<tr><td>" + std::string(sides[i]) + "</td><td>" + htmlEscape(d.duel[std::size_t(i)].device)
+                 + "</td><td><code>" + htmlEscape(r.filter + " / " + r.variant) + "</code></td><td class=\"n\">"
+                 + (r.ok() ? ms(r.kernelMs.median) : "-") + "</td><td class=\"n\">" + (total[i] > 0 ? ms(total[i]) : "-")
+                 + "</td><td>" + htmlEscape(!r.ok() ? "failed: " + r.error : !r.checked ? "not checked"
+                                            : r.matches ? "matches" : "DIFFERS")
+                 + "</td></tr>\n";
+        }
+        h += "</table>\n";
+        if (total[0] > 0 && total[1] > 0) {
+            const int fast = total[0] <= total[1] ? 0 : 1;
+            const double ratio = total[1 - fast] / total[fast];
+            h += "<p>End to end, the " + std::string(sides[fast]) + " side (" + htmlEscape(d.duel[std::size_t(fast)].device)
+                 + ", " + ms(total[fast]) + ") "
+                 + (ratio < 1.05 ? std::string("is about as fast as")
+                                 : "is " + fmt("%.1f", ratio) + "\u00d7 faster than")
+                 + " the " + sides[1 - fast] + " (" + htmlEscape(d.duel[std::size_t(1 - fast)].device) + ", "
+                 + ms(total[1 - fast]) + ").</p>\n";
+        }
     }
     if (d.tune) {
         const TuneResult &t = *d.tune;

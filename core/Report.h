@@ -1,5 +1,5 @@
 // Report: one self-contained HTML file (XHTML-compatible, charts as inline SVG, images as PNG data
-// URIs, no network) with the device, the settings, the race, the tuning heat map, the sweep chart,
+// URIs, no network) with the device, the settings, the race, the duel, the tuning heat map, the sweep chart,
 // thumbnails, the tool version and the command line that reproduces it.
 #pragma once
 
@@ -38,6 +38,7 @@ struct ReportData
     std::optional<TuneResult> tune;
     std::optional<SweepResult> sweep;
     std::vector<ReportRun> runs;     // the session's runs, in order (empty: no section)
+    std::vector<ReportRun> duel;     // a duel's two sides, left then right (else no section)
     std::vector<ReportImage> images; // empty in Qt-free builds (no PNG encoder)
     std::string imagesNote;          // why there are none, when there are none
     std::string toolVersion;
@@ -54,5 +55,10 @@ std::string tuneHeatMapSvg(const TuneResult &tune);
 std::string sweepSvg(const SweepResult &sweep);
 
 std::string reportHtml(const ReportData &data);
+
+// The k-th line colour of a chart with several series ("#1f77b4"): 20 distinct colours, then again (the
+// report's sweep and the window's sweep page draw with them).
+std::string seriesColour(std::size_t k);
+constexpr std::size_t kSeriesColourCount = 20;
 
 } // namespace fwb

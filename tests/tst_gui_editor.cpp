@@ -18,6 +18,8 @@
 #include <QApplication>
 #include <QRegularExpression>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QTabWidget>
 #include <QElapsedTimer>
 #include <QListWidget>
 #include <QMessageBox>
@@ -108,6 +110,33 @@ private slots:
         QVERIFY(m_dock);
         m_dock->show();
         m_dock->raise();
+        QTest::qWait(50);
+    }
+
+    // Issue 24: docked at 1366x768 (a window manager's title bar and panel leave about 700 px) the editor,
+    // tabbed with the timing panel's ~200 px, showed about one line of code (its build options wrapped to
+    // eight lines above it). Raised there, it makes room for ten lines, still docked, with the page above kept.
+    void usableDockedAtLaptopSize()
+    {
+        const QSize before = m_window->size();
+        m_window->resize(1366, 700);
+        auto *timing = m_window->findChild<QDockWidget *>("timingDock");
+        QVERIFY(timing);
+        timing->raise(); // the window's default: the timing panel in front
+        QTest::qWait(100);
+        m_dock->raise();
+        QTest::qWait(200);
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            m_window->grab().save(shots + "/editor-docked-1366.png");
+        QTRY_VERIFY2_WITH_TIMEOUT(m_dock->visibleCodeLines() >= 10,
+                                  qPrintable(QString("%1 lines of code in a %2 px dock")
+                                                 .arg(m_dock->visibleCodeLines()).arg(m_dock->height())),
+                                  3000);
+        QVERIFY(!m_dock->isFloating());
+        QWidget *pages = m_window->findChild<QTabWidget *>("pageTabs");
+        QVERIFY(pages && pages->height() >= 200);
+        m_window->resize(before);
         QTest::qWait(50);
     }
 

@@ -128,6 +128,11 @@ void TestGuiLesson::sentencesFollowTheNumbers()
 {
     const LessonPlan plan = lessonPlan();
     QCOMPARE(plan.port, std::string("unrolled_constant")); // the catalogue's baseline
+    // The spill pair comes from the catalogue's lesson roles (ui/ names no variant).
+    const FilterSpec *family = findFilter(plan.filter);
+    QVERIFY(family);
+    QVERIFY(family->variant(plan.spill) && family->variant(plan.spill)->lessonRole == LessonRole::Spill);
+    QVERIFY(family->variant(plan.spillFix) && family->variant(plan.spillFix)->lessonRole == LessonRole::SpillFix);
     QVERIFY(!plan.rungs.empty());
     QVERIFY(std::find(plan.rungs.begin(), plan.rungs.end(), "roofline") != plan.rungs.end());
 

@@ -171,6 +171,11 @@ private slots:
         QVERIFY(runOnce(w, &result));
         QVERIFY(result.run.ok());
 
+        // Issue 24: Save Result As opened in the photo's own folder, next to the photo. It proposes the
+        // folder of the last save, else Pictures; never the opened picture.
+        const QString proposed = w.saveSuggestion();
+        QVERIFY2(QFileInfo(proposed).absolutePath() != QFileInfo(original).absolutePath(), qPrintable(proposed));
+        QVERIFY(QFileInfo(proposed).fileName().startsWith("original-"));
         QString error;
         QVERIFY(!w.saveResult(original, true, &error)); // never the opened original
         QVERIFY(error.contains("original"));
@@ -181,6 +186,7 @@ private slots:
         const QString out = m_dir.filePath("out/result.png");
         QDir().mkpath(QFileInfo(out).absolutePath());
         QVERIFY2(w.saveResult(out, false, &error), qPrintable(error));
+        QCOMPARE(QFileInfo(w.saveSuggestion()).absolutePath(), QFileInfo(out).absolutePath()); // the last save's
         QImage saved(out);
         QCOMPARE(saved.size(), QSize(120, 80));
         QVERIFY(!w.saveResult(out, false, &error)); // exists: needs the user's confirmation

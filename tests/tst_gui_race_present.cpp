@@ -12,11 +12,14 @@
 #include "UiText.h"
 #include "RaceVerdict.h"
 #include "RacePresentation.h"
+#include "LabViews.h"
+#include "NBodyDemo.h"
 
 #include <QFileInfo>
 #include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -61,6 +64,81 @@ private slots:
         race.filter = "transpose";
         present.setTitles(findFilter("transpose"), race, ComputeRequest{});
         QVERIFY(present.recordedText().isEmpty());
+    }
+
+    // Issue 24: present mode can show the N-body demo (it was only under Compute Lab ▸ Workload). N (or its
+    // button) switches to it: the same stars moved by our C++ code on every CPU thread and by the race's
+    // device, each with its steps and frames per second, the device in plain words, and on a CPU device
+    // the same-processor note; Space stops and starts it; N goes back to the race and stops the stars.
+    void presentShowsTheNBodyDemo()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 96, 64));
+        RacePage *race = page(window);
+        race->setPresenting(true);
+        auto *present = qobject_cast<RacePresentation *>(race->presentation());
+        QVERIFY(present);
+        present->showNormal();
+        present->resize(1366, 768);
+        present->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(present)); // its keys reach it
+        QVERIFY(!present->showingNBody());
+        QVERIFY(present->findChild<QLabel *>("presentHint")->text().contains("N shows the N-body demo"));
+        QTest::keyClick(present, Qt::Key_N);
+        QVERIFY(present->showingNBody());
+        NBodyDemo *demo = present->nbodyDemo();
+        QVERIFY(demo->isVisible() && demo->isRunning());
+        QCOMPARE(QString::fromStdString(demo->device().name), QString::fromStdString(device.name));
+        QVERIFY2(present->title().contains("stars"), qPrintable(present->title()));
+        const QString deviceLine = present->findChild<QLabel *>("presentDevice")->text();
+        QVERIFY2(deviceLine.contains(QString::fromStdString(device.name).toHtmlEscaped()), qPrintable(deviceLine));
+        QTRY_VERIFY_WITH_TIMEOUT(demo->cpuView()->stepsPerSecond() > 0 && demo->deviceView()->stepsPerSecond() > 0
+                                     && demo->cpuView()->framesPerSecond() > 0
+                                     && demo->deviceView()->framesPerSecond() > 0,
+                                 120000);
+        QTest::qWait(50);
+        const QString headline = demo->headline();
+        QVERIFY2(headline.contains("our C++ code on") && !headline.contains("than the CPU"), qPrintable(headline));
+        QCOMPARE(headline.contains("same processor"), device.kind == DeviceKind::Cpu);
+        QVERIFY(present->findChild<QLabel *>("presentHint")->text().contains("N back to the race"));
+        const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            present->grab().save(shots + "/present-nbody.png");
+        // Space stops the stars and starts them again.
+        QTest::keyClick(present, Qt::Key_Space);
+        QVERIFY(!demo->isRunning());
+        QTest::keyClick(present, Qt::Key_Space);
+        QVERIFY(demo->isRunning());
+        // N: back to the race; the stars stop and no frame comes after.
+        QTest::keyClick(present, Qt::Key_N);
+        QVERIFY(!present->showingNBody() && !demo->isRunning());
+        QVERIFY2(present->title().contains("edges"), qPrintable(present->title())); // sobel's question again
+        QTest::qWait(300);
+        const qint64 shown = demo->cpuView()->framesShown() + demo->deviceView()->framesShown();
+        QTest::qWait(500);
+        QCOMPARE(demo->cpuView()->framesShown() + demo->deviceView()->framesShown(), shown);
+        race->setPresenting(false);
+    }
+
+    // Issue 24: transparent pictures were drawn on the window's colour (a logo's black text lost); present
+    // mode's and the race's previews put them on the image views' checkerboard.
+    void previewsPutTransparentPicturesOnACheckerboard()
+    {
+        QImage clear(64, 64, QImage::Format_RGBA8888);
+        clear.fill(Qt::transparent);
+        const QImage shown = previewPixmap(clear, 64).toImage();
+        QVERIFY(!shown.isNull());
+        QSet<QRgb> colours;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = 0; x < shown.width(); ++x) {
+                QCOMPARE(qAlpha(shown.pixel(x, y)), 255);
+                colours.insert(shown.pixel(x, y));
+            }
+        QCOMPARE(colours.size(), 2); // the checkerboard's two squares
+        QImage opaque(64, 64, QImage::Format_RGB32);
+        opaque.fill(Qt::black);
+        QCOMPARE(previewPixmap(opaque, 64).toImage().pixelColor(10, 10), QColor(Qt::black));
     }
 
     void presentBarsKeepAUsefulWidth()
@@ -124,7 +202,7 @@ private slots:
         QVERIFY(process.waitForFinished(30000));
         const QString help = QString::fromUtf8(process.readAllStandardOutput());
         QCOMPARE(process.exitCode(), 0);
-        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc"})
+        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc", "N-body demo"})
             QVERIFY2(help.contains(QLatin1String(words)), qPrintable(QString("no \"%1\" in:\n%2").arg(words, help)));
     }
 

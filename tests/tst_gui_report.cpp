@@ -12,6 +12,7 @@
 #include "SweepPage.h"
 #include "TunerPage.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
@@ -83,7 +84,8 @@ private slots:
 
         const ReportData data = workbenchReport(window);
         QVERIFY(data.race && data.tune && data.sweep);
-        QCOMPARE(int(data.runs.size()), window.runLogSize() + 2); // the log and the duel's two sides
+        QCOMPARE(int(data.runs.size()), window.runLogSize());
+        QCOMPARE(int(data.duel.size()), 2); // the duel's two sides: a section of their own (issue 24)
 
         const QString path = m_dir.filePath("report.html");
         QString error;
@@ -116,8 +118,9 @@ private slots:
         QVERIFY2(!xml.hasError(), qPrintable(QStringLiteral("%1 at line %2").arg(xml.errorString()).arg(xml.lineNumber())));
         QVERIFY(svgs >= 3);   // race, heat map, sweep
         QVERIFY(images >= 4); // input, output, difference, race winner, duel sides
-        QVERIFY(headings >= 6);
-        for (const char *section : {"Runs", "Race", "Work-group tuning", "Parameter sweep", "Images", "Reproduce"})
+        QVERIFY(headings >= 7);
+        for (const char *section : {"Runs", "Race", "Duel: two ways side by side", "Work-group tuning", "Parameter sweep",
+                                    "Images", "Reproduce"})
             QVERIFY2(html.contains(section), section);
         QVERIFY(!html.contains("http://") || html.count("http://") == html.count("http://www.w3.org/"));
         QVERIFY(!html.contains("https://"));
@@ -126,6 +129,10 @@ private slots:
         QVERIFY(!writeWorkbenchReport(window, path, false, &error));
         QVERIFY(error.contains(QLatin1String("already exists")));
         QVERIFY(writeWorkbenchReport(window, path, true, &error));
+        // Issue 24: the export gave no confirmation. The status bar says where the report went.
+        const QString second = m_dir.filePath("again.html");
+        QVERIFY2(exportWorkbenchReport(window, second, false, &error), qPrintable(error));
+        QVERIFY2(window.statusText().contains(QDir::toNativeSeparators(second)), qPrintable(window.statusText()));
     }
 };
 

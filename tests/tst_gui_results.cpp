@@ -22,6 +22,7 @@
 #include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 using namespace fwb;
 
@@ -266,6 +267,69 @@ private slots:
         opaque.fill(Qt::black);
         view.setImage(opaque);
         QCOMPARE(view.grab().toImage().pixelColor(shot.rect().center()), QColor(Qt::black));
+    }
+
+    // Issue 24: a transparent logo's result was shown as an opaque copy: its transparent background black,
+    // and its black text gone. The result view gets the kernel's pixels, alpha included, and draws them on
+    // the checkerboard.
+    void transparentResultOnACheckerboard()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
+        QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
+        QImage logo(96, 64, QImage::Format_RGBA8888);
+        logo.fill(Qt::transparent);
+        for (int y = 24; y < 40; ++y)
+            for (int x = 32; x < 64; ++x)
+                logo.setPixelColor(x, y, Qt::black); // the logo's black text
+        QTemporaryDir dir;
+        const QString path = dir.filePath("logo.png");
+        QVERIFY(logo.save(path));
+        QVERIFY(w.loadFile(path));
+        QVERIFY(c->setPixelFormat(PixelFormat::Rgba8888));
+        ComputeResult result;
+        QVERIFY(runOnce(w, &result));
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        const QImage shown = w.resultView()->image();
+        QVERIFY(shown.hasAlphaChannel());
+        QCOMPARE(qAlpha(shown.pixel(2, 2)), 0);   // the background stays transparent
+        QCOMPARE(qAlpha(shown.pixel(48, 32)), 255); // the text stays
+        QCOMPARE(qGray(shown.pixel(48, 32)), 0);
+        ImageView *view = w.resultView();
+        view->fitToWindow();
+        const QImage grab = view->grab().toImage();
+        const QPointF corner = view->mapFromImage(QPointF(2.5, 2.5)), text = view->mapFromImage(QPointF(48.5, 32.5));
+        QVERIFY2(grab.pixelColor(corner.toPoint()).lightness() > 180, qPrintable(grab.pixelColor(corner.toPoint()).name()));
+        QVERIFY2(grab.pixelColor(text.toPoint()).lightness() < 60, qPrintable(grab.pixelColor(text.toPoint()).name()));
+        w.openTestCard(259, 194);
+    }
+
+    // Issue 24: the result's caption ("Result: ... on ...") covered the top of the fitted picture. A fitted
+    // picture sits below the captions (wide and tall pictures, one caption or two), and stays whole.
+    void captionNeverCoversTheFittedPicture()
+    {
+        ImageView view;
+        view.resize(420, 320);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (const QSize size : {QSize(400, 200), QSize(120, 400), QSize(300, 300)}) {
+            QImage picture(size, QImage::Format_RGB32);
+            picture.fill(Qt::darkGreen);
+            view.setImage(picture);
+            for (const QString &right : {QString(), QStringLiteral("Difference from the CPU reference")}) {
+                view.setCaption(QStringLiteral("Result: gaussian5x5 / roofline_half2 on some OpenCL device, 0.123 ms"), right);
+                view.fitToWindow();
+                const QRectF drawn(view.mapFromImage(QPointF(0, 0)), view.mapFromImage(QPointF(size.width(), size.height())));
+                const int captions = std::max(view.captionRect(false).bottom(), view.captionRect(true).bottom());
+                QVERIFY(captions > 0);
+                QVERIFY2(drawn.top() >= captions, qPrintable(QString("%1x%2: picture from y = %3, caption to %4")
+                                                                  .arg(size.width()).arg(size.height())
+                                                                  .arg(drawn.top()).arg(captions)));
+                QVERIFY(drawn.bottom() <= view.height() + 0.5 && drawn.left() >= -0.5 && drawn.right() <= view.width() + 0.5);
+            }
+        }
     }
 
     // Issue 24: the speed-ups name the CPU code they compare with; the single-threaded reference is

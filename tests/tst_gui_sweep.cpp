@@ -6,6 +6,7 @@
 
 #include "ControlPanel.h"
 #include "MainWindow.h"
+#include "Report.h"
 #include "SweepPage.h"
 #include "VariantLimits.h"
 
@@ -15,6 +16,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMenu>
+#include <QPen>
+#include <QSet>
 #include <QMenuBar>
 #include <QSignalSpy>
 
@@ -117,6 +120,19 @@ private slots:
         for (QAbstractSeries *series : sweep->chartView()->chart()->series())
             drawn += int(qobject_cast<QLineSeries *>(series)->count());
         QCOMPARE(drawn, runs);
+        // Issue 24: the theme's five colours came round again, so lines looked alike in pairs. The first twenty
+        // lines each have a colour of their own, and no two lines share both colour and dash.
+        QSet<QRgb> colours;
+        QSet<QPair<QRgb, int>> looks;
+        const QList<QAbstractSeries *> all = sweep->chartView()->chart()->series();
+        for (QAbstractSeries *series : all) {
+            const QPen pen = qobject_cast<QLineSeries *>(series)->pen();
+            if (colours.size() < qsizetype(kSeriesColourCount))
+                QVERIFY2(!colours.contains(pen.color().rgb()), qPrintable(series->name() + " repeats a colour"));
+            colours.insert(pen.color().rgb());
+            looks.insert({pen.color().rgb(), int(pen.style())});
+        }
+        QCOMPARE(looks.size(), all.size());
         bool logX = false;
         for (QAbstractAxis *axis : sweep->chartView()->chart()->axes(Qt::Horizontal))
             logX = logX || qobject_cast<QLogValueAxis *>(axis);

@@ -36,6 +36,7 @@ private slots:
     void oneBarPerMode_data();
     void oneBarPerMode();
     void noInputNoRun();
+    void summaryTellsNoiseFromModes();
     void inTheWindow();
     void windowPinnedSkipsTheStaging();
 
@@ -101,11 +102,39 @@ void TestGuiTransfers::oneBarPerMode()
         QVERIFY2(bar.ok, qPrintable(bar.mode + ": " + bar.note));
         QVERIFY2(bar.uploadMs > 0 && bar.kernelMs > 0 && bar.downloadMs > 0, qPrintable(bar.mode));
         QVERIFY(bar.stackMs() > 0 && bar.endToEndMs > 0);
+        // Issue 24: every mode measured in several rounds, the bar the middle one, the spread kept.
+        QCOMPARE(bar.rounds, kTransferRounds);
+        QVERIFY2(bar.lowMs > 0 && bar.lowMs <= bar.endToEndMs && bar.endToEndMs <= bar.highMs, qPrintable(bar.mode));
         if (bar.mode == "pinned")
             QVERIFY(bar.stagingMs > 0); // the host memcpy into and out of page-locked memory, its own segment
     }
     QVERIFY(!page.findChild<QLabel *>("transferSummary")->text().isEmpty());
     page.chart()->grab().save(QDir::temp().filePath(QStringLiteral("tst_gui_transfers_%1.png").arg(variant)));
+}
+
+// Issue 24: the page measured one repeat per mode and printed noise as a mode's difference ("pinned
+// 1.1x"). A mode whose rounds overlap the fastest's is "about as fast", never "N× as long".
+void TestGuiTransfers::summaryTellsNoiseFromModes()
+{
+    auto bar = [](const char *mode, double ms, double lo, double hi) {
+        TransferBar b;
+        b.mode = mode;
+        b.ok = true;
+        b.note = "a note";
+        b.endToEndMs = ms;
+        b.lowMs = lo;
+        b.highMs = hi;
+        b.rounds = 3;
+        return b;
+    };
+    const QVector<TransferBar> bars{bar("pageable", 10.0, 9.1, 12.0), bar("pinned", 9.5, 9.0, 10.5),
+                                    bar("zero_copy", 30.0, 29.0, 31.0)};
+    const QString text = transferSummary(bars);
+    QVERIFY2(text.contains("<b>pinned</b>"), qPrintable(text));
+    QVERIFY2(text.contains("pageable about as fast: within the spread of 3 rounds"), qPrintable(text));
+    QVERIFY2(!text.contains("pageable 10"), qPrintable(text));
+    QVERIFY2(text.contains("zero_copy 30") && text.contains("3.2× as long"), qPrintable(text));
+    QVERIFY(transferSummary({}).isEmpty());
 }
 
 void TestGuiTransfers::noInputNoRun()

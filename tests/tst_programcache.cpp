@@ -1,7 +1,7 @@
 // Program cache: in-process hit, disk miss -> hit across processes (fresh cache objects), a corrupted
 // disk entry rebuilt (never fatal), build failures carrying the build log, key sensitivity; the entry
 // format, LRU eviction, an unwritable folder (no cache, no failure), four filter-bench processes on
-// one empty folder, and filter-bench cache.
+// one empty folder, filter-bench cache, and PoCL's "N warnings generated." kept off stderr.
 #include "BenchProcess.h"
 #include "ClDevice.h"
 #include "Error.h"
@@ -14,8 +14,14 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
+#include <QUuid>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 using namespace fwb;
@@ -27,6 +33,7 @@ class TestProgramCache : public QObject
 private slots:
     void missHitCorrupt();
     void buildErrorHasLog();
+    void compilerCountStaysOffStderr();
     void keyCoversEverything();
     void sessionReportsCachedBuilds();
     void entryFormat();
@@ -116,6 +123,46 @@ void TestProgramCache::buildErrorHasLog()
         QVERIFY(std::string(e.what()).find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos);
         QVERIFY2(e.buildLog().find("undefined_name") != std::string::npos, e.buildLog().c_str());
     }
+}
+
+// Issue 24: PoCL's compiler printed "1 warning generated." on the window's and filter-bench's stderr.
+// Built through the cache, a kernel with a warning leaves stderr alone (a direct build shows the line
+// this PoCL prints, so the check can fail).
+void TestProgramCache::compilerCountStaysOffStderr()
+{
+    FWB_REQUIRE_DEVICE(info);
+    if (info.platformName.find("Portable Computing Language") == std::string::npos)
+        QSKIP("the count line is PoCL's");
+    const cl::Device device = clDeviceFor(info);
+    const cl::Context context(device);
+    // A new source each time, so that PoCL's own kernel cache cannot skip the compiler.
+    auto source = [] {
+        return "// " + QUuid::createUuid().toString().toStdString()
+               + "\nkernel void warns(global char *p) { p[get_global_id(0)] = 300; }\n";
+    };
+    auto stderrDuring = [](const std::function<void()> &work) {
+        QTemporaryFile file;
+        if (!file.open())
+            return QString("cannot open a temporary file");
+        std::fflush(stderr);
+        const int saved = dup(2);
+        dup2(file.handle(), 2);
+        work();
+        std::fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        file.seek(0);
+        return QString::fromUtf8(file.readAll());
+    };
+    const QString direct = stderrDuring([&] {
+        cl::Program program(context, source());
+        program.build({device});
+    });
+    if (!direct.contains("generated."))
+        QSKIP(qPrintable("this PoCL prints no count line: " + direct));
+    ProgramCache cache("-");
+    const QString through = stderrDuring([&] { cache.get(context, device, info, source(), ""); });
+    QVERIFY2(!through.contains("generated."), qPrintable(through));
 }
 
 void TestProgramCache::keyCoversEverything()

@@ -12,6 +12,8 @@
 #include <QTextBlock>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #ifdef FWB_HAVE_QSCINTILLA
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qsciscintilla.h>
@@ -317,6 +319,25 @@ int CodeEditor::firstVisibleLine() const
     return static_cast<QsciScintilla *>(view)->firstVisibleLine() + 1;
 #else
     return static_cast<QPlainTextEdit *>(view)->verticalScrollBar()->value() + 1;
+#endif
+}
+
+int CodeEditor::visibleLines() const
+{
+#ifdef FWB_HAVE_QSCINTILLA
+    return int(static_cast<QsciScintilla *>(m_view)->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN));
+#else
+    const auto *edit = static_cast<QPlainTextEdit *>(m_view);
+    return edit->viewport()->height() / std::max(1, edit->fontMetrics().lineSpacing());
+#endif
+}
+
+int CodeEditor::lineHeight() const
+{
+#ifdef FWB_HAVE_QSCINTILLA
+    return std::max(1, int(static_cast<QsciScintilla *>(m_view)->SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, 0ul)));
+#else
+    return std::max(1, static_cast<QPlainTextEdit *>(m_view)->fontMetrics().lineSpacing());
 #endif
 }
 

@@ -24,6 +24,8 @@ public:
     void showLine(int line);
     int line() const; // 1-based cursor line
     int firstVisibleLine() const; // 1-based
+    int visibleLines() const;     // how many lines of code the view shows whole at its height
+    int lineHeight() const;       // pixels per line of code
     QWidget *view() const { return m_view; } // the QsciScintilla or QPlainTextEdit itself
 
 signals:

@@ -50,14 +50,12 @@ bool isDeviceLostStyle(const std::string &code)
            || code == "CL_DEVICE_LOST" || code == "CL_CONTEXT_LOST";
 }
 
-// What the views show: filters treat alpha as just another channel (a Sobel of constant alpha is
-// 0), so an RGBA result would paint as transparent; the display copy is always opaque.
+// What the views show: the result as it is, alpha included. Every filter passes alpha through unchanged
+// (issue 24, defect 1), and the views draw transparent pictures on a checkerboard: an opaque copy
+// painted a transparent logo's background black, and its black text vanished (defect 7).
 QImage displayImage(const Image &image)
 {
-    QImage display = qimageFromImage(image);
-    if (display.hasAlphaChannel())
-        display = display.convertToFormat(QImage::Format_RGBX8888);
-    return display;
+    return qimageFromImage(image);
 }
 
 } // namespace

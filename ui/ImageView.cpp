@@ -58,6 +58,8 @@ void ImageView::setCaption(const QString &left, const QString &right)
 {
     m_captionLeft = left;
     m_captionRight = right;
+    if (m_fit)
+        fit(); // the picture moves below a caption that grew or shrank
     update();
 }
 
@@ -73,8 +75,7 @@ void ImageView::setView(double zoom, const QPointF &center, bool fit)
     if (fit) {
         // Fitting is about this view's image: a transposed result fits its own H x W, not the
         // original's W x H at the original's zoom (which cut it off at the top and bottom).
-        m_zoom = fitZoom();
-        m_center = QPointF(m_image.width() / 2.0, m_image.height() / 2.0);
+        this->fit();
     } else {
         m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
         m_center = center;
@@ -102,16 +103,55 @@ double ImageView::fitZoom() const
 {
     if (m_image.isNull() || width() < 2 || height() < 2)
         return 1.0;
+    const int band = captionBand();
     return std::clamp(std::min(double(width() - 8) / m_image.width(),
-                               double(height() - 8) / m_image.height()),
+                               double(std::max(8, height() - 8 - band)) / m_image.height()),
                       kMinZoom, kMaxZoom);
+}
+
+// Issue 24: the result's caption covered the top of the fitted picture. The fitted picture keeps the band
+// the captions take (when the view is tall enough to afford it: at least half its height stays).
+int ImageView::captionBand() const
+{
+    const int band = std::max(captionRect(false).bottom(), captionRect(true).bottom()) + 4;
+    return band > 4 && band < height() / 2 ? band : 0;
+}
+
+QPointF ImageView::fitCenter() const
+{
+    // The picture's middle at the middle of the room below the band: the widget's centre is band/2 above.
+    return QPointF(m_image.width() / 2.0, m_image.height() / 2.0 - captionBand() / (2.0 * m_zoom));
+}
+
+void ImageView::fit()
+{
+    m_zoom = fitZoom();
+    m_center = fitCenter();
+}
+
+QRect ImageView::captionRect(bool right) const
+{
+    const QString &text = right ? m_captionRight : m_captionLeft;
+    if (text.isEmpty())
+        return {};
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    QRect box = metrics.boundingRect(QRect(0, 0, std::max(40, width() / (m_captionRight.isEmpty() ? 1 : 2) - 16), 1000),
+                                     Qt::TextWordWrap, text)
+                    .adjusted(-6, -3, 6, 3);
+    box.moveTop(6);
+    if (right)
+        box.moveRight(width() - 7);
+    else
+        box.moveLeft(7);
+    return box;
 }
 
 void ImageView::fitToWindow()
 {
     m_fit = true;
-    m_zoom = fitZoom();
-    m_center = QPointF(m_image.width() / 2.0, m_image.height() / 2.0);
+    fit();
     update();
     emitView();
 }
@@ -255,16 +295,7 @@ void ImageView::paintEvent(QPaintEvent *)
         QFont font = painter.font();
         font.setBold(true);
         painter.setFont(font);
-        const QFontMetrics metrics(font);
-        QRect box = metrics.boundingRect(QRect(0, 0, width() / (m_captionRight.isEmpty() ? 1 : 2) - 16,
-                                               1000),
-                                         Qt::TextWordWrap, text)
-                        .adjusted(-6, -3, 6, 3);
-        box.moveTop(6);
-        if (right)
-            box.moveRight(width() - 7);
-        else
-            box.moveLeft(7);
+        const QRect box = captionRect(right);
         painter.setPen(Qt::NoPen);
         painter.setBrush(QColor(0, 0, 0, 170));
         painter.drawRoundedRect(box, 4, 4);
@@ -277,10 +308,8 @@ void ImageView::paintEvent(QPaintEvent *)
 
 void ImageView::resizeEvent(QResizeEvent *)
 {
-    if (m_fit) {
-        m_zoom = fitZoom();
-        m_center = QPointF(m_image.width() / 2.0, m_image.height() / 2.0);
-    }
+    if (m_fit)
+        fit();
 }
 
 void ImageView::wheelEvent(QWheelEvent *event)

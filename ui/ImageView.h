@@ -42,6 +42,10 @@ public:
     void setPixelGridEnabled(bool enabled);
     bool pixelGridEnabled() const { return m_grid; }
 
+    // Where a caption's box is drawn (empty: no caption on that side). A fitted picture sits below the
+    // captions, never under them.
+    QRect captionRect(bool right = false) const;
+
     QPointF mapToImage(const QPointF &widgetPos) const;
     QPointF mapFromImage(const QPointF &imagePos) const;
 
@@ -65,8 +69,14 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
+public:
     static QBrush checkerboardBrush(); // light grey and white squares under transparent pictures
+
+private:
     double fitZoom() const;
+    int captionBand() const;    // the height the captions take at the top (0: none)
+    QPointF fitCenter() const;  // the image point at the widget's centre when fitted below the captions
+    void fit();                 // m_zoom and m_center for fitting
     void zoomAround(double newZoom, const QPointF &widgetPos);
     void drawImagePart(QPainter &painter, const QImage &image, const QRectF &clip, int level = 0);
     void emitView();

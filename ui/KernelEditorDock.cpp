@@ -25,11 +25,14 @@
 #include <QApplication>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fwb {
 
@@ -81,11 +84,39 @@ KernelEditorDock *KernelEditorDock::install(MainWindow *window, std::function<Co
         connect(dock, &KernelEditorDock::userVariantsChanged, dock->m_picker, &VariantPicker::refreshUserVariants);
         connect(dock->m_picker, &VariantPicker::userVariantsChanged, dock, &KernelEditorDock::refreshUserVariants);
     }
+    connect(dock, &QDockWidget::visibilityChanged, dock, [dock, window](bool visible) {
+        if (visible && !dock->isFloating()) // after the tab switch has laid the dock out
+            QTimer::singleShot(0, dock, [dock, window] { dock->makeRoomForCode(window); });
+    });
     auto feed = [dock, currentRequest] { dock->setRequest(currentRequest()); };
     connect(controls, &ControlPanel::requestChanged, dock, feed);
     connect(window, &MainWindow::imageLoaded, dock, feed);
     QTimer::singleShot(0, dock, feed);
     return dock;
+}
+
+void KernelEditorDock::makeRoomForCode(MainWindow *window)
+{
+    constexpr int kMinCodeLines = 10;
+    if (isFloating() || !isVisible() || m_code->visibleLines() >= kMinCodeLines)
+        return;
+    const int perLine = m_code->lineHeight();
+    const int missing = (kMinCodeLines - m_code->visibleLines()) * perLine + perLine / 2;
+    const int target = std::min(height() + missing, window->height() * 55 / 100);
+    if (target <= height())
+        return;
+    // resizeDocks sizes the dock area, which holds the tab bar of the docks tabbed with this one too:
+    // once laid out, whatever that took is added once more.
+    window->resizeDocks({this}, {target}, Qt::Vertical);
+    QTimer::singleShot(0, this, [this, window, target] {
+        if (height() < target)
+            window->resizeDocks({this}, {std::min(2 * target - height(), window->height() * 55 / 100)}, Qt::Vertical);
+    });
+}
+
+int KernelEditorDock::visibleCodeLines() const
+{
+    return m_code->visibleLines();
 }
 
 void KernelEditorDock::createWidgets()
@@ -140,11 +171,14 @@ void KernelEditorDock::createWidgets()
     m_fileLabel = new QLabel(root);
     m_fileLabel->setObjectName(QStringLiteral("editorFile"));
     layout->addWidget(m_fileLabel);
-    m_defines = new QLabel(root);
+    // One line, scrolled by the cursor (and whole in its tooltip): wrapped, a filter's weights took eight
+    // lines, and docked at 1366x768 the code was left about one (issue 24).
+    m_defines = new QLineEdit(root);
     m_defines->setObjectName(QStringLiteral("editorDefines"));
-    m_defines->setWordWrap(true);
-    m_defines->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_defines->setStyleSheet(QStringLiteral("color: #555; font-family: monospace; font-size: 9pt;"));
+    m_defines->setReadOnly(true);
+    m_defines->setFrame(false);
+    m_defines->setStyleSheet(
+        QStringLiteral("color: #555; font-family: monospace; font-size: 9pt; background: transparent;"));
     layout->addWidget(m_defines);
 
     auto *split = new QSplitter(Qt::Horizontal, root);
@@ -296,6 +330,8 @@ void KernelEditorDock::setRequest(const ComputeRequest &request)
         for (const std::string &d : prepared.defines)
             defines << q(d);
         m_defines->setText(tr("Built with: %1").arg(defines.join(QLatin1Char(' '))));
+        m_defines->setCursorPosition(0);
+        m_defines->setToolTip(defines.join(QLatin1Char('\n')));
     }
     updateActions();
 }

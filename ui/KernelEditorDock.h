@@ -22,6 +22,7 @@ class QAction;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QTabWidget;
 
 namespace fwb {
@@ -62,6 +63,7 @@ public:
     int entryLine() const { return m_entryLine; }
     int cursorLine() const;
     int firstVisibleLine() const;
+    int visibleCodeLines() const; // lines of code in view at the dock's height
     QStringList diagnosticTexts() const;    // "gaussian5x5.cl:48:5: error: ..." as listed
     QStringList tabTitles() const;
     QString definesText() const;
@@ -95,6 +97,9 @@ signals:
 private:
     int m_entryLine = 0;
     void createWidgets();
+    // Docked in a short window, the bottom area was the timing panel's ~200 px, which left the code
+    // about one line (issue 24): grow the area until ten lines show, up to 55% of the window.
+    void makeRoomForCode(MainWindow *window);
     void loadVariantFiles();
     void startJob(bool runIt);
     void finishJob(const EditorJobResult &result);
@@ -123,7 +128,7 @@ private:
     CodeEditor *m_code = nullptr; // the editable view
     QTabWidget *m_tabs = nullptr;
     QLabel *m_fileLabel = nullptr;
-    QLabel *m_defines = nullptr;
+    QLineEdit *m_defines = nullptr;
     QLabel *m_status = nullptr;
     RecoveryBar *m_recoveryBar = nullptr;
     DiagnosticsList *m_diagnostics = nullptr;

@@ -16,7 +16,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <thread>
 
 namespace fwb {
 
@@ -33,21 +32,14 @@ LabPage::LabPage(QWidget *parent) : WorkbenchPage(parent), m_devices(listDevices
 {
     setObjectName(QStringLiteral("labPage"));
     buildUi();
-    m_cpuWorker = new LabWorker(DeviceInfo{}, true, this);
-    connect(m_cpuWorker, &LabWorker::frameReady, this, [this](const LabFrame &f) { onFrame(true, f); });
-    connect(m_cpuWorker, &LabWorker::failed, this, [this](const QString &m) {
-        m_cpuView->setMessage(m);
-        emit labFailed(m);
-    });
     workloadChanged();
 }
 
 LabPage::~LabPage()
 {
-    // The workers' destructors stop their loops and wait for them (children would go too late:
-    // after this page's views, which their queued frames name).
+    // The worker's destructor stops its loop and waits for it (a child would go too late: after this
+    // page's views, which its queued rows name).
     delete m_deviceWorker;
-    delete m_cpuWorker;
 }
 
 void LabPage::buildUi()
@@ -102,28 +94,18 @@ void LabPage::buildUi()
     auto *nbodyPane = new QWidget(m_stack);
     auto *nbodyLayout = new QVBoxLayout(nbodyPane);
     nbodyLayout->setContentsMargins(0, 0, 0, 0);
-    m_speedupLabel = new QLabel(nbodyPane);
-    m_speedupLabel->setObjectName(QStringLiteral("labSpeedup"));
-    QFont big = m_speedupLabel->font();
-    big.setPointSizeF(big.pointSizeF() * 1.5);
-    big.setBold(true);
-    m_speedupLabel->setFont(big);
-    m_speedupLabel->setAlignment(Qt::AlignCenter);
-    m_speedupLabel->setWordWrap(true);
-    auto *views = new QHBoxLayout;
-    m_cpuView = new NBodyView(tr("CPU (host reference, all threads)"), QColor(250, 170, 60), nbodyPane);
-    m_cpuView->setObjectName(QStringLiteral("labCpuView"));
-    m_deviceView = new NBodyView(QString(), QColor(90, 190, 255), nbodyPane);
-    m_deviceView->setObjectName(QStringLiteral("labDeviceView"));
-    views->addWidget(m_cpuView, 1);
-    views->addWidget(m_deviceView, 1);
-    nbodyLayout->addWidget(m_speedupLabel);
-    nbodyLayout->addLayout(views, 1);
+    m_nbody = new NBodyDemo(nbodyPane);
+    nbodyLayout->addWidget(m_nbody, 1);
     auto *seed = new QLabel(tr("Seed 002 at 10,000 bodies: 2.5 steps/s on the CPU, 160 on the GPU (64x). Both "
                                "sides start from the same cloud and integrate the same equations."),
                             nbodyPane);
     seed->setWordWrap(true);
     nbodyLayout->addWidget(seed);
+    connect(m_nbody, &NBodyDemo::framePainted, this, &LabPage::framePainted);
+    connect(m_nbody, &NBodyDemo::failed, this, [this](const QString &m) {
+        setStatus(m);
+        emit labFailed(m);
+    });
     m_stack->addWidget(m_ladder);
     m_stack->addWidget(nbodyPane);
     body->addWidget(m_stack, 1);
@@ -259,7 +241,6 @@ LabWorker *LabPage::deviceWorker()
     if (!m_deviceWorker && !m_devices.empty()) {
         const QString spec = m_deviceBox->currentData().toString();
         const DeviceInfo device = selectDevice(m_devices, spec.toStdString());
-        m_sameProcessorNote = q(sameProcessorNote(device));
         m_deviceWorker = new LabWorker(device, false, this);
         connect(m_deviceWorker, &LabWorker::rowReady, this, [this](const LabRow &row) {
             m_ladder->setResult(row);
@@ -278,15 +259,11 @@ LabWorker *LabPage::deviceWorker()
             setStatus(tr("Ladder done: hover a rung's name on the left for what it changes and what the seed measured."));
             emit ladderFinished();
         });
-        connect(m_deviceWorker, &LabWorker::frameReady, this, [this](const LabFrame &f) { onFrame(false, f); });
         connect(m_deviceWorker, &LabWorker::failed, this, [this](const QString &m) {
             setStatus(m);
-            m_deviceView->setMessage(m);
-            if (workload() == Workload::Matmul) {
-                m_running = false;
-                m_ladder->setRunning(false);
-                m_runButton->setEnabled(true);
-            }
+            m_running = false;
+            m_ladder->setRunning(false);
+            m_runButton->setEnabled(true);
             emit labFailed(m);
         });
     }
@@ -304,62 +281,57 @@ void LabPage::activate()
 
 void LabPage::start()
 {
-    LabWorker *worker = deviceWorker();
-    if (!worker) {
+    if (m_devices.empty()) {
         setStatus(tr("No OpenCL device: the Compute Lab needs one."));
         return;
     }
-    LabRequest request;
-    if (workload() == Workload::Matmul) {
-        request.kind = LabRequest::Ladder;
-        request.n = m_sizeBox->value();
-        request.variants = checkedVariants();
-        if (request.variants.isEmpty()) {
-            setStatus(tr("Check at least one rung."));
-            return;
-        }
-        QVector<LadderChart::Rung> rungs;
-        const WorkloadSpec &matmul = *findWorkload("matmul");
-        for (const QString &name : request.variants) {
-            LadderChart::Rung rung;
-            rung.variant = name;
-            if (const VariantSpec *v = matmul.variant(name.toStdString())) {
-                rung.title = q(v->title);
-                rung.seedGflops = seedGflopsFromNote(q(v->seedNote));
-            }
-            rungs.append(rung);
-        }
-        m_ladder->setRungs(rungs);
-        m_ladder->setRunning(true);
-        m_runButton->setEnabled(false);
-        setStatus(tr("Running %1 rungs at n = %2 on %3…").arg(request.variants.size()).arg(request.n)
-                      .arg(worker->engineName()));
-        m_running = true;
-        worker->submit(request);
+    if (workload() == Workload::NBody) {
+        m_nbody->setDevice(selectDevice(m_devices, m_deviceBox->currentData().toString().toStdString()));
+        m_nbody->setBodies(m_sizeBox->value());
+        m_nbody->setVariant(m_nbodyVariantBox->currentText());
+        m_nbody->setFastMath(m_fastMath->isChecked());
+        m_running = m_nbody->start();
+        if (m_running)
+            m_runButton->setText(tr("Stop"));
+        setStatus(tr("%1 bodies, all pairs: %2 interactions per step on each side.")
+                      .arg(m_sizeBox->value()).arg(double(m_sizeBox->value()) * m_sizeBox->value(), 0, 'g', 3));
         return;
     }
-    request.kind = LabRequest::NBody;
-    request.bodies = m_sizeBox->value();
-    request.nbodyVariant = m_nbodyVariantBox->currentText();
-    request.fastMath = m_fastMath->isChecked();
-    m_cpuView->clear();
-    m_deviceView->clear();
-    m_deviceView->setEngine(worker->engineName() + QStringLiteral(" · ") + request.nbodyVariant);
-    m_speedupLabel->clear();
+    LabWorker *worker = deviceWorker();
+    LabRequest request;
+    request.kind = LabRequest::Ladder;
+    request.n = m_sizeBox->value();
+    request.variants = checkedVariants();
+    if (request.variants.isEmpty()) {
+        setStatus(tr("Check at least one rung."));
+        return;
+    }
+    QVector<LadderChart::Rung> rungs;
+    const WorkloadSpec &matmul = *findWorkload("matmul");
+    for (const QString &name : request.variants) {
+        LadderChart::Rung rung;
+        rung.variant = name;
+        if (const VariantSpec *v = matmul.variant(name.toStdString())) {
+            rung.title = q(v->title);
+            rung.seedGflops = seedGflopsFromNote(q(v->seedNote));
+        }
+        rungs.append(rung);
+    }
+    m_ladder->setRungs(rungs);
+    m_ladder->setRunning(true);
+    m_runButton->setEnabled(false);
+    setStatus(tr("Running %1 rungs at n = %2 on %3…").arg(request.variants.size()).arg(request.n)
+                  .arg(worker->engineName()));
     m_running = true;
-    m_runButton->setText(tr("Stop"));
-    setStatus(tr("%1 bodies, all pairs: %2 interactions per step on each side.")
-                  .arg(request.bodies).arg(double(request.bodies) * request.bodies, 0, 'g', 3));
     worker->submit(request);
-    m_cpuWorker->submit(request);
 }
 
 void LabPage::stop()
 {
     if (m_deviceWorker)
         m_deviceWorker->stop();
-    if (m_cpuWorker)
-        m_cpuWorker->stop();
+    if (m_nbody)
+        m_nbody->stop();
     m_running = false;
     if (m_runButton) {
         m_runButton->setEnabled(true);
@@ -367,36 +339,6 @@ void LabPage::stop()
     }
     if (m_ladder)
         m_ladder->setRunning(false);
-}
-
-void LabPage::onFrame(bool cpu, const LabFrame &frame)
-{
-    if (!m_running || workload() != Workload::NBody)
-        return;
-    NBodyView *view = cpu ? m_cpuView : m_deviceView;
-    view->setFrame(frame);
-    view->repaint(); // painted now, so the worker learns the window has caught up
-    (cpu ? m_cpuWorker : m_deviceWorker)->frameShown();
-    updateSpeedup();
-    emit framePainted(cpu);
-}
-
-void LabPage::updateSpeedup()
-{
-    const double cpu = m_cpuView->stepsPerSecond(), device = m_deviceView->stepsPerSecond();
-    if (cpu <= 0 || device <= 0)
-        return;
-    // Names the CPU code compared with (every hardware thread, NBodyLive's default), and on a CPU device
-    // (PoCL) says that both sides are the same chip (issue 24: "2.2x faster than the CPU" on PoCL).
-    const double x = device / cpu;
-    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-    QString text = x >= 1 ? tr("The device steps %1× faster than our C++ code on %2 CPU threads")
-                          : tr("The device steps %1× slower than our C++ code on %2 CPU threads");
-    const double shown = x >= 1 ? x : 1 / x;
-    text = text.arg(shown, 0, 'f', shown < 10 ? 1 : 0).arg(threads);
-    if (!m_sameProcessorNote.isEmpty())
-        text += QStringLiteral("\n") + m_sameProcessorNote;
-    m_speedupLabel->setText(text);
 }
 
 void LabPage::setStatus(const QString &text)

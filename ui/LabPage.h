@@ -7,6 +7,7 @@
 #include "Devices.h"
 #include "LabViews.h"
 #include "LabWorker.h"
+#include "NBodyDemo.h"
 #include "WorkbenchPage.h"
 
 #include <vector>
@@ -51,8 +52,9 @@ public:
     bool isRunning() const { return m_running; }
 
     LadderChart *ladderChart() const { return m_ladder; }
-    NBodyView *cpuView() const { return m_cpuView; }
-    NBodyView *deviceView() const { return m_deviceView; }
+    NBodyView *cpuView() const { return m_nbody->cpuView(); }
+    NBodyView *deviceView() const { return m_nbody->deviceView(); }
+    NBodyDemo *nbodyDemo() const { return m_nbody; }
     QString statusText() const;
 
 signals:
@@ -65,13 +67,10 @@ private:
     void workloadChanged();
     void deviceChanged();
     void fillVariantList();
-    void onFrame(bool cpu, const LabFrame &frame);
-    void updateSpeedup();
     void setStatus(const QString &text);
     LabWorker *deviceWorker();
 
     std::vector<DeviceInfo> m_devices;
-    QString m_sameProcessorNote; // the device worker's device is this same processor (PoCL), else empty
     QComboBox *m_workloadBox = nullptr;
     QComboBox *m_deviceBox = nullptr;
     QSpinBox *m_sizeBox = nullptr;
@@ -82,12 +81,9 @@ private:
     QListWidget *m_variantList = nullptr;
     QStackedWidget *m_stack = nullptr;
     LadderChart *m_ladder = nullptr;
-    NBodyView *m_cpuView = nullptr;
-    NBodyView *m_deviceView = nullptr;
-    QLabel *m_speedupLabel = nullptr;
+    NBodyDemo *m_nbody = nullptr; // the N-body pane, with its own two workers
     QLabel *m_status = nullptr;
-    LabWorker *m_deviceWorker = nullptr; // for the chosen device; replaced when the device changes
-    LabWorker *m_cpuWorker = nullptr;
+    LabWorker *m_deviceWorker = nullptr; // the ladder's, for the chosen device; replaced when the device changes
     bool m_running = false;
     int m_matmulSize = 512, m_bodies = 4096;
 };

@@ -193,6 +193,12 @@ void NBodyView::setFrame(const LabFrame &frame)
     m_frame = frame;
     m_message.clear();
     ++m_framesShown;
+    if (!m_rateClock.isValid())
+        m_rateClock.start();
+    else if (++m_rateFrames; m_rateClock.elapsed() >= 1000) {
+        m_framesPerSecond = m_rateFrames * 1000.0 / double(m_rateClock.restart());
+        m_rateFrames = 0;
+    }
     update();
 }
 
@@ -200,6 +206,9 @@ void NBodyView::clear()
 {
     m_frame = LabFrame{};
     m_framesShown = 0;
+    m_rateClock.invalidate();
+    m_rateFrames = 0;
+    m_framesPerSecond = 0;
     update();
 }
 
@@ -222,17 +231,29 @@ void NBodyView::paintEvent(QPaintEvent *)
     p.setPen(QPen(dot, n > 20000 ? 1.0 : 1.8));
     p.drawPoints(points);
 
+    // Present mode: everything larger, for a class at the back of the room.
+    const double textScale = m_large ? 1.6 : 1.0;
+    QFont caption = font();
+    caption.setPointSizeF(font().pointSizeF() * textScale);
+    p.setFont(caption);
     p.setPen(Qt::white);
+    const double captionH = QFontMetricsF(caption).height() + 4;
+    p.drawText(QRectF(10, 6, width() - 20, captionH), Qt::AlignLeft | Qt::AlignVCenter, m_engine);
     QFont big = font();
-    big.setPointSizeF(font().pointSizeF() * 1.9);
+    big.setPointSizeF(font().pointSizeF() * 1.9 * textScale);
     big.setBold(true);
-    p.drawText(QRectF(10, 6, width() - 20, 24), Qt::AlignLeft | Qt::AlignVCenter, m_engine);
     p.setFont(big);
+    const double rateH = QFontMetricsF(big).height() + 4;
     const QString rate = m_frame.stepsPerSecond > 0
                              ? tr("%1 steps/s").arg(m_frame.stepsPerSecond, 0, 'f', m_frame.stepsPerSecond < 10 ? 2 : 0)
                              : (m_framesShown > 0 ? tr("starting…") : QString());
     p.setPen(m_colour.lighter(130));
-    p.drawText(QRectF(10, 30, width() - 20, 40), Qt::AlignLeft | Qt::AlignVCenter, rate);
+    p.drawText(QRectF(10, 6 + captionH, width() - 20, rateH), Qt::AlignLeft | Qt::AlignVCenter, rate);
+    if (m_framesPerSecond > 0) {
+        p.setFont(caption);
+        p.drawText(QRectF(10, 6 + captionH + rateH, width() - 20, captionH), Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("%1 frames/s on screen").arg(m_framesPerSecond, 0, 'f', m_framesPerSecond < 10 ? 1 : 0));
+    }
     p.setFont(font());
     p.setPen(QColor(190, 190, 190));
     if (m_frame.bodies > 0)

@@ -1,11 +1,12 @@
 // The Compute Lab page's two pictures: LadderChart (the matmul ladder as bars of GFLOPS on a log
 // axis, % of the FP32 peak, the seeds' figures as ghost bars) and NBodyView (one engine's N-body cloud
-// projected to 2-D with its live steps/s).
+// projected to 2-D with its live steps and frames per second).
 #pragma once
 
 #include "LabWorker.h"
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QWidget>
 
 namespace fwb {
@@ -57,7 +58,11 @@ public:
     void setFrame(const LabFrame &frame);
     void setMessage(const QString &message) { m_message = message; update(); }
     void clear();
+    // Present mode: the caption and the rates in large type.
+    void setLarge(bool large) { m_large = large; update(); }
     double stepsPerSecond() const { return m_frame.stepsPerSecond; }
+    // Frames shown per second over the last second or so (0 before the first second).
+    double framesPerSecond() const { return m_framesPerSecond; }
     qint64 framesShown() const { return m_framesShown; }
     QSize sizeHint() const override { return {440, 440}; }
 
@@ -70,6 +75,10 @@ private:
     LabFrame m_frame;
     QString m_message;
     qint64 m_framesShown = 0;
+    bool m_large = false;
+    QElapsedTimer m_rateClock; // since the frame counted last for framesPerSecond
+    int m_rateFrames = 0;
+    double m_framesPerSecond = 0;
 };
 
 // Seed 003's (or seed 002's) GPU figure for a rung, read from the variant's seed note; 0 when none.

@@ -70,8 +70,12 @@ public:
     void setAutoRunLimitMs(double ms) { m_autoRunLimitMs = ms; }
     const RunLog &runLog() const { return m_runLog; }
 
-    // Refuses the opened original always, and an existing file unless overwriteConfirmed.
+    // Refuses the opened original always, and an existing file unless overwriteConfirmed. A save remembers
+    // its folder for the next Save Result As.
     bool saveResult(const QString &path, bool overwriteConfirmed, QString *error = nullptr);
+    // What Save Result As proposes: "<picture>-<filter>-<variant>.png" in the folder of the last save, else
+    // the user's Pictures folder; never in the opened picture's folder by default, never the picture.
+    QString saveSuggestion() const;
     // .json -> JSON array of runs, anything else -> CSV.
     bool exportRunLog(const QString &path, QString *error = nullptr);
 
@@ -85,6 +89,8 @@ public:
     ErrorBanner *banner() const { return m_banner; }
     ComputeWorker *worker() const { return m_worker; }
     QString statusText() const;
+    // The status bar's message (also File ▸ Export Report's confirmation).
+    void setStatus(const QString &text);
     QString pixelText() const;
     // Shrinks and moves the window so that all of it, the window manager's title bar and borders
     // included, lies in its screen's available area (issue 24: at 1366x768 under a window manager the
@@ -129,7 +135,6 @@ private:
     void readSettings();
     void writeSettings();
     void setInput(const Image &image, const QString &path, const QString &description);
-    void setStatus(const QString &text);
     ComputeRequest makeRequest() const;
     // Every page hears what the controls describe now (the compare page: which pixel format).
     void sendRequestToPages();

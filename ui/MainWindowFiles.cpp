@@ -18,6 +18,8 @@
 #include <QImageReader>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
 
 #include <cstdint>
 
@@ -150,15 +152,26 @@ bool MainWindow::saveResult(const QString &path, bool overwriteConfirmed, QStrin
     if (!writeImageFile(path, pixels, why))
         return fail(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), why));
     setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    QSettings().setValue(QStringLiteral("files/lastSaveDir"), target.absolutePath());
     return true;
+}
+
+QString MainWindow::saveSuggestion() const
+{
+    QString name = m_inputPath.isEmpty() ? QStringLiteral("test-card") : QFileInfo(m_inputPath).completeBaseName();
+    name += QStringLiteral("-%1-%2.png").arg(q(m_result.run.filter), q(m_result.run.variant));
+    // Issue 24: the dialog opened in the input photo's folder, next to the photo itself.
+    QString folder = QSettings().value(QStringLiteral("files/lastSaveDir")).toString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir())
+        folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (folder.isEmpty() || !QFileInfo(folder).isDir())
+        folder = QDir::homePath();
+    return QDir(folder).filePath(name);
 }
 
 void MainWindow::saveAs()
 {
-    QString suggestion = m_inputPath.isEmpty() ? QStringLiteral("test-card") : QFileInfo(m_inputPath).completeBaseName();
-    suggestion += QStringLiteral("-%1-%2.png").arg(q(m_result.run.filter), q(m_result.run.variant));
-    if (!m_inputPath.isEmpty())
-        suggestion = QFileInfo(m_inputPath).absoluteDir().filePath(suggestion);
+    const QString suggestion = saveSuggestion();
     // We ask about overwriting ourselves so that the original-file rule is checked first.
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Result As"), suggestion,
                                                       tr("PNG image (*.png);;JPEG image (*.jpg);;"

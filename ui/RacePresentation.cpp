@@ -4,15 +4,20 @@
 
 #include "Catalogue.h"
 #include "ImageFileIo.h"
+#include "ImageView.h"
 #include "MeasurementRecord.h"
+#include "NBodyDemo.h"
 #include "RaceChart.h"
 #include "RaceVerdict.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -23,7 +28,16 @@ QPixmap previewPixmap(const QImage &image, int side)
 {
     if (image.isNull())
         return {};
-    return QPixmap::fromImage(image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    const QImage scaled = image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    if (!scaled.hasAlphaChannel())
+        return QPixmap::fromImage(scaled);
+    // A transparent picture on the checkerboard the image views use (issue 24: drawn on the window's
+    // colour, a logo's black text and a transparent result were lost).
+    QPixmap pixmap(scaled.size());
+    QPainter painter(&pixmap);
+    painter.fillRect(pixmap.rect(), ImageView::checkerboardBrush());
+    painter.drawImage(0, 0, scaled);
+    return pixmap;
 }
 
 RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceShortcut)
@@ -49,7 +63,7 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     m_start->setToolTip(tr("Space or Enter"));
     scaled(m_start, 1.8, true);
     m_start->setMinimumHeight(m_start->fontMetrics().height() * 2);
-    connect(m_start, &QPushButton::clicked, this, &RacePresentation::startRequested);
+    connect(m_start, &QPushButton::clicked, this, &RacePresentation::startPressed);
     m_device = new QLabel(this);
     m_device->setObjectName("presentDevice");
     m_device->setWordWrap(true);
@@ -114,32 +128,59 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     pictures->addWidget(m_afterCaption = caption(tr("After"), "presentAfterCaption"));
     pictures->addWidget(m_after = picture("presentAfter"), 1);
 
-    auto *hint = new QLabel(tr("Space or Enter starts a race · Esc or F11 to leave"), this);
-    hint->setObjectName("presentHint");
-    hint->setAlignment(Qt::AlignRight);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    scaled(hint, 1.2);
+    m_hint = new QLabel(this);
+    m_hint->setObjectName("presentHint");
+    m_hint->setAlignment(Qt::AlignRight);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+    scaled(m_hint, 1.2);
+
+    // The N-body demo (issue 24: the best lay demonstration was buried under Compute Lab ▸ Workload).
+    m_nbodyButton = new QPushButton(this);
+    m_nbodyButton->setObjectName("presentNBody");
+    m_nbodyButton->setFocusPolicy(Qt::NoFocus);
+    scaled(m_nbodyButton, 1.4);
+    connect(m_nbodyButton, &QPushButton::clicked, this, [this] { showNBody(!showingNBody()); });
 
     auto *lesson = new QPushButton(tr("Show the lesson (L)"), this); // the guided lesson (ui/lesson)
     lesson->setObjectName("presentLesson");
     lesson->setFocusPolicy(Qt::NoFocus);
     scaled(lesson, 1.4);
-    connect(lesson, &QPushButton::clicked, this, &RacePresentation::lessonRequested);
+    connect(lesson, &QPushButton::clicked, this, [this] { openLesson(); });
     auto *head = new QHBoxLayout;
     head->addWidget(m_title, 1);
     head->addWidget(m_start, 0, Qt::AlignTop);
+    head->addWidget(m_nbodyButton, 0, Qt::AlignTop);
     head->addWidget(lesson, 0, Qt::AlignTop);
+    auto *racePane = new QWidget(this);
     auto *body = new QHBoxLayout;
     body->addWidget(scroll, 3); // the bars first: their sentences wrap less
     body->addLayout(pictures, 1);
+    auto *raceLayout = new QVBoxLayout(racePane);
+    raceLayout->setContentsMargins(0, 0, 0, 0);
+    raceLayout->addWidget(m_recorded);
+    raceLayout->addWidget(m_winner);
+    raceLayout->addWidget(m_status);
+    raceLayout->addLayout(body, 1);
+    auto *nbodyPane = new QWidget(this);
+    m_nbodyWhat = new QLabel(nbodyPane);
+    m_nbodyWhat->setObjectName("presentNBodyWhat");
+    m_nbodyWhat->setWordWrap(true);
+    scaled(m_nbodyWhat, 1.4);
+    m_nbody = new NBodyDemo(nbodyPane);
+    m_nbody->setLarge(true);
+    connect(m_nbody, &NBodyDemo::runningChanged, this, [this] { updateMode(); });
+    auto *nbodyLayout = new QVBoxLayout(nbodyPane);
+    nbodyLayout->setContentsMargins(0, 0, 0, 0);
+    nbodyLayout->addWidget(m_nbodyWhat);
+    nbodyLayout->addWidget(m_nbody, 1);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(racePane);
+    m_pages->addWidget(nbodyPane);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(head);
     layout->addWidget(m_device);
-    layout->addWidget(m_recorded);
-    layout->addWidget(m_winner);
-    layout->addWidget(m_status);
-    layout->addLayout(body, 1);
-    layout->addWidget(hint);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_hint);
 
     auto key = [this](const QKeySequence &sequence, auto slot) {
         auto *shortcut = new QShortcut(sequence, this);
@@ -147,15 +188,88 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     };
     for (const QKeySequence &start : {QKeySequence(Qt::Key_Space), QKeySequence(Qt::Key_Return),
                                       QKeySequence(Qt::Key_Enter), raceShortcut})
-        key(start, [this] { emit startRequested(); });
+        key(start, [this] { startPressed(); });
     for (const QKeySequence &leave : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::Key_F11)})
         key(leave, [this] { emit leaveRequested(); });
-    key(QKeySequence(Qt::Key_L), [this] { emit lessonRequested(); });
+    key(QKeySequence(Qt::Key_L), [this] { openLesson(); });
+    key(QKeySequence(Qt::Key_N), [this] { showNBody(!showingNBody()); });
+    updateMode();
 }
 
 QString RacePresentation::title() const
 {
     return m_title->text();
+}
+
+bool RacePresentation::showingNBody() const
+{
+    return m_pages->currentIndex() == 1;
+}
+
+void RacePresentation::showNBody(bool on)
+{
+    if (on && m_racing)
+        return; // one thing at a time on the device: the stars would slow the race down, and the other way round
+    m_pages->setCurrentIndex(on ? 1 : 0);
+    if (on) {
+        // Enough stars that a GPU has work to do; on a processor, few enough to move at once.
+        m_nbody->setBodies(m_demoDevice.kind == DeviceKind::Gpu ? 16384 : 2048);
+        m_nbody->setDevice(m_demoDevice);
+        m_nbody->start();
+    } else {
+        m_nbody->stop();
+    }
+    updateMode();
+}
+
+void RacePresentation::openLesson()
+{
+    showNBody(false); // the lesson measures on the device: the stars stop first
+    emit lessonRequested();
+}
+
+void RacePresentation::startPressed()
+{
+    if (!showingNBody())
+        emit startRequested();
+    else if (m_nbody->isRunning())
+        m_nbody->stop();
+    else
+        m_nbody->start();
+}
+
+void RacePresentation::updateMode()
+{
+    const bool nbody = showingNBody();
+    if (nbody) {
+        const int n = m_nbody->bodies();
+        m_title->setText(tr("%1 stars, each pulled by all the others: which moves them faster?")
+                             .arg(QLocale(QLocale::English).toString(n)));
+        m_nbodyWhat->setText(
+            tr("Every step works out how each star pulls on every other one (%1 million pulls) and moves them "
+               "all a little. Left: our C++ code on this computer's processor; right: the device. More steps "
+               "per second is faster.")
+                .arg(double(n) * n / 1e6, 0, 'f', n * double(n) >= 1e8 ? 0 : 1));
+        m_start->setEnabled(!m_demoDevice.name.empty());
+        m_start->setText(m_nbody->isRunning() ? tr("Stop the stars") : tr("Start the stars"));
+        m_nbodyButton->setText(tr("Back to the race (N)"));
+        m_nbodyButton->setEnabled(true);
+        m_hint->setText(tr("Space starts or stops the stars · N back to the race · Esc or F11 to leave"));
+    } else {
+        m_title->setText(m_raceTitle);
+        m_start->setEnabled(m_startEnabled);
+        m_start->setText(m_racing ? tr("Racing…") : tr("Start the race"));
+        m_nbodyButton->setText(tr("N-body demo (N)"));
+        m_nbodyButton->setEnabled(!m_racing);
+        m_hint->setText(tr("Space or Enter starts a race · N shows the N-body demo · Esc or F11 to leave"));
+    }
+}
+
+void RacePresentation::hideEvent(QHideEvent *event)
+{
+    if (showingNBody())
+        showNBody(false); // the stars stop with the presentation; it opens on the race again
+    QWidget::hideEvent(event);
 }
 
 void RacePresentation::setWinnerText(const QString &text)
@@ -170,8 +284,9 @@ void RacePresentation::setStatusText(const QString &text)
 
 void RacePresentation::setStartState(bool enabled, bool racing)
 {
-    m_start->setEnabled(enabled);
-    m_start->setText(racing ? tr("Racing…") : tr("Start the race"));
+    m_startEnabled = enabled;
+    m_racing = racing;
+    updateMode();
 }
 
 void RacePresentation::setPictures(const Image *input, const RaceEntry *winner, bool busy)
@@ -190,7 +305,7 @@ void RacePresentation::setPictures(const Image *input, const RaceEntry *winner, 
 
 void RacePresentation::setTitles(const FilterSpec *filter, const RaceResult &race, const ComputeRequest &request)
 {
-    m_title->setText(filter ? q(raceQuestion(*filter)) : tr("Which way is fastest?"));
+    m_raceTitle = filter ? q(raceQuestion(*filter)) : tr("Which way is fastest?");
     m_chart->setEmptyText(
         tr("Press Start the race (or Space): every way the workbench knows of %1 runs on this picture, "
            "and the bars line up fastest first.")
@@ -217,6 +332,14 @@ void RacePresentation::setTitles(const FilterSpec *filter, const RaceResult &rac
                                  : recordedLine(*filter, raced ? race.format : formatName(request.run.params.format));
     m_recorded->setText(recorded);
     m_recorded->setVisible(!recorded.isEmpty());
+    // The N-body demo runs on the race's device (none: the CPU engine was chosen).
+    const DeviceInfo demoDevice = request.engine.isCpu() ? DeviceInfo{} : request.engine.device;
+    if (demoDevice.spec() != m_demoDevice.spec() || demoDevice.name != m_demoDevice.name) {
+        m_demoDevice = demoDevice;
+        if (showingNBody())
+            showNBody(true); // restarted on the new device
+    }
+    updateMode();
 }
 
 QString RacePresentation::recordedText() const

@@ -1,7 +1,9 @@
 // RacePresentation: the race page's View ▸ Present window (F11), full screen in large type for a class:
 // the filter's question, a large "Start the race" button (Space or Enter), the device in plain words,
 // the winner and what the race waits for, the bars with the end-to-end story under them, the picture
-// before and after (the winner's), and how to leave (Esc or F11). RacePage owns it and feeds it the race.
+// before and after (the winner's), and how to leave (Esc or F11). N (or its button) switches to the N-body
+// demo and back: the same cloud of stars moved by our C++ code on every CPU thread and by the device, side
+// by side in large type, each with its steps and frames per second. RacePage owns it and feeds it the race.
 #pragma once
 
 #include "BenchWorker.h"
@@ -12,13 +14,16 @@
 
 class QLabel;
 class QPushButton;
+class QStackedWidget;
 
 namespace fwb {
 
+class NBodyDemo;
 class RaceChart;
 class RaceVerdict;
 
-// A picture scaled to fit side×side, for the race's previews (null: an empty pixmap).
+// A picture scaled to fit side×side, for the race's previews (null: an empty pixmap); a transparent one on
+// a checkerboard.
 QPixmap previewPixmap(const QImage &image, int side);
 
 class RacePresentation : public QWidget
@@ -45,13 +50,25 @@ public:
     // "Recorded on ... not measured on this computer"; empty when shown nothing.
     QString recordedText() const;
 
+    // The N-body demo instead of the race (on: shown and started on the race's device, not while a race
+    // runs; off: stopped).
+    void showNBody(bool on);
+    bool showingNBody() const;
+    NBodyDemo *nbodyDemo() const { return m_nbody; }
+
 signals:
     void startRequested(); // the button, Space, Enter or the page's Race shortcut
     void leaveRequested(); // Esc or F11
     void lessonRequested(); // "Show the lesson" or L
 
+protected:
+    void hideEvent(QHideEvent *event) override;
+
 private:
     static QString recordedLine(const FilterSpec &filter, const std::string &format);
+    void startPressed(); // Space, Enter, the button: a race, or in the N-body demo start or stop it
+    void openLesson();   // L or its button: the stars stop, the shell opens the lesson
+    void updateMode();   // the title, the start button and the hint for the race or the demo
 
     RaceChart *m_chart = nullptr;
     RaceVerdict *m_verdict = nullptr;
@@ -64,6 +81,14 @@ private:
     QLabel *m_after = nullptr;
     QLabel *m_afterCaption = nullptr;
     QLabel *m_status = nullptr; // what the race waits for now
+    QLabel *m_hint = nullptr;
+    QStackedWidget *m_pages = nullptr; // the race, or the N-body demo
+    NBodyDemo *m_nbody = nullptr;
+    QLabel *m_nbodyWhat = nullptr;     // the demo in one plain sentence
+    QPushButton *m_nbodyButton = nullptr;
+    DeviceInfo m_demoDevice;           // the race's device (the request's): the demo runs there
+    QString m_raceTitle;
+    bool m_startEnabled = false, m_racing = false;
 };
 
 } // namespace fwb

@@ -157,13 +157,11 @@ ReportData workbenchReport(const MainWindow &window)
             addImage("Race winner: " + data.race->entries[win].name,
                      qimageFromImage(data.race->entries[win].result.output));
     }
-    if (const DuelPage *duel = findPage<DuelPage>(window)) {
+    if (const DuelPage *duel = findPage<DuelPage>(window); duel && duel->hasResult(0) && duel->hasResult(1)) {
         for (int side = 0; side < 2; ++side) {
-            if (!duel->hasResult(side))
-                continue;
             const ComputeResult &r = duel->result(side);
-            data.runs.push_back(ReportRun{"duel " + std::to_string(side + 1) + ": " + s(r.engine.label()), r.run});
-            addImage("Duel " + std::to_string(side + 1) + ": " + s(r.engine.label()), r.output);
+            data.duel.push_back(ReportRun{s(r.engine.label()), r.run});
+            addImage(std::string(side == 0 ? "Duel, left: " : "Duel, right: ") + s(r.engine.label()), r.output);
         }
     }
     if (data.images.empty())
@@ -196,8 +194,22 @@ void exportReportInteractively(MainWindow *window)
     if (path.isEmpty())
         return;
     QString error;
-    if (!writeWorkbenchReport(*window, path, true, &error))
+    if (!exportWorkbenchReport(*window, path, true, &error)) {
         QMessageBox::warning(window, QObject::tr("Export Report"), error);
+        return;
+    }
+    QMessageBox::information(window, QObject::tr("Export Report"),
+                             QObject::tr("The report is in %1.\n\nOpen it in any web browser: it holds its charts and "
+                                         "pictures and needs no network.")
+                                 .arg(QDir::toNativeSeparators(path)));
+}
+
+bool exportWorkbenchReport(MainWindow &window, const QString &path, bool overwriteConfirmed, QString *error)
+{
+    if (!writeWorkbenchReport(window, path, overwriteConfirmed, error))
+        return false;
+    window.setStatus(QObject::tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+    return true;
 }
 
 } // namespace fwb

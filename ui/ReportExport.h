@@ -20,7 +20,11 @@ ReportData workbenchReport(const MainWindow &window);
 bool writeWorkbenchReport(const MainWindow &window, const QString &path, bool overwriteConfirmed,
                           QString *error = nullptr);
 
-// The menu entry: a save dialog (which asks before replacing a file), then writeWorkbenchReport.
+// writeWorkbenchReport, then the window's status bar says where the report went.
+bool exportWorkbenchReport(MainWindow &window, const QString &path, bool overwriteConfirmed, QString *error = nullptr);
+
+// The menu entry: a save dialog (which asks before replacing a file), then exportWorkbenchReport and a
+// message with the path (issue 24: the export gave no confirmation).
 void exportReportInteractively(MainWindow *window);
 
 // PNG bytes of a thumbnail no wider or taller than `side` (empty for a null image).

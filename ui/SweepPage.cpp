@@ -2,6 +2,7 @@
 #include "SweepPage.h"
 
 #include "Catalogue.h"
+#include "Report.h"
 
 #include <QAction>
 #include <QChart>
@@ -354,7 +355,8 @@ void SweepPage::showSweep(const SweepResult &sweep)
     y->setTitleText(tr("kernel time, ms") + (logY ? tr(" (log scale)") : QString()));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
-    for (const SweepSeries &s : sweep.series) {
+    for (std::size_t k = 0; k < sweep.series.size(); ++k) {
+        const SweepSeries &s = sweep.series[k];
         auto *line = new QLineSeries;
         line->setName(q(s.title));
         QList<QPointF> points;
@@ -364,14 +366,16 @@ void SweepPage::showSweep(const SweepResult &sweep)
         line->replace(points);
         line->setPointsVisible(true);
         m_chart->addSeries(line);
-        // The compare filter's lines dashed: two families, one chart. After addSeries: the pen then
-        // has the theme's colour for this line.
-        if (s.variant.find('/') != std::string::npos) {
-            QPen pen = line->pen();
-            pen.setStyle(Qt::DashLine);
-            pen.setWidthF(2);
-            line->setPen(pen);
-        }
+        // A colour of its own for each of the first twenty lines (issue 24: the theme's five colours came
+        // round again, so lines looked alike in pairs), dotted after that; the compare filter's lines dashed:
+        // two families, one chart. After addSeries, which would set the theme's pen.
+        const bool compare = s.variant.find('/') != std::string::npos;
+        QPen pen(QColor(q(seriesColour(k))));
+        pen.setWidthF(2);
+        pen.setStyle(k < kSeriesColourCount ? (compare ? Qt::DashLine : Qt::SolidLine)
+                                            : (compare ? Qt::DashDotLine : Qt::DotLine));
+        line->setPen(pen);
+        line->setColor(pen.color()); // the points too
         line->attachAxis(x);
         line->attachAxis(y);
     }

@@ -116,7 +116,8 @@ void TransferChart::paintEvent(QPaintEvent *)
     double scale = 0;
     for (const TransferBar &bar : m_bars)
         if (bar.ok)
-            scale = std::max(scale, bar.stackMs());
+            scale = std::max(scale, bar.endToEndMs > 0 ? bar.stackMs() * std::max(1.0, bar.highMs / bar.endToEndMs)
+                                                       : bar.stackMs());
     if (scale <= 0)
         scale = 1;
     const int left = kLabelWidth, right = width() - 110, top = 34;
@@ -162,6 +163,17 @@ void TransferChart::paintEvent(QPaintEvent *)
             at += value;
         }
         p.setPen(palette().color(QPalette::Text));
+        // The rounds' spread on the end-to-end time (drawn at the stack's scale: the stack is the middle
+        // round's stages, its end its end-to-end time less what the stages do not cover).
+        if (bar.rounds > 1 && bar.highMs > bar.lowMs && bar.endToEndMs > 0) {
+            const double perMs = at / bar.endToEndMs; // stack ms per end-to-end ms, so the whisker meets the bar
+            const double xLo = left + barWidth * bar.lowMs * perMs / scale, xHi = left + barWidth * bar.highMs * perMs / scale;
+            const double yMid = y + (kRowHeight - 8) / 2.0;
+            p.drawLine(QPointF(xLo, yMid), QPointF(xHi, yMid));
+            p.drawLine(QPointF(xLo, yMid - 5), QPointF(xLo, yMid + 5));
+            p.drawLine(QPointF(xHi, yMid - 5), QPointF(xHi, yMid + 5));
+            at = std::max(at, bar.highMs * perMs);
+        }
         const QString total = tr("%1 ms").arg(ms(bar.endToEndMs));
         p.drawText(QRect(int(left + barWidth * at / scale) + 6, y, 104, kRowHeight - 8), Qt::AlignVCenter | Qt::AlignLeft,
                    total);
@@ -198,26 +210,72 @@ void TransferCompareWorker::run()
     try {
         Session session(m_device);
         RunRequest request = m_request;
-        request.repeat = std::clamp(request.repeat, 1, 5);
+        request.repeat = std::clamp(request.repeat, 3, 5);
         request.warmup = 1;
         request.reuseUpload = false;  // every mode shows its own upload
         request.keepOutput = false;
         request.cpuSingle = false;    // the comparison is about the copies; the check stays on
         request.openCvCpuBaseline = false;
         const std::vector<TransferMode> &modes = allTransferModes();
-        int done = 0;
-        for (TransferMode mode : modes) {
-            if (m_cancel)
-                break;
-            request.transfer = mode;
-            const RunResult r = session.run(*m_input, request, &m_cancel);
-            if (r.cancelled)
-                break;
-            emit barReady(barOf(r), ++done, int(modes.size()));
+        // Round after round over every mode (issue 24: one run per mode showed noise as a mode's
+        // difference); a mode that cannot run is asked once.
+        std::vector<std::vector<RunResult>> runs(modes.size());
+        const int total = int(modes.size()) * kTransferRounds;
+        int done = 0, barsDone = 0;
+        for (int round = 0; round < kTransferRounds && !m_cancel; ++round) {
+            for (std::size_t m = 0; m < modes.size() && !m_cancel; ++m) {
+                if (!runs[m].empty() && !runs[m].front().ok()) {
+                    ++done;
+                    continue;
+                }
+                request.transfer = modes[m];
+                RunResult r = session.run(*m_input, request, &m_cancel);
+                if (r.cancelled)
+                    return;
+                runs[m].push_back(std::move(r));
+                emit progress(++done, total);
+            }
+        }
+        if (m_cancel)
+            return;
+        for (std::vector<RunResult> &mode : runs) {
+            std::sort(mode.begin(), mode.end(),
+                      [](const RunResult &a, const RunResult &b) { return a.endToEndMs < b.endToEndMs; });
+            TransferBar bar = barOf(mode[mode.size() / 2]);
+            bar.rounds = int(mode.size());
+            bar.lowMs = mode.front().endToEndMs;
+            bar.highMs = mode.back().endToEndMs;
+            emit barReady(bar, ++barsDone, int(modes.size()));
         }
     } catch (const std::exception &e) {
         emit failed(QString::fromStdString(e.what()));
     }
+}
+
+QString transferSummary(const QVector<TransferBar> &bars)
+{
+    const TransferBar *best = nullptr;
+    for (const TransferBar &bar : bars)
+        if (bar.ok && (!best || bar.endToEndMs < best->endToEndMs))
+            best = &bar;
+    if (!best)
+        return {};
+    QString text = QObject::tr("Fastest end to end: <b>%1</b>, %2 ms (%3). ").arg(best->mode, ms(best->endToEndMs), best->note);
+    QStringList same;
+    for (const TransferBar &bar : bars) {
+        if (!bar.ok || &bar == best)
+            continue;
+        if (bar.lowMs <= best->highMs) // the rounds overlap: no difference the noise could not make
+            same << bar.mode;
+        else
+            text += QObject::tr("%1 %2 ms (%3× as long); ").arg(bar.mode, ms(bar.endToEndMs))
+                        .arg(best->endToEndMs > 0 ? bar.endToEndMs / best->endToEndMs : 0.0, 0, 'f', 1);
+    }
+    if (!same.isEmpty())
+        text += QObject::tr("%1 about as fast: within the spread of %2 rounds, not a difference of the modes; ")
+                    .arg(same.join(QStringLiteral(", ")))
+                    .arg(best->rounds);
+    return text + QObject::tr("staging is the host memcpy into and out of page-locked memory, apart from the copies.");
 }
 
 // ---- TransferComparePage ----
@@ -260,6 +318,9 @@ TransferComparePage::TransferComparePage(QWidget *parent)
     layout->addWidget(m_summary);
 
     connect(m_worker, &TransferCompareWorker::barReady, this, &TransferComparePage::onBar);
+    connect(m_worker, &TransferCompareWorker::progress, this, [this](int done, int total) {
+        m_status->setText(tr("Running %1 of %2 (%3 rounds of every mode)").arg(done).arg(total).arg(kTransferRounds));
+    });
     connect(m_worker, &TransferCompareWorker::failed, this, [this](const QString &message) { m_failure = message; });
     connect(m_worker, &QThread::finished, this, &TransferComparePage::onFinished);
     updateActions();
@@ -302,14 +363,16 @@ bool TransferComparePage::startCompare()
     m_failure.clear();
     m_summary->clear();
     const RunRequest &run = m_request.run;
-    m_heading->setText(tr("%1 / %2, %3x%4 %5 on %6: one repeat per transfer mode, stacked to one scale")
+    m_heading->setText(tr("%1 / %2, %3x%4 %5 on %6: every transfer mode in %7 rounds taken in turn; each bar "
+                          "the middle round, stacked to one scale, the whisker from the fastest round to the slowest")
                            .arg(q(run.filter), q(run.variant))
                            .arg(m_input->width())
                            .arg(m_input->height())
-                           .arg(q(formatName(run.params.format)), q(m_request.engine.device.name)));
+                           .arg(q(formatName(run.params.format)), q(m_request.engine.device.name))
+                           .arg(kTransferRounds));
     if (!m_worker->start(m_request.engine.device, m_input, run))
         return false;
-    m_status->setText(tr("Running %1 modes…").arg(allTransferModes().size()));
+    m_status->setText(tr("Running %1 modes, %2 rounds…").arg(allTransferModes().size()).arg(kTransferRounds));
     updateActions();
     return true;
 }
@@ -319,35 +382,22 @@ void TransferComparePage::cancelCompare()
     m_worker->cancel();
 }
 
-void TransferComparePage::onBar(const TransferBar &bar, int done, int total)
+void TransferComparePage::onBar(const TransferBar &bar, int, int)
 {
     m_chart->addBar(bar);
-    m_status->setText(tr("%1 of %2 modes").arg(done).arg(total));
 }
 
 void TransferComparePage::onFinished()
 {
     m_worker->wait(); // finished() comes just before the thread stops: let it stop, so isRunning() is false
     const QVector<TransferBar> &bars = m_chart->bars();
-    const TransferBar *best = nullptr;
-    for (const TransferBar &bar : bars)
-        if (bar.ok && (!best || bar.endToEndMs < best->endToEndMs))
-            best = &bar;
     if (!m_failure.isEmpty())
         m_status->setText(tr("Failed: %1").arg(m_failure));
     else if (bars.size() < qsizetype(allTransferModes().size()))
-        m_status->setText(tr("Cancelled after %1 modes").arg(bars.size()));
+        m_status->setText(tr("Cancelled"));
     else
         m_status->setText(tr("Done"));
-    if (best) {
-        QString text = tr("Fastest end to end: <b>%1</b>, %2 ms (%3). ").arg(best->mode, ms(best->endToEndMs), best->note);
-        for (const TransferBar &bar : bars)
-            if (bar.ok && &bar != best)
-                text += tr("%1 %2 ms (%3x); ").arg(bar.mode, ms(bar.endToEndMs))
-                            .arg(best->endToEndMs > 0 ? bar.endToEndMs / best->endToEndMs : 0.0, 0, 'f', 1);
-        text += tr("staging is the host memcpy into and out of page-locked memory, apart from the copies.");
-        m_summary->setText(text);
-    }
+    m_summary->setText(transferSummary(bars));
     updateActions();
     emit compareFinished();
 }

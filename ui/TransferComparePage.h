@@ -1,7 +1,9 @@
 // TransferComparePage: Run ▸ Compare Transfer Modes. The current variant on the current image and
-// device, once per transfer mode (pageable, pinned, zero_copy, output_mapped, svm), as stacked bars:
-// host staging memcpy, upload, kernel and download of one repeat, to one scale; a mode the device or
-// the variant cannot use is a row that says why. The runs happen on a thread of the page's own
+// device, per transfer mode (pageable, pinned, zero_copy, output_mapped, svm), as stacked bars: host
+// staging memcpy, upload, kernel and download, to one scale. Each mode is measured in kTransferRounds
+// rounds taken in turn with the other modes (so drift and noise fall on every mode alike); the bar is
+// the middle round, a whisker spans the fastest to the slowest, and a difference smaller than that
+// spread is called noise, not a mode's. A mode the device or the variant cannot use is a row that says why. The runs happen on a thread of the page's own
 // (TransferCompareWorker, with its own Session), so the window never waits.
 #pragma once
 
@@ -22,6 +24,8 @@ class QPushButton;
 namespace fwb {
 
 // One mode's bar: what one repeat cost, stage by stage (ms), or why the mode did not run.
+constexpr int kTransferRounds = 3;
+
 struct TransferBar
 {
     QString mode;
@@ -32,8 +36,14 @@ struct TransferBar
     double endToEndMs = 0;
     double uploadGBps = 0, downloadGBps = 0;
     int tiles = 1;
+    int rounds = 1;                // measurements taken (each the median of its repeats)
+    double lowMs = 0, highMs = 0;  // end to end: the fastest and the slowest round
     double stackMs() const { return stagingMs + uploadMs + kernelMs + downloadMs; }
 };
+
+// The page's closing sentence: the fastest mode end to end, and each other mode either as "N× the
+// fastest" or, where its rounds overlap the fastest's, as the same within the noise. Empty: no mode ran.
+QString transferSummary(const QVector<TransferBar> &bars);
 
 // The bars, horizontal, one row per mode, stacked staging | upload | kernel | download, one scale.
 class TransferChart : public QWidget
@@ -68,7 +78,8 @@ public:
     void cancel() { m_cancel = true; }
 
 signals:
-    void barReady(const fwb::TransferBar &bar, int done, int total);
+    void barReady(const fwb::TransferBar &bar, int done, int total); // a mode's last round
+    void progress(int done, int total);                               // runs, all rounds
     void failed(const QString &message);
 
 protected:

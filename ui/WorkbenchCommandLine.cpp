@@ -94,7 +94,8 @@ WorkbenchCommandLine::WorkbenchCommandLine()
         "Present mode (View > Present, F11, or --present): the race full screen for a class. A large\n"
         "\"Start the race\" button (or Space, Enter) races every way of running the filter on the\n"
         "picture; it shows the device in plain words, the picture before and after, the winner and\n"
-        "why it wins. Esc or F11 leaves it."));
+        "why it wins. N switches to the N-body demo (stars moved by the CPU and by the device side by\n"
+        "side, each with its steps per second) and back. Esc or F11 leaves it."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open (default: test card)."));

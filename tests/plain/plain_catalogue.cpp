@@ -1,5 +1,6 @@
 // The catalogue as data: every filter has a title, a plain verb, variants with unique names, at most one
-// variant flagged as its baseline (the window's default), and an OpenCV equivalent that is whole.
+// variant flagged as its baseline (the window's default), at most one spill and one fix for the lesson (the
+// fix only beside its spill), and an OpenCV equivalent that is whole.
 #include "Catalogue.h"
 #include "Check.h"
 
@@ -14,12 +15,17 @@ int main()
         CHECK(names.insert(f.name).second);
         CHECK(!f.title.empty() && !f.plainVerb.empty() && !f.variants.empty());
         std::set<std::string> variants;
-        int baselines = 0;
+        int baselines = 0, spills = 0, fixes = 0;
         for (const VariantSpec &v : f.variants) {
             if (!variants.insert(v.name).second)
                 plain::fail(__FILE__, __LINE__, f.name + " has two variants named " + v.name);
             baselines += v.isBaseline ? 1 : 0;
+            spills += v.lessonRole == LessonRole::Spill ? 1 : 0;
+            fixes += v.lessonRole == LessonRole::SpillFix ? 1 : 0;
         }
+        if (spills > 1 || fixes > 1 || spills != fixes)
+            plain::fail(__FILE__, __LINE__, f.name + " marks " + std::to_string(spills) + " spills and "
+                                                + std::to_string(fixes) + " fixes for the lesson (one of each, or none)");
         if (baselines > 1)
             plain::fail(__FILE__, __LINE__, f.name + " flags " + std::to_string(baselines) + " variants as its baseline");
         const VariantSpec *baseline = baselineVariant(f);
@@ -51,5 +57,10 @@ int main()
     // The seed's story: the 5x5 blur starts from the unrolled kernel, not the slow private array.
     const FilterSpec *g = findFilter("gaussian5x5");
     CHECK(g && baselineVariant(*g) && baselineVariant(*g)->name == "unrolled_constant");
+    // ... and its spill (the weights in a private array) and the fix (in constant memory) are marked as such.
+    if (g) {
+        CHECK(g->variant("private_array") && g->variant("private_array")->lessonRole == LessonRole::Spill);
+        CHECK(g->variant("constant_memory") && g->variant("constant_memory")->lessonRole == LessonRole::SpillFix);
+    }
     return plain::finish("plain_catalogue");
 }

@@ -185,10 +185,11 @@ LessonPlan lessonPlan()
     for (const VariantSpec &v : f->variants) {
         if (makesBlocks(v))
             plan.rungs.push_back(v.name);
-        // Seed 004's pair: the weights in a private array (spilled) and in constant memory (its fix).
-        if (v.name == "private_array")
+        // Seed 004's pair, as the catalogue marks it: the weights in a private array (spilled) and in
+        // constant memory (its fix).
+        if (v.lessonRole == LessonRole::Spill)
             plan.spill = v.name;
-        if (v.name == "constant_memory")
+        if (v.lessonRole == LessonRole::SpillFix)
             plan.spillFix = v.name;
     }
     return plan;

@@ -53,13 +53,13 @@ std::string lessonCpuTitle(const std::string &bestLabel);
 
 // Which variants tell which part of the story, from the catalogue: the plain port is the family's
 // baseline (isBaseline); the memory-limit rungs are the block variants (makesBlocks); the slow private
-// list and its fix are the pair named below (the family's catalogue has no flag for it yet).
+// array and its fix are the variants whose VariantSpec::lessonRole is Spill and SpillFix.
 struct LessonPlan
 {
     std::string filter = "gaussian5x5";
     std::string port;       // the baseline variant
-    std::string spill;      // private_array
-    std::string spillFix;   // constant_memory
+    std::string spill;      // LessonRole::Spill (gaussian5x5: private_array)
+    std::string spillFix;   // LessonRole::SpillFix (gaussian5x5: constant_memory)
     std::vector<std::string> rungs; // the block variants, catalogue order
     // Every variant the live measurement runs, in catalogue order (port, spill, fix, rungs).
     std::vector<std::string> variants() const;

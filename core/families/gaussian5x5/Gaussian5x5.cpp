@@ -202,6 +202,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v.kernelFile = "gaussian5x5.cl";
 
     v.name = "private_array";
+    v.lessonRole = LessonRole::Spill;
     v.plainWords = "Each worker first copies the 25 blur weights into its own scratch pad, which turns out to be slow: the scratch pad lives far away in main memory.";
     v.title = "Private array, runtime loop bound";
     v.passes = {{"gaussian5x5_private_array"}};
@@ -214,6 +215,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     out.push_back(f);
     FilterSpec &g = out.back();
     g.variants.push_back(v);
+    v.lessonRole = LessonRole::None;
 
     v.name = "unrolled_constant";
     v.plainWords = "The 25 multiplications are written out one by one, so the graphics chip never has to stop and look up what comes next.";
@@ -228,6 +230,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     v.isBaseline = false;
 
     v.name = "constant_memory";
+    v.lessonRole = LessonRole::SpillFix;
     v.plainWords = "The blur weights sit in a small shared shelf every worker can reach quickly, and each worker loops over them.";
     v.title = "Constant memory, runtime loop bound";
     v.passes = {{"gaussian5x5_constant"}};
@@ -236,6 +239,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "unrolled, so the loop counting and address arithmetic remain.";
     v.seedNote = "Seed 004: 3.48 ms - much faster than the private array, 1.34x slower than unrolled.";
     g.variants.push_back(v);
+    v.lessonRole = LessonRole::None;
 
     v.name = "local_tiled";
     v.plainWords = "Each team of workers first copies its patch of the picture into a small shared table, then blurs from there instead of from main memory.";
