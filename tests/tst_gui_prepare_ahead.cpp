@@ -1,0 +1,194 @@
+// The window's background builder (ui/PrepareAhead, issue 25): it fills an empty program cache and a second
+// start builds nothing (no child at all); a corrupt entry is rebuilt; the window says "Preparing kernels for
+// <device>: N of M" from its start with an empty cache and "Kernels ready" when done; closing the window
+// mid-build kills and reaps every child (their pids are gone) and leaves no entry half written; the View
+// menu's toggle stops it. The other suites run with FWB_PREPARE_AHEAD=0 (tests/CMakeLists.txt); this one
+// turns it on. One cheap family (box3x3_interior, gray8: three or four programs) keeps the builds short;
+// binaries are kept on every device (FWB_CACHE_BINARIES=always) so that the cache's entries can be checked.
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "PrepareAhead.h"
+#include "PreparedRecord.h"
+#include "ProgramCache.h"
+#include "TestSupport.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <signal.h>
+
+using namespace fwb;
+
+class TestPrepareAhead : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void fillsThenStartsNoChild();
+    void rebuildsCorruptEntry();
+    void windowShowsProgressAndStopsOnClose();
+    void toggleStopsIt();
+
+private:
+    // A builder for one family on the test device, into `cacheDir`; waits until it finished.
+    struct Pass
+    {
+        bool finished = false;
+        int children = 0;
+        std::size_t total = 0, done = 0;
+        QString status;
+    };
+    Pass prepareOnce(const QString &cacheDir);
+    std::size_t validEntries(const QString &cacheDir) const;
+
+    QTemporaryDir m_dir;
+    DeviceInfo m_device;
+    QString m_variant; // the focus: the family's first variant
+};
+
+void TestPrepareAhead::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    if (!test::testDevice(m_device))
+        QSKIP("no OpenCL device");
+    qputenv("FWB_PREPARE_AHEAD", "1");
+    qputenv("FWB_CACHE_BINARIES", "always");
+    qputenv("FWB_FILTER_BENCH", FWB_FILTER_BENCH);
+    m_variant = QString::fromStdString(findFilter("box3x3_interior")->variants.front().name);
+}
+
+TestPrepareAhead::Pass TestPrepareAhead::prepareOnce(const QString &cacheDir)
+{
+    qputenv("FWB_CACHE_DIR", cacheDir.toLocal8Bit());
+    PrepareAhead ahead;
+    ahead.setScope({"box3x3_interior"}, {"gray8"});
+    ahead.setJobs(2);
+    ahead.setFocus("box3x3_interior", m_variant.toStdString(), "gray8");
+    QSignalSpy finished(&ahead, &PrepareAhead::finished);
+    ahead.setDevice(m_device);
+    Pass pass;
+    pass.finished = finished.wait(600000) || finished.count() > 0;
+    pass.children = ahead.childrenStarted();
+    pass.total = ahead.total();
+    pass.done = ahead.done();
+    pass.status = ahead.statusText();
+    return pass;
+}
+
+std::size_t TestPrepareAhead::validEntries(const QString &cacheDir) const
+{
+    std::size_t valid = 0;
+    for (const CacheEntryInfo &e : ProgramCache::listEntries(cacheDir.toStdString()))
+        valid += e.valid ? 1 : 0;
+    return valid;
+}
+
+void TestPrepareAhead::fillsThenStartsNoChild()
+{
+    const QString cache = m_dir.filePath("fill");
+    const Pass first = prepareOnce(cache);
+    QVERIFY(first.finished);
+    QVERIFY2(first.total >= 3, qPrintable(QString::number(first.total)));
+    QCOMPARE(first.done, first.total);
+    QCOMPARE(std::size_t(first.children), first.total); // an empty cache: one child per program
+    QVERIFY2(first.status.startsWith("Kernels ready for "), qPrintable(first.status));
+    QCOMPARE(validEntries(cache), first.total);
+    // Each build is in the record, with the key its entry has.
+    const std::vector<PreparedDevice> record = readPreparedDevices(cache.toStdString());
+    const PreparedDevice *device = findPrepared(record, m_device);
+    QVERIFY(device);
+    QCOMPARE(device->builds.size(), first.total);
+    for (const PreparedBuild &b : device->builds) {
+        QVERIFY2(b.error.empty(), b.error.c_str());
+        QVERIFY(ProgramCache::hasValidEntry(cache.toStdString(), b.key));
+    }
+
+    const Pass second = prepareOnce(cache);
+    QVERIFY(second.finished);
+    QCOMPARE(second.done, first.total);
+    QCOMPARE(second.children, 0); // everything was prepared: not one child started
+    QVERIFY2(second.status.startsWith("Kernels ready for "), qPrintable(second.status));
+}
+
+void TestPrepareAhead::rebuildsCorruptEntry()
+{
+    const QString cache = m_dir.filePath("fill"); // filled above (or now)
+    QVERIFY(prepareOnce(cache).finished);
+    const std::vector<CacheEntryInfo> entries = ProgramCache::listEntries(cache.toStdString());
+    QVERIFY(!entries.empty());
+    std::ofstream(entries.front().file, std::ios::binary | std::ios::trunc) << "not a program binary";
+    QCOMPARE(validEntries(cache), entries.size() - 1);
+    const Pass again = prepareOnce(cache);
+    QVERIFY(again.finished);
+    QCOMPARE(again.children, 1); // only the corrupt one
+    QCOMPARE(validEntries(cache), entries.size());
+}
+
+void TestPrepareAhead::windowShowsProgressAndStopsOnClose()
+{
+    const QString cache = m_dir.filePath("window");
+    qputenv("FWB_CACHE_DIR", cache.toLocal8Bit());
+    qputenv("FWB_PREPARE_JOBS", "2");
+    QList<qint64> pids;
+    QString seen;
+    {
+        MainWindow window(false);
+        window.controls()->setAutoRun(false);
+        QVERIFY(window.controls()->setDeviceSpec(QString::fromStdString(m_device.spec())));
+        PrepareAhead *ahead = window.prepareAhead();
+        QVERIFY(ahead && ahead->isEnabled());
+        ahead->setScope({"box3x3_interior"}, {"gray8"}); // before its start (it waits for the first run)
+        window.show();
+        auto *label = window.findChild<QLabel *>("prepareStatus");
+        QVERIFY(label);
+        // From the start with an empty cache: what it does, on which device, how far.
+        QTRY_VERIFY_WITH_TIMEOUT(label->isVisible() && label->text().startsWith("Preparing kernels for "), 20000);
+        seen = label->text();
+        QVERIFY2(seen.contains(QString::fromStdString(m_device.name)) && seen.contains(" of "), qPrintable(seen));
+        QTRY_VERIFY_WITH_TIMEOUT(!(pids = ahead->childPids()).isEmpty() && pids.front() > 0, 20000);
+        window.close(); // mid-build
+        QVERIFY(ahead->childPids().isEmpty());
+        QVERIFY(!ahead->isBuilding());
+    }
+    for (qint64 pid : std::as_const(pids)) // killed and reaped: no such process any more, not even a zombie
+        QVERIFY2(::kill(pid_t(pid), 0) != 0 && errno == ESRCH, qPrintable(QString::number(pid)));
+    for (const CacheEntryInfo &e : ProgramCache::listEntries(cache.toStdString())) // no half-written entry
+        QVERIFY2(e.valid, e.problem.c_str());
+    qunsetenv("FWB_PREPARE_JOBS");
+}
+
+void TestPrepareAhead::toggleStopsIt()
+{
+    const QString cache = m_dir.filePath("toggle");
+    qputenv("FWB_CACHE_DIR", cache.toLocal8Bit());
+    MainWindow window(false);
+    QVERIFY(window.controls()->setDeviceSpec(QString::fromStdString(m_device.spec())));
+    PrepareAhead *ahead = window.prepareAhead();
+    ahead->setScope({"box3x3_interior"}, {"gray8"});
+    auto *toggle = window.findChild<QAction *>("prepareAheadAction");
+    QVERIFY(toggle && toggle->isChecked());
+    QTRY_VERIFY_WITH_TIMEOUT(ahead->isBuilding(), 20000);
+    const QList<qint64> pids = ahead->childPids();
+    toggle->trigger(); // View ▸ Prepare Kernels Ahead, unticked
+    QVERIFY(!ahead->isEnabled());
+    QVERIFY(!ahead->isBuilding());
+    QVERIFY(ahead->statusText().isEmpty());
+    for (qint64 pid : pids)
+        QVERIFY(::kill(pid_t(pid), 0) != 0 && errno == ESRCH);
+    // FWB_PREPARE_AHEAD=0 starts a window with it off.
+    qputenv("FWB_PREPARE_AHEAD", "0");
+    MainWindow off(false);
+    QVERIFY(!off.prepareAhead()->isEnabled());
+    QVERIFY(!off.findChild<QAction *>("prepareAheadAction")->isChecked());
+    qputenv("FWB_PREPARE_AHEAD", "1");
+}
+
+QTEST_MAIN(TestPrepareAhead)
+#include "tst_gui_prepare_ahead.moc"
