@@ -155,13 +155,19 @@ PrepareQueue::PrepareQueue(std::vector<PrepareJob> jobs)
 {
     m_items.reserve(jobs.size());
     for (PrepareJob &job : jobs)
-        m_items.push_back(Item{std::move(job), State::Pending, 0, -1});
+        m_items.push_back(Item{std::move(job), State::Pending, 0, -1, false});
 }
 
 PrepareQueue::Item *PrepareQueue::find(const PrepareJob &job) const
 {
     const auto it = std::find_if(m_items.begin(), m_items.end(), [&](const Item &i) { return i.job.sameProgram(job); });
     return it == m_items.end() ? nullptr : const_cast<Item *>(&*it);
+}
+
+void PrepareQueue::setWantedBuilds(bool on)
+{
+    std::lock_guard lock(m_mutex);
+    m_wantedBuilds = on;
 }
 
 void PrepareQueue::setFocus(const std::string &filter, const std::string &variant, const std::string &format)
@@ -197,7 +203,7 @@ std::vector<std::size_t> PrepareQueue::pendingOrder() const
     return order;
 }
 
-std::optional<PrepareJob> PrepareQueue::take()
+std::optional<PrepareJob> PrepareQueue::take(bool *wanted, bool onlyWanted)
 {
     std::lock_guard lock(m_mutex);
     if (m_stopped)
@@ -206,7 +212,13 @@ std::optional<PrepareJob> PrepareQueue::take()
     if (order.empty())
         return std::nullopt;
     Item &i = m_items[order.front()];
+    const bool isWanted = m_wantedBuilds && (i.urgent >= 0 || i.rank == 0); // jumped, or the selected variant
+    if (onlyWanted && !isWanted)
+        return std::nullopt;
     i.state = State::Building;
+    i.wanted = isWanted;
+    if (wanted)
+        *wanted = i.wanted;
     return i.job;
 }
 
@@ -230,13 +242,15 @@ void PrepareQueue::putBack(const PrepareJob &job)
     m_changed.notify_all();
 }
 
-PrepareQueue::State PrepareQueue::claim(const PrepareJob &job)
+PrepareQueue::State PrepareQueue::claim(const PrepareJob &job, bool *wantedBuild)
 {
     std::lock_guard lock(m_mutex);
     Item *it = find(job);
     if (!it)
         return State::Unknown;
     const State before = it->state;
+    if (wantedBuild)
+        *wantedBuild = before == State::Building && it->wanted;
     if (before == State::Pending)
         it->state = State::Done;
     return before;

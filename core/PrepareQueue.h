@@ -76,16 +76,23 @@ public:
     explicit PrepareQueue(std::vector<PrepareJob> jobs = {});
 
     void setFocus(const std::string &filter, const std::string &variant, const std::string &format);
+    // Off: every build is only ahead of time (take's `wanted` never true; nobody waits for a child). The
+    // window's builder turns it off for a CPU device, whose race a child at the window's priority would slow.
+    void setWantedBuilds(bool on);
     // These (pending) jobs before all others, in this order; replaces the jobs jumped before.
     void jumpQueue(const std::vector<PrepareJob> &urgent);
 
-    // The next pending job, now Building; none when every job is taken or the queue stopped.
-    std::optional<PrepareJob> take();
+    // The next pending job, now Building; none when every job is taken or the queue stopped. `wanted`:
+    // whether someone waits for it now (a jumped job or the selected variant), not just ahead of time;
+    // onlyWanted: none unless the next one is such a job.
+    std::optional<PrepareJob> take(bool *wanted = nullptr, bool onlyWanted = false);
     void finish(const PrepareJob &job);  // now Done (built, found cached, or failed)
     void putBack(const PrepareJob &job); // Building again Pending (its child was stopped)
     // The caller builds this program itself (the window's own run or race): a pending job is Done
-    // without a child. Returns the state it had; Building: a child builds it now (waitUntilBuilt).
-    State claim(const PrepareJob &job);
+    // without a child. Returns the state it had; Building: a child builds it now (waitUntilBuilt), and
+    // `wantedBuild` says whether that child was taken as wanted (at the window's priority) or only ahead
+    // of time (at idle priority: not worth waiting for while the caller could compile it itself).
+    State claim(const PrepareJob &job, bool *wantedBuild = nullptr);
     // Until the job is no longer Building, the queue stopped, *cancel turned true or timeoutS passed;
     // true when it was built meanwhile.
     bool waitUntilBuilt(const PrepareJob &job, const std::atomic<bool> *cancel, double timeoutS);
@@ -105,6 +112,7 @@ private:
         State state = State::Pending;
         int rank = 0;    // the focus's group (0 the selected variant .. 3 other formats)
         int urgent = -1; // position among the jumped jobs, -1 none
+        bool wanted = false; // taken as wanted (take's `wanted`)
     };
     Item *find(const PrepareJob &job) const; // under m_mutex; null when not a job of this queue
     std::vector<std::size_t> pendingOrder() const; // under m_mutex
@@ -113,6 +121,7 @@ private:
     std::condition_variable m_changed;
     std::vector<Item> m_items;
     bool m_stopped = false;
+    bool m_wantedBuilds = true;
 };
 
 } // namespace fwb

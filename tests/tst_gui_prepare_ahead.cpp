@@ -9,6 +9,7 @@
 #include "MainWindow.h"
 #include "PrepareAhead.h"
 #include "PreparedRecord.h"
+#include "RacePage.h"
 #include "ProgramCache.h"
 #include "TestSupport.h"
 
@@ -33,6 +34,7 @@ private slots:
     void initTestCase();
     void fillsThenStartsNoChild();
     void rebuildsCorruptEntry();
+    void raceAfterPrepareCompilesNothing();
     void windowShowsProgressAndStopsOnClose();
     void toggleStopsIt();
 
@@ -129,6 +131,32 @@ void TestPrepareAhead::rebuildsCorruptEntry()
     QVERIFY(again.finished);
     QCOMPARE(again.children, 1); // only the corrupt one
     QCOMPARE(validEntries(cache), entries.size());
+}
+
+// With the family prepared, a race in a fresh window (a session that built nothing yet) says "Running", never
+// "Compiling and running": every version is built ahead, and the race loads it (before the builder it
+// compiled each first use in its session).
+void TestPrepareAhead::raceAfterPrepareCompilesNothing()
+{
+    const QString cache = m_dir.filePath("fill");
+    QVERIFY(prepareOnce(cache).finished); // filled above (or now); FWB_CACHE_DIR names it
+    MainWindow window(false);
+    window.prepareAhead()->setScope({"box3x3_interior"}, {"gray8"}); // before its start
+    test::PageWindowSetup setup;
+    setup.filter = QStringLiteral("box3x3_interior");
+    QVERIFY(test::setUpPageWindow(window, m_device, 64, 48, setup));
+    QSignalSpy ready(window.prepareAhead(), &PrepareAhead::finished);
+    QVERIFY(ready.wait(60000) || ready.count() > 0);
+    QCOMPARE(window.prepareAhead()->childrenStarted(), 0);
+    RacePage *race = test::findPage<RacePage>(window);
+    QVERIFY(race);
+    QStringList said;
+    connect(race, &WorkbenchPage::statusMessage, this, [&said](const QString &text) { said << text; });
+    QSignalSpy finished(race, &RacePage::raceFinished);
+    QVERIFY(race->startRace());
+    QVERIFY(finished.wait(300000));
+    QVERIFY2(said.filter("Running ").size() >= 3, qPrintable(said.join('\n')));
+    QVERIFY2(said.filter("Compiling").isEmpty(), qPrintable(said.join('\n')));
 }
 
 void TestPrepareAhead::windowShowsProgressAndStopsOnClose()

@@ -86,10 +86,13 @@ std::shared_ptr<PrepareQueue> aheadFor(const BenchJob &job)
 
 bool BenchWorker::waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &program, const std::function<void()> &waiting)
 {
-    // This worker builds a program no child has taken itself; one a child builds now it waits for, rather
-    // than compile it a second time beside it (at most the longest build there is).
-    const PrepareQueue::State was = ahead.claim(program);
-    if (was == PrepareQueue::State::Building) {
+    // This worker builds a program no child has taken itself; one a child builds now as wanted (nice 5) it
+    // waits for, rather than compile it a second time beside it (at most the longest build there is).
+    // A child building it at idle priority may starve behind this very race: the race compiles it itself,
+    // as without the builder.
+    bool wanted = false;
+    const PrepareQueue::State was = ahead.claim(program, &wanted);
+    if (was == PrepareQueue::State::Building && wanted) {
         waiting();
         return !ahead.waitUntilBuilt(program, &m_cancel, 900);
     }
@@ -228,7 +231,10 @@ void BenchWorker::run()
                     [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
                     [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
                         const bool variant = index > 0 && !upcoming.baseline;
-                        bool first = variant && m_built.insert(programKey(job.run, upcoming.name)).second;
+                        const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
+                        // One this device cannot run (its row says why) builds nothing.
+                        const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
+                        bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
                         if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
                                                                  [&] { emit raceStep(upcoming, index, total, true); }))
                             first = false; // built ahead (or just now by a child): a quick load, not a compile

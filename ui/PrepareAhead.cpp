@@ -30,6 +30,8 @@ namespace {
 
 constexpr int kStartDelayMs = 400; // the window's own first run claims its program before a child takes it
 constexpr int kSkipsPerTurn = 8;   // prepared programs checked per event-loop turn (each reads a cache entry)
+constexpr int kPollMs = 250;       // how soon a job a race jumped to the front gets its child
+constexpr int kWantedNice = 5;     // a build wanted soon: below the window, above everything idle
 
 struct ActiveQueue
 {
@@ -60,6 +62,11 @@ PrepareAhead::PrepareAhead(QObject *parent)
     m_startTimer.setSingleShot(true);
     m_startTimer.setInterval(kStartDelayMs);
     connect(&m_startTimer, &QTimer::timeout, this, &PrepareAhead::start);
+    m_poll.setInterval(kPollMs);
+    connect(&m_poll, &QTimer::timeout, this, [this] {
+        if (!m_pumping)
+            pump();
+    });
 }
 
 PrepareAhead::~PrepareAhead()
@@ -143,6 +150,7 @@ void PrepareAhead::setDevice(const std::optional<DeviceInfo> &device)
     stop();
     m_device = device;
     m_missing.clear();
+    m_claimedEarly.clear();
     if (!m_device) {
         setStatus(QString());
         return;
@@ -164,13 +172,19 @@ void PrepareAhead::setFocus(const std::string &filter, const std::string &varian
 
 void PrepareAhead::claim(const PrepareJob &job)
 {
-    if (m_queue && m_queue->claim(job) == PrepareQueue::State::Pending)
+    if (!m_queue) {
+        if (m_device)
+            m_claimedEarly.push_back(job); // the builder starts a moment later: no child for it then either
+        return;
+    }
+    if (m_queue->claim(job) == PrepareQueue::State::Pending)
         updateProgress();
 }
 
 void PrepareAhead::stop()
 {
     m_startTimer.stop();
+    m_poll.stop();
     if (m_queue) {
         m_queue->stop(); // a race waiting on one of ours goes on by itself
         ActiveQueue &a = active();
@@ -213,6 +227,13 @@ void PrepareAhead::start()
             formats.push_back(*format);
     m_queue = std::make_shared<PrepareQueue>(prepareJobs(filters, formats, *m_device));
     m_queue->setFocus(m_focusFilter, m_focusVariant, m_focusFormat);
+    // On a CPU device (PoCL) a race's kernels share the cores with the builds: a build at more than idle
+    // priority would slow the very kernels the race times. There every build is idle, and the race compiles
+    // what no child has finished itself.
+    m_queue->setWantedBuilds(m_device->kind != DeviceKind::Cpu);
+    for (const PrepareJob &job : m_claimedEarly)
+        m_queue->claim(job);
+    m_claimedEarly.clear();
     m_cacheDir = ProgramCache::defaultDiskDir();
     m_record = readPreparedDevices(m_cacheDir);
     m_started = m_failed = 0;
@@ -223,6 +244,7 @@ void PrepareAhead::start()
         a.spec = m_device->spec() + '|' + m_device->name;
         a.queue = m_queue;
     }
+    m_poll.start();
     pump();
 }
 
@@ -232,7 +254,11 @@ void PrepareAhead::pump()
         return;
     const PreparedDevice *record = findPrepared(m_record, *m_device);
     int checked = 0;
-    while (m_children.size() < m_jobs) {
+    for (;;) {
+        const auto wantedChildren = std::count_if(m_children.cbegin(), m_children.cend(), [](const Child &c) { return c.wanted; });
+        const bool idleSlot = m_children.size() - wantedChildren < m_jobs, wantedSlot = wantedChildren < m_jobs;
+        if (!idleSlot && !wantedSlot)
+            break;
         if (checked == kSkipsPerTurn) { // the rest on the next turn: the window stays responsive
             m_pumping = true;
             QTimer::singleShot(0, this, [this] {
@@ -241,7 +267,8 @@ void PrepareAhead::pump()
             });
             break;
         }
-        const std::optional<PrepareJob> job = m_queue->take();
+        bool wanted = false;
+        const std::optional<PrepareJob> job = m_queue->take(&wanted, !idleSlot);
         if (!job)
             break;
         ++checked;
@@ -257,12 +284,19 @@ void PrepareAhead::pump()
         child->setProgram(filterBenchPath());
         child->setArguments(arguments);
         child->setStandardErrorFile(QProcess::nullDevice());
-        child->setChildProcessModifier([] {
-            // In the child before exec: only the idle time of the cores, and gone with the window.
-            sched_param none{};
-            sched_setscheduler(0, SCHED_IDLE, &none);
-            setpriority(PRIO_PROCESS, 0, 19);
+        child->setChildProcessModifier([wanted] {
+            // In the child before exec: gone with the window. A build only ahead of time gets only the idle
+            // time of the cores; one a race waits for (jumped, on a GPU: see start()) nearly the window's
+            // priority (nice 5), since an idle-priority child would starve behind any other work while the
+            // race waits on it, and an unprivileged process cannot raise a child's priority once lowered.
             prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (wanted) {
+                setpriority(PRIO_PROCESS, 0, kWantedNice);
+            } else {
+                sched_param none{};
+                sched_setscheduler(0, SCHED_IDLE, &none);
+                setpriority(PRIO_PROCESS, 0, 19);
+            }
         });
         connect(child, &QProcess::finished, this, [this, child](int code, QProcess::ExitStatus status) {
             childEnded(child, status == QProcess::NormalExit ? code : 128 + SIGKILL);
@@ -271,7 +305,7 @@ void PrepareAhead::pump()
             if (error == QProcess::FailedToStart)
                 childEnded(child, -1);
         });
-        m_children.insert(child, *job);
+        m_children.insert(child, Child{*job, wanted});
         ++m_started;
         child->start();
     }
@@ -283,7 +317,7 @@ void PrepareAhead::childEnded(QProcess *child, int exitStatus)
     const auto it = m_children.find(child);
     if (it == m_children.end())
         return;
-    const PrepareJob job = it.value();
+    const PrepareJob job = it.value().job;
     m_children.erase(it);
     const std::string out = child->readAllStandardOutput().toStdString();
     child->deleteLater();
@@ -338,6 +372,7 @@ void PrepareAhead::updateProgress()
     }
     if (!m_children.isEmpty() || m_pumping)
         return;
+    m_poll.stop();
     const QString ready = m_failed ? tr("Kernels ready for %1 (%2 could not be built)").arg(device).arg(m_failed)
                                    : tr("Kernels ready for %1").arg(device);
     if (ready == m_status)

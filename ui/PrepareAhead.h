@@ -3,8 +3,10 @@
 // variant, the other variants of its filter in the current format, the other filters in that format, then
 // the other formats (core/PrepareQueue.h, the order `filter-bench prepare` shares). Each build is a child
 // `filter-bench run` on a 32x24 card, as prepare's are (drivers serialise their compiler inside one
-// process: PoCL's LLVM), started at the lowest priority (SCHED_IDLE, nice 19) and killed with the window
-// (PR_SET_PDEATHSIG): a QProcess on the GUI thread, so no thread of ours waits on it. A program the
+// process: PoCL's LLVM), started at the lowest priority (SCHED_IDLE, nice 19: only the cores' idle time)
+// unless a race waits for it (its coming entries, the selected variant: nice 5; not on a CPU device, whose
+// race it would slow), and
+// killed with the window (PR_SET_PDEATHSIG): a QProcess on the GUI thread, so no thread of ours waits on it. A program the
 // prepared record (prepared.json) and the cache show built for this very source, driver and device gets
 // no child; each child's build is recorded there as it ends. A race's coming entries jump the queue and
 // its worker waits for an entry a child is building (queueFor); a program the window builds itself
@@ -57,7 +59,9 @@ public:
     // What to prepare: filter names (empty: the catalogue) and formats (default gray8, rgba8888, rgb888;
     // the focus's format goes first whatever the order here). Takes effect at the next start.
     void setScope(const std::vector<std::string> &filters, const std::vector<std::string> &formats);
-    void setJobs(int jobs); // children at a time (default: one per core, at most 8)
+    // Children at a time (default: one per core, at most 8) building ahead at idle priority, and as many
+    // again for builds someone waits for (a race's coming entries): idle ones may starve behind other work.
+    void setJobs(int jobs);
     // The device to prepare for: another one stops the current builds and starts over; none stops.
     void setDevice(const std::optional<DeviceInfo> &device);
     void setFocus(const std::string &filter, const std::string &variant, const std::string &format);
@@ -94,7 +98,14 @@ private:
     std::shared_ptr<PrepareQueue> m_queue;
     std::string m_cacheDir;
     std::vector<PreparedDevice> m_record;
-    QHash<QProcess *, PrepareJob> m_children;
+    struct Child
+    {
+        PrepareJob job;
+        bool wanted = false; // at the window's priority: someone waits for it
+    };
+    QHash<QProcess *, Child> m_children;
+    std::vector<PrepareJob> m_claimedEarly; // claimed before the queue existed (the window's first run)
+    QTimer m_poll; // picks up the jobs a race jumped to the front from its own thread
     QTimer m_startTimer;
     QElapsedTimer m_clock;
     QString m_status, m_missing;

@@ -112,11 +112,15 @@ void checkOrder()
     CHECK(name(jumped[1]) == "gaussian5x5/" + selected + "/rgba8888");
 
     // take hands out that order; claim and wait as the window's race uses them.
-    const std::optional<PrepareJob> first = queue.take();
+    bool wanted = false;
+    const std::optional<PrepareJob> first = queue.take(&wanted, true); // a wanted one is next
     CHECK(first && first->sameProgram(a));
+    CHECK(wanted); // jumped: a race waits for it
     CHECK(queue.state(a) == PrepareQueue::State::Building);
     CHECK_EQ(queue.building(), std::size_t(1));
-    CHECK(queue.claim(a) == PrepareQueue::State::Building); // a child builds it: the race waits
+    bool wantedBuild = false;
+    CHECK(queue.claim(a, &wantedBuild) == PrepareQueue::State::Building); // a child builds it: the race waits
+    CHECK(wantedBuild);
     std::thread child([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         queue.finish(a);
@@ -128,8 +132,11 @@ void checkOrder()
     CHECK(queue.claim(selectedJob) == PrepareQueue::State::Pending); // the window builds it itself
     CHECK(queue.state(selectedJob) == PrepareQueue::State::Done);
     CHECK_EQ(queue.done(), std::size_t(2));
-    const std::optional<PrepareJob> second = queue.take(); // the selected variant is done: its sibling next
+    const std::optional<PrepareJob> second = queue.take(&wanted); // the selected variant is done: its sibling next
     CHECK(second && second->filter == "gaussian5x5" && second->variant != selected);
+    CHECK(!wanted); // only ahead of time
+    queue.putBack(*second);
+    CHECK(!queue.take(&wanted, true).has_value()); // no wanted job is next
     queue.putBack(*second); // its child was stopped: pending again, first in line again
     CHECK(queue.state(*second) == PrepareQueue::State::Pending);
     CHECK(queue.pendingInOrder().front().sameProgram(*second));
@@ -138,6 +145,17 @@ void checkOrder()
     // A cancelled wait and a stopped queue return at once.
     const std::optional<PrepareJob> third = queue.take();
     CHECK(third.has_value());
+    CHECK(queue.claim(*third, &wantedBuild) == PrepareQueue::State::Building);
+    CHECK(!wantedBuild); // an idle-priority child: the caller compiles it itself
+    // The selected variant is wanted; with wanted builds off (a CPU device) nothing is.
+    PrepareQueue later(jobs);
+    later.setFocus("gaussian5x5", selected, "rgba8888");
+    CHECK(later.take(&wanted)->variant == selected && wanted);
+    later.setWantedBuilds(false);
+    later.jumpQueue({b});
+    CHECK(!later.take(&wanted, true).has_value());
+    CHECK(later.take(&wanted)->sameProgram(b) && !wanted);
+    CHECK(later.claim(b, &wantedBuild) == PrepareQueue::State::Building && !wantedBuild);
     std::atomic<bool> cancel{true};
     CHECK(!queue.waitUntilBuilt(*third, &cancel, 30));
     std::thread stopper([&] {
