@@ -1,8 +1,8 @@
 // The window's background builder (ui/PrepareAhead, issue 25): it fills an empty program cache and a second
 // start builds nothing (no child at all); a corrupt entry is rebuilt; the window says "Preparing kernels for
 // <device>: N of M" from its start with an empty cache and "Kernels ready" when done; closing the window
-// mid-build kills and reaps every child (their pids are gone) and leaves no entry half written; the View
-// menu's toggle stops it. The other suites run with FWB_PREPARE_AHEAD=0 (tests/CMakeLists.txt); this one
+// mid-build kills and reaps every child (their pids are gone) and leaves no entry half written; another
+// device (the CPU engine) and the View menu's toggle stop it; a race after it prepared compiles nothing. The other suites run with FWB_PREPARE_AHEAD=0 (tests/CMakeLists.txt); this one
 // turns it on. One cheap family (box3x3_interior, gray8: three or four programs) keeps the builds short;
 // binaries are kept on every device (FWB_CACHE_BINARIES=always) so that the cache's entries can be checked.
 #include "GuiTestSupport.h"
@@ -203,7 +203,16 @@ void TestPrepareAhead::toggleStopsIt()
     auto *toggle = window.findChild<QAction *>("prepareAheadAction");
     QVERIFY(toggle && toggle->isChecked());
     QTRY_VERIFY_WITH_TIMEOUT(ahead->isBuilding(), 20000);
-    const QList<qint64> pids = ahead->childPids();
+    // Another engine (here the CPU: no device to prepare for) stops the builds, children reaped.
+    QList<qint64> pids = ahead->childPids();
+    QVERIFY(window.controls()->setDeviceSpec(QStringLiteral("cpu-multi")));
+    QVERIFY(!ahead->isBuilding());
+    QVERIFY(ahead->statusText().isEmpty());
+    for (qint64 pid : std::as_const(pids))
+        QVERIFY(::kill(pid_t(pid), 0) != 0 && errno == ESRCH);
+    QVERIFY(window.controls()->setDeviceSpec(QString::fromStdString(m_device.spec()))); // and back: again
+    QTRY_VERIFY_WITH_TIMEOUT(ahead->isBuilding(), 20000);
+    pids = ahead->childPids();
     toggle->trigger(); // View ▸ Prepare Kernels Ahead, unticked
     QVERIFY(!ahead->isEnabled());
     QVERIFY(!ahead->isBuilding());
