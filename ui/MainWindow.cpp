@@ -358,6 +358,7 @@ bool MainWindow::startRun()
     if (const FilterSpec *filter = findFilter(request.run.filter); filter && !engine.isCpu()
         && usesPreparedProgram(*filter, request.run.params)) // this run builds it: no child for it
         m_prepare->claim({request.run.filter, request.run.variant, formatName(request.run.params.format), {}});
+    m_prepare->setWindowBusy(true);
     m_running = true;
     setStatus(tr("Queued %1 / %2 on %3…")
                   .arg(m_controls->filterName(), m_controls->variantName(), engine.label()));
@@ -386,6 +387,7 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     if (result.superseded || result.id != m_latestRunId)
         return; // a newer request is already queued; its result is the one that matters
     m_running = false;
+    m_prepare->setWindowBusy(false);
     const RunResult &r = result.run;
 
     if (r.cancelled) {

@@ -31,6 +31,7 @@ namespace {
 constexpr int kStartDelayMs = 400; // the window's own first run claims its program before a child takes it
 constexpr int kSkipsPerTurn = 8;   // prepared programs checked per event-loop turn (each reads a cache entry)
 constexpr int kPollMs = 250;       // how soon a job a race jumped to the front gets its child
+constexpr int kMaxHoldMs = 15000;  // the longest the start waits for the window's first run
 constexpr int kWantedNice = 5;     // a build wanted soon: below the window, above everything idle
 
 struct ActiveQueue
@@ -155,6 +156,7 @@ void PrepareAhead::setDevice(const std::optional<DeviceInfo> &device)
         setStatus(QString());
         return;
     }
+    m_held.start();
     if (m_enabled)
         m_startTimer.start();
 }
@@ -210,6 +212,10 @@ void PrepareAhead::start()
 {
     if (!m_enabled || !m_device)
         return;
+    if (m_windowBusy && m_held.isValid() && m_held.elapsed() < kMaxHoldMs) {
+        m_startTimer.start(); // once the window's own run is done
+        return;
+    }
     const QString exe = filterBenchPath();
     if (!QFileInfo(exe).isExecutable()) {
         m_missing = exe;

@@ -67,6 +67,9 @@ public:
     void setFocus(const std::string &filter, const std::string &variant, const std::string &format);
     // The window builds this program itself now (its own run): no child for it.
     void claim(const PrepareJob &job);
+    // While the window's own run is in flight the builder does not start (for at most kMaxHoldMs): the
+    // first result after launch does not share the machine with the children's start-up.
+    void setWindowBusy(bool busy) { m_windowBusy = busy; }
     // Kills the children and waits for each; nothing more starts until the device is set again.
     void stop();
 
@@ -112,6 +115,8 @@ private:
     int m_started = 0;
     int m_failed = 0;
     bool m_pumping = false;
+    bool m_windowBusy = false;
+    QElapsedTimer m_held; // since the device was set: how long the start has waited for the window
 };
 
 } // namespace fwb
