@@ -10,6 +10,7 @@
 #include "PrepareAhead.h"
 #include "PreparedRecord.h"
 #include "RacePage.h"
+#include "TimingPanel.h"
 #include "ProgramCache.h"
 #include "TestSupport.h"
 
@@ -37,6 +38,7 @@ private slots:
     void raceAfterPrepareCompilesNothing();
     void windowShowsProgressAndStopsOnClose();
     void toggleStopsIt();
+    void timingSaysWhereItCompiled();
 
 private:
     // A builder for one family on the test device, into `cacheDir`; waits until it finished.
@@ -225,6 +227,27 @@ void TestPrepareAhead::toggleStopsIt()
     QVERIFY(!off.prepareAhead()->isEnabled());
     QVERIFY(!off.findChild<QAction *>("prepareAheadAction")->isChecked());
     qputenv("FWB_PREPARE_AHEAD", "1");
+}
+
+// The timing panel's line for a run that built its program: "compiled in 812 ms (first use on this device)"
+// (binaries kept: the disk cache did not hold it), and the next run's "from memory cache".
+void TestPrepareAhead::timingSaysWhereItCompiled()
+{
+    qputenv("FWB_CACHE_DIR", m_dir.filePath("timing").toLocal8Bit());
+    MainWindow window(false);
+    window.prepareAhead()->setEnabled(false); // no child builds it first
+    test::PageWindowSetup setup;
+    setup.filter = QStringLiteral("box3x3_interior");
+    QVERIFY(test::setUpPageWindow(window, m_device, 64, 48, setup));
+    ComputeResult first, second;
+    QVERIFY(test::runInWindow(window, &first));
+    QVERIFY2(first.run.ok(), first.run.error.c_str());
+    QCOMPARE(QString::fromStdString(first.run.buildOrigin), QString("compiled"));
+    const QString built = TimingPanel::summaryLine(first);
+    QVERIFY2(built.contains(QRegularExpression("compiled in [0-9.]+ (ms|s) \\(first use on this device\\)")), qPrintable(built));
+    QVERIFY(test::runInWindow(window, &second));
+    const QString again = TimingPanel::summaryLine(second);
+    QVERIFY2(again.contains("program from memory cache") && !again.contains("compiled"), qPrintable(again));
 }
 
 QTEST_MAIN(TestPrepareAhead)

@@ -44,13 +44,15 @@ QString ms(double value)
 }
 
 // "compiled in 2.3 s (first use on this device)" (issue 25): where the run built its program. A driver that
-// keeps its own kernel cache (PoCL) compiled it for this window; elsewhere the disk cache did not hold it.
+// keeps its own kernel cache (PoCL) compiled it for this window (quickly when its cache held it); elsewhere
+// the disk cache did not hold it.
 QString compiledText(const ComputeResult &result)
 {
     const double buildMs = result.run.buildMs;
     const QString took = buildMs >= 1000 ? QObject::tr("%1 s").arg(buildMs / 1000.0, 0, 'f', 1)
                                          : QObject::tr("%1 ms").arg(std::max(0.0, buildMs), 0, 'f', 0);
-    return ProgramCache::keepsBinaries(result.engine.device)
+    // Without a disk cache (FWB_CACHE_DIR=-) every window compiles again.
+    return ProgramCache::keepsBinaries(result.engine.device) && !ProgramCache::defaultDiskDir().empty()
                ? QObject::tr("compiled in %1 (first use on this device)").arg(took)
                : QObject::tr("compiled in %1 (first use in this window)").arg(took);
 }
