@@ -158,10 +158,25 @@ PrepareQueue::PrepareQueue(std::vector<PrepareJob> jobs)
         m_items.push_back(Item{std::move(job), State::Pending, 0, -1, false});
 }
 
-PrepareQueue::Item *PrepareQueue::find(const PrepareJob &job) const
+namespace {
+
+template <class Items>
+auto *findItem(Items &items, const PrepareJob &job)
 {
-    const auto it = std::find_if(m_items.begin(), m_items.end(), [&](const Item &i) { return i.job.sameProgram(job); });
-    return it == m_items.end() ? nullptr : const_cast<Item *>(&*it);
+    const auto it = std::find_if(items.begin(), items.end(), [&](const auto &i) { return i.job.sameProgram(job); });
+    return it == items.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+PrepareQueue::Item *PrepareQueue::find(const PrepareJob &job)
+{
+    return findItem(m_items, job);
+}
+
+const PrepareQueue::Item *PrepareQueue::find(const PrepareJob &job) const
+{
+    return findItem(m_items, job);
 }
 
 void PrepareQueue::setWantedBuilds(bool on)

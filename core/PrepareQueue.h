@@ -114,7 +114,8 @@ private:
         int urgent = -1; // position among the jumped jobs, -1 none
         bool wanted = false; // taken as wanted (take's `wanted`)
     };
-    Item *find(const PrepareJob &job) const; // under m_mutex; null when not a job of this queue
+    Item *find(const PrepareJob &job); // under m_mutex; null when not a job of this queue
+    const Item *find(const PrepareJob &job) const;
     std::vector<std::size_t> pendingOrder() const; // under m_mutex
 
     mutable std::mutex m_mutex;
