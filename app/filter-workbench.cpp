@@ -3,6 +3,7 @@
 // the docs and the tests): ui/ScreenshotDriver.
 #include "BuildVersion.h"
 #include "MainWindow.h"
+#include "PrepareAhead.h"
 #include "ScreenshotDriver.h"
 #include "WorkbenchCommandLine.h"
 
@@ -32,6 +33,8 @@ int main(int argc, char *argv[])
     if (commandLine.editorScreenshot() && qEnvironmentVariableIsEmpty("FWB_EDITOR_RECOVERY"))
         qputenv("FWB_EDITOR_RECOVERY", shotDir.filePath(QStringLiteral("recovery.json")).toLocal8Bit());
     fwb::MainWindow window(!shot); // screenshots neither read nor write the user's settings
+    if (shot)
+        window.prepareAhead()->setEnabled(false); // the docs' pictures: no background builds, no progress line
     if (const int code = commandLine.setUp(window))
         return code;
     if (!shot) {

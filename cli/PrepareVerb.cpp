@@ -12,9 +12,9 @@
 #include "Error.h"
 #include "Image.h"
 #include "JsonIo.h"
+#include "PrepareQueue.h"
 #include "PreparedRecord.h"
 #include "ProgramCache.h"
-#include "ResultJson.h"
 #include "Session.h"
 
 #include <algorithm>
@@ -40,16 +40,6 @@ struct PrepareOptions
     bool json = false;
 };
 
-struct Job
-{
-    std::string filter, variant, format;
-    std::string param; // "radius=2" for a variant built for small radii only (its largest), else empty
-    // Filled by the child's run:
-    double buildMs = -1, wallMs = 0;
-    std::string origin; // compiled, disk, memory
-    std::string error;
-};
-
 std::vector<std::string> splitList(const std::string &text)
 {
     std::vector<std::string> out;
@@ -60,40 +50,19 @@ std::vector<std::string> splitList(const std::string &text)
     return out;
 }
 
-// Runs argv, returns its exit status and fills `out` with its standard output.
-void runJob(Job &job, const std::string &deviceSpec, const std::string &cacheDir)
+// One job in a child filter-bench run (the one list of jobs and its arguments: core/PrepareQueue.h).
+PreparedBuild runJob(const PrepareJob &job, const DeviceInfo &device, const std::string &cacheDir)
 {
-    std::vector<std::string> args = {"filter-bench", "run", "--filter", job.filter, "--variant", job.variant,
-                                     "--format", job.format, "--synthetic", "32x24", "--repeat", "1",
-                                     "--warmup", "0", "--no-cpu-single", "--no-baselines", "--device", deviceSpec,
-                                     "--json"};
-    if (!cacheDir.empty())
-        args.insert(args.end(), {"--cache-dir", cacheDir});
-    if (!job.param.empty())
-        args.insert(args.end(), {"--param", job.param});
-    const auto start = std::chrono::steady_clock::now();
-    std::string out;
     ChildOptions quiet;
     quiet.captureStdout = true;
     quiet.quietStderr = true;
     quiet.extraEnv = {"FWB_PARENT_PID=" + std::to_string(getpid())}; // the builds go if prepare is killed
-    const ChildOutcome child = runChild("/proc/self/exe", args, quiet);
-    out = child.out;
+    const auto start = std::chrono::steady_clock::now();
+    const ChildOutcome child = runChild("/proc/self/exe", prepareRunArgs(job, device.spec(), cacheDir), quiet);
     const int status = !child.started ? -1 : child.signal ? 128 + child.signal : child.exitCode;
-    job.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    const std::optional<Json> j = parseJson(out, "filter-bench run");
-    if (!j || !j->contains("results") || (*j)["results"].empty()) {
-        job.error = status < 0 ? "could not start filter-bench" : "filter-bench run exited with status " + std::to_string(status);
-        return;
-    }
-    try {
-        const RunResult r = (*j)["results"][0].get<RunResult>(); // the run schema (ResultJson.h)
-        job.buildMs = r.buildMs;
-        job.origin = r.buildOrigin;
-        job.error = r.error;
-    } catch (const std::exception &e) {
-        job.error = std::string("filter-bench run answered in a form this build does not read: ") + e.what();
-    }
+    PreparedBuild build = preparedBuildFromRun(job, child.out, status, device);
+    build.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return build;
 }
 
 // prepare's checks before any work (Verb::check): the formats and filters it would build.
@@ -131,46 +100,29 @@ int cmdPrepare(const PrepareOptions &o)
     const std::vector<DeviceInfo> devices = listDevices();
     const DeviceInfo device = selectDevice(devices, o.deviceSpec);
 
-    std::vector<Job> jobs;
-    std::size_t skipped = 0;
-    for (PixelFormat format : formats)
-        for (const FilterSpec *f : filters)
-            for (const VariantSpec &v : f->variants) {
-                if (!variantUnavailableReason(v, device, format).empty()) {
-                    ++skipped; // what this device cannot run (non-uniform groups, a format the variant lacks)
-                    continue;
-                }
-                Job job;
-                job.filter = f->name;
-                job.variant = v.name;
-                job.format = formatName(format);
-                if (v.maxRadius > 0) { // the default radius may be beyond it: its largest (as a sigma for Gaussians)
-                    const bool bySigma = std::any_of(f->params.begin(), f->params.end(),
-                                                     [](const ParamSpec &p) { return p.key == "sigma"; });
-                    char text[48];
-                    if (bySigma)
-                        std::snprintf(text, sizeof text, "sigma=%.4f", (v.maxRadius - 0.05) / 3.0);
-                    else
-                        std::snprintf(text, sizeof text, "radius=%d", v.maxRadius);
-                    job.param = text;
-                }
-                jobs.push_back(job);
-            }
+    std::size_t skipped = 0; // what this device cannot run (non-uniform groups, a format the variant lacks)
+    const std::vector<PrepareJob> jobs = prepareJobs(filters, formats, device, &skipped);
+    PrepareQueue queue(jobs); // the catalogue's order: no variant is selected here
+    std::vector<PreparedBuild> builds(jobs.size());
     const int threads = o.jobs > 0 ? o.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
     const bool progress = !o.json && isatty(STDERR_FILENO);
-    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<std::size_t> done{0};
     std::mutex printMutex;
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> pool;
     for (int t = 0; t < std::min<int>(threads, int(jobs.size())); ++t)
         pool.emplace_back([&] {
-            for (std::size_t i; (i = next++) < jobs.size();) {
-                runJob(jobs[i], device.spec(), o.cacheDir);
+            while (const std::optional<PrepareJob> job = queue.take()) {
+                const std::size_t at = std::size_t(std::find_if(jobs.begin(), jobs.end(), [&](const PrepareJob &j) {
+                                                       return j.sameProgram(*job);
+                                                   }) - jobs.begin());
+                builds[at] = runJob(*job, device, o.cacheDir);
+                queue.finish(*job);
                 const std::size_t n = ++done;
                 if (progress) {
                     std::lock_guard lock(printMutex);
                     std::fprintf(stderr, "\r\033[Kpreparing kernels for %s: %zu of %zu (%s/%s %s)", device.name.c_str(), n,
-                                 jobs.size(), jobs[i].filter.c_str(), jobs[i].variant.c_str(), jobs[i].format.c_str());
+                                 jobs.size(), job->filter.c_str(), job->variant.c_str(), job->format.c_str());
                     std::fflush(stderr);
                 }
             }
@@ -181,24 +133,22 @@ int cmdPrepare(const PrepareOptions &o)
         std::fprintf(stderr, "\r\033[K");
     const double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::vector<const Job *> order;
-    for (const Job &j : jobs)
-        order.push_back(&j);
-    std::stable_sort(order.begin(), order.end(), [](const Job *a, const Job *b) { return a->buildMs > b->buildMs; });
+    std::vector<const PreparedBuild *> order;
+    for (const PreparedBuild &b : builds)
+        order.push_back(&b);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const PreparedBuild *a, const PreparedBuild *b) { return a->buildMs > b->buildMs; });
     std::size_t built = 0, cached = 0, failed = 0;
     double buildSum = 0;
-    for (const Job &j : jobs) {
-        failed += j.error.empty() ? 0 : 1;
-        built += j.error.empty() && j.origin == "compiled" ? 1 : 0;
-        cached += j.error.empty() && j.origin != "compiled" ? 1 : 0;
-        buildSum += j.origin == "compiled" && j.buildMs > 0 ? j.buildMs : 0;
+    for (const PreparedBuild &b : builds) {
+        failed += b.error.empty() ? 0 : 1;
+        built += b.error.empty() && b.origin == "compiled" ? 1 : 0;
+        cached += b.error.empty() && b.origin != "compiled" ? 1 : 0;
+        buildSum += b.origin == "compiled" && b.buildMs > 0 ? b.buildMs : 0;
     }
     const std::string cacheDir = o.cacheDir.empty() ? ProgramCache::defaultDiskDir() : o.cacheDir;
-    std::vector<PreparedBuild> record;
-    for (const Job &j : jobs)
-        record.push_back({j.filter, j.variant, j.format, j.error.empty() ? j.origin : std::string(), j.buildMs, j.error});
     std::string recordError;
-    if (!recordPrepared(cacheDir, device, !ProgramCache::keepsBinaries(device), record, wallS, threads, &recordError))
+    if (!recordPrepared(cacheDir, device, !ProgramCache::keepsBinaries(device), builds, wallS, threads, &recordError))
         std::fprintf(stderr, "filter-bench: warning: the builds are cached, but their record was not written: %s\n",
                      recordError.c_str());
     if (o.json) {
@@ -219,7 +169,7 @@ int cmdPrepare(const PrepareOptions &o)
         // no binaries for it (ProgramCache::keepsBinaries): its "compiled" rows are builds through that cache.
         j["driver_cache"] = !ProgramCache::keepsBinaries(device);
         Json &list = j["results"] = Json::array();
-        for (const Job *p : order)
+        for (const PreparedBuild *p : order)
             list.push_back({{"filter", p->filter}, {"variant", p->variant}, {"format", p->format},
                             {"build_ms", p->buildMs >= 0 ? jsonNumber(p->buildMs) : Json()},
                             {"origin", p->origin.empty() ? Json() : Json(p->origin)},
@@ -228,7 +178,7 @@ int cmdPrepare(const PrepareOptions &o)
         std::printf("%s\n", dumpJson(j).c_str());
     } else {
         std::printf("%-20s %-26s %-9s %-9s %10s\n", "filter", "variant", "format", "origin", "build");
-        for (const Job *p : order)
+        for (const PreparedBuild *p : order)
             std::printf("%-20s %-26s %-9s %-9s %10s%s%s\n", p->filter.c_str(), p->variant.c_str(), p->format.c_str(),
                         p->origin.empty() ? "-" : p->origin.c_str(),
                         p->buildMs >= 0 ? (std::to_string(int(p->buildMs)) + " ms").c_str() : "-",

@@ -61,6 +61,8 @@ PreparedDevice deviceFrom(const Json &j)
             build.origin = field<std::string>(b, "origin", "");
             build.buildMs = field<double>(b, "build_ms", -1);
             build.error = field<std::string>(b, "error", "");
+            build.key = field<std::string>(b, "key", "");
+            build.options = field<std::string>(b, "options", "");
             d.builds.push_back(build);
         }
     return d;
@@ -73,7 +75,9 @@ Json deviceJson(const PreparedDevice &d)
         builds.push_back({{"filter", b.filter}, {"variant", b.variant}, {"format", b.format},
                           {"origin", b.origin.empty() ? Json() : Json(b.origin)},
                           {"build_ms", b.buildMs >= 0 ? jsonNumber(b.buildMs) : Json()},
-                          {"error", b.error.empty() ? Json() : Json(b.error)}});
+                          {"error", b.error.empty() ? Json() : Json(b.error)},
+                          {"key", b.key.empty() ? Json() : Json(b.key)},
+                          {"options", b.key.empty() ? Json() : Json(b.options)}});
     return {{"key", d.key}, {"device", d.device}, {"device_spec", d.deviceSpec}, {"platform", d.platform},
             {"driver", d.driver}, {"prepared_at", d.preparedAt}, {"wall_s", jsonNumber(d.wallS)}, {"jobs", d.jobs},
             {"driver_cache", d.driverCache}, {"builds", builds}};
@@ -162,6 +166,10 @@ bool recordPrepared(const std::string &cacheDir, const DeviceInfo &device, bool 
             d.builds.push_back(b);
         else if (b.origin == "compiled" || !b.error.empty() || old->origin != "compiled")
             *old = b; // a cold build (or a failure) is news; a cache hit keeps the cold time seen before
+        else if (!b.key.empty()) {
+            old->key = b.key; // and says which program the cache holds now
+            old->options = b.options;
+        }
     }
     Json all = Json::array();
     for (const PreparedDevice &each : devices)

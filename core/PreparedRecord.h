@@ -15,6 +15,9 @@ struct PreparedBuild
     std::string origin;   // "compiled", "disk cache", ... (ProgramOrigin's name); "" when it failed
     double buildMs = -1;  // the cold build's time when origin is "compiled" (else the load's)
     std::string error;
+    std::string key;      // the program cache's key of the build (ProgramCache::cacheKey), empty if unknown
+    std::string options;  // its build options (with today's source they give the key again: alreadyPrepared)
+    double wallMs = 0;    // the child's whole run (start, build, one launch), not recorded
 };
 
 struct PreparedDevice

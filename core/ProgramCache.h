@@ -94,6 +94,8 @@ public:
 
     // Folder operations (filter-bench cache). Entries oldest use first.
     static std::vector<CacheEntryInfo> listEntries(const std::string &dir);
+    // Whether the folder holds a whole, sealed entry of this key (read and checked, not loaded).
+    static bool hasValidEntry(const std::string &dir, const std::string &key);
     // Removes every entry and leftover temp file; returns how many entries went.
     static std::size_t clearDir(const std::string &dir, std::string *error = nullptr);
     // The bound for a folder: $FWB_CACHE_MAX_MIB, else the folder's "limit" file, else the default.

@@ -283,6 +283,39 @@ bool ProgramCache::markCacheDir(const std::string &dir, std::string *error)
     return isCacheDir(dir);
 }
 
+namespace {
+
+// Whether the entry file holds a whole, sealed program of this key (the reason in `problem` when not).
+bool checkEntry(const fs::path &file, const std::string &key, const std::string &secret, std::uint64_t bytesOnDisk,
+                std::string *problem)
+{
+    std::vector<unsigned char> bytes, payload;
+    if (!readEntryFile(file, bytes)) {
+        *problem = bytesOnDisk > kMaxEntryBytes ? "larger than any program binary" : "unreadable or empty";
+        return false;
+    }
+    if (!decodeCacheEntry(bytes.data(), bytes.size(), key, &payload, problem))
+        return false;
+    if (!secret.empty() && !unsealPayload(secret, key, payload, nullptr)) {
+        *problem = "not sealed by this cache (another writer, or altered)";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool ProgramCache::hasValidEntry(const std::string &dir, const std::string &key)
+{
+    if (dir.empty() || dir == "-" || key.empty())
+        return false;
+    const std::string secret = sealSecret(dir);
+    if (secret.empty())
+        return false; // no marker: nothing this cache wrote, and get() would not trust it either
+    std::string problem;
+    return checkEntry(fs::path(dir) / (key + ".bin"), key, secret, 0, &problem);
+}
+
 std::vector<CacheEntryInfo> ProgramCache::listEntries(const std::string &dir)
 {
     std::vector<CacheEntryInfo> entries;
@@ -302,17 +335,7 @@ std::vector<CacheEntryInfo> ProgramCache::listEntries(const std::string &dir)
         if (fileError)
             continue; // removed by another process meanwhile
         e.lastUsedUnix = unixSeconds(it->last_write_time(fileError));
-        std::vector<unsigned char> bytes;
-        if (!readEntryFile(it->path(), bytes))
-            e.problem = e.bytes > kMaxEntryBytes ? "larger than any program binary" : "unreadable or empty";
-        else {
-            std::vector<unsigned char> payload;
-            e.valid = decodeCacheEntry(bytes.data(), bytes.size(), e.key, &payload, &e.problem);
-            if (e.valid && !secret.empty() && !unsealPayload(secret, e.key, payload, nullptr)) {
-                e.valid = false;
-                e.problem = "not sealed by this cache (another writer, or altered)";
-            }
-        }
+        e.valid = checkEntry(it->path(), e.key, secret, e.bytes, &e.problem);
         entries.push_back(std::move(e));
     }
     std::sort(entries.begin(), entries.end(), [](const CacheEntryInfo &a, const CacheEntryInfo &b) {

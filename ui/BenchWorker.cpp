@@ -2,6 +2,7 @@
 #include "BenchWorker.h"
 
 #include "Catalogue.h"
+#include "PrepareAhead.h"
 #include "WorkerWait.h"
 
 #include <QMutexLocker>
@@ -66,7 +67,37 @@ std::string programKey(const RunRequest &run, const std::string &variant)
     return key;
 }
 
+PrepareJob preparedJob(const BenchJob &job, const std::string &variant)
+{
+    return {job.run.filter, variant, formatName(job.run.params.format), {}};
+}
+
+// The background builder's queue for this job's device, where the job's programs are the ones it builds
+// (default parameters), else null.
+std::shared_ptr<PrepareQueue> aheadFor(const BenchJob &job)
+{
+    const FilterSpec *filter = findFilter(job.run.filter);
+    if (!filter || !usesPreparedProgram(*filter, job.run.params))
+        return nullptr;
+    return PrepareAhead::queueFor(job.device);
+}
+
 } // namespace
+
+bool BenchWorker::waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &program, const std::function<void()> &waiting)
+{
+    // This worker builds a program no child has taken itself; one a child builds now as wanted (nice 5) it
+    // waits for, rather than compile it a second time beside it (at most the longest build there is).
+    // A child building it at idle priority may starve behind this very race: the race compiles it itself,
+    // as without the builder.
+    bool wanted = false;
+    const PrepareQueue::State was = ahead.claim(program, &wanted);
+    if (was == PrepareQueue::State::Building && wanted) {
+        waiting();
+        return !ahead.waitUntilBuilt(program, &m_cancel, 900);
+    }
+    return was != PrepareQueue::State::Done;
+}
 
 SweepResult BenchWorker::sweep(const BenchJob &job)
 {
@@ -186,19 +217,35 @@ void BenchWorker::run()
                 m_sessionSpec = job.device.spec();
                 m_built.clear();
             }
+            // The window's background builder (PrepareAhead): its children build what this job needs next.
+            const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
             if (job.kind == BenchJob::Race) {
+                if (ahead) { // the race's versions jump the builder's queue, in the race's order
+                    std::vector<PrepareJob> coming;
+                    for (const VariantSpec &v : findFilter(job.run.filter)->variants)
+                        coming.push_back(preparedJob(job, v.name));
+                    ahead->jumpQueue(coming);
+                }
                 const RaceResult race = runRace(
                     *m_session, *job.input, job.run, job.race, &m_cancel,
                     [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
-                    [this, &job](const RaceEntry &upcoming, int index, int total) {
+                    [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
                         const bool variant = index > 0 && !upcoming.baseline;
-                        const bool first = variant && m_built.insert(programKey(job.run, upcoming.name)).second;
+                        const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
+                        // One this device cannot run (its row says why) builds nothing.
+                        const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
+                        bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
+                        if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
+                                                                 [&] { emit raceStep(upcoming, index, total, true); }))
+                            first = false; // built ahead (or just now by a child): a quick load, not a compile
                         emit raceStep(upcoming, index, total, first);
                     });
                 idle();
                 emit raceFinished(race);
             } else if (job.kind == BenchJob::Tune) {
                 // The default launch is measured untuned, and every shape as asked.
+                if (ahead)
+                    waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
                 TuningDb &db = *workbenchTuningDb();
                 db.setEnabled(false);
                 const TuneResult tune = tuneVariant(*m_session, *job.input, job.run, job.tune, &m_cancel,

@@ -15,10 +15,14 @@
 #include <QWaitCondition>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <set>
 
 namespace fwb {
+
+class PrepareQueue;
+struct PrepareJob;
 
 // The workbench's tuning database (the cache folder's tuning.json), loaded once and shared by every
 // session the window makes: the tuner writes it, auto launches read it.
@@ -77,6 +81,10 @@ protected:
 
 private:
     SweepResult sweep(const BenchJob &job); // worker thread
+    // Before this worker builds a program the window's background builder also lists (worker thread):
+    // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
+    // be compiled here, false when it was built ahead.
+    bool waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &program, const std::function<void()> &waiting);
 
     mutable QMutex m_mutex;
     QWaitCondition m_condition;

@@ -17,6 +17,7 @@
 #include "lesson/LessonWindow.h"
 #include "LabPage.h"
 #include "KernelEditorDock.h"
+#include "PrepareAhead.h"
 #include "ImageFileIo.h"
 #include "RecentFilesMenu.h"
 #include "TimingPanel.h"
@@ -116,6 +117,8 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     createDocks();
     KernelEditorDock::install(this, [this] { return makeRequest(); }); // "Kernel source" dock
     fitShortScreen();
+    m_prepare = new PrepareAhead(this);
+    m_prepare->setEnabled(PrepareAhead::allowedByEnvironment());
     createActions();
 
     m_debounce.setSingleShot(true);
@@ -123,6 +126,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     connect(&m_debounce, &QTimer::timeout, this, [this] { startRun(); });
     connect(m_controls, &ControlPanel::requestChanged, this, &MainWindow::scheduleRun);
     connect(m_controls, &ControlPanel::requestChanged, this, &MainWindow::sendRequestToPages);
+    connect(m_controls, &ControlPanel::requestChanged, this, &MainWindow::syncPrepareAhead);
     connect(m_controls, &ControlPanel::shapeChanged, this, &MainWindow::validateShape);
     connect(m_controls, &ControlPanel::runClicked, this, [this] { startRun(); });
     connect(m_controls, &ControlPanel::cancelClicked, this, &MainWindow::cancelRun);
@@ -143,6 +147,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
         readSettings();
     validateShape();
     updateActions();
+    syncPrepareAhead();
 }
 
 MainWindow::~MainWindow()
@@ -249,6 +254,7 @@ void MainWindow::createActions()
     toolBar->addAction(m_cancelAct);
     toolBar->addSeparator();
     toolBar->addAction(helpAct);
+    m_prepare->attach(statusBar(), viewMenu);
 }
 
 void MainWindow::updateActions()
@@ -276,6 +282,14 @@ void MainWindow::sendRequestToPages()
     const ComputeRequest request = makeRequest();
     for (WorkbenchPage *page : std::as_const(m_pages))
         page->setRequest(request);
+}
+
+void MainWindow::syncPrepareAhead()
+{
+    const ComputeEngine engine = m_controls->engine();
+    m_prepare->setFocus(m_controls->filterName().toStdString(), m_controls->variantName().toStdString(),
+                        formatName(m_controls->runRequest().params.format));
+    m_prepare->setDevice(engine.isCpu() ? std::nullopt : std::optional<DeviceInfo>(engine.device));
 }
 
 void MainWindow::scheduleRun()
@@ -341,6 +355,10 @@ bool MainWindow::startRun()
     }
     ComputeRequest request = makeRequest();
     request.id = m_latestRunId = ++m_nextId;
+    if (const FilterSpec *filter = findFilter(request.run.filter); filter && !engine.isCpu()
+        && usesPreparedProgram(*filter, request.run.params)) // this run builds it: no child for it
+        m_prepare->claim({request.run.filter, request.run.variant, formatName(request.run.params.format), {}});
+    m_prepare->setWindowBusy(true);
     m_running = true;
     setStatus(tr("Queued %1 / %2 on %3…")
                   .arg(m_controls->filterName(), m_controls->variantName(), engine.label()));
@@ -369,6 +387,7 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     if (result.superseded || result.id != m_latestRunId)
         return; // a newer request is already queued; its result is the one that matters
     m_running = false;
+    m_prepare->setWindowBusy(false);
     const RunResult &r = result.run;
 
     if (r.cancelled) {
@@ -501,6 +520,8 @@ void MainWindow::readSettings()
         m_autoRunChoice = settings.value("run/autoRun").toBool() ? 1 : 0;
         m_controls->setAutoRun(m_autoRunChoice == 1);
     }
+    if (PrepareAhead::allowedByEnvironment())
+        m_prepare->setEnabled(settings.value("prepare/ahead", true).toBool());
     ViewMode mode;
     if (parseViewMode(settings.value("view/mode").toString(), &mode))
         m_comparePage->setViewMode(mode);
@@ -520,6 +541,8 @@ void MainWindow::writeSettings()
     if (m_autoRunChoice >= 0)
         settings.setValue("run/autoRun", m_autoRunChoice == 1);
     settings.setValue("view/mode", viewModeName(viewMode()));
+    if (PrepareAhead::allowedByEnvironment()) // FWB_PREPARE_AHEAD=0 is not the user's choice
+        settings.setValue("prepare/ahead", m_prepare->isEnabled());
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -559,6 +582,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         writeSettings();
     m_debounce.stop();
     m_worker->cancel(); // the destructor then aborts and waits; cancelling first makes it quick
+    m_prepare->stop();  // the background builds: children killed and reaped
     event->accept();
 }
 

@@ -30,6 +30,7 @@ class RecentFilesMenu;
 class TimingPanel;
 class WorkbenchPage;
 class LessonWindow;
+class PrepareAhead;
 
 class MainWindow : public QMainWindow
 {
@@ -88,6 +89,7 @@ public:
     ImageView *resultView() const { return m_comparePage->resultView(); }
     ErrorBanner *banner() const { return m_banner; }
     ComputeWorker *worker() const { return m_worker; }
+    PrepareAhead *prepareAhead() const { return m_prepare; } // the background builder (PrepareAhead.h)
     QString statusText() const;
     // The status bar's message (also File ▸ Export Report's confirmation).
     void setStatus(const QString &text);
@@ -138,11 +140,14 @@ private:
     ComputeRequest makeRequest() const;
     // Every page hears what the controls describe now (the compare page: which pixel format).
     void sendRequestToPages();
+    // The background builder follows the controls' device, filter, variant and format.
+    void syncPrepareAhead();
 
     bool m_useSettings = true;
     QPointer<LessonWindow> m_lesson;
     std::vector<DeviceInfo> m_devices;
     ComputeWorker *m_worker = nullptr;
+    PrepareAhead *m_prepare = nullptr;
     ControlPanel *m_controls = nullptr;
     TimingPanel *m_timing = nullptr;
     ErrorBanner *m_banner = nullptr;

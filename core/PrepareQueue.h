@@ -1,0 +1,128 @@
+// PrepareQueue: the programs a device can need, and the order to build them ahead, shared by
+// `filter-bench prepare` (cli/PrepareVerb.cpp) and the window's background builder (ui/PrepareAhead):
+// one list of jobs, one queue order. Each job is built in a child `filter-bench run` on a 32x24 test
+// card (prepareRunArgs), whose JSON answer becomes the job's row of the prepared record
+// (preparedBuildFromRun); a job the record and the cache show built for this very source and device
+// needs no child (alreadyPrepared).
+#pragma once
+
+#include "Catalogue.h"
+#include "Devices.h"
+#include "Image.h"
+#include "PreparedRecord.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fwb {
+
+struct PrepareJob
+{
+    std::string filter, variant, format;
+    std::string param; // "radius=2" for a variant built for small radii only (its largest), else empty
+
+    bool sameProgram(const PrepareJob &other) const
+    {
+        return filter == other.filter && variant == other.variant && format == other.format;
+    }
+};
+
+// Every (filter, variant, format) of filters x formats that the device can run, formats outermost, then
+// the catalogue's order; `unavailable` counts those it cannot (non-uniform groups, a format the variant
+// lacks).
+std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filters,
+                                    const std::vector<PixelFormat> &formats, const DeviceInfo &device,
+                                    std::size_t *unavailable = nullptr);
+
+// Whether a run with these settings uses the program a prepare job builds (the filter's default
+// parameters, border and precision): only then does a program built ahead spare that run its build.
+bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params);
+
+// The child's arguments (argv[0] "filter-bench"): one run on a 32x24 test card, one repeat, no CPU
+// timing, JSON; cacheDir empty: the child's default cache folder.
+std::vector<std::string> prepareRunArgs(const PrepareJob &job, const std::string &deviceSpec,
+                                        const std::string &cacheDir);
+
+// The prepared record's row from the child's standard output and exit status (-1: it did not start,
+// 128+N: signal N), with the program's cache key and build options for alreadyPrepared.
+PreparedBuild preparedBuildFromRun(const PrepareJob &job, const std::string &childStdout, int exitStatus,
+                                   const DeviceInfo &device);
+
+// The program cache's key of a recorded build, from its options and the kernel source this build has
+// (so an edited kernel or a driver update gives another key); empty when the variant is unknown.
+std::string preparedProgramKey(const PrepareJob &job, const std::string &options, const DeviceInfo &device);
+
+// True when no child is needed: the record holds this job's build (or its deterministic failure) under
+// the key today's source gives, and the program is where a run will find it: a valid entry of that key
+// in cacheDir where the cache keeps binaries, else the driver's own kernel cache folder exists (PoCL).
+bool alreadyPrepared(const PrepareJob &job, const PreparedDevice *record, const DeviceInfo &device,
+                     const std::string &cacheDir);
+
+// The jobs in the order to build them, thread-safe: the window's builder takes from it on the GUI
+// thread while a race on its worker thread claims what it builds itself and waits for what a child is
+// building. Order: the jobs jumped to the front (a race's coming entries), then the focus (the selected
+// variant, the other variants of its filter in its format, the other filters in its format, the other
+// formats), each group in the catalogue's order.
+class PrepareQueue
+{
+public:
+    enum class State { Pending, Building, Done, Unknown };
+
+    explicit PrepareQueue(std::vector<PrepareJob> jobs = {});
+
+    void setFocus(const std::string &filter, const std::string &variant, const std::string &format);
+    // Off: every build is only ahead of time (take's `wanted` never true; nobody waits for a child). The
+    // window's builder turns it off for a CPU device, whose race a child at the window's priority would slow.
+    void setWantedBuilds(bool on);
+    // These (pending) jobs before all others, in this order; replaces the jobs jumped before.
+    void jumpQueue(const std::vector<PrepareJob> &urgent);
+
+    // The next pending job, now Building; none when every job is taken or the queue stopped. `wanted`:
+    // whether someone waits for it now (a jumped job or the selected variant), not just ahead of time;
+    // onlyWanted: none unless the next one is such a job.
+    std::optional<PrepareJob> take(bool *wanted = nullptr, bool onlyWanted = false);
+    void finish(const PrepareJob &job);  // now Done (built, found cached, or failed)
+    void putBack(const PrepareJob &job); // Building again Pending (its child was stopped)
+    // The caller builds this program itself (the window's own run or race): a pending job is Done
+    // without a child. Returns the state it had; Building: a child builds it now (waitUntilBuilt), and
+    // `wantedBuild` says whether that child was taken as wanted (at the window's priority) or only ahead
+    // of time (at idle priority: not worth waiting for while the caller could compile it itself).
+    State claim(const PrepareJob &job, bool *wantedBuild = nullptr);
+    // Until the job is no longer Building, the queue stopped, *cancel turned true or timeoutS passed;
+    // true when it was built meanwhile.
+    bool waitUntilBuilt(const PrepareJob &job, const std::atomic<bool> *cancel, double timeoutS);
+    // No job is taken any more; waiters wake.
+    void stop();
+
+    State state(const PrepareJob &job) const;
+    std::vector<PrepareJob> pendingInOrder() const; // what take() would hand out, in order
+    std::size_t size() const;
+    std::size_t done() const;
+    std::size_t building() const;
+
+private:
+    struct Item
+    {
+        PrepareJob job;
+        State state = State::Pending;
+        int rank = 0;    // the focus's group (0 the selected variant .. 3 other formats)
+        int urgent = -1; // position among the jumped jobs, -1 none
+        bool wanted = false; // taken as wanted (take's `wanted`)
+    };
+    Item *find(const PrepareJob &job); // under m_mutex; null when not a job of this queue
+    const Item *find(const PrepareJob &job) const;
+    std::vector<std::size_t> pendingOrder() const; // under m_mutex
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<Item> m_items;
+    bool m_stopped = false;
+    bool m_wantedBuilds = true;
+};
+
+} // namespace fwb

@@ -1,0 +1,252 @@
+// The one list of programs to build ahead and its order (core/PrepareQueue.h), shared by filter-bench
+// prepare and the window's background builder: the selected variant first, then the other variants of its
+// filter in its format, then the other filters in that format, then the other formats, each in the
+// catalogue's order; jumped jobs (a race's next entries) before all of them; claim and wait as a race
+// uses them; a child's answer read into the record's row; what the record lets the builder skip.
+#include "Catalogue.h"
+#include "Check.h"
+#include "PrepareQueue.h"
+#include "ProgramCache.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+using namespace fwb;
+
+namespace {
+
+DeviceInfo capableDevice()
+{
+    DeviceInfo d;
+    d.platformIndex = d.deviceIndex = 0;
+    d.platformName = "Example Platform";
+    d.name = "Example Device";
+    d.driverVersion = "1.0";
+    d.openclVersion = "OpenCL 3.0";
+    d.openclCVersion = "OpenCL C 3.0";
+    d.openclCMajor = 3;
+    d.kind = DeviceKind::Gpu;
+    d.computeUnits = 8;
+    d.maxWorkGroupSize = 1024;
+    d.maxWorkItemSizes = {1024, 1024, 64};
+    d.localMemSize = 64 << 10;
+    d.localMemDedicated = true;
+    d.globalMemSize = d.maxAllocSize = 1ull << 32;
+    d.imageSupport = true;
+    d.image2dMaxWidth = d.image2dMaxHeight = 16384;
+    d.nonUniformWorkGroups = true;
+    return d;
+}
+
+std::string name(const PrepareJob &j)
+{
+    return j.filter + "/" + j.variant + "/" + j.format;
+}
+
+void checkOrder()
+{
+    std::vector<const FilterSpec *> filters;
+    for (const FilterSpec &f : catalogue())
+        filters.push_back(&f);
+    const DeviceInfo device = capableDevice();
+    std::size_t unavailable = 0;
+    const std::vector<PrepareJob> jobs = prepareJobs(filters, {PixelFormat::Gray8, PixelFormat::Rgba8888}, device, &unavailable);
+    CHECK(jobs.size() > 20);
+    // Formats outermost, then the catalogue's order.
+    std::size_t firstRgba = 0;
+    while (firstRgba < jobs.size() && jobs[firstRgba].format == "gray8")
+        ++firstRgba;
+    for (std::size_t n = firstRgba; n < jobs.size(); ++n)
+        CHECK(jobs[n].format == "rgba8888");
+
+    const FilterSpec *focus = findFilter("gaussian5x5");
+    CHECK(focus && focus->variants.size() >= 3);
+    const std::string selected = focus->variants[2].name;
+    PrepareQueue queue(jobs);
+    CHECK_EQ(queue.size(), jobs.size());
+    // Without a focus: the list's own order (what prepare builds).
+    const std::vector<PrepareJob> plainOrder = queue.pendingInOrder();
+    for (std::size_t n = 0; n < jobs.size(); ++n)
+        CHECK(plainOrder[n].sameProgram(jobs[n]));
+
+    queue.setFocus("gaussian5x5", selected, "rgba8888");
+    const std::vector<PrepareJob> order = queue.pendingInOrder();
+    CHECK_EQ(order.size(), jobs.size());
+    CHECK(name(order[0]) == "gaussian5x5/" + selected + "/rgba8888");
+    // Then the filter's other variants in this format, in catalogue order.
+    std::size_t at = 1;
+    for (const VariantSpec &v : focus->variants)
+        if (v.name != selected && variantUnavailableReason(v, device, PixelFormat::Rgba8888).empty()) {
+            if (at < order.size())
+                CHECK(name(order[at]) == "gaussian5x5/" + v.name + "/rgba8888");
+            ++at;
+        }
+    // Then the other filters in rgba8888 (catalogue order), then gray8 (catalogue order).
+    std::vector<PrepareJob> expected;
+    for (const PrepareJob &j : jobs)
+        if (j.format == "rgba8888" && j.filter != "gaussian5x5")
+            expected.push_back(j);
+    for (const PrepareJob &j : jobs)
+        if (j.format == "gray8")
+            expected.push_back(j);
+    CHECK_EQ(at + expected.size(), order.size());
+    for (std::size_t n = 0; n < expected.size() && at + n < order.size(); ++n)
+        if (!order[at + n].sameProgram(expected[n]))
+            plain::fail(__FILE__, __LINE__, "place " + std::to_string(at + n) + ": " + name(order[at + n]) + ", expected "
+                                                + name(expected[n]));
+
+    // A race's coming entries jump ahead of the focus, in the race's order; a later jump replaces it.
+    const PrepareJob a{"median3x3", findFilter("median3x3")->variants.back().name, "rgba8888", {}};
+    const PrepareJob b{"sobel", findFilter("sobel")->variants.front().name, "gray8", {}};
+    queue.jumpQueue({b, a});
+    std::vector<PrepareJob> jumped = queue.pendingInOrder();
+    CHECK(jumped[0].sameProgram(b) && jumped[1].sameProgram(a));
+    CHECK(name(jumped[2]) == "gaussian5x5/" + selected + "/rgba8888");
+    queue.jumpQueue({a});
+    jumped = queue.pendingInOrder();
+    CHECK(jumped[0].sameProgram(a));
+    CHECK(name(jumped[1]) == "gaussian5x5/" + selected + "/rgba8888");
+
+    // take hands out that order; claim and wait as the window's race uses them.
+    bool wanted = false;
+    const std::optional<PrepareJob> first = queue.take(&wanted, true); // a wanted one is next
+    CHECK(first && first->sameProgram(a));
+    CHECK(wanted); // jumped: a race waits for it
+    CHECK(queue.state(a) == PrepareQueue::State::Building);
+    CHECK_EQ(queue.building(), std::size_t(1));
+    bool wantedBuild = false;
+    CHECK(queue.claim(a, &wantedBuild) == PrepareQueue::State::Building); // a child builds it: the race waits
+    CHECK(wantedBuild);
+    std::thread child([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        queue.finish(a);
+    });
+    CHECK(queue.waitUntilBuilt(a, nullptr, 30));
+    child.join();
+    CHECK(queue.state(a) == PrepareQueue::State::Done);
+    const PrepareJob selectedJob{"gaussian5x5", selected, "rgba8888", {}};
+    CHECK(queue.claim(selectedJob) == PrepareQueue::State::Pending); // the window builds it itself
+    CHECK(queue.state(selectedJob) == PrepareQueue::State::Done);
+    CHECK_EQ(queue.done(), std::size_t(2));
+    const std::optional<PrepareJob> second = queue.take(&wanted); // the selected variant is done: its sibling next
+    CHECK(second && second->filter == "gaussian5x5" && second->variant != selected);
+    CHECK(!wanted); // only ahead of time
+    queue.putBack(*second);
+    CHECK(!queue.take(&wanted, true).has_value()); // no wanted job is next
+    queue.putBack(*second); // its child was stopped: pending again, first in line again
+    CHECK(queue.state(*second) == PrepareQueue::State::Pending);
+    CHECK(queue.pendingInOrder().front().sameProgram(*second));
+    CHECK(queue.claim(PrepareJob{"no_such_filter", "x", "gray8", {}}) == PrepareQueue::State::Unknown);
+
+    // A cancelled wait and a stopped queue return at once.
+    const std::optional<PrepareJob> third = queue.take();
+    CHECK(third.has_value());
+    CHECK(queue.claim(*third, &wantedBuild) == PrepareQueue::State::Building);
+    CHECK(!wantedBuild); // an idle-priority child: the caller compiles it itself
+    // The selected variant is wanted; with wanted builds off (a CPU device) nothing is.
+    PrepareQueue later(jobs);
+    later.setFocus("gaussian5x5", selected, "rgba8888");
+    CHECK(later.take(&wanted)->variant == selected && wanted);
+    later.setWantedBuilds(false);
+    later.jumpQueue({b});
+    CHECK(!later.take(&wanted, true).has_value());
+    CHECK(later.take(&wanted)->sameProgram(b) && !wanted);
+    CHECK(later.claim(b, &wantedBuild) == PrepareQueue::State::Building && !wantedBuild);
+    std::atomic<bool> cancel{true};
+    CHECK(!queue.waitUntilBuilt(*third, &cancel, 30));
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        queue.stop();
+    });
+    const auto before = std::chrono::steady_clock::now();
+    CHECK(!queue.waitUntilBuilt(*third, nullptr, 30));
+    stopper.join();
+    CHECK(std::chrono::steady_clock::now() - before < std::chrono::seconds(10));
+    CHECK(!queue.take().has_value());
+}
+
+void checkDefaultsAndArgs()
+{
+    const FilterSpec *gauss = findFilter("gaussian");
+    CHECK(gauss != nullptr);
+    FilterParams params;
+    CHECK(usesPreparedProgram(*gauss, params));
+    params.values["sigma"] = gauss->params.front().defaultValue;
+    CHECK(usesPreparedProgram(*gauss, params));
+    params.values["sigma"] = gauss->params.front().defaultValue + 1;
+    CHECK(!usesPreparedProgram(*gauss, params));
+    FilterParams other;
+    other.border = BorderMode::Replicate;
+    CHECK(!usesPreparedProgram(*gauss, other));
+    FilterParams fast;
+    fast.fastMath = true;
+    CHECK(!usesPreparedProgram(*gauss, fast));
+
+    const std::vector<std::string> args = prepareRunArgs({"box", "roofline", "gray8", "radius=2"}, "0:1", "/tmp/c");
+    CHECK(args.size() > 10 && args[0] == "filter-bench" && args[1] == "run");
+    CHECK(args.back() == "radius=2" && args[args.size() - 2] == "--param");
+}
+
+void checkRunAnswerAndSkip()
+{
+    const DeviceInfo device = capableDevice();
+    const PrepareJob job{"box3x3_interior", findFilter("box3x3_interior")->variants.front().name, "gray8", {}};
+    const std::string answer = R"({"results":[{"filter":"box3x3_interior","build_ms":812.5,"build_origin":"compiled",)"
+                               R"("build_options":"-DCHANNELS=1 -DBORDER=0"}]})";
+    const PreparedBuild built = preparedBuildFromRun(job, answer, 0, device);
+    CHECK(built.error.empty());
+    CHECK(built.origin == "compiled");
+    CHECK(built.buildMs == 812.5);
+    CHECK(built.options == "-DCHANNELS=1 -DBORDER=0");
+    CHECK(!built.key.empty() && built.key == preparedProgramKey(job, built.options, device));
+    CHECK(built.key != preparedProgramKey(job, built.options + " -DX", device));
+    const PreparedBuild died = preparedBuildFromRun(job, "", 137, device);
+    CHECK(died.error.find("status 137") != std::string::npos && died.key.empty());
+    CHECK(preparedBuildFromRun(job, "", -1, device).error == "could not start filter-bench");
+
+    // What may be skipped without a child.
+    setenv("FWB_CACHE_BINARIES", "always", 1);
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fwb-plain-prepare-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    PreparedDevice record;
+    record.builds.push_back(built);
+    CHECK(!alreadyPrepared(job, nullptr, device, dir.string()));        // no record
+    CHECK(!alreadyPrepared(job, &record, device, dir.string()));        // recorded, but no entry in the cache
+    record.builds.back().error = "kernel build failed";
+    record.builds.back().origin.clear();
+    CHECK(alreadyPrepared(job, &record, device, dir.string()));         // the same source failed: it would again
+    record.builds.back().key = "0123456789abcdef";                      // another source or driver
+    CHECK(!alreadyPrepared(job, &record, device, dir.string()));
+    record.builds.back() = built;
+    record.builds.back().key.clear();                                    // a record of an older prepare
+    CHECK(!alreadyPrepared(job, &record, device, dir.string()));
+
+    // A driver with its own kernel cache (PoCL): the record and that cache's folder.
+    unsetenv("FWB_CACHE_BINARIES");
+    DeviceInfo pocl = device;
+    pocl.platformName = "Portable Computing Language";
+    PreparedDevice poclRecord;
+    poclRecord.builds.push_back(preparedBuildFromRun(job, answer, 0, pocl));
+    setenv("POCL_CACHE_DIR", dir.string().c_str(), 1);
+    const char *kernelCache = std::getenv("POCL_KERNEL_CACHE");
+    if (!kernelCache || std::string(kernelCache) != "0") {
+        CHECK(alreadyPrepared(job, &poclRecord, pocl, dir.string()));
+        setenv("POCL_CACHE_DIR", (dir / "gone").string().c_str(), 1);
+        CHECK(!alreadyPrepared(job, &poclRecord, pocl, dir.string()));
+    }
+    std::filesystem::remove_all(dir);
+}
+
+} // namespace
+
+int main()
+{
+    checkOrder();
+    checkDefaultsAndArgs();
+    checkRunAnswerAndSkip();
+    return plain::finish("plain_prepare_queue");
+}

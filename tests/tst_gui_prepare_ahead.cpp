@@ -1,0 +1,254 @@
+// The window's background builder (ui/PrepareAhead, issue 25): it fills an empty program cache and a second
+// start builds nothing (no child at all); a corrupt entry is rebuilt; the window says "Preparing kernels for
+// <device>: N of M" from its start with an empty cache and "Kernels ready" when done; closing the window
+// mid-build kills and reaps every child (their pids are gone) and leaves no entry half written; another
+// device (the CPU engine) and the View menu's toggle stop it; a race after it prepared compiles nothing. The other suites run with FWB_PREPARE_AHEAD=0 (tests/CMakeLists.txt); this one
+// turns it on. One cheap family (box3x3_interior, gray8: three or four programs) keeps the builds short;
+// binaries are kept on every device (FWB_CACHE_BINARIES=always) so that the cache's entries can be checked.
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "PrepareAhead.h"
+#include "PreparedRecord.h"
+#include "RacePage.h"
+#include "TimingPanel.h"
+#include "ProgramCache.h"
+#include "TestSupport.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <signal.h>
+
+using namespace fwb;
+
+class TestPrepareAhead : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void fillsThenStartsNoChild();
+    void rebuildsCorruptEntry();
+    void raceAfterPrepareCompilesNothing();
+    void windowShowsProgressAndStopsOnClose();
+    void toggleStopsIt();
+    void timingSaysWhereItCompiled();
+
+private:
+    // A builder for one family on the test device, into `cacheDir`; waits until it finished.
+    struct Pass
+    {
+        bool finished = false;
+        int children = 0;
+        std::size_t total = 0, done = 0;
+        QString status;
+    };
+    Pass prepareOnce(const QString &cacheDir);
+    std::size_t validEntries(const QString &cacheDir) const;
+
+    QTemporaryDir m_dir;
+    DeviceInfo m_device;
+    QString m_variant; // the focus: the family's first variant
+};
+
+void TestPrepareAhead::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    if (!test::testDevice(m_device))
+        QSKIP("no OpenCL device");
+    qputenv("FWB_PREPARE_AHEAD", "1");
+    qputenv("FWB_CACHE_BINARIES", "always");
+    qputenv("FWB_FILTER_BENCH", FWB_FILTER_BENCH);
+    m_variant = QString::fromStdString(findFilter("box3x3_interior")->variants.front().name);
+}
+
+TestPrepareAhead::Pass TestPrepareAhead::prepareOnce(const QString &cacheDir)
+{
+    qputenv("FWB_CACHE_DIR", cacheDir.toLocal8Bit());
+    PrepareAhead ahead;
+    ahead.setScope({"box3x3_interior"}, {"gray8"});
+    ahead.setJobs(2);
+    ahead.setFocus("box3x3_interior", m_variant.toStdString(), "gray8");
+    QSignalSpy finished(&ahead, &PrepareAhead::finished);
+    ahead.setDevice(m_device);
+    Pass pass;
+    pass.finished = finished.wait(600000) || finished.count() > 0;
+    pass.children = ahead.childrenStarted();
+    pass.total = ahead.total();
+    pass.done = ahead.done();
+    pass.status = ahead.statusText();
+    return pass;
+}
+
+std::size_t TestPrepareAhead::validEntries(const QString &cacheDir) const
+{
+    std::size_t valid = 0;
+    for (const CacheEntryInfo &e : ProgramCache::listEntries(cacheDir.toStdString()))
+        valid += e.valid ? 1 : 0;
+    return valid;
+}
+
+void TestPrepareAhead::fillsThenStartsNoChild()
+{
+    const QString cache = m_dir.filePath("fill");
+    const Pass first = prepareOnce(cache);
+    QVERIFY(first.finished);
+    QVERIFY2(first.total >= 3, qPrintable(QString::number(first.total)));
+    QCOMPARE(first.done, first.total);
+    QCOMPARE(std::size_t(first.children), first.total); // an empty cache: one child per program
+    QVERIFY2(first.status.startsWith("Kernels ready for "), qPrintable(first.status));
+    QCOMPARE(validEntries(cache), first.total);
+    // Each build is in the record, with the key its entry has.
+    const std::vector<PreparedDevice> record = readPreparedDevices(cache.toStdString());
+    const PreparedDevice *device = findPrepared(record, m_device);
+    QVERIFY(device);
+    QCOMPARE(device->builds.size(), first.total);
+    for (const PreparedBuild &b : device->builds) {
+        QVERIFY2(b.error.empty(), b.error.c_str());
+        QVERIFY(ProgramCache::hasValidEntry(cache.toStdString(), b.key));
+    }
+
+    const Pass second = prepareOnce(cache);
+    QVERIFY(second.finished);
+    QCOMPARE(second.done, first.total);
+    QCOMPARE(second.children, 0); // everything was prepared: not one child started
+    QVERIFY2(second.status.startsWith("Kernels ready for "), qPrintable(second.status));
+}
+
+void TestPrepareAhead::rebuildsCorruptEntry()
+{
+    const QString cache = m_dir.filePath("fill"); // filled above (or now)
+    QVERIFY(prepareOnce(cache).finished);
+    const std::vector<CacheEntryInfo> entries = ProgramCache::listEntries(cache.toStdString());
+    QVERIFY(!entries.empty());
+    std::ofstream(entries.front().file, std::ios::binary | std::ios::trunc) << "not a program binary";
+    QCOMPARE(validEntries(cache), entries.size() - 1);
+    const Pass again = prepareOnce(cache);
+    QVERIFY(again.finished);
+    QCOMPARE(again.children, 1); // only the corrupt one
+    QCOMPARE(validEntries(cache), entries.size());
+}
+
+// With the family prepared, a race in a fresh window (a session that built nothing yet) says "Running", never
+// "Compiling and running": every version is built ahead, and the race loads it (before the builder it
+// compiled each first use in its session).
+void TestPrepareAhead::raceAfterPrepareCompilesNothing()
+{
+    const QString cache = m_dir.filePath("fill");
+    QVERIFY(prepareOnce(cache).finished); // filled above (or now); FWB_CACHE_DIR names it
+    MainWindow window(false);
+    window.prepareAhead()->setScope({"box3x3_interior"}, {"gray8"}); // before its start
+    test::PageWindowSetup setup;
+    setup.filter = QStringLiteral("box3x3_interior");
+    QVERIFY(test::setUpPageWindow(window, m_device, 64, 48, setup));
+    QSignalSpy ready(window.prepareAhead(), &PrepareAhead::finished);
+    QVERIFY(ready.wait(60000) || ready.count() > 0);
+    QCOMPARE(window.prepareAhead()->childrenStarted(), 0);
+    RacePage *race = test::findPage<RacePage>(window);
+    QVERIFY(race);
+    QStringList said;
+    connect(race, &WorkbenchPage::statusMessage, this, [&said](const QString &text) { said << text; });
+    QSignalSpy finished(race, &RacePage::raceFinished);
+    QVERIFY(race->startRace());
+    QVERIFY(finished.wait(300000));
+    QVERIFY2(said.filter("Running ").size() >= 3, qPrintable(said.join('\n')));
+    QVERIFY2(said.filter("Compiling").isEmpty(), qPrintable(said.join('\n')));
+}
+
+void TestPrepareAhead::windowShowsProgressAndStopsOnClose()
+{
+    const QString cache = m_dir.filePath("window");
+    qputenv("FWB_CACHE_DIR", cache.toLocal8Bit());
+    qputenv("FWB_PREPARE_JOBS", "2");
+    QList<qint64> pids;
+    QString seen;
+    {
+        MainWindow window(false);
+        window.controls()->setAutoRun(false);
+        QVERIFY(window.controls()->setDeviceSpec(QString::fromStdString(m_device.spec())));
+        PrepareAhead *ahead = window.prepareAhead();
+        QVERIFY(ahead && ahead->isEnabled());
+        ahead->setScope({"box3x3_interior"}, {"gray8"}); // before its start (it waits for the first run)
+        window.show();
+        auto *label = window.findChild<QLabel *>("prepareStatus");
+        QVERIFY(label);
+        // From the start with an empty cache: what it does, on which device, how far.
+        QTRY_VERIFY_WITH_TIMEOUT(label->isVisible() && label->text().startsWith("Preparing kernels for "), 20000);
+        seen = label->text();
+        QVERIFY2(seen.contains(QString::fromStdString(m_device.name)) && seen.contains(" of "), qPrintable(seen));
+        QTRY_VERIFY_WITH_TIMEOUT(!(pids = ahead->childPids()).isEmpty() && pids.front() > 0, 20000);
+        window.close(); // mid-build
+        QVERIFY(ahead->childPids().isEmpty());
+        QVERIFY(!ahead->isBuilding());
+    }
+    for (qint64 pid : std::as_const(pids)) // killed and reaped: no such process any more, not even a zombie
+        QVERIFY2(::kill(pid_t(pid), 0) != 0 && errno == ESRCH, qPrintable(QString::number(pid)));
+    for (const CacheEntryInfo &e : ProgramCache::listEntries(cache.toStdString())) // no half-written entry
+        QVERIFY2(e.valid, e.problem.c_str());
+    qunsetenv("FWB_PREPARE_JOBS");
+}
+
+void TestPrepareAhead::toggleStopsIt()
+{
+    const QString cache = m_dir.filePath("toggle");
+    qputenv("FWB_CACHE_DIR", cache.toLocal8Bit());
+    MainWindow window(false);
+    QVERIFY(window.controls()->setDeviceSpec(QString::fromStdString(m_device.spec())));
+    PrepareAhead *ahead = window.prepareAhead();
+    ahead->setScope({"box3x3_interior"}, {"gray8"});
+    auto *toggle = window.findChild<QAction *>("prepareAheadAction");
+    QVERIFY(toggle && toggle->isChecked());
+    QTRY_VERIFY_WITH_TIMEOUT(ahead->isBuilding(), 20000);
+    // Another engine (here the CPU: no device to prepare for) stops the builds, children reaped.
+    QList<qint64> pids = ahead->childPids();
+    QVERIFY(window.controls()->setDeviceSpec(QStringLiteral("cpu-multi")));
+    QVERIFY(!ahead->isBuilding());
+    QVERIFY(ahead->statusText().isEmpty());
+    for (qint64 pid : std::as_const(pids))
+        QVERIFY(::kill(pid_t(pid), 0) != 0 && errno == ESRCH);
+    QVERIFY(window.controls()->setDeviceSpec(QString::fromStdString(m_device.spec()))); // and back: again
+    QTRY_VERIFY_WITH_TIMEOUT(ahead->isBuilding(), 20000);
+    pids = ahead->childPids();
+    toggle->trigger(); // View ▸ Prepare Kernels Ahead, unticked
+    QVERIFY(!ahead->isEnabled());
+    QVERIFY(!ahead->isBuilding());
+    QVERIFY(ahead->statusText().isEmpty());
+    for (qint64 pid : pids)
+        QVERIFY(::kill(pid_t(pid), 0) != 0 && errno == ESRCH);
+    // FWB_PREPARE_AHEAD=0 starts a window with it off.
+    qputenv("FWB_PREPARE_AHEAD", "0");
+    MainWindow off(false);
+    QVERIFY(!off.prepareAhead()->isEnabled());
+    QVERIFY(!off.findChild<QAction *>("prepareAheadAction")->isChecked());
+    qputenv("FWB_PREPARE_AHEAD", "1");
+}
+
+// The timing panel's line for a run that built its program: "compiled in 812 ms (first use on this device)"
+// (binaries kept: the disk cache did not hold it), and the next run's "from memory cache".
+void TestPrepareAhead::timingSaysWhereItCompiled()
+{
+    qputenv("FWB_CACHE_DIR", m_dir.filePath("timing").toLocal8Bit());
+    MainWindow window(false);
+    window.prepareAhead()->setEnabled(false); // no child builds it first
+    test::PageWindowSetup setup;
+    setup.filter = QStringLiteral("box3x3_interior");
+    QVERIFY(test::setUpPageWindow(window, m_device, 64, 48, setup));
+    ComputeResult first, second;
+    QVERIFY(test::runInWindow(window, &first));
+    QVERIFY2(first.run.ok(), first.run.error.c_str());
+    QCOMPARE(QString::fromStdString(first.run.buildOrigin), QString("compiled"));
+    const QString built = TimingPanel::summaryLine(first);
+    QVERIFY2(built.contains(QRegularExpression("compiled in [0-9.]+ (ms|s) \\(first use on this device\\)")), qPrintable(built));
+    QVERIFY(test::runInWindow(window, &second));
+    const QString again = TimingPanel::summaryLine(second);
+    QVERIFY2(again.contains("program from memory cache") && !again.contains("compiled"), qPrintable(again));
+}
+
+QTEST_MAIN(TestPrepareAhead)
+#include "tst_gui_prepare_ahead.moc"
