@@ -5,6 +5,7 @@
 #ifdef FWB_HAVE_SPNG
 #include <spng.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -19,7 +20,7 @@ bool decodePng(const std::uint8_t *, std::size_t, const ImageIo::Allocate &, Ima
     error = headlessMissing(ImageFileKind::Png);
     return false;
 }
-bool encodePng(const Image &, std::string &, std::string &error)
+bool encodePng(const Image &, std::string &, std::string &error, int)
 {
     error = headlessMissing(ImageFileKind::Png);
     return false;
@@ -260,7 +261,7 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
     return true;
 }
 
-bool encodePng(const Image &image, std::string &bytes, std::string &error)
+bool encodePng(const Image &image, std::string &bytes, std::string &error, int level)
 {
     if (image.isNull()) {
         error = "the image is empty";
@@ -272,6 +273,8 @@ bool encodePng(const Image &image, std::string &bytes, std::string &error)
         return false;
     }
     spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
+    if (level >= 0)
+        spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, std::min(level, 9));
     spng_ihdr ihdr{};
     ihdr.width = std::uint32_t(image.width());
     ihdr.height = std::uint32_t(image.height());
