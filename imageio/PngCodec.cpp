@@ -273,8 +273,15 @@ bool encodePng(const Image &image, std::string &bytes, std::string &error, int l
         return false;
     }
     spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
-    if (level >= 0)
+    if (level >= 0) { // else libspng's defaults: zlib's level 6, every row filter tried on each row
         spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, std::min(level, 9));
+        // Trying all five row filters per row costs about as much as the deflate at level 3 itself;
+        // one filter (Up: the row above, good on photos and drawings alike) loses a few percent of size.
+        spng_set_option(ctx.get(), SPNG_FILTER_CHOICE,
+                        level == 0  ? SPNG_DISABLE_FILTERING // stored rows: a filter would only cost time
+                        : level < 6 ? SPNG_FILTER_CHOICE_UP
+                                    : SPNG_FILTER_CHOICE_ALL);
+    }
     spng_ihdr ihdr{};
     ihdr.width = std::uint32_t(image.width());
     ihdr.height = std::uint32_t(image.height());

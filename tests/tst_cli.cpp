@@ -92,8 +92,8 @@ void TestCli::help()
                                                     {"run", runOptions},
                                                     {"apply", {"--filter", "--variant", "--param", "--border", "--format",
                                                                "--out", "--out-format", "--recursive", "--overwrite",
-                                                               "--max-inflight", "--device", "--shard", "--check",
-                                                               "--json"}},
+                                                               "--max-inflight", "--device", "--queues", "--png-level",
+                                                               "--shard", "--check", "--json"}},
                                                     {"inspect", inspectOptions}};
     for (const auto &[verb, options] : verbs) {
         for (const QStringList &args : {QStringList{verb, "--help"}, QStringList{"help", verb}}) {
