@@ -53,7 +53,7 @@ constexpr long kMaxShards = 1000000;
 // zlib level of the PNGs apply writes unless --png-level says otherwise: libspng's default (zlib's 6,
 // every row filter tried) made encoding a batch's slowest stage by far (MEASUREMENTS.md, "PNG encode
 // settings").
-constexpr int kApplyPngLevel = 1;
+constexpr int kApplyPngLevel = 3;
 
 // Throws fwb::Error (exit 2) for the first problem found.
 CheckedApply checkApply(const ApplyOptions &o, ImageIo *io);
