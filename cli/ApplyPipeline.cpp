@@ -283,6 +283,17 @@ public:
         m_allDecoded = true;
         return true;
     }
+    // Fewer images in flight when `imageBytes` each (input and output) would take more than half of the
+    // memory this process may use (a batch of huge images on a small machine); never below one.
+    void limitByMemory(std::size_t imageBytes)
+    {
+        const std::uint64_t budget = memoryBudgetBytes();
+        if (!budget || !imageBytes)
+            return;
+        const std::size_t fit = std::max<std::size_t>(1, std::size_t(budget / 2 / (2 * std::uint64_t(imageBytes))));
+        std::lock_guard lock(m_mutex);
+        m_maxInflight = std::min(m_maxInflight, fit);
+    }
     void finished()
     {
         {
@@ -296,7 +307,8 @@ private:
     bool canDecode() const { return m_next < m_count && m_inflight < m_maxInflight; }
     bool allFinished() const { return m_next >= m_count && m_inflight == 0; }
 
-    const std::size_t m_count, m_maxInflight;
+    const std::size_t m_count;
+    std::size_t m_maxInflight;
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<Job> m_encodes;
@@ -357,6 +369,8 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
             loaded = io.loadInto(
                 item.input,
                 [&](int w, int h, PixelFormat) {
+                    if (!settings.inflightGiven)
+                        work.limitByMemory(bytesOf(w, h, format));
                     const auto asked = ApplyClock::now();
                     Image storage = lane.lend(w, h, format);
                     waitMs += msSince(asked);

@@ -24,6 +24,7 @@ struct PipelineSettings
     RunRequest request;     // one image's run (transfer mode pinned: the pool's images are page-locked)
     bool overwrite = false; // replace outputs already there (else skip them)
     int maxInflight = 16;   // images between the start of their decode and the end of their encode
+    bool inflightGiven = false; // --max-inflight: else fewer where the images would not fit in memory
     unsigned hostThreads = 1;
 };
 

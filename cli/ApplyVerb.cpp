@@ -77,6 +77,7 @@ int cmdApply(const ApplyOptions &o, ImageIo *io)
     settings.overwrite = o.overwrite;
     // Every core decodes or encodes; the device threads mostly wait for their device.
     settings.hostThreads = std::max(1u, std::thread::hardware_concurrency());
+    settings.inflightGiven = c.maxInflight > 0;
     settings.maxInflight = c.maxInflight > 0 ? c.maxInflight
                                              : defaultMaxInflight(settings.hostThreads, unsigned(sessions.size()));
     io->setPngLevel(o.pngLevel >= 0 ? o.pngLevel : kApplyPngLevel);
