@@ -74,6 +74,9 @@ public:
         return view(block, w, h, format);
     }
 
+    // Page-locked blocks made so far (the pool's reuse shows in how few).
+    std::size_t made() const { return m_made.load(); }
+
     // Images sent to this lane and not yet through it (decoding, queued or running): its load.
     std::size_t load() const { return m_load.load(); }
     void reserve() { ++m_load; }
@@ -184,6 +187,7 @@ private:
         }
         m_blocks.push_back(std::make_unique<Block>(Block{std::move(storage), true}));
         ++m_lent;
+        ++m_made;
         return m_blocks.back().get();
     }
 
@@ -221,7 +225,7 @@ private:
 
     Session &m_session;
     const std::size_t m_maxBlocks;
-    std::atomic<std::size_t> m_load{0};
+    std::atomic<std::size_t> m_load{0}, m_made{0};
     std::mutex m_mutex;
     std::condition_variable m_wake; // jobs, requests, requests served, blocks given back, closing
     std::deque<Job> m_jobs;
@@ -465,6 +469,8 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
         for (unsigned t = 0; t < threads.host; ++t)
             running.emplace_back(hostLoop);
     } // every thread joins here
+    for (const auto &lane : lanes)
+        threads.pageLockedImages += lane->made();
     return threads;
 }
 

@@ -94,6 +94,7 @@ bool BatchReport::summarize(const ApplyThreads &threads)
         j["device_threads"] = threads.lanes;
         j["host_busy_s"] = jsonNumber(hostBusyS);
         j["device_busy_s"] = jsonNumber(deviceBusyS);
+        j["page_locked_images"] = threads.pageLockedImages;
         std::printf("%s\n", dumpJson(j).c_str());
     } else {
         std::printf("apply: %zu images in %.2f s (%.2f images/s): %zu written, %zu skipped (already there), "

@@ -32,11 +32,14 @@ struct ItemOutcome
     std::string device, error;
 };
 
-// The threads that did the work, for the summary's limits line.
+// The threads that did the work, for the summary's limits line, and the page-locked images the
+// device threads made (reused for every image of the same size: a batch of one size needs about two
+// per image in flight, however many images it has).
 struct ApplyThreads
 {
     unsigned host = 1;  // decode and encode threads (each does both)
     unsigned lanes = 1; // device threads (one Session each: --device entries x --queues)
+    std::size_t pageLockedImages = 0;
 };
 
 class BatchReport

@@ -277,6 +277,28 @@ void queuesGiveTheSameFiles(const fs::path &in)
     }
 }
 
+// The page-locked images are reused: a batch of one size, one image in flight on one session, needs two
+// (the input and the output), however many images it has; a second size adds its own two.
+void pageLockedImagesReused()
+{
+    HeadlessImageIo io;
+    std::string error;
+    const fs::path in = g_dir / "in-same";
+    fs::create_directories(in);
+    for (int i = 0; i < 5; ++i)
+        CHECK(io.save((in / ("s" + std::to_string(i) + ".png")).string(), pattern(64, 40, PixelFormat::Rgba8888, i), error));
+    int code = 0;
+    const std::string args = kApply + "--queues 1 --max-inflight 1 --device default ";
+    std::string text = bench(args + q(in) + " --out " + q(g_dir / "same"), code);
+    CHECK_EQ(code, 0);
+    CHECK_EQ(written(text).size(), std::size_t(5));
+    CHECK_HAS(text, "\"page_locked_images\":2");
+    CHECK(io.save((in / "t.png").string(), pattern(300, 200, PixelFormat::Rgba8888, 9), error));
+    text = bench(args + "--overwrite " + q(in) + " --out " + q(g_dir / "same"), code);
+    CHECK_EQ(code, 0);
+    CHECK_HAS(text, "\"page_locked_images\":4");
+}
+
 // --png-level: smaller or larger files, the same pixels at every level; out of range refused.
 void pngLevels(const fs::path &in)
 {
@@ -317,6 +339,7 @@ int main()
     twoDevices(in);
     queuesGiveTheSameFiles(in);
     pngLevels(in);
+    pageLockedImagesReused();
     std::error_code ec;
     fs::remove_all(g_dir, ec);
     return fwb::plain::finish("plain_apply");
