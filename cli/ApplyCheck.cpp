@@ -199,4 +199,14 @@ CheckedApply checkApply(const ApplyOptions &o, ImageIo *io)
     }
     return c;
 }
+int defaultMaxInflight(unsigned hostThreads, unsigned deviceThreads)
+{
+    return int(std::clamp(hostThreads + 2 * deviceThreads, 4u, 64u));
+}
+
+int defaultQueues(const DeviceInfo &device)
+{
+    return device.kind == DeviceKind::Gpu ? 2 : 1;
+}
+
 } // namespace fwb::cli

@@ -236,6 +236,21 @@ DeviceInfo selectDevice(const std::vector<DeviceInfo> &devices, const std::strin
     throw Error("no OpenCL device matches '" + spec + "'; available:" + listing());
 }
 
+std::vector<DeviceInfo> allDevicesToSpreadOver(const std::vector<DeviceInfo> &devices)
+{
+    if (devices.empty())
+        return {selectDevice(devices, "")}; // its message
+    std::vector<DeviceInfo> gpus, real;
+    for (const DeviceInfo &info : devices) {
+        if (info.isEmulator)
+            continue;
+        real.push_back(info);
+        if (info.kind == DeviceKind::Gpu)
+            gpus.push_back(info);
+    }
+    return !gpus.empty() ? gpus : !real.empty() ? real : devices;
+}
+
 cl::Device clDeviceFor(const DeviceInfo &info)
 {
     std::vector<cl::Platform> platforms;

@@ -71,4 +71,10 @@ int defaultDeviceIndex(const std::vector<DeviceInfo> &devices);
 // Throws fwb::Error with a message that lists what exists when nothing matches.
 DeviceInfo selectDevice(const std::vector<DeviceInfo> &devices, const std::string &spec);
 
+// What "all" means where work is spread over devices (apply --device all): every GPU when the host has
+// one (not the PoCL CPU device beside them, which would take host threads from decoding and encoding
+// and be the slowest member), else every device. Emulators only when nothing else exists. Throws
+// fwb::Error (selectDevice's message) when the list is empty.
+std::vector<DeviceInfo> allDevicesToSpreadOver(const std::vector<DeviceInfo> &devices);
+
 } // namespace fwb

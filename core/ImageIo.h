@@ -39,6 +39,14 @@ public:
     virtual std::string pathProblem(const std::string &path) const { return {}; }
     // "" when save() can write `path` (its name and its format); checked before any work is done.
     virtual std::string saveProblem(const std::string &path) const { return pathProblem(path); }
+    // zlib level of the PNG files save() writes: 0 (fastest, largest) to 9 (smallest, slowest); -1 the
+    // writer's default (libspng's: 6, every row filter tried). 1-5 use one row filter (encodePng).
+    // PNG is lossless: the pixels are the same at every level. Set it before saving from several threads.
+    void setPngLevel(int level) { m_pngLevel = level; }
+    int pngLevel() const { return m_pngLevel; }
+
+private:
+    int m_pngLevel = -1;
 
 protected:
     // `decoded` into allocate's image (the conversion copy load-then-copy costs).

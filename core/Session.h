@@ -196,6 +196,13 @@ public:
     const DeviceInfo &device() const;
 
     RunResult run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel = nullptr);
+    // The storage a run's output goes into, asked once with its size and format (e.g. a page-locked image
+    // from a pool the caller keeps and reuses: apply). An image of another size fails the run.
+    using OutputStorage = std::function<Image(int width, int height, PixelFormat format)>;
+    // run() into `outputStorage`'s image instead of a new one (untiled and tiled runs alike). With
+    // TransferMode::Pinned, page-locked input and output storage of this session: no staging memcpy.
+    RunResult run(const Image &input, const RunRequest &request, const OutputStorage &outputStorage,
+                  const std::atomic<bool> *cancel = nullptr);
 
     // Runs OpenCV on the same filter, parameters, border and format as `request` (opencv_cpu on all
     // CPU threads, opencv_tapi through OpenCL on this session's context and device), timed and checked

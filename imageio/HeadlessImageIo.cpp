@@ -226,7 +226,7 @@ bool HeadlessImageIo::save(const std::string &path, const Image &image, std::str
     }
     std::string bytes;
     const bool png = lowerSuffix(path) == "png";
-    if (!(png ? encodePng(image, bytes, error) : encodeJpeg(image, kJpegSaveQuality, bytes, error)))
+    if (!(png ? encodePng(image, bytes, error, pngLevel()) : encodeJpeg(image, kJpegSaveQuality, bytes, error)))
         return false;
     // Temp file beside the target, renamed into place: no partial file, the old one kept on failure.
     return writeFileAtomically(path, bytes.data(), bytes.size(), &error);

@@ -45,7 +45,9 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
                std::string &error);
 bool decodeJpeg(const std::uint8_t *data, std::size_t size, const ImageIo::Allocate &allocate, Image &image,
                 std::string &error);
-bool encodePng(const Image &image, std::string &bytes, std::string &error);
+// level: zlib's 0..9 (ImageIo::setPngLevel) with one row filter (Paeth) at 1-5, none at 0, every filter
+// tried per row at 6-9; -1 libspng's default (level 6, every filter).
+bool encodePng(const Image &image, std::string &bytes, std::string &error, int level = -1);
 bool encodeJpeg(const Image &image, int quality, std::string &bytes, std::string &error);
 
 } // namespace fwb

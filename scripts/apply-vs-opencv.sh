@@ -3,7 +3,8 @@
 # JPEGs (6000x4000, made here with OpenCV at quality 75, the quality filter-bench writes), against
 # OpenCV's own best CPU loop on the same host: cv2.imread -> GaussianBlur(5x5, sigma 1) -> imwrite
 # (quality 75) over a thread pool of one thread per core. Both write every result; images/s compared.
-# Needs the Qt-free (or Qt) build's filter-bench and Python with cv2.
+# Needs the Qt-free (or Qt) build's filter-bench and Python with cv2. APPLY_ARGS adds options to apply
+# (e.g. APPLY_ARGS="--queues 3 --device all").
 # Usage: scripts/apply-vs-opencv.sh OUT_DIR [COUNT] [FILTER_BENCH]
 set -euo pipefail
 out="$1"
@@ -34,8 +35,9 @@ print(f"made {count} JPEGs, {sum(os.path.getsize(os.path.join(folder, f)) for f 
 PY
 "$bench" devices > "$out/devices.txt" 2>&1 || true
 start=$(date +%s%N)
+# shellcheck disable=SC2086 # APPLY_ARGS: several words
 "$bench" apply --filter gaussian5x5 --variant roofline --param sigma=1 --border reflect101 "$work/in" \
-    --out "$work/ours" --json > "$out/apply.jsonl"
+    --out "$work/ours" --json ${APPLY_ARGS:-} > "$out/apply.jsonl"
 ours_ns=$(( $(date +%s%N) - start ))
 python3 - "$work/in" "$work/cv" <<'PY' > "$out/opencv.txt"
 import sys, os, time, cv2
@@ -59,6 +61,12 @@ out, ns = sys.argv[1], int(sys.argv[2])
 lines = [json.loads(l) for l in open(f"{out}/apply.jsonl") if l.strip()]
 summary = lines[-1]
 print("apply summary:", json.dumps(summary))
+stages = ["decode", "upload", "filter", "download", "device_other", "encode"]
+print("apply stage seconds (summed over threads): "
+      + ", ".join(f"{name.replace('_', ' ')} {summary.get(name + '_s', 0):.2f}" for name in stages))
+print(f"apply busy per thread: {summary.get('host_threads')} host threads {summary.get('host_busy_s', 0):.2f} s each "
+      f"(decode + encode), {summary.get('device_threads')} device threads {summary.get('device_busy_s', 0):.2f} s each "
+      f"(upload + filter + download + other), of {summary['seconds']:.2f} s")
 print(f"apply wall (whole process): {ns / 1e9:.2f} s")
 print(open(f"{out}/opencv.txt").read().strip())
 PY

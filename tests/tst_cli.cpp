@@ -92,8 +92,8 @@ void TestCli::help()
                                                     {"run", runOptions},
                                                     {"apply", {"--filter", "--variant", "--param", "--border", "--format",
                                                                "--out", "--out-format", "--recursive", "--overwrite",
-                                                               "--max-inflight", "--device", "--shard", "--check",
-                                                               "--json"}},
+                                                               "--max-inflight", "--device", "--queues", "--png-level",
+                                                               "--shard", "--check", "--json"}},
                                                     {"inspect", inspectOptions}};
     for (const auto &[verb, options] : verbs) {
         for (const QStringList &args : {QStringList{verb, "--help"}, QStringList{"help", verb}}) {
@@ -139,6 +139,9 @@ void TestCli::usageErrors_data()
                                  << "--shard '2/2' must be I/N with 0 <= I < N, e.g. 0/4";
     QTest::newRow("apply out-format") << apply + QStringList{"--out-format", "tiff"} << "--out-format 'tiff' must be png or jpg";
     QTest::newRow("apply missing input") << apply << "INPUT missing.png does not exist";
+    QTest::newRow("apply queues") << apply + QStringList{"--queues", "0"} << "--queues '0' must be a whole number in 1..16";
+    QTest::newRow("apply png-level") << apply + QStringList{"--png-level", "10"}
+                                     << "--png-level '10' must be a whole number in 0..9";
     QTest::newRow("apply no out") << QStringList{"apply", "--filter", "box", "--variant", "naive", "x.png"}
                                   << "apply needs --out DIR";
     QTest::newRow("apply sweep") << QStringList{"apply", "--filter", "box", "--variant", "all", "x.png", "--out", "o"}

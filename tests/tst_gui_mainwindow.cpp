@@ -7,6 +7,7 @@
 #include "ComputeWorker.h"
 #include "ControlPanel.h"
 #include "ErrorBanner.h"
+#include "HeadlessImageIo.h"
 #include "ImageFileIo.h"
 #include "ImageView.h"
 #include "MainWindow.h"
@@ -189,6 +190,26 @@ private slots:
         QCOMPARE(QFileInfo(w.saveSuggestion()).absolutePath(), QFileInfo(out).absolutePath()); // the last save's
         QImage saved(out);
         QCOMPARE(saved.size(), QSize(120, 80));
+        // PNG and JPEG go through the headless writer (filter-bench's very bytes), and decode to the
+        // pixels shown (the kernel's output).
+        QVERIFY(result.outputImage);
+        const Image &shown = *result.outputImage;
+        for (const QString &name : {QString("out/shown.png"), QString("out/shown.jpg")}) {
+            const QString path = m_dir.filePath(name);
+            QVERIFY2(w.saveResult(path, false, &error), qPrintable(error));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            std::string expected, reason;
+            QVERIFY(name.endsWith(".png") ? encodePng(shown, expected, reason)
+                                          : encodeJpeg(shown, kJpegSaveQuality, expected, reason));
+            QVERIFY2(file.readAll() == QByteArray::fromStdString(expected), qPrintable(name));
+            if (name.endsWith(".png")) {
+                Image decoded;
+                QVERIFY(HeadlessImageIo().load(path.toStdString(), decoded, reason));
+                QCOMPARE(maxAbsDiff(decoded, shown.convertedTo(decoded.format())), 0);
+            }
+        }
+        QVERIFY(QFile::remove(m_dir.filePath("out/shown.png")) && QFile::remove(m_dir.filePath("out/shown.jpg")));
         QVERIFY(!w.saveResult(out, false, &error)); // exists: needs the user's confirmation
         QVERIFY(w.saveResult(out, true, &error));
         // QSaveFile: only the final file, no temporary left behind.

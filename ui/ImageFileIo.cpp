@@ -260,8 +260,11 @@ bool QtImageIo::save(const std::string &path, const Image &image, std::string &e
         error = problem;
         return false;
     }
-    if (HeadlessImageIo::writes(path)) // .png, .jpg, .jpeg: the same encoder as the Qt-free build
-        return HeadlessImageIo().save(path, image, error);
+    if (HeadlessImageIo::writes(path)) { // .png, .jpg, .jpeg: the same encoder as the Qt-free build
+        HeadlessImageIo headless;
+        headless.setPngLevel(pngLevel());
+        return headless.save(path, image, error);
+    }
     QString qerror;
     const QString qpath = QFile::decodeName(QByteArray::fromStdString(path));
     const QByteArray suffix = QFileInfo(qpath).suffix().toLower().toLatin1();

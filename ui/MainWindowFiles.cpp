@@ -14,6 +14,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QMessageBox>
@@ -146,11 +147,15 @@ bool MainWindow::saveResult(const QString &path, bool overwriteConfirmed, QStrin
     }
     if (target.exists() && !overwriteConfirmed)
         return fail(tr("%1 already exists; not overwritten.").arg(QDir::toNativeSeparators(path)));
-    QString why;
-    // The kernel's own pixels (alpha included), not the opaque display copy.
-    const QImage pixels = m_result.outputImage ? qimageFromImage(*m_result.outputImage) : m_result.output;
-    if (!writeImageFile(path, pixels, why))
-        return fail(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), why));
+    // The kernel's own pixels (alpha included), not the opaque display copy; PNG and JPEG through the
+    // headless writer filter-bench uses (the same bytes, written atomically), other formats through Qt's.
+    Image fromDisplay;
+    if (!m_result.outputImage)
+        fromDisplay = imageFromQImage(m_result.output);
+    const Image &pixels = m_result.outputImage ? *m_result.outputImage : fromDisplay;
+    std::string why;
+    if (!QtImageIo().save(QFile::encodeName(path).toStdString(), pixels, why))
+        return fail(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), QString::fromStdString(why)));
     setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
     QSettings().setValue(QStringLiteral("files/lastSaveDir"), target.absolutePath());
     return true;

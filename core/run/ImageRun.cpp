@@ -78,8 +78,25 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
 
 RunResult Session::run(const Image &input, const RunRequest &request, const std::atomic<bool> *cancel)
 {
-    if (d->options.runElsewhere)
-        return d->options.runElsewhere(input, request, cancel);
+    return run(input, request, OutputStorage(), cancel);
+}
+
+RunResult Session::run(const Image &input, const RunRequest &request, const OutputStorage &outputStorage,
+                       const std::atomic<bool> *cancel)
+{
+    if (d->options.runElsewhere) {
+        RunResult r = d->options.runElsewhere(input, request, cancel);
+        if (outputStorage && r.ok() && !r.output.isNull()) {
+            try {
+                Image out = outputStorage(r.output.width(), r.output.height(), r.output.format());
+                r.output.convertInto(out);
+                r.output = std::move(out);
+            } catch (const std::exception &e) {
+                r.error = e.what();
+            }
+        }
+        return r;
+    }
     RunResult r = startResult(d->info, request.filter, request.variant, request.local);
     const FilterSpec *filter = findFilter(request.filter);
     if (!filter) {
@@ -343,8 +360,12 @@ RunResult Session::run(const Image &input, const RunRequest &request, const std:
         const bool pinnedDirect = mode == TransferMode::Pinned && d->isPinnedHost(src.data(), pixelBytes);
         if (!pinnedDirect && d->pinnedOutputBlock.use_count() == 1)
             d->pinnedOutputBlock.reset(); // an ordinary image now: the page-locked output block goes
-        Image out = pinnedDirect ? d->pinnedOutputImage(curW, curH, src.format())
-                                 : Image(curW, curH, src.format()); // curW x curH: the last pass's output size
+        // curW x curH: the last pass's output size.
+        Image out = outputStorage ? outputStorage(curW, curH, src.format())
+                    : pinnedDirect ? d->pinnedOutputImage(curW, curH, src.format())
+                                   : Image(curW, curH, src.format());
+        if (out.width() != curW || out.height() != curH || out.format() != src.format())
+            throw Error("the output storage has the wrong size or format");
         if (pinnedDirect) {
             r.transferNote = "page-locked image: copies straight from and into its pixels, no staging memcpy"
                              + (r.transferNote.empty() ? std::string() : "; " + r.transferNote);

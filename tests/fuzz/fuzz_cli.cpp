@@ -98,7 +98,7 @@ const std::vector<std::pair<std::string, std::vector<Option>>> &verbs()
           {"--out-format", Kind::OutFormat}, {"--recursive", Kind::Flag},    {"--overwrite", Kind::Flag},
           {"--max-inflight", Kind::Count},  {"--device", Kind::Device},      {"--shard", Kind::Shard},
           {"--check", Kind::Flag},          {"--no-tuned", Kind::Flag},      {"--cache-dir", Kind::Dir},
-          {"--json", Kind::Flag}}},
+          {"--json", Kind::Flag},           {"--queues", Kind::Count},       {"--png-level", Kind::Count}}},
         {"user-variants",
          {{"--delete", Kind::Path}, {"--show", Kind::Path}, {"--json", Kind::Flag}, {"--overhead", Kind::Flag},
           {"--sizes", Kind::Sizes}, {"--runs", Kind::Count}, {"--filter", Kind::Filter}, {"--variant", Kind::Variant},

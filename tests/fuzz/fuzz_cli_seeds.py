@@ -104,7 +104,7 @@ seeds = {
     'run-tiles': ('run', ['--filter=gaussian5x5', '--synthetic=640x480', '--tile=128x128', '--max-alloc-mib=1', '--transfer=pinned', '--format=rgba8888', '--border=constant']),
     'run-helper': ('run', ['--filter=sobel', '--variant=naive', '--timeout=0.5', '--kernel-dir=kernels', '--cache-dir=cache', '--no-tuned', '--check']),
     'run-user-variant': ('run', ['--user-variant=v', '--synthetic=32x32', '--timeout=10']),
-    'apply': ('apply', ['--filter=box', '--variant=naive', '--param=radius=2', '--out=sub', '--out-format=jpg', '--recursive', '--shard=1/2', '--max-inflight=2', '--device=cpu', '--json']),
+    'apply': ('apply', ['--filter=box', '--variant=naive', '--param=radius=2', '--out=sub', '--out-format=jpg', '--recursive', '--shard=1/2', '--max-inflight=2', '--device=cpu', '--queues=2', '--png-level=1', '--json']),
     'race': ('race', ['--filter=median3x3', '--synthetic=64x64', '--variant=naive_sort,roofline', '--kernel-only', '--no-cpu', '--timeout=10']),
     'race-end-to-end': ('race', ['--filter=sobel', '--synthetic=32x32', '--end-to-end', '--no-baselines', '--json']),
     'tune-blocks': ('tune', ['--filter=gaussian5x5', '--variant=roofline', '--blocks=4x8,8x8', '--shapes=8x8,16x16', '--max-items=256', '--dry-run', '--synthetic=96x64']),
