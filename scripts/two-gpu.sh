@@ -38,6 +38,7 @@ run png-median-one "$g0" median5x5 forgetful_w16 png | tee -a "$out/summary.txt"
 run png-median-two "$g0,$g1" median5x5 forgetful_w16 png | tee -a "$out/summary.txt"
 run jpg-gauss-one "$g0" gaussian5x5 roofline jpg | tee -a "$out/summary.txt"
 run jpg-gauss-two "$g0,$g1" gaussian5x5 roofline jpg | tee -a "$out/summary.txt"
+run jpg-gauss-all all gaussian5x5 roofline jpg | tee -a "$out/summary.txt" # --device all: every GPU, not PoCL beside them
 for g in "$g0" "$g1"; do
     "$bench" run --filter gaussian5x5 --variant roofline --format rgba8888 --synthetic 6720x4480 --device "$g" \
         --repeat 20 --no-cpu-single --output "$work/gpu-${g/:/_}.png" --overwrite --json > "$out/run-${g/:/_}.json"
