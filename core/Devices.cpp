@@ -251,6 +251,12 @@ std::vector<DeviceInfo> allDevicesToSpreadOver(const std::vector<DeviceInfo> &de
     return !gpus.empty() ? gpus : !real.empty() ? real : devices;
 }
 
+std::string deviceLabel(const DeviceInfo &device, const std::vector<DeviceInfo> &all)
+{
+    const bool shared = std::count_if(all.begin(), all.end(), [&](const DeviceInfo &d) { return d.name == device.name; }) > 1;
+    return device.name + " (" + deviceKindName(device.kind) + (shared ? " " + device.spec() : std::string()) + ")";
+}
+
 cl::Device clDeviceFor(const DeviceInfo &info)
 {
     std::vector<cl::Platform> platforms;

@@ -77,4 +77,9 @@ DeviceInfo selectDevice(const std::vector<DeviceInfo> &devices, const std::strin
 // fwb::Error (selectDevice's message) when the list is empty.
 std::vector<DeviceInfo> allDevicesToSpreadOver(const std::vector<DeviceInfo> &devices);
 
+// The name a device picker shows: "NVIDIA H100 80GB HBM3 (GPU)", and where another device of the list has
+// the same name (two cards of one model), its P:D too: "NVIDIA H100 80GB HBM3 (GPU 1:1)", so that a duel
+// of GPU 0 against GPU 1 can be told apart.
+std::string deviceLabel(const DeviceInfo &device, const std::vector<DeviceInfo> &all);
+
 } // namespace fwb

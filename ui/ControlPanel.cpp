@@ -65,7 +65,7 @@ ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *pare
     m_device = new QComboBox(deviceBox);
     m_device->setObjectName("deviceCombo");
     for (const DeviceInfo &d : m_devices) {
-        m_device->addItem(QString::fromStdString(d.name + " (" + deviceKindName(d.kind) + ")"),
+        m_device->addItem(QString::fromStdString(deviceLabel(d, m_devices)),
                           QString::fromStdString(d.spec()));
         m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.summary()),
                               Qt::ToolTipRole);

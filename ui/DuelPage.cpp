@@ -52,7 +52,7 @@ DuelPage::DuelPage(QWidget *parent) : JobPage(parent), m_devices(listDevices())
         auto *combo = new QComboBox(this);
         combo->setObjectName(side == 0 ? "duelLeft" : "duelRight");
         for (const DeviceInfo &d : m_devices)
-            combo->addItem(q(d.name + " (" + deviceKindName(d.kind) + ")"), q(d.spec()));
+            combo->addItem(q(deviceLabel(d, m_devices)), q(d.spec()));
         combo->addItem(tr("CPU reference (single thread)"), QStringLiteral("cpu-single"));
         combo->addItem(tr("CPU reference (multi-thread)"), QStringLiteral("cpu-multi"));
         // Left: the default device; right: another device when there is one, else the same one again

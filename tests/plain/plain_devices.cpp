@@ -1,6 +1,7 @@
 // What `apply --device all` spreads a batch over (allDevicesToSpreadOver), as a function of the device
 // list, so it is tested without a GPU: every GPU where the host has one (not the PoCL CPU device beside
-// them), every device where it has none, emulators only when nothing else exists.
+// them), every device where it has none, emulators only when nothing else exists. And the name a device
+// picker shows (deviceLabel).
 #include "Check.h"
 #include "Devices.h"
 #include "Error.h"
@@ -51,5 +52,9 @@ int main()
     CHECK(specs(allDevicesToSpreadOver({grind})) == "2:0");
     // None at all: selectDevice's message.
     CHECK_THROWS_WITH(allDevicesToSpreadOver({}), "no OpenCL device found");
+    // Two cards of one model are told apart by P:D in a picker; a device alone keeps its plain name.
+    CHECK(deviceLabel(h100b, {pocl, h100a, h100b}) == "NVIDIA H100 (GPU 1:1)");
+    CHECK(deviceLabel(h100a, {pocl, h100a}) == "NVIDIA H100 (GPU)");
+    CHECK(deviceLabel(pocl, {pocl, h100a, h100b}) == "pthread-cpu (CPU)");
     return fwb::plain::finish("plain_devices");
 }
