@@ -1,6 +1,6 @@
 // filter-workbench: thin main of the GUI; the window lives in the fwb_ui library. Its options and the
-// window they set up: ui/WorkbenchCommandLine; --screenshot (run once, wait, save the window as PNG for
-// the docs and the tests): ui/ScreenshotDriver.
+// window they set up: ui/shell/WorkbenchCommandLine; --screenshot (run once, wait, save the window as PNG for
+// the docs and the tests): ui/shell/ScreenshotDriver.
 #include "BuildVersion.h"
 #include "MainWindow.h"
 #include "PrepareAhead.h"

@@ -9,7 +9,7 @@
 # function, file and line) compiles in about half the time of -g.
 # Any report fails the stage (halt_on_error). Suppressions (tests/tsan.supp) name only frames inside
 # libraries that are not instrumented - Qt's own and glibc's loader (freeing PoCL's thread-locals of a
-# finished, detached QThread) - each with its reason. Our QWaitCondition waits are annotated for TSan (ui/WorkerWait.h).
+# finished, detached QThread) - each with its reason. Our QWaitCondition waits are annotated for TSan (ui/workers/WorkerWait.h).
 #   scripts/test-tsan.sh [ctest args]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -1,4 +1,4 @@
-// The window's background builder (ui/PrepareAhead, issue 25): it fills an empty program cache and a second
+// The window's background builder (ui/workers/PrepareAhead, issue 25): it fills an empty program cache and a second
 // start builds nothing (no child at all); a corrupt entry is rebuilt; the window says "Preparing kernels for
 // <device>: N of M" from its start with an empty cache and "Kernels ready" when done; closing the window
 // mid-build kills and reaps every child (their pids are gone) and leaves no entry half written; another

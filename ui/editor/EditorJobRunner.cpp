@@ -76,7 +76,7 @@ void EditorJobRunner::start(const WorkerJob &job, WorkerOptions options, std::sh
         }
         if (!cancel->load()) {
             // The result in one shared block, complete before the release that tells ThreadSanitizer
-            // the GUI thread's call comes after it (ui/WorkerWait.h); the call carries only the pointer.
+            // the GUI thread's call comes after it (ui/workers/WorkerWait.h); the call carries only the pointer.
             auto done = std::make_shared<const EditorJobResult>(std::move(result));
             releaseForQueuedCall();
             QMetaObject::invokeMethod(
