@@ -50,10 +50,10 @@ bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params)
 {
     if (params.fastMath || params.border != FilterParams{}.border)
         return false;
-    for (const auto &[key, value] : params.values) {
+    for (const auto &entry : params.values) { // not a structured binding: Clang 14 cannot capture one
         const auto spec = std::find_if(filter.params.begin(), filter.params.end(),
-                                       [&](const ParamSpec &p) { return p.key == key; });
-        if (spec != filter.params.end() && spec->defaultValue != value)
+                                       [&](const ParamSpec &p) { return p.key == entry.first; });
+        if (spec != filter.params.end() && spec->defaultValue != entry.second)
             return false;
     }
     return true;
