@@ -4,6 +4,8 @@
 // scripts/cpu-vs-opencv.sh.
 #include "Verb.h"
 
+#include "RunPlan.h" // splitList
+
 #include "Catalogue.h"
 #include "Error.h"
 #include "Image.h"
@@ -42,16 +44,6 @@ struct Checked
     BorderMode border = BorderMode::Reflect101;
     int threads = 1;
 };
-
-std::vector<std::string> splitList(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
 
 Checked checkCpuBench(const CpuBenchOptions &o)
 {

@@ -6,6 +6,8 @@
 // and a driver that crashes on one program takes only that child down.
 #include "Verb.h"
 
+#include "RunPlan.h" // splitList
+
 #include "Catalogue.h"
 #include "ChildProcess.h"
 #include "Devices.h"
@@ -39,16 +41,6 @@ struct PrepareOptions
     int jobs = 0;
     bool json = false;
 };
-
-std::vector<std::string> splitList(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
 
 // One job in a child filter-bench run (the one list of jobs and its arguments: core/PrepareQueue.h).
 PreparedBuild runJob(const PrepareJob &job, const DeviceInfo &device, const std::string &cacheDir)

@@ -207,7 +207,8 @@ cl::Program ProgramCache::get(const cl::Context &context, const cl::Device &devi
     cl::Program program(context, source);
     // PoCL's compiler prints "N warnings generated." on the process's stderr (issue 24: it reached the
     // terminal of every window and filter-bench run); its warnings themselves are in the build log. The
-    // count joins them there; anything else printed meanwhile goes on to stderr.
+    // count is dropped after a build that succeeds and joins the log of one that fails; anything else
+    // printed meanwhile goes on to stderr.
     StderrCapture printed(info.platformName.find("Portable Computing Language") != std::string::npos);
     try {
         fault::check(fault::Step::Build); // FWB_FAULT=build:N (builds from source only; hits are not builds)

@@ -2,6 +2,7 @@
 #include "ControlPanel.h"
 
 #include "Catalogue.h"
+#include "UiText.h"
 #include "VariantPicker.h"
 #include "WorkGroupEditor.h"
 
@@ -24,24 +25,6 @@
 #include <cmath>
 
 namespace fwb {
-
-namespace {
-
-QLabel *wrappedLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::RichText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
-
-QString html(const std::string &text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
-}
-
-} // namespace
 
 ControlPanel::ControlPanel(const std::vector<DeviceInfo> &devices, QWidget *parent)
     : QWidget(parent), m_devices(devices), m_wheelGuard(new WheelGuard(this))

@@ -3,6 +3,7 @@
 #include "VariantPicker.h"
 
 #include "Catalogue.h"
+#include "UiText.h"
 #include "UserVariants.h"
 #include "VariantLimits.h"
 #include "WorkerProcess.h"
@@ -29,20 +30,6 @@ namespace {
 constexpr int kParamReasonRole = Qt::UserRole + 3; // why the parameters rule it out ("" when not)
 constexpr int kPlainTextRole = Qt::UserRole + 4;   // its text and tooltip when they do not
 constexpr int kPlainToolTipRole = Qt::UserRole + 5;
-
-QLabel *wrappedLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::RichText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
-
-QString html(const std::string &text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
-}
 
 } // namespace
 
