@@ -91,14 +91,18 @@ UserVariant userVariantFrom(const FilterSpec &filter, const VariantSpec &base, c
 
 UserVariant loadUserVariant(const std::string &nameOrPath, const fs::path &dir)
 {
+    // Existence with an error code: a name the system refuses (too long, a folder we may not read)
+    // is "not found" with the reason, never a filesystem exception.
+    std::error_code ec;
     fs::path json;
-    if (userVariantNameProblem(nameOrPath).empty() && !fs::exists(nameOrPath))
+    if (userVariantNameProblem(nameOrPath).empty() && !fs::exists(nameOrPath, ec))
         json = dir / (nameOrPath + ".json");
     else
         json = fs::path(nameOrPath).extension() == ".cl" ? fs::path(nameOrPath).replace_extension(".json")
                                                           : fs::path(nameOrPath);
-    if (!fs::exists(json))
-        throw Error("no user variant '" + nameOrPath + "' (looked for " + json.string() + ")");
+    if (!fs::exists(json, ec))
+        throw Error("no user variant '" + nameOrPath + "' (looked for " + json.string() + (ec ? ": " + ec.message() : "")
+                    + ")");
     std::string error;
     const std::optional<Json> parsed = parseJsonFile(json, &error);
     if (!parsed)

@@ -268,7 +268,8 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
         out.launchedMs = msSince(*launchedAt);
     out.stderrText = readFile(stderrPath);
     const fs::path response = dir / "response.json";
-    if (!reaped || !WIFEXITED(status) || !fs::exists(response)) {
+    std::error_code responseError;
+    if (!reaped || !WIFEXITED(status) || !fs::exists(response, responseError)) {
         out.crashed = true;
         std::string how;
         if (reaped && WIFSIGNALED(status))

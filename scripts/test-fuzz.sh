@@ -65,7 +65,7 @@ for i in "${!targets[@]}"; do
     if [ "$found" != 0 ] || ! grep -q 'Done [0-9]* runs' "$log"; then
         fail=1
         echo "--- $t: finding (log $log)"
-        grep -E 'ERROR:|SUMMARY:|runtime error|Test unit written|deadly signal|out-of-memory|timeout' "$log" | head -20
+        grep -E 'ERROR:|SUMMARY:|runtime error|Test unit written|deadly signal|out-of-memory|timeout|terminate called|what\(\)|^fuzz_cli:|^Base64:' "$log" | head -20
     fi
 done
 echo "fuzz: done in $((SECONDS - start)) s (${seconds} s per target)"

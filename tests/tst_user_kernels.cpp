@@ -433,6 +433,15 @@ private slots:
             QVERIFY2(stuck.err.contains("did not finish within 2 s and was stopped"), qPrintable(stuck.err));
             QVERIFY2(timer.elapsed() < 30000, QByteArray::number(timer.elapsed())); // build included
         }
+        // A name longer than the system allows (255 bytes) is "no such variant" with the reason, not
+        // an unexpected filesystem exception (found by fuzz_cli).
+        const QString tooLong(300, QLatin1Char('a'));
+        for (const QString &name : {tooLong, tooLong + ".cl"}) {
+            const CliOutput shown = runCli({"user-variants", "--show", name}, dir.path());
+            QCOMPARE(shown.code, 2);
+            QVERIFY2(shown.err.contains("no user variant") && !shown.err.contains("unexpected"), qPrintable(shown.err));
+            QVERIFY2(shown.err.contains("File name too long"), qPrintable(shown.err));
+        }
         const CliOutput deleted = runCli({"user-variants", "--delete", "spins"}, dir.path());
         QCOMPARE(deleted.code, 0);
         QCOMPARE(int(listUserVariants(dir.path().toStdString()).size()), 1);

@@ -395,18 +395,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const int code = fwb::checkBenchCli(int(args.size()), argv.data(), imageIo, &reason);
     if (chdir(home.c_str()) != 0)
         std::abort();
-    if (std::getenv("FWB_FUZZ_CLI_SHOW")) { // replaying a finding: what was asked and answered
+    // A finding says what was asked, what came back and which rule it broke (the CI log keeps only
+    // stderr), before the abort that libFuzzer reports as a deadly signal.
+    auto show = [&](const char *broken) {
+        std::fprintf(stderr, "fuzz_cli:%s%s\nfuzz_cli: argv:", broken ? " FINDING: " : "", broken ? broken : "");
         for (const std::string &a : args)
-            std::fprintf(stderr, "[%s] ", a.c_str());
-        std::fprintf(stderr, "\n-> %d: %s\n", code, reason.c_str());
-    }
-    if (code != 0 && code != 2)
+            std::fprintf(stderr, " [%s]", a.c_str());
+        std::fprintf(stderr, "\nfuzz_cli: -> %d: %s\n", code, reason.c_str());
+    };
+    auto fail = [&](const char *broken) {
+        show(broken);
         std::abort();
+    };
+    if (std::getenv("FWB_FUZZ_CLI_SHOW")) // replaying a finding: what was asked and answered
+        show(nullptr);
+    if (code != 0 && code != 2)
+        fail("exit status neither 0 nor 2");
     if (code == 2 && (reason.empty() || reason.find('\n') != std::string::npos))
-        std::abort(); // one line, always
+        fail("a refusal without a one-line reason");
     if (reason.rfind("unexpected error", 0) == 0)
-        std::abort(); // an exception that is not fwb::Error escaped a check
+        fail("an exception that is not fwb::Error escaped a check");
     if (snapshot() != before)
-        std::abort(); // the checks wrote, removed or touched a file
+        fail("the checks wrote, removed or touched a file in the scratch folder");
     return 0;
 }
