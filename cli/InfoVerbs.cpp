@@ -5,6 +5,7 @@
 #include "Devices.h"
 #include "Error.h"
 #include "JsonIo.h"
+#include "MeasurementRecord.h"
 #include "PreparedRecord.h"
 #include "ProgramCache.h"
 #include "ResultJson.h"
@@ -94,13 +95,38 @@ int cmdDevices(bool json, bool probe)
     return 0;
 }
 
+// A variant's figures in the kept records of real devices (data/measurements), where the
+// descriptions once quoted them in prose: they stay true to the record they came from.
+Json recordsJson(const std::vector<MeasurementRecord> &all, const std::string &filter, const std::string &variant)
+{
+    Json out = Json::array();
+    for (const VariantRecord &entry : variantRecords(all, filter, variant)) {
+        const MeasurementRecord &r = *entry.record;
+        Json j = {{"device", r.deviceName}, {"driver", r.driverVersion}, {"date", r.date}, {"width", r.width},
+                  {"height", r.height}, {"image", r.imageSource}, {"params", entry.params}, {"sentence", variantRecordSentence(entry)}};
+        Json &ms = j["kernel_ms"] = Json::object();
+        Json &pct = j["pct_of_copy"] = Json::object();
+        for (const VariantRecord::Figure &f : entry.figures) {
+            ms[f.format] = f.kernelMs;
+            pct[f.format] = f.pctCopy >= 0 ? Json(f.pctCopy) : Json(nullptr);
+        }
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
 int cmdList(bool json)
 {
+    const std::shared_ptr<const std::vector<MeasurementRecord>> records = installedMeasurementRecords();
     if (json) {
         Json j = Json::object();
         Json &filters = j["filters"] = Json::array();
-        for (const FilterSpec &f : catalogue())
-            filters.push_back(filterJson(f));
+        for (const FilterSpec &f : catalogue()) {
+            Json filter = filterJson(f);
+            for (Json &variant : filter["variants"])
+                variant["records"] = recordsJson(*records, f.name, variant["name"].get<std::string>());
+            filters.push_back(std::move(filter));
+        }
         std::printf("%s\n", dumpJson(j).c_str());
         return 0;
     }
@@ -115,6 +141,8 @@ int cmdList(bool json)
             std::printf("      %s\n", v.description.c_str());
             if (!v.seedNote.empty())
                 std::printf("      measured: %s\n", v.seedNote.c_str());
+            for (const VariantRecord &entry : variantRecords(*records, f.name, v.name))
+                std::printf("      recorded on %s\n", variantRecordSentence(entry).c_str());
         }
         std::printf("\n");
     }

@@ -4,7 +4,10 @@
 #include "ResultJson.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <system_error>
 #include <tuple>
 
@@ -192,6 +195,109 @@ RecordPair pickRecords(const std::vector<MeasurementRecord> &records, const std:
             && r.format == pick.pageable->format && (!pick.pinned || r.date > pick.pinned->date))
             pick.pinned = &r;
     return pick;
+}
+
+std::shared_ptr<const std::vector<MeasurementRecord>> installedMeasurementRecords()
+{
+    static std::mutex mutex;
+    static std::string loadedFrom;
+    static std::shared_ptr<const std::vector<MeasurementRecord>> records;
+    const fs::path dir = findMeasurementDir();
+    std::lock_guard lock(mutex);
+    if (!records || loadedFrom != dir.string()) {
+        records = std::make_shared<const std::vector<MeasurementRecord>>(
+            dir.empty() ? std::vector<MeasurementRecord>{} : loadMeasurementRecords(dir));
+        loadedFrom = dir.string();
+    }
+    return records;
+}
+
+namespace {
+
+int formatOrder(const std::string &format)
+{
+    return format == "gray8" ? 0 : format == "rgba8888" ? 1 : 2;
+}
+
+std::string formatMs(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 0.1 ? "%.4f" : ms < 10 ? "%.3f" : "%.1f", ms);
+    return text;
+}
+
+std::string paramsText(const std::map<std::string, double> &params)
+{
+    std::string text;
+    for (const auto &[key, value] : params) {
+        char number[32];
+        std::snprintf(number, sizeof number, "%g", value);
+        text += (text.empty() ? "" : ", ") + key + " " + number;
+    }
+    return text;
+}
+
+} // namespace
+
+std::vector<VariantRecord> variantRecords(const std::vector<MeasurementRecord> &records, const std::string &filter,
+                                          const std::string &variant)
+{
+    // device -> format -> the newest pageable record holding a result of this variant
+    std::map<std::string, std::map<std::string, const MeasurementRecord *>> byDevice;
+    for (const MeasurementRecord &r : records) {
+        if (r.filter() != filter || r.transfer != "pageable")
+            continue;
+        const RunResult *result = r.result(variant);
+        if (!result || !result->ok() || result->kernelMs.median <= 0)
+            continue;
+        const MeasurementRecord *&slot = byDevice[r.deviceName][r.format];
+        if (!slot || r.date > slot->date)
+            slot = &r;
+    }
+    std::vector<VariantRecord> out;
+    for (const auto &[device, formats] : byDevice) {
+        VariantRecord entry;
+        std::vector<const MeasurementRecord *> picked;
+        for (const auto &[format, record] : formats)
+            picked.push_back(record);
+        std::sort(picked.begin(), picked.end(), [](const MeasurementRecord *a, const MeasurementRecord *b) {
+            return formatOrder(a->format) < formatOrder(b->format);
+        });
+        entry.record = picked.front();
+        entry.params = paramsText(picked.front()->result(variant)->params);
+        for (const MeasurementRecord *record : picked) {
+            const RunResult &result = *record->result(variant);
+            VariantRecord::Figure figure;
+            figure.format = record->format;
+            figure.kernelMs = result.kernelMs.median;
+            if (record->copyGBps > 0 && result.gbps > 0)
+                figure.pctCopy = 100.0 * result.gbps / record->copyGBps;
+            entry.figures.push_back(figure);
+        }
+        out.push_back(std::move(entry));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const VariantRecord &a, const VariantRecord &b) {
+        return (a.record->deviceKind == DeviceKind::Gpu) > (b.record->deviceKind == DeviceKind::Gpu);
+    });
+    return out;
+}
+
+std::string variantRecordSentence(const VariantRecord &entry)
+{
+    const MeasurementRecord &r = *entry.record;
+    std::string text = r.deviceName + " (";
+    if (!r.driverVersion.empty())
+        text += "driver " + r.driverVersion + ", ";
+    text += r.date + "), " + std::to_string(r.width) + "x" + std::to_string(r.height)
+            + (r.imageSource.empty() ? "" : " " + r.imageSource) + (entry.params.empty() ? "" : ", " + entry.params)
+            + ": kernel";
+    for (std::size_t i = 0; i < entry.figures.size(); ++i) {
+        const VariantRecord::Figure &f = entry.figures[i];
+        text += (i ? ", " : " ") + formatMs(f.kernelMs) + " ms " + f.format;
+        if (f.pctCopy >= 0)
+            text += " (" + std::to_string(int(f.pctCopy + 0.5)) + (i ? "%)" : "% of its copy bandwidth)");
+    }
+    return text;
 }
 
 } // namespace fwb

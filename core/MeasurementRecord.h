@@ -13,6 +13,7 @@
 #include "Session.h"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -71,5 +72,31 @@ struct RecordPair
 };
 RecordPair pickRecords(const std::vector<MeasurementRecord> &records, const std::string &filter,
                        const std::string &format);
+
+// The records found by findMeasurementDir(), read once per folder and process (thread-safe: the list
+// is shared and never changes; a changed FWB_MEASUREMENTS_DIR reads the new folder). Empty when none.
+std::shared_ptr<const std::vector<MeasurementRecord>> installedMeasurementRecords();
+
+// What one device's records say of one variant: its kernel time in each recorded format (the
+// pageable runs; kernel time does not depend on the transfer), where the catalogue's descriptions
+// used to carry perishable figures in prose.
+struct VariantRecord
+{
+    struct Figure
+    {
+        std::string format; // "gray8"
+        double kernelMs = 0; // median of the record's repeats
+        double pctCopy = -1; // of that run's device copy bandwidth (-1: not measured)
+    };
+    const MeasurementRecord *record = nullptr; // the first of the device's records (provenance, picture)
+    std::string params;                        // "radius 2" (the parameters as run; "" when none)
+    std::vector<Figure> figures;               // gray8 first, then rgba8888, ...
+};
+// One entry per recorded device that has this variant, GPUs first; the newest record of each format.
+std::vector<VariantRecord> variantRecords(const std::vector<MeasurementRecord> &records, const std::string &filter,
+                                          const std::string &variant);
+// "NVIDIA H100 80GB HBM3 (driver 580.159.04, 2026-11-26), 1920x1080 test card, radius 2: kernel 0.0155 ms
+// gray8 (46% of its copy bandwidth), 0.0611 ms rgba8888 (47%)". Plain text.
+std::string variantRecordSentence(const VariantRecord &record);
 
 } // namespace fwb

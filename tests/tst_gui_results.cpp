@@ -12,6 +12,7 @@
 #include "ImageFileIo.h"
 #include "ImageView.h"
 #include "MainWindow.h"
+#include "MeasurementRecord.h"
 #include "TimingPanel.h"
 #include "VariantLimits.h"
 #include "VariantPicker.h"
@@ -423,6 +424,36 @@ private slots:
     }
 
     // Long variant titles wrap; every row is visible, no horizontal scroll bar hides the last one.
+    // The figures the descriptions no longer quote: the kept record of a real device, under the
+    // variant's description, always with device, driver, date and "not measured on this computer";
+    // nothing when no record is installed.
+    void variantPanelShowsTheKeptRecord()
+    {
+        ControlPanel *c = m_window->controls();
+        auto *info = c->findChild<QLabel *>("variantInfo");
+        QVERIFY(info);
+        const auto restore = qScopeGuard([&] {
+            qunsetenv("FWB_MEASUREMENTS_DIR");
+            c->setFilterName("gaussian5x5");
+        });
+        QTemporaryDir empty;
+        QVERIFY(qputenv("FWB_MEASUREMENTS_DIR", empty.path().toLocal8Bit()));
+        QVERIFY(c->setFilterName("erode"));
+        QVERIFY(c->setVariantName("roofline"));
+        QVERIFY2(!info->text().contains("Recorded on"), qPrintable(info->text()));
+        qunsetenv("FWB_MEASUREMENTS_DIR"); // the source tree's data/measurements (the H100 record)
+        const std::vector<VariantRecord> records
+            = variantRecords(*installedMeasurementRecords(), "erode", "separable");
+        if (records.empty())
+            QSKIP("no kept record of erode found (data/measurements)");
+        QVERIFY(c->setVariantName("separable"));
+        const QString text = info->text();
+        QVERIFY2(text.contains("Recorded on " + QString::fromStdString(records.front().record->deviceName)), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(records.front().record->date)), qPrintable(text));
+        QVERIFY2(text.contains("not measured on this computer"), qPrintable(text));
+        QVERIFY2(!text.contains("Measured on an H100"), qPrintable(text)); // no figure in the prose itself
+    }
+
     void variantListShowsEveryRow()
     {
         MainWindow &w = *m_window;

@@ -102,6 +102,41 @@ int main()
         CHECK(p.pinned == nullptr); // the pinned record is the CPU's, not this device's
     }
 
+    // A variant's figures for the catalogue's readers (filter-bench list, the window's variant panel):
+    // the pageable run's kernel median, per device, GPUs first, the asked variant's own numbers.
+    {
+        std::vector<VariantRecord> one = variantRecords(all, "gaussian5x5", "unrolled_constant");
+        CHECK_EQ(one.size(), std::size_t(1));
+        if (one.size() == 1) {
+            const RunResult &expected = *r.result("unrolled_constant");
+            CHECK(one[0].record && one[0].record->transfer == "pageable");
+            CHECK_EQ(one[0].figures.size(), std::size_t(1));
+            CHECK(one[0].figures[0].format == "gray8" && one[0].figures[0].kernelMs == expected.kernelMs.median);
+            const std::string sentence = variantRecordSentence(one[0]);
+            CHECK(contains(sentence, r.deviceName) && contains(sentence, r.date) && contains(sentence, "gray8"));
+            CHECK(contains(sentence, "x" + std::to_string(r.height)));
+        }
+        CHECK(variantRecords(all, "gaussian5x5", "no_such_variant").empty());
+        CHECK(variantRecords(all, "sobel", "roofline").empty());
+        // A second device's record (a GPU, another format) comes first and holds its own figure.
+        std::vector<MeasurementRecord> two = all;
+        MeasurementRecord gpu = *pickRecords(all, "gaussian5x5", "gray8").pageable;
+        gpu.deviceName = "Some GPU";
+        gpu.deviceKind = DeviceKind::Gpu;
+        gpu.format = "rgba8888";
+        for (RunResult &result : gpu.results)
+            result.kernelMs.median = 0.5;
+        two.push_back(gpu);
+        one = variantRecords(two, "gaussian5x5", "unrolled_constant");
+        CHECK_EQ(one.size(), std::size_t(2));
+        if (one.size() == 2) {
+            CHECK(one[0].record->deviceName == "Some GPU" && one[0].figures.size() == 1);
+            CHECK(one[0].figures[0].format == "rgba8888" && one[0].figures[0].kernelMs == 0.5);
+            CHECK(contains(variantRecordSentence(one[0]), "0.500 ms rgba8888"));
+            CHECK(one[1].record->deviceName == r.deviceName);
+        }
+    }
+
     // Files that are not records are refused, each with its reason; the good one still loads.
     const fs::path tmp = fs::temp_directory_path() / ("fwb-plain-records-" + std::to_string(::getpid()));
     fs::remove_all(tmp);

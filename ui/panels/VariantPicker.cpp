@@ -3,6 +3,7 @@
 #include "VariantPicker.h"
 
 #include "Catalogue.h"
+#include "MeasurementRecord.h"
 #include "UiText.h"
 #include "UserVariants.h"
 #include "VariantLimits.h"
@@ -412,6 +413,12 @@ void VariantPicker::updateVariantText()
                    "than %1 s.</i>").arg(kDefaultWorkerTimeoutS);
     if (!v->seedNote.empty())
         text += tr("<br><i>Measured before:</i> %1").arg(html(v->seedNote));
+    // A real device's figures for this variant from the kept records, where the descriptions once
+    // quoted them: always with the device, driver and date, never as this computer's.
+    if (const FilterSpec *f = filter(); f && !m_userSpecs.count(variantName()))
+        for (const VariantRecord &entry : variantRecords(*installedMeasurementRecords(), f->name, v->name))
+            text += tr("<br><i>Recorded on %1 - not measured on this computer.</i>")
+                        .arg(html(variantRecordSentence(entry)));
     if (m_cpu)
         text += tr("<br><i>The CPU reference ignores the variant.</i>");
     // Kept though the parameters now rule it out: say so first, where the user looks.

@@ -267,12 +267,11 @@ void registerGaussian(std::vector<FilterSpec> &out)
                     "different order than the reference's rows-then-columns (within the ±1 tolerance). The tile "
                     "needs rows x (4 x width + 2r) x channels floats of __local memory (32 x 76 x 4 floats = 39 KB "
                     "for rgba8888 at sigma 2 with the 16x16 auto shape), so large sigmas are refused with the "
-                    "local-memory reason on a 48 KB device. Measured (H100, 6720x4480, sigma 2): gray8 0.682 ms "
-                    "with 16x16, 0.401 ms with 32x4 (150 GB/s; separable_local 0.408 ms), rgba8888 2.9 ms with "
-                    "16x16 (1-row blocks; separable_local 0.666 ms): saving the scratch buffer's traffic does not "
+                    "local-memory reason on a 48 KB device. On a GPU it runs no faster than separable_local "
+                    "(32x4 groups suit it better than 16x16): saving the scratch buffer's traffic does not "
                     "pay yet, because the column pass issues one byte load and 13 multiply-adds per lane with "
                     "little parallelism per work-item, so the kernel is bound by instruction issue and latency, "
-                    "not by memory. The target (within 2x of gaussian5x5's best, 0.1 ms) is missed.";
+                    "not by memory.";
     v.seedNote = "Seed 004 found a local tile useless for a 5x5 window (L1 served the reads); here local memory "
                  "earns its place by replacing a global scratch buffer, not by caching the input.";
     g.variants.push_back(v);
@@ -302,14 +301,12 @@ void registerGaussian(std::vector<FilterSpec> &out)
                     "separable variants write and read back 4 bytes per channel): each input byte is fetched "
                     "(32 + 2r) / 32 times, 2(2r+1) multiply-adds per output byte. Bytes enter as 1 + b/32768 "
                     "through the mantissa and leave through one multiply-add into the mantissa of 2^23 (within "
-                    "the filter's ±1). Measured (H100, 6720x4480, sigma 2, auto 32x4): gray8 0.10-0.17 ms over "
-                    "five runs (the NVIDIA compiler's unrolling of this large kernel varies with the program "
-                    "around it; separable_local 0.408, gaussian5x5's best 0.048), 16-byte x 32-row strips beating "
-                    "8x16 (0.23) and 4x8 (0.27); rgba8888 0.75-0.97 ms, slower than separable_local (0.666): "
-                    "its 24-byte halos cost more loads and selects per row than the scratch buffer's traffic. "
-                    "Small sigmas want small strips (sigma 0.6: 0.049 ms with 8x16, 0.13 with 16x32). Odd sizes (rows "
-                    "padded on the device, the edge block loaded in place): 6719x4481 gray8 0.134 ms against 0.126 "
-                    "at 6720x4480 (1.06x; 1.40x with the edge block moved and loaded as shifted words).";
+                    "the filter's ±1). On NVIDIA its time varies from build to build (the compiler's unrolling of "
+                    "this large kernel depends on the program around it); 16-byte x 32-row strips beat smaller "
+                    "ones at sigma 2, while small sigmas want small strips. In rgba8888 it is slower than "
+                    "separable_local: its 24-byte halos cost more loads and selects per row than the scratch "
+                    "buffer's traffic. Odd sizes (rows padded on the device, the edge block loaded in place) run "
+                    "within a few percent of even ones.";
     v.seedNote = "Seed 000 sets the recursive filter against the convolution; this rung is the convolution at "
                  "its best for small sigma, where the recursive filter's fixed cost does not pay yet.";
     g.variants.push_back(v);

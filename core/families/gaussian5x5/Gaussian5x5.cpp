@@ -278,9 +278,9 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "many work-items run. The four 5x5 windows overlap: per row they need only 8 input pixels, "
                     "read with one or two wide vector loads (8 or 24 bytes; rgba8888 as eight whole 4-byte "
                     "pixels) instead of 20 single reads, and the four results are written with one wide store. "
-                    "Weights are folded in as in the unrolled variant. Why: on an H100 at 6720x4480 gray8 the "
-                    "one-pixel-per-work-item unrolled kernel reached only 321 GB/s, 11% of the device's "
-                    "2913 GB/s copy bandwidth - one byte of output per work-item is too little work per memory "
+                    "Weights are folded in as in the unrolled variant. Why: on a large GPU the "
+                    "one-pixel-per-work-item unrolled kernel reaches about a tenth of the device's copy "
+                    "bandwidth - one byte of output per work-item is too little work per memory "
                     "transaction. Near the image edges, and for the last group when the width is not a "
                     "multiple of 4, pixels are read one by one with the border rule, so every border mode "
                     "stays exact.";
@@ -309,22 +309,17 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "instead of 25, with 10 multiply-adds per output byte instead of 25, and each output row "
                     "leaves in one 8-byte store. Neighbouring work-items own neighbouring bytes, so a warp "
                     "reads one contiguous span of each row. Against the first version of this rung (16 float "
-                    "lanes per row, 0.103 ms): small strips need few registers, so more warps are in flight; "
+                    "lanes per row, half as fast): small strips need few registers, so more warps are in flight; "
                     "the work-items at the left and right image edges stay on the fast path (the border "
                     "rule's pixels already sit in the loaded block: compile-time selects), where they used to "
                     "read pixel by pixel and hold up their whole warp; bytes enter the sums as 1 + b/32768 "
                     "through the mantissa (one byte permute, exact) and leave through one multiply-add into "
-                    "the mantissa of 2^23, instead of quarter-rate int/float conversions. Measured (H100, "
-                    "6720x4480, auto 32x4): gray8 0.048 ms (1257 GB/s, 43% of the copy bandwidth; was 0.103), "
-                    "rgba8888 0.227 ms (36%; was 0.341). Odd sizes: rows padded to 16 bytes on the device, and the block "
+                    "the mantissa of 2^23, instead of quarter-rate int/float conversions. Odd sizes: rows padded to 16 bytes on the device, and the block "
                     "over the right edge loads in place like every other (its bytes past the width are padding, "
                     "replaced by the border rule's pixels in registers), in a copy of the strip that only the "
-                    "work-groups at the edge run: 6719x4481 0.050 / 0.237 ms against 0.050 / 0.237 at 6720x4480 "
-                    "(the block moved back to end at the edge and loaded as shifted words, one run earlier: 0.061 / "
-                    "0.284, 1.27x / 1.25x; byte by byte: 0.076 / 0.386). 16-byte strips measured the same. What is left between this "
-                    "and the copy (0.025 ms gray8) is instruction issue (by count about 20 operations per output "
-                    "byte); "
-                    "a stripped-down test kernel of the same shape that skipped the image edges ran 0.037 ms.";
+                    "work-groups at the edge run, so odd sizes run as fast as even ones (moving the block back to end "
+                    "at the edge and loading shifted words was a quarter slower). What is left between this and a "
+                    "copy is instruction issue (by count about 20 operations per output byte).";
     v.seedNote = "Seed 004's lesson pushed to the memory limit: the 2.605 ms port moved each byte far more than "
                  "twice; this rung aims at the 2 bytes per pixel a stencil needs (60 MB at 6720x4480 gray8).";
     g.variants.push_back(v);
@@ -356,11 +351,9 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                         "and one more packed multiply-add (x 255 + 1024) rounds to the byte in the low bits of each "
                         "half: no clamps or conversions. Elsewhere (PoCL) the same 16-bit values and roundings are "
                         "emulated with 32-bit floats, slowly, so that the CPU tests check this very arithmetic. "
-                        "Measured (H100, 6720x4480, same command as the 32-bit rung): gray8 0.041 ms against 0.050 "
-                        "(1465 GB/s, 50% of the copy bandwidth), rgba8888 0.165 against 0.236 (50%; 16 bytes across: "
-                        "with 8, its 8-byte halos on both sides tripled the bytes loaded per row). 6719x4481: 1.01x "
-                        "the even size. What is left is no longer arithmetic: ptxas gives the gray8 strip 64 "
-                        "registers (half the SM's threads in flight), and capping it at 48 gained 3%, at 32 lost 37%.";
+                        "On GPUs rgba8888 takes 16 bytes across: with 8, the 8-byte halos on both sides tripled the "
+                        "bytes loaded per row. What is left is no longer arithmetic: ptxas gives the gray8 strip 64 "
+                        "registers (half the SM's threads in flight), and capping the registers did not pay.";
         h.seedNote = "";
         g.variants.push_back(h);
     }
@@ -372,9 +365,8 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "bits first (exact); three float16 conversions and multiply-adds along x, two adds and three "
                     "multiply-adds down the last five row results, per 16 bytes; within the filter's ±1 of the 2-D "
                     "reference. On a GPU it runs (16 pixels per work-item across) but is not meant for it: no GPU "
-                    "figure claimed. PoCL 3.1 on 2 shared cores (load ~8), 6720x4480, in the same run as OpenCV "
-                    "4.6's CPU code: gray8 26.1 ms vs opencv_cpu 18.8 (1.39x; the roofline rung 168 ms, vectorized "
-                    "255), rgba8888 100 ms vs 117 (0.85x; vectorized 659).");
+                    "figure claimed. On PoCL it runs 6-10x faster than the GPU-shaped rungs and near OpenCV's "
+                    "own CPU code.");
     v.seedNote = "Seed 003's lesson (explicit float4/float8 vectors for a CPU) at the width of the machine: 16 "
                  "lanes, the AVX-512 register.";
     g.variants.push_back(v);

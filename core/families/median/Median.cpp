@@ -236,7 +236,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     v.title = "Roofline: shared column sorts on byte vectors";
     v.passes = {{"median_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
     v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-    v.blockWidth = 8; // measured on an H100 (6720x4480 gray8): 8x8 best or within 5% for 3x3 and 5x5
+    v.blockWidth = 8; // 8x8 was the best block on the GPUs measured, for 3x3 and 5x5
     v.blockHeight = 8;
     v.preferredLocalGpu = {32, 4};
     v.preferredLocalCpu = {16, 4};
@@ -251,11 +251,8 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                     + (size == 3 ? "Paeth's median of (largest low, median of middles, smallest high): 3x6 + 12 "
                                    "min/max per lane instead of 24"
                                  : "a 76-step network for sorted columns instead of 113 steps, plus 18 per column")
-                    + ". Exact. Measured on an H100, 6720x4480 gray8: "
-                    + (size == 3 ? "0.073 ms (820 GB/s, 28% of copy bandwidth) vs 0.238 ms for the best older rung"
-                                 : "0.43 ms vs 0.56 ms for the best older rung; compute-bound (about 150 min/max "
-                                   "per byte), not bandwidth-bound")
-                    + ".";
+                    + ". Exact."
+                    + (size == 5 ? " Compute-bound (about 150 min/max per byte), not bandwidth-bound." : "");
     v.seedNote = "Seed 000: min/max instead of branches, taken to its end - the min/max run on 16 lanes at a time "
                  "and each comparison is shared by neighbouring outputs.";
     f.variants.push_back(v);
@@ -273,7 +270,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         v.title = "Forgetful selection on shared sorted columns, " + std::to_string(width) + " px across";
         v.passes = {{"median_forgetful", Slot::Src, Slot::Dst, Geometry::Blocks}};
         // Odd widths: rows padded to 16 bytes on the device keep the aligned vector loads and stores (packed
-        // rows took NVIDIA's byte-split vloadN path: H100 6719x4481 gray8 u16x2_ptx 0.311 ms, 6720x4480 0.080).
+        // rows took NVIDIA's byte-split vloadN path, four times slower at an odd width).
         v.rowAlign = 16;
         v.blockWidth = width;
         v.blockHeight = 8;
@@ -302,7 +299,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                            "max(A_i, B_6-i), 10 min/max")
             + ". Min/max per output: " + perOutput + " (the current roofline rung: "
             + (size == 3 ? "18" : "about 145") + "). Pixels are whole uchar/uchar3/uchar4 values (a channel per "
-            "lane); rows load once as aligned vectors and slide down in registers. Exact. GPU: not yet measured on a GPU.";
+            "lane); rows load once as aligned vectors and slide down in registers. Exact.";
         v.seedNote = "Seed 000: min/max instead of branches; here each min/max is also shared by every output that needs "
                      "it, and the values that cannot be the median are dropped early.";
         f.variants.push_back(v);
@@ -351,7 +348,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                                                           "8.75 per rgba8888 byte")
                                             : std::string("on GPUs 31 16x2 min/max per gray8 output (62 byte min/max), 36 per "
                                                           "rgba8888 byte")))
-                        + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact. GPU: not yet measured on a GPU.";
+                        + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact.";
     };
     packed("forgetful_u16x2", "MEDIAN_PACKED=1",
            "The pair min/max is portable OpenCL (ushort2 min/max on the word): whether it becomes one packed "
@@ -363,37 +360,19 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                + " with byte permutes: each 16-bit half holds its value twice (v x 257, as monotone as v), so "
                  "one permute of two loaded words makes a packed word.");
 
-    // Measured: H100, 6720x4480, replicate border, kernel median of 20, one run (2026-11-23, rows padded to
-    // 16 bytes on the device; 6719x4481 within 3% of these for every forgetful rung).
-    const std::map<std::string, std::string> measured = size == 3
-        ? std::map<std::string, std::string>{
-              {"forgetful", "gray8 0.071 ms, rgba8888 0.306 ms (roofline 0.070 / 0.353 in the same run)"},
-              {"forgetful_w16", "gray8 0.089 ms, rgba8888 0.850 ms (roofline 0.070 / 0.353 in the same run; the "
-                                "wider block spills)"},
-              {"forgetful_u16x2", "gray8 0.151 ms, rgba8888 0.305 ms (roofline 0.070 / 0.353): NVIDIA's compiler "
-                                  "splits the portable pair min/max back into two"},
-              {"forgetful_u16x2_ptx", "gray8 0.056 ms, rgba8888 0.142 ms (OpenCV's T-API 0.311 / 0.654 in the same "
-                                      "run: 5.5x / 4.6x; roofline 0.070 / 0.344). rgba8888 interior strips run their own "
-                                      "copy of the loop, without x checks (0.188 with one copy). 6719x4481 within 2% "
-                                      "(reflect101 gray8 0.065 vs 0.064, rgba8888 0.176 vs 0.174). With 32-byte blocks "
-                                      "0.071 / 0.221: they needed all 255 registers and spilled"}}
-        : std::map<std::string, std::string>{
-              {"forgetful", "gray8 0.226 ms, rgba8888 3.51 ms (roofline 0.422 / 7.25 in the same run)"},
-              {"forgetful_w16", "gray8 0.209 ms, rgba8888 9.58 ms (roofline 0.422 / 7.25 in the same run; the "
-                                "wider block spills in rgba8888)"},
-              {"forgetful_u16x2", "gray8 0.877 ms, rgba8888 2.41 ms (roofline 0.422 / 7.25): the portable pair "
-                                  "min/max split back into two"},
-              {"forgetful_u16x2_ptx", "gray8 0.112 ms, rgba8888 0.386 ms (OpenCV's T-API 0.734 / 2.46 in the same "
-                                      "run: 6.6x / 6.4x; roofline 0.424 / 7.42: 3.8x and 19x faster). rgba8888 interior "
-                                      "strips run their own copy of the loop, without x checks (0.434 with one copy). "
-                                      "6719x4481 within 1% (reflect101 gray8 0.131 vs 0.131, rgba8888 0.4425 vs 0.4424). "
-                                      "Was 0.146 / 0.566 with 32-byte blocks and byte-array packing"}};
-    for (VariantSpec &each : f.variants) {
-        const std::string placeholder = "GPU: not yet measured on a GPU.";
-        if (const std::size_t at = each.description.find(placeholder); at != std::string::npos)
-            if (const auto figure = measured.find(each.name); figure != measured.end())
-                each.description.replace(at, placeholder.size(), "H100: " + figure->second + ".");
-    }
+    // What the GPU taught each rung, in words (its figures: the kept records, data/measurements/, shown by
+    // filter-bench list and the window's variant panel).
+    const std::map<std::string, std::string> learned = {
+        {"forgetful_w16", "On GPUs the wider block needs more registers than there are and spills"
+                          + std::string(size == 5 ? " in rgba8888" : "") + "."},
+        {"forgetful_u16x2", "NVIDIA's compiler splits the portable pair min/max back into two instructions: on "
+                            "NVIDIA the _ptx rung is the one to take."},
+        {"forgetful_u16x2_ptx", "rgba8888 interior strips run their own copy of the loop, without x checks; odd "
+                                "sizes run as fast as even ones (rows padded to 16 bytes on the device); 32-byte "
+                                "blocks needed every register and spilled."}};
+    for (VariantSpec &each : f.variants)
+        if (const auto lesson = learned.find(each.name); lesson != learned.end())
+            each.description += " " + lesson->second;
 
     if (size == 3) {
         v = cpuRowsVariant("cpu_rows_median3x3",
@@ -402,10 +381,8 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                            "The median: for each "
                         "of the three shifted loads the column of three rows is sorted with 6 uchar16 min/max, then "
                         "Paeth's median of (largest low, median of middles, smallest high): 28 byte min/max per 16 "
-                        "outputs, the two previous rows kept in registers. Exact. PoCL 3.1 on 2 shared cores (load "
-                        "~8), 6720x4480, replicate border, in the same run as OpenCV 4.6's CPU code: gray8 17.1 ms "
-                        "vs opencv_cpu 12.0 (1.42x; the roofline rung 119 ms), rgba8888 82 ms vs 50 (1.64x; roofline "
-                        "154).");
+                        "outputs, the two previous rows kept in registers. Exact. On PoCL it runs 2-7x faster "
+                        "than the GPU-shaped roofline rung.");
         v.seedNote = "Seed 000: min/max instead of branches, 16 bytes per instruction.";
         f.variants.push_back(v);
     }

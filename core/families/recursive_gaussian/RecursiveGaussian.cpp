@@ -355,11 +355,10 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
     v.description = "Same recursion, operation for operation, but each column work-item loads its next 32 "
                     "(gray8) / 24 rows into registers before it runs the recursion over the current ones, in "
                     "both sweeps: dozens of loads in flight per work-item instead of one. A column pass has "
-                    "only W work-items (6720: under two warps per H100 SM), so the plain loop waits a memory "
+                    "only W work-items (a 6720-pixel row: under two warps per SM of a large GPU), so the plain loop waits a memory "
                     "latency per row; batching turns it into a bandwidth-bound stream. Transposes: padded "
-                    "16x16 local tiles, diagonal work-groups. Cost stays flat in sigma. Measured on an H100 at "
-                    "6720x4480: gray8 1.53 ms (transpose_local 8.4 ms), rgba8888 2.49 ms (10.3 ms), the same at "
-                    "sigma 0.5, 3 and 50; separable_local takes 0.33 / 0.52 / 6.2 ms in gray8 at those sigmas.";
+                    "16x16 local tiles, diagonal work-groups. Cost stays flat in sigma, where the convolution's "
+                    "grows with it: the convolution wins at small sigmas, this at large ones.";
     v.seedNote = "Seed 000: the sequential column loop 'cannot fill the GPU' - batching its loads hides the "
                  "latency without changing the arithmetic.";
     f.variants.push_back(v);
@@ -396,7 +395,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "roofline), rows read it twice and write the 8-bit output; the carries cost 24 bytes per boundary and "
         "lane in the tails and apply kernels and 60 in the scan (it reads the forward carries again for the "
         "backward chain): about 16 bytes per sample in all, 6.75 of them carries, against roofline's ~42 (two "
-        "float transposes, float column passes). Cost stays flat in sigma. H100 6720x4480, kernel median of 20: gray8 0.968 ms, rgba8888 1.625 ms at sigma 0.5 and at sigma 50 (roofline 2.37 / 3.55 ms in the same run; the rgba8888 target of 2 ms met by this one).";
+        "float transposes, float column passes). Cost stays flat in sigma.";
     v.seedNote = "Seed 000: the per-column loop 'cannot fill the GPU' - here the loop is 32 samples long and "
                  "the GPU has lanes x segments of them.";
     f.variants.push_back(v);
@@ -414,7 +413,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "channels consecutive segments), reads it in order into a 33 KiB tile (padded one float every 32: the "
         "segments fall in different banks), runs each segment from the tile, and the apply kernel writes the "
         "results back into the tile and stores the 8-bit row in order. Same operations and carries as blocked, "
-        "same bytes through DRAM; fewer L1 wavefronts. H100 6720x4480, kernel median of 20: gray8 0.813 ms, rgba8888 2.84 ms at sigma 0.5 and 50 (blocked 0.968 / 1.625 in the same run: the tile helps gray8, costs rgba8888).";
+        "same bytes through DRAM; fewer L1 wavefronts. On the GPU measured the tile helped gray8 and cost rgba8888.";
     v.seedNote = "Seed 000: the local-memory transpose made the row and column access patterns row-wise; here the "
                  "tile does that for one stretch of a row without transposing the image.";
     f.variants.push_back(v);
@@ -433,7 +432,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "that is 6.75 of the ~16 bytes per sample, here 3.4 (6720x4480 rgba8888: ~0.4 GB less), and each "
         "scan's chain is half as long (70 and 105 boundaries instead of 140 and 210). The price: 64 floats of "
         "registers per work-item (fewer work-groups resident), half as many work-items, 128-item work-groups "
-        "(a row chunk's tile holds 128 x 64 samples). H100 6720x4480, kernel median of 20: gray8 0.626 ms, rgba8888 2.21 ms at sigma 0.5 and 50 (roofline 2.37 / 3.55, blocked 0.968 / 1.625 in the same run).";
+        "(a row chunk's tile holds 128 x 64 samples).";
     v.seedNote = "Seed 000 guideline: more work per work-item can pay when it removes memory traffic.";
     f.variants.push_back(v);
     out.push_back(f);

@@ -213,12 +213,9 @@ void registerSobel(std::vector<FilterSpec> &out)
                     "part ([1 2 1] and [-1 0 1] down) runs first on the aligned vectors, the row part on "
                     "byte-shifted copies of those registers instead of new loads; the row loop has no exits "
                     "(only stores clip), so the next rows' loads overlap the arithmetic. One launch, no scratch "
-                    "image, the reference's exact integers. Measured on an H100, 6720x4480, |gx|: gray8 0.057 ms (8x4 "
-                    "blocks in 16x8 work-groups; 8x8 blocks 0.066, naive 0.110), rgba8888 0.238. Small blocks "
-                    "need few registers, so more work-items are in flight to hide memory latency: 8 rgba8888 "
-                    "pixels across (32 bytes) needed 220 registers and took 0.58 ms. OpenCV's T-API took 0.68 "
-                    "(gray8) and 1.86 ms (rgba8888) on the same GPU in the same run as 8x8 / 2x8 blocks: 10x "
-                    "and 7.1x.";
+                    "image, the reference's exact integers. Small blocks need few registers, so more work-items "
+                    "are in flight to hide memory latency (on GPUs 8x4 blocks in 16x8 work-groups; 8 rgba8888 "
+                    "pixels across, 32 bytes, needed 220 registers and ran at a quarter of the speed).";
     v.seedNote = "Seed 004 lost 14.5x to its card's bandwidth floor; this rung moves the bytes a stencil must move "
                  "and little more (the digest's 'physical limits': 2 bytes per 8-bit pixel).";
     s.variants.push_back(v);
