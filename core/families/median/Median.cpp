@@ -260,7 +260,31 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     // Forgetful rungs (kernels/median/median_blocks.clh, generated and checked by scripts/median_networks.py):
     // min/max per output at 8 and 16 pixels across (the step's count over its 2 x width outputs, halo
     // columns included) and in the limit of a wide block.
-    const auto forgetful = [&](const std::string &name, int width, const char *perOutput) {
+    // What every forgetful rung shares: the down and across steps between what a work-item makes
+    // (`makes`) and what an output costs (`costs`, ending in "Exact."); `lesson`: what the GPU taught it.
+    const std::string steps =
+        ", two rows per step, with one generated "
+        "straight-line min/max program per step (every output checked with the 0-1 principle): no branch, no "
+        "comparison done twice. Down: the two output rows share "
+        + std::string(size == 3 ? "2 of their 3 rows: that pair is sorted once (2 min/max) and each row merges "
+                                  "in its own third row (4)"
+                                : "4 of their 5 rows: the sorted pair of rows y-1, y comes from the step above, "
+                                  "the new pair is sorted (2 min/max) and merged with it (6), and each row "
+                                  "merges in its own fifth row (8)")
+        + ", so a sorted column costs " + (size == 3 ? "5" : "12") + " min/max instead of "
+        + (size == 3 ? "6" : "18") + ". Across: outputs x and x+1 share " + (size == 3 ? "2" : "4")
+        + " of their columns; "
+        + (size == 3 ? "Paeth's median of (largest low, median of middles, smallest high) reduces the shared "
+                       "pair once (4 min/max) and each output adds its own column (4) and takes the median of "
+                       "the three (4)"
+                     : "those 20 values are merged once (from column pairs that two neighbouring cores share: "
+                       "26 min/max per pair) and only ranks 8..13 are kept (36): a value ranked 7th or lower among "
+                       "the 20 is at most 12th of the 25 whatever the last column holds, one ranked 14th or higher "
+                       "at least 14th, so neither can be the median: they are forgotten and only counted; each "
+                       "output then takes rank 6 of (those 6, its own sorted column): min over i of "
+                       "max(A_i, B_6-i), 10 min/max");
+    const auto forgetful = [&](const std::string &name, int width, const std::string &makes, const std::string &costs,
+                               const std::string &lesson) -> VariantSpec & {
         v = VariantSpec{};
         v.kernelFile = "median.cl";
         v.name = name;
@@ -276,103 +300,75 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         v.blockHeight = 8;
         v.preferredLocalGpu = {32, 4};
         v.preferredLocalCpu = {16, 4};
-        v.description =
-            "Each work-item makes " + std::to_string(width) + " x 8 outputs, two rows per step, with one generated "
-            "straight-line min/max program per step (every output checked with the 0-1 principle): no branch, no "
-            "comparison done twice. Down: the two output rows share "
-            + std::string(size == 3 ? "2 of their 3 rows: that pair is sorted once (2 min/max) and each row merges "
-                                      "in its own third row (4)"
-                                    : "4 of their 5 rows: the sorted pair of rows y-1, y comes from the step above, "
-                                      "the new pair is sorted (2 min/max) and merged with it (6), and each row "
-                                      "merges in its own fifth row (8)")
-            + ", so a sorted column costs " + (size == 3 ? "5" : "12") + " min/max instead of "
-            + (size == 3 ? "6" : "18") + ". Across: outputs x and x+1 share " + (size == 3 ? "2" : "4")
-            + " of their columns; "
-            + (size == 3 ? "Paeth's median of (largest low, median of middles, smallest high) reduces the shared "
-                           "pair once (4 min/max) and each output adds its own column (4) and takes the median of "
-                           "the three (4)"
-                         : "those 20 values are merged once (from column pairs that two neighbouring cores share: "
-                           "26 min/max per pair) and only ranks 8..13 are kept (36): a value ranked 7th or lower among "
-                           "the 20 is at most 12th of the 25 whatever the last column holds, one ranked 14th or higher "
-                           "at least 14th, so neither can be the median: they are forgotten and only counted; each "
-                           "output then takes rank 6 of (those 6, its own sorted column): min over i of "
-                           "max(A_i, B_6-i), 10 min/max")
-            + ". Min/max per output: " + perOutput + " (the current roofline rung: "
-            + (size == 3 ? "18" : "about 145") + "). Pixels are whole uchar/uchar3/uchar4 values (a channel per "
-            "lane); rows load once as aligned vectors and slide down in registers. Exact.";
+        v.description = makes + steps + costs + (lesson.empty() ? "" : " " + lesson);
         v.seedNote = "Seed 000: min/max instead of branches; here each min/max is also shared by every output that needs "
                      "it, and the values that cannot be the median are dropped early.";
         f.variants.push_back(v);
+        return f.variants.back();
     };
+    const auto unpacked = [&](const std::string &name, int width, const char *perOutput, const std::string &lesson) {
+        return forgetful(name, width, "Each work-item makes " + std::to_string(width) + " x 8 outputs",
+                         std::string(". Min/max per output: ") + perOutput + " (the current roofline rung: "
+                             + (size == 3 ? "18" : "about 145") + "). Pixels are whole uchar/uchar3/uchar4 values (a "
+                             "channel per lane); rows load once as aligned vectors and slide down in registers. Exact.",
+                         lesson);
+    };
+    const std::string spills = "On GPUs the wider block needs more registers than there are and spills"
+                               + std::string(size == 5 ? " in rgba8888" : "") + ".";
     if (size == 3) {
-        forgetful("forgetful", 8, "16.25 at 8 across (15 in the limit: 5 down + 10 across)");
-        forgetful("forgetful_w16", 16, "15.6 at 16 across");
+        unpacked("forgetful", 8, "16.25 at 8 across (15 in the limit: 5 down + 10 across)", "");
+        unpacked("forgetful_w16", 16, "15.6 at 16 across", spills);
     } else {
-        forgetful("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)");
-        forgetful("forgetful_w16", 16, "57.6 at 16 across");
-        // One copy of the strip in rgba8888 too (kernels/median/median.cl, MF_INSIDE_COPY): H100, the same run, cold
-        // build 44.7 -> 21.8 s (16 builds at once), kernel 10.05 -> 9.51 ms.
-        f.variants.back().defines = {"MF_INSIDE_COPY=0"};
+        unpacked("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)", "");
+        // One copy of the strip in rgba8888 too (kernels/median/median.cl, MF_INSIDE_COPY): half the cold
+        // build on NVIDIA, and the kernel no slower.
+        unpacked("forgetful_w16", 16, "57.6 at 16 across", spills).defines = {"MF_INSIDE_COPY=0"};
     }
     // The same programs on two 8-bit values per 16x2 min/max (gray8: the two halves of a 32-pixel block;
     // rgba8888: channel pairs R,G and B,A of 8 pixels; rgb888 runs unpacked, 8 pixels across).
-    const auto packed = [&](const std::string &name, const char *define, const std::string &how) {
-        forgetful(name, 8, "");
-        VariantSpec &p = f.variants.back();
-        p.defines = {define};
+    const auto packed = [&](const std::string &name, const char *define, const std::string &how,
+                            const std::string &lesson) {
         const bool ptx = std::string(define) == "MEDIAN_PACKED=2";
-        // GPUs: 16 bytes across (gray8 16 pixels, rgba8888 4) x 8 rows. H100, 6720x4480, replicate, same run:
-        // median3x3 gray8 0.056 ms vs 0.071 at 32 bytes, rgba8888 0.198 vs 0.221; median5x5 0.127 vs 0.145,
-        // 0.523 vs 0.555: the 32-byte block needed every register (255, spilling) and ran 8 warps per SM.
-        // (The portable pair stays at 32 bytes: at 16 its rgba8888 rows got slower, 0.350 vs 0.305 ms for 3x3
-        // and 4.90 vs 2.41 for 5x5, while its gray8 3x3 got faster, 0.097 vs 0.151.)
+        const std::string makes = ptx ? "Each work-item makes 16 gray8 or 4 rgba8888 pixels across x 8 rows on GPUs "
+                                        "(32 / 8 on CPUs; rgb888 8)"
+                                      : "Each work-item makes 32 gray8 or 8 rgba8888 or rgb888 pixels across x 8 rows";
+        const std::string costs =
+            ". Here the values are packed two to a 32-bit word (gray8: pixel c of the two halves of the block; "
+            "rgba8888: channels R,G and B,A of a pixel, two planes) and every min/max works on both 16-bit halves: "
+            + (!ptx ? (size == 3 ? std::string("7.8 16x2 min/max per gray8 output (15.6 byte min/max), 8.1 per "
+                                               "rgba8888 byte")
+                                 : std::string("28.8 16x2 min/max per gray8 output (57.6 byte min/max), 31 per "
+                                               "rgba8888 byte"))
+                    : (size == 3 ? std::string("on GPUs 8.1 16x2 min/max per gray8 output (16.25 byte min/max), "
+                                               "8.75 per rgba8888 byte")
+                                 : std::string("on GPUs 31 16x2 min/max per gray8 output (62 byte min/max), 36 per "
+                                               "rgba8888 byte")))
+            + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact.";
+        VariantSpec &p = forgetful(name, 8, makes, costs, lesson);
+        p.defines = {define};
+        // GPUs: 16 bytes across (gray8 16 pixels, rgba8888 4) x 8 rows: the 32-byte block needed every
+        // register (255, spilling) and ran 8 warps per SM. (The portable pair stays at 32 bytes: at 16 its
+        // rgba8888 rows got slower, while its gray8 3x3 got faster.)
         p.blockBytesGpu = ptx ? 16 : 32;
         p.blockBytesCpu = 32;
         p.title = std::string("Forgetful selection, two values per 16x2 min/max")
                   + (ptx ? " (PTX on NVIDIA)" : "");
         p.plainWords = "Like the forgetful version, but every comparison handles two pixels at once, packed side by "
                        "side, so the same picture needs half the comparison steps.";
-        p.description.replace(0, std::string("Each work-item makes 8 x 8 outputs").size(),
-                              ptx ? "Each work-item makes 16 gray8 or 4 rgba8888 pixels across x 8 rows on GPUs "
-                                    "(32 / 8 on CPUs; rgb888 8)"
-                                  : "Each work-item makes 32 gray8 or 8 rgba8888 or rgb888 pixels across x 8 rows");
-        const std::size_t cut = p.description.find(". Min/max per output: ");
-        p.description = p.description.substr(0, cut) + ". Here the values are packed two to a 32-bit word (gray8: pixel c "
-                        "of the two halves of the block; rgba8888: channels R,G and B,A of a pixel, "
-                        "two planes) and every min/max works on both 16-bit halves: "
-                        + (!ptx ? (size == 3 ? std::string("7.8 16x2 min/max per gray8 output (15.6 byte min/max), 8.1 per "
-                                                          "rgba8888 byte")
-                                            : std::string("28.8 16x2 min/max per gray8 output (57.6 byte min/max), 31 per "
-                                                          "rgba8888 byte"))
-                               : (size == 3 ? std::string("on GPUs 8.1 16x2 min/max per gray8 output (16.25 byte min/max), "
-                                                          "8.75 per rgba8888 byte")
-                                            : std::string("on GPUs 31 16x2 min/max per gray8 output (62 byte min/max), 36 per "
-                                                          "rgba8888 byte")))
-                        + ". " + how + " rgb888 runs the unpacked program, 8 pixels across. Exact.";
     };
     packed("forgetful_u16x2", "MEDIAN_PACKED=1",
            "The pair min/max is portable OpenCL (ushort2 min/max on the word): whether it becomes one packed "
-           "instruction is the compiler's choice.");
+           "instruction is the compiler's choice.",
+           "NVIDIA's compiler splits the portable pair min/max back into two instructions: on NVIDIA the _ptx "
+           "rung is the one to take.");
     packed("forgetful_u16x2_ptx", "MEDIAN_PACKED=2",
            "On NVIDIA the pair min/max is inline PTX min.u16x2 / max.u16x2 (one instruction on sm_90, the H100; "
            "older NVIDIA GPUs reject it at build time), elsewhere the portable ushort2 min/max. "
                + std::string(size == 5 ? "Both layouts pack" : "rgba8888 packs")
                + " with byte permutes: each 16-bit half holds its value twice (v x 257, as monotone as v), so "
-                 "one permute of two loaded words makes a packed word.");
-
-    // What the GPU taught each rung, in words (its figures: the kept records, data/measurements/, shown by
-    // filter-bench list and the window's variant panel).
-    const std::map<std::string, std::string> learned = {
-        {"forgetful_w16", "On GPUs the wider block needs more registers than there are and spills"
-                          + std::string(size == 5 ? " in rgba8888" : "") + "."},
-        {"forgetful_u16x2", "NVIDIA's compiler splits the portable pair min/max back into two instructions: on "
-                            "NVIDIA the _ptx rung is the one to take."},
-        {"forgetful_u16x2_ptx", "rgba8888 interior strips run their own copy of the loop, without x checks; odd "
-                                "sizes run as fast as even ones (rows padded to 16 bytes on the device); 32-byte "
-                                "blocks needed every register and spilled."}};
-    for (VariantSpec &each : f.variants)
-        if (const auto lesson = learned.find(each.name); lesson != learned.end())
-            each.description += " " + lesson->second;
+                 "one permute of two loaded words makes a packed word.",
+           "rgba8888 interior strips run their own copy of the loop, without x checks; odd sizes run as fast as "
+           "even ones (rows padded to 16 bytes on the device); 32-byte blocks needed every register and spilled.");
 
     if (size == 3) {
         v = cpuRowsVariant("cpu_rows_median3x3",
