@@ -180,110 +180,107 @@ void registerBox(std::vector<FilterSpec> &out)
         else
             boxReference(src, dst, p, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "box.cl";
-    v.name = "naive";
-    v.plainWords = "Every worker adds up all the pixels in the square around it - the bigger the blur, the more it has to add.";
-    v.title = "Naive 2-D window";
-    v.passes = {{"box_naive"}};
-    v.description = "One work-item per pixel reads all (2r+1)^2 neighbours (49 at r=3, 10201 at r=50). Simple, "
-                    "and the cache serves much of the overlap, but the work grows with the square of the radius.";
-    v.seedNote = "Baseline for the box ladder; the seeds did not measure it.";
     out.push_back(b);
     FilterSpec &box = out.back();
-    box.variants.push_back(v);
-
-    v.name = "separable";
-    v.plainWords = "The blur is done as a row sweep and then a column sweep, so a big blur costs far fewer sums per pixel.";
-    v.title = "Separable: rows, then columns";
-    v.passes = {{"box_separable_h", Slot::Src, Slot::TmpA}, {"box_separable_v", Slot::TmpA, Slot::Dst}};
-    v.tempType = TempType::Float32;
-    v.description = "A box is a row average followed by a column average: pass 1 sums 2r+1 pixels along the "
-                    "row into a float scratch buffer, pass 2 sums 2r+1 of those down the column. 2(2r+1) reads "
-                    "instead of (2r+1)^2, paid for with a scratch buffer 4x the image and a second launch.";
-    v.seedNote = "Seed 000 (OS X guide) splits its Gaussian the same way; cost still grows linearly with r.";
-    box.variants.push_back(v);
-
-    v.name = "sliding_window";
-    v.plainWords = "One worker walks a whole row (then a column) keeping a running total, so the cost does not grow with the blur - but only a few workers are busy.";
-    v.title = "Sliding window (running sums)";
-    v.passes = {{"box_sliding_rows", Slot::Src, Slot::TmpA, Geometry::Columns},
-                {"box_sliding_cols", Slot::TmpA, Slot::Dst, Geometry::Columns}};
-    v.tempType = TempType::Float32;
-    v.description = "Each work-item walks a whole row (pass 1) or column (pass 2) keeping a running sum: add the "
-                    "pixel entering the window, subtract the one leaving. About 4 reads per pixel whatever the "
-                    "radius, but only W work-items per pass, each a long sequential loop - little parallelism for "
-                    "a GPU, and the row pass reads with a row-sized stride between neighbouring work-items "
-                    "(uncoalesced). Both passes are 1-D launches of W work-items; the row pass strides over rows.";
-    v.seedNote = "Seed 000's recursive-filter lesson in miniature: cost flat in the radius, but sequential per "
-                 "line, so it cannot saturate a GPU.";
-    box.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "box.cl";
-    v.name = "strips";
-    v.title = "Small radius: row strips in registers";
-    v.plainWords = "For a small blur, each worker slides down a thin strip of the picture and keeps the last few "
-                   "rows in its head, so every pixel is read from memory about once.";
-    v.passes = {{"box_strips", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
-    v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
-    v.maxRadius = 2;
-    v.blockBytesGpu = 8; // 8 gray8 or 2 rgba8888 pixels per work-item and row
-    v.blockBytesCpu = 16;
-    v.blockWidth = 8;
-    v.blockHeight = 8;
-    v.preferredLocalGpu = LocalSize{32, 8};
-    v.preferredLocalCpu = LocalSize{16, 1};
-    v.description = "For radius 1 and 2 (the 3x3 and 5x5 means): both passes in one kernel with no scratch "
-                    "memory at all. Each work-item owns a strip 8 bytes across and 8 rows down and walks down "
-                    "it: every input row is fetched once (one aligned 8-byte load and the r-pixel halo on each "
-                    "side), summed along the row, and the last 2r row sums stay in registers to be summed down "
-                    "the column - each input byte is fetched (8+2r)/8 times, 2(2r+1) adds per output byte. "
-                    "The image edges stay on the fast path (the border rule's pixels already sit in the loaded "
-                    "block), bytes enter the sums through the float mantissa (exact), and the rounded mean is "
-                    "taken in the mantissa too, so the result is bit-exact. The same strips as gaussian5x5's "
-                    "and box3x3_interior's roofline rungs (kernels/shared/separable_strips.clh). Unavailable above "
-                    "radius 2: the rows kept grow with r; the roofline rung handles any radius.";
-    v.seedNote = "Not in the seeds; the register-strip form of 'Fast stencils' (CUDA convolutionSeparable, "
-                 "Halide's sliding windows) for the radii OpenCV users reach for most.";
-    box.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "box.cl";
-    v.name = "roofline";
-    v.plainWords = "Each team does both sweeps in its fast scratchpad with running totals, so even a huge blur costs about the same as a small one.";
-    v.title = "Both passes fused in local memory, running sums";
-    v.passes = {{"box_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.tiledLocal = true;
-    v.blockWidth = 4;
-    v.blockHeight = 1; // 2-row blocks ran 6% faster (r = 3, gray8) but need 84 KB at r = 50 rgba8888
-    v.description = "One kernel does both passes. A work-group owns a tile of (4 x its width) pixels by (its "
-                    "height) rows; its work-items first walk down the tile's columns plus r columns of apron "
-                    "on each side keeping a running column sum (add the row entering, subtract the row leaving), "
-                    "with neighbouring work-items on neighbouring bytes, and leave the sums in __local memory; "
-                    "then each work-item slides a running row sum over them and writes 4 pixels per row (16 "
-                    "bytes for rgba8888). The intermediate never goes to global memory (the separable variants "
-                    "write and read back a float buffer 4x the image), and the cost per pixel barely grows with "
-                    "the radius. The tile needs (rows x (4 x width + 2r) x channels) floats of __local memory: "
-                    "42 KB for rgba8888 at r = 50 with the 16x16 auto shape. On a GPU it stays far from the memory "
-                    "limit (and in rgba8888 behind the two-pass separable rung): the column "
-                    "pass reads one byte per work-item per load and the row pass re-reads 2r+1 floats of __local "
-                    "memory per output, so instruction issue, not bandwidth, sets the time.";
-    v.seedNote = "Seed 000's lesson (cost flat in the radius) without its sequential whole-line loops, and "
-                 "seed 003's local-memory staging applied to the intermediate rather than the input.";
-    box.variants.push_back(v);
-
-    v = cpuRowsVariant("cpu_rows_box",
+    box.variants.push_back(VariantSpec{
+        .name = "naive",
+        .title = "Naive 2-D window",
+        .kernelFile = "box.cl",
+        .passes = {{"box_naive"}},
+        .description = "One work-item per pixel reads all (2r+1)^2 neighbours (49 at r=3, 10201 at r=50). Simple, "
+                       "and the cache serves much of the overlap, but the work grows with the square of the radius.",
+        .seedNote = "Baseline for the box ladder; the seeds did not measure it.",
+        .plainWords = "Every worker adds up all the pixels in the square around it - the bigger the blur, the more it has to add.",
+    });
+    box.variants.push_back(VariantSpec{
+        .name = "separable",
+        .title = "Separable: rows, then columns",
+        .kernelFile = "box.cl",
+        .passes = {{"box_separable_h", Slot::Src, Slot::TmpA}, {"box_separable_v", Slot::TmpA, Slot::Dst}},
+        .tempType = TempType::Float32,
+        .description = "A box is a row average followed by a column average: pass 1 sums 2r+1 pixels along the "
+                       "row into a float scratch buffer, pass 2 sums 2r+1 of those down the column. 2(2r+1) reads "
+                       "instead of (2r+1)^2, paid for with a scratch buffer 4x the image and a second launch.",
+        .seedNote = "Seed 000 (OS X guide) splits its Gaussian the same way; cost still grows linearly with r.",
+        .plainWords = "The blur is done as a row sweep and then a column sweep, so a big blur costs far fewer sums per pixel.",
+    });
+    box.variants.push_back(VariantSpec{
+        .name = "sliding_window",
+        .title = "Sliding window (running sums)",
+        .kernelFile = "box.cl",
+        .passes = {{"box_sliding_rows", Slot::Src, Slot::TmpA, Geometry::Columns},
+                   {"box_sliding_cols", Slot::TmpA, Slot::Dst, Geometry::Columns}},
+        .tempType = TempType::Float32,
+        .description = "Each work-item walks a whole row (pass 1) or column (pass 2) keeping a running sum: add the "
+                       "pixel entering the window, subtract the one leaving. About 4 reads per pixel whatever the "
+                       "radius, but only W work-items per pass, each a long sequential loop - little parallelism for "
+                       "a GPU, and the row pass reads with a row-sized stride between neighbouring work-items "
+                       "(uncoalesced). Both passes are 1-D launches of W work-items; the row pass strides over rows.",
+        .seedNote = "Seed 000's recursive-filter lesson in miniature: cost flat in the radius, but sequential per "
+                    "line, so it cannot saturate a GPU.",
+        .plainWords = "One worker walks a whole row (then a column) keeping a running total, so the cost does not grow with the blur - but only a few workers are busy.",
+    });
+    box.variants.push_back(VariantSpec{
+        .name = "strips",
+        .title = "Small radius: row strips in registers",
+        .kernelFile = "box.cl",
+        .passes = {{"box_strips", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .formats = {PixelFormat::Gray8, PixelFormat::Rgba8888},
+        .blockWidth = 8,
+        .blockHeight = 8,
+        .blockBytesGpu = 8, // 8 gray8 or 2 rgba8888 pixels per work-item and row
+        .blockBytesCpu = 16,
+        .maxRadius = 2,
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned loads
+        .preferredLocalGpu = LocalSize{32, 8},
+        .preferredLocalCpu = LocalSize{16, 1},
+        .description = "For radius 1 and 2 (the 3x3 and 5x5 means): both passes in one kernel with no scratch "
+                       "memory at all. Each work-item owns a strip 8 bytes across and 8 rows down and walks down "
+                       "it: every input row is fetched once (one aligned 8-byte load and the r-pixel halo on each "
+                       "side), summed along the row, and the last 2r row sums stay in registers to be summed down "
+                       "the column - each input byte is fetched (8+2r)/8 times, 2(2r+1) adds per output byte. "
+                       "The image edges stay on the fast path (the border rule's pixels already sit in the loaded "
+                       "block), bytes enter the sums through the float mantissa (exact), and the rounded mean is "
+                       "taken in the mantissa too, so the result is bit-exact. The same strips as gaussian5x5's "
+                       "and box3x3_interior's roofline rungs (kernels/shared/separable_strips.clh). Unavailable above "
+                       "radius 2: the rows kept grow with r; the roofline rung handles any radius.",
+        .seedNote = "Not in the seeds; the register-strip form of 'Fast stencils' (CUDA convolutionSeparable, "
+                    "Halide's sliding windows) for the radii OpenCV users reach for most.",
+        .plainWords = "For a small blur, each worker slides down a thin strip of the picture and keeps the last few "
+                      "rows in its head, so every pixel is read from memory about once.",
+    });
+    box.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Both passes fused in local memory, running sums",
+        .kernelFile = "box.cl",
+        .passes = {{"box_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .tiledLocal = true,
+        .blockWidth = 4,
+        .blockHeight = 1, // 2-row blocks ran 6% faster (r = 3, gray8) but need 84 KB at r = 50 rgba8888
+        .description = "One kernel does both passes. A work-group owns a tile of (4 x its width) pixels by (its "
+                       "height) rows; its work-items first walk down the tile's columns plus r columns of apron "
+                       "on each side keeping a running column sum (add the row entering, subtract the row leaving), "
+                       "with neighbouring work-items on neighbouring bytes, and leave the sums in __local memory; "
+                       "then each work-item slides a running row sum over them and writes 4 pixels per row (16 "
+                       "bytes for rgba8888). The intermediate never goes to global memory (the separable variants "
+                       "write and read back a float buffer 4x the image), and the cost per pixel barely grows with "
+                       "the radius. The tile needs (rows x (4 x width + 2r) x channels) floats of __local memory: "
+                       "42 KB for rgba8888 at r = 50 with the 16x16 auto shape. On a GPU it stays far from the memory "
+                       "limit (and in rgba8888 behind the two-pass separable rung): the column "
+                       "pass reads one byte per work-item per load and the row pass re-reads 2r+1 floats of __local "
+                       "memory per output, so instruction issue, not bandwidth, sets the time.",
+        .seedNote = "Seed 000's lesson (cost flat in the radius) without its sequential whole-line loops, and "
+                    "seed 003's local-memory staging applied to the intermediate rather than the input.",
+        .plainWords = "Each team does both sweeps in its fast scratchpad with running totals, so even a huge blur costs about the same as a small one.",
+    });
+    box.variants.push_back(cpuRowsVariant("cpu_rows_box",
                        "Shaped for an ordinary processor: each worker averages a strip sixteen pixels at a time with whole-number sums in the processor's wide instructions, reading each row once.",
                        "CPU-shaped: 16-bit integer vectors down row strips", 2,
                        "The box (radius 1 and 2): exact ushort16 sums (at most 25 x 255), and the "
                     "rounded mean (s + A/2) / A as one multiply-high by ceil(2^17 / A) and a shift, exact for these "
                     "sums: integers only, 16 lanes in half a register. On PoCL it beat OpenCV's own CPU box filter "
-                    "in both layouts and the GPU-shaped strips by 8-10x.");
-    v.seedNote = "Not in the seeds: the integer form of OpenCV's own box filter, in OpenCL vectors.";
-    box.variants.push_back(v);
+                    "in both layouts and the GPU-shaped strips by 8-10x.",
+                                          "Not in the seeds: the integer form of OpenCV's own box filter, in OpenCL vectors."));
 }
 
 } // namespace fwb

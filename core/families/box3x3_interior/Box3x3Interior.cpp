@@ -89,86 +89,88 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
         else
             box3x3InteriorReference(src, dst, p, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "box.cl";
-    v.passes = {{"box3x3_interior", Slot::Src, Slot::Dst, Geometry::Interior}};
-
-    v.name = "uniform_padded";
-    v.plainWords = "Every worker blurs one pixel; the edge of the picture is skipped by giving the graphics chip a slightly bigger, evenly shaped job and letting the extra workers stop at once.";
-    v.title = "Rounded-up global size, guarded";
-    v.globalRule = GlobalRule::RoundUp;
-    v.tiledLocal = true; // the fix needs a shape to round to: auto launches 16x16 instead of NULL
-    v.description = "The OpenCL 1.2 fix: the global size is rounded up to a multiple of the work-group shape and "
-                    "the kernel returns early for the surplus work-items. Works on every device with any shape; "
-                    "the edge work-groups carry idle lanes and every work-item pays one comparison. The fix needs "
-                    "a shape to round to, so auto launches 16x16 rather than leaving the choice to the runtime.";
-    v.seedNote = "Seed 001: the classic workaround for devices without CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT. "
-                 "On an H100 at 6720x4480 gray8, 16x16 ran about 80x faster than the exact size with a NULL "
-                 "local size, where the driver chose 58x1 groups.";
     out.push_back(f);
     FilterSpec &interior = out.back();
-    interior.variants.push_back(v);
-
-    v.name = "exact_cl12";
-    v.plainWords = "The job is cut to exactly the inner pixels, an awkward size the chip can only split into tiny teams - a lesson in how much team size matters.";
-    v.title = "Exact global size, OpenCL 1.2 rules";
-    v.globalRule = GlobalRule::Exact;
-    v.tiledLocal = false;
-    v.description = "Launches exactly (W-2) x (H-2) work-items under OpenCL 1.2 rules. With an explicit "
-                    "work-group shape that does not divide that size (16x16 on 638x478) the runtime must refuse "
-                    "with CL_INVALID_WORK_GROUP_SIZE - shown here as the expected outcome. With auto (NULL) the "
-                    "runtime picks a shape that divides, possibly an odd one such as 1x239 that wastes SIMD lanes.";
-    v.seedNote = "Seed 001: 638x478 with local 16x16 fails on OpenCL 1.2; NULL local gave (1, 239) on Intel HD "
-                 "Graphics 5500.";
-    interior.variants.push_back(v);
-
-    v.name = "nonuniform_cl20";
-    v.plainWords = "The job is cut to exactly the inner pixels and the chip is allowed to make its last teams smaller, so no worker is wasted.";
-    v.title = "Exact global size, non-uniform work-groups (CL 2.0)";
-    v.globalRule = GlobalRule::NonUniform;
-    v.needsNonUniform = true;
-    v.description = "Built with -cl-std=CL2.0 on a device that supports non-uniform work-groups: the exact size "
-                    "launches with any shape, and the runtime makes the last group in each direction smaller "
-                    "(14x16, 16x14, 14x14 for 638x478 / 16x16). No padding, no guard, full groups elsewhere.";
-    v.seedNote = "Seed 001: works only when compiled -cl-std=CL2.0 on an OpenCL 2.0 device; "
-                 "get_local_size() reports the smaller edge groups, get_enqueued_local_size() the requested 16x16.";
-    interior.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "box.cl";
-    v.name = "roofline";
-    v.plainWords = "Each worker slides down a thin strip of the picture and keeps the last rows it read in its head, so every pixel is fetched from memory about once.";
-    v.title = "Row strips in registers, wide loads, edges on the fast path";
-    v.passes = {{"box3x3_interior_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
-    v.blockWidth = 16;    // rgb888 (and -DRF_INT): roofline.clh's 16-byte chunks
-    v.blockBytesGpu = 8;  // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
-    v.blockBytesCpu = 16; // PoCL vectorises across work-items; 16-byte strips suit it
-    v.blockHeight = 8;
-    v.preferredLocalGpu = LocalSize{32, 8};
-    v.preferredLocalCpu = LocalSize{16, 1};
-    v.description = "Each work-item owns a strip 8 bytes across (8 gray8 pixels, 2 rgba8888 pixels) and 8 rows "
-                    "down and walks down it: every input row is fetched once, as one aligned 8-byte load plus "
-                    "a 1-pixel halo on each side, its 3-pixel row sums stay in registers for the next two "
-                    "output rows, and each output row leaves in one 8-byte store - each input byte is fetched "
-                    "(8+2)/8 = 1.25 times instead of 9. Neighbouring work-items own neighbouring bytes, so a "
-                    "warp reads one contiguous span of each row. Three things made it 2x faster than the "
-                    "first version of this rung (16-byte strips): small strips need few registers, "
-                    "so more warps are in flight; the work-items at the left and right image edges stay on "
-                    "the fast path (the frame's pixels already sit in the loaded block), where they used to "
-                    "read pixel by pixel and hold up their whole warp; and bytes enter the float sums through "
-                    "the mantissa (1 + b/32768 is exact, one byte permute) instead of quarter-rate "
-                    "conversions. The sums stay exact integers, so the result is bit-exact. The frame is "
-                    "kept by writing the input byte back in columns 0 and W-1 and not writing rows 0 and H-1. "
-                    "Odd sizes run as fast as even ones: rows are padded to 16 bytes on the device and the edge "
-                    "block loads in place (packed rows with funnel-shifted words, or byte by byte, were a quarter "
-                    "slower). What is left between this and a copy is instruction issue: about 15 operations per "
-                    "output byte (byte permutes, adds, the rounding) on top of the memory traffic.";
-    v.seedNote = "Seed 001 is about launching (W-2) x (H-2) work-items; this rung sidesteps the question by "
-                 "giving each work-item a block, as the 'Fast stencils' anchors (CUDA convolutionSeparable, "
-                 "Halide's sliding windows) do.";
-    interior.variants.push_back(v);
+    interior.variants.push_back(VariantSpec{
+        .name = "uniform_padded",
+        .title = "Rounded-up global size, guarded",
+        .kernelFile = "box.cl",
+        .passes = {{"box3x3_interior", Slot::Src, Slot::Dst, Geometry::Interior}},
+        .globalRule = GlobalRule::RoundUp,
+        .tiledLocal = true, // the fix needs a shape to round to: auto launches 16x16 instead of NULL
+        .description = "The OpenCL 1.2 fix: the global size is rounded up to a multiple of the work-group shape and "
+                       "the kernel returns early for the surplus work-items. Works on every device with any shape; "
+                       "the edge work-groups carry idle lanes and every work-item pays one comparison. The fix needs "
+                       "a shape to round to, so auto launches 16x16 rather than leaving the choice to the runtime.",
+        .seedNote = "Seed 001: the classic workaround for devices without CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT. "
+                    "On an H100 at 6720x4480 gray8, 16x16 ran about 80x faster than the exact size with a NULL "
+                    "local size, where the driver chose 58x1 groups.",
+        .plainWords = "Every worker blurs one pixel; the edge of the picture is skipped by giving the graphics chip a slightly bigger, evenly shaped job and letting the extra workers stop at once.",
+    });
+    interior.variants.push_back(VariantSpec{
+        .name = "exact_cl12",
+        .title = "Exact global size, OpenCL 1.2 rules",
+        .kernelFile = "box.cl",
+        .passes = {{"box3x3_interior", Slot::Src, Slot::Dst, Geometry::Interior}},
+        .globalRule = GlobalRule::Exact,
+        .tiledLocal = false,
+        .description = "Launches exactly (W-2) x (H-2) work-items under OpenCL 1.2 rules. With an explicit "
+                       "work-group shape that does not divide that size (16x16 on 638x478) the runtime must refuse "
+                       "with CL_INVALID_WORK_GROUP_SIZE - shown here as the expected outcome. With auto (NULL) the "
+                       "runtime picks a shape that divides, possibly an odd one such as 1x239 that wastes SIMD lanes.",
+        .seedNote = "Seed 001: 638x478 with local 16x16 fails on OpenCL 1.2; NULL local gave (1, 239) on Intel HD "
+                    "Graphics 5500.",
+        .plainWords = "The job is cut to exactly the inner pixels, an awkward size the chip can only split into tiny teams - a lesson in how much team size matters.",
+    });
+    interior.variants.push_back(VariantSpec{
+        .name = "nonuniform_cl20",
+        .title = "Exact global size, non-uniform work-groups (CL 2.0)",
+        .kernelFile = "box.cl",
+        .passes = {{"box3x3_interior", Slot::Src, Slot::Dst, Geometry::Interior}},
+        .globalRule = GlobalRule::NonUniform,
+        .tiledLocal = false,
+        .needsNonUniform = true,
+        .description = "Built with -cl-std=CL2.0 on a device that supports non-uniform work-groups: the exact size "
+                       "launches with any shape, and the runtime makes the last group in each direction smaller "
+                       "(14x16, 16x14, 14x14 for 638x478 / 16x16). No padding, no guard, full groups elsewhere.",
+        .seedNote = "Seed 001: works only when compiled -cl-std=CL2.0 on an OpenCL 2.0 device; "
+                    "get_local_size() reports the smaller edge groups, get_enqueued_local_size() the requested 16x16.",
+        .plainWords = "The job is cut to exactly the inner pixels and the chip is allowed to make its last teams smaller, so no worker is wasted.",
+    });
+    interior.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Row strips in registers, wide loads, edges on the fast path",
+        .kernelFile = "box.cl",
+        .passes = {{"box3x3_interior_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .blockWidth = 16, // rgb888 (and -DRF_INT): roofline.clh's 16-byte chunks
+        .blockHeight = 8,
+        .blockBytesGpu = 8, // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
+        .blockBytesCpu = 16, // PoCL vectorises across work-items; 16-byte strips suit it
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned loads
+        .preferredLocalGpu = LocalSize{32, 8},
+        .preferredLocalCpu = LocalSize{16, 1},
+        .description = "Each work-item owns a strip 8 bytes across (8 gray8 pixels, 2 rgba8888 pixels) and 8 rows "
+                       "down and walks down it: every input row is fetched once, as one aligned 8-byte load plus "
+                       "a 1-pixel halo on each side, its 3-pixel row sums stay in registers for the next two "
+                       "output rows, and each output row leaves in one 8-byte store - each input byte is fetched "
+                       "(8+2)/8 = 1.25 times instead of 9. Neighbouring work-items own neighbouring bytes, so a "
+                       "warp reads one contiguous span of each row. Three things made it 2x faster than the "
+                       "first version of this rung (16-byte strips): small strips need few registers, "
+                       "so more warps are in flight; the work-items at the left and right image edges stay on "
+                       "the fast path (the frame's pixels already sit in the loaded block), where they used to "
+                       "read pixel by pixel and hold up their whole warp; and bytes enter the float sums through "
+                       "the mantissa (1 + b/32768 is exact, one byte permute) instead of quarter-rate "
+                       "conversions. The sums stay exact integers, so the result is bit-exact. The frame is "
+                       "kept by writing the input byte back in columns 0 and W-1 and not writing rows 0 and H-1. "
+                       "Odd sizes run as fast as even ones: rows are padded to 16 bytes on the device and the edge "
+                       "block loads in place (packed rows with funnel-shifted words, or byte by byte, were a quarter "
+                       "slower). What is left between this and a copy is instruction issue: about 15 operations per "
+                       "output byte (byte permutes, adds, the rounding) on top of the memory traffic.",
+        .seedNote = "Seed 001 is about launching (W-2) x (H-2) work-items; this rung sidesteps the question by "
+                    "giving each work-item a block, as the 'Fast stencils' anchors (CUDA convolutionSeparable, "
+                    "Halide's sliding windows) do.",
+        .plainWords = "Each worker slides down a thin strip of the picture and keeps the last rows it read in its head, so every pixel is fetched from memory about once.",
+    });
 }
 
 } // namespace fwb

@@ -217,99 +217,98 @@ void registerGaussian(std::vector<FilterSpec> &out)
         else
             gaussianReference(src, dst, p, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "gaussian_separable.cl";
-    v.tempType = TempType::Float32;
-    v.name = "separable";
-    v.plainWords = "The blur is done in two sweeps - first along the rows, then down the columns - so each pixel needs a few dozen sums instead of hundreds.";
-    v.title = "Separable: rows, then columns";
-    v.passes = {{"gaussian_h", Slot::Src, Slot::TmpA}, {"gaussian_v", Slot::TmpA, Slot::Dst}};
-    v.description = "Two 1-D passes with the taps in __constant memory: each reads 2r+1 neighbours along its "
-                    "axis straight from global memory and relies on the cache for the overlap. The float "
-                    "scratch buffer keeps full precision between the passes (one rounding at the end).";
-    v.seedNote = "Seed 004's lesson carries over: taps in constant memory avoid private-array spills. Seed 000 "
-                 "compares this against the recursive (IIR) filter, whose cost does not grow with sigma.";
     out.push_back(f);
     FilterSpec &g = out.back();
-    g.variants.push_back(v);
-
-    v.name = "separable_local";
-    v.plainWords = "The same two sweeps, but each team first copies its patch of the picture into a small fast scratchpad and works from there.";
-    v.title = "Separable, passes staged in local memory";
-    v.passes = {{"gaussian_local_h", Slot::Src, Slot::TmpA}, {"gaussian_local_v", Slot::TmpA, Slot::Dst}};
-    v.tiledLocal = true;
-    v.description = "Each pass first copies its work-group's tile plus r pixels of apron on both sides (rows) or "
-                    "above and below (columns) into __local memory, waits at a barrier, then reads every tap "
-                    "from there. Fewer global reads per pixel ((T+2r)/T instead of 2r+1), but a copy, a barrier "
-                    "and a tile that grows with sigma; tile = work-group shape (auto: 16x16).";
-    v.seedNote = "Seed 004: a local tile gave no gain for 5x5 (1.96 vs 1.63 ms) because L1 served the reads; wide "
-                 "kernels reuse each pixel more, so the trade can tip the other way.";
-    g.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "gaussian_separable.cl";
-    v.name = "roofline";
-    v.plainWords = "Both sweeps happen in one go inside each team's fast scratchpad, so the half-finished picture never goes back to the big memory.";
-    v.title = "Both passes fused in local memory";
-    v.passes = {{"gaussian_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.tiledLocal = true;
-    v.blockWidth = 4;
-    v.blockHeight = 2;
-    v.description = "One kernel does both passes, so the float intermediate (4 bytes per channel, written and "
-                    "read back by the separable variants: 10 bytes of traffic per gray8 pixel instead of 2) never "
-                    "leaves the chip. A work-group owns a tile of (4 x its width) pixels by (its height) rows. "
-                    "Its work-items walk down the tile's columns plus r columns of apron on each side, neighbours "
-                    "on neighbouring bytes (coalesced), keeping the last 2r+1 input values in registers so each "
-                    "byte is read about (rows + 2r) / rows times, and leave the column sums in __local memory; "
-                    "then each work-item filters 4 adjacent pixels along the row from there and writes them with "
-                    "one store (16 bytes for rgba8888). Columns first, then rows: the float sums round in a "
-                    "different order than the reference's rows-then-columns (within the ±1 tolerance). The tile "
-                    "needs rows x (4 x width + 2r) x channels floats of __local memory (32 x 76 x 4 floats = 39 KB "
-                    "for rgba8888 at sigma 2 with the 16x16 auto shape), so large sigmas are refused with the "
-                    "local-memory reason on a 48 KB device. On a GPU it runs no faster than separable_local "
-                    "(32x4 groups suit it better than 16x16): saving the scratch buffer's traffic does not "
-                    "pay yet, because the column pass issues one byte load and 13 multiply-adds per lane with "
-                    "little parallelism per work-item, so the kernel is bound by instruction issue and latency, "
-                    "not by memory.";
-    v.seedNote = "Seed 004 found a local tile useless for a 5x5 window (L1 served the reads); here local memory "
-                 "earns its place by replacing a global scratch buffer, not by caching the input.";
-    g.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "gaussian_separable.cl";
-    v.name = "strips";
-    v.plainWords = "Each worker slides down a narrow strip of the picture and keeps the last few rows it blurred at "
-                   "hand, so both sweeps happen in one go and every pixel is fetched from memory about once.";
-    v.title = "Row strips in registers, both passes in one kernel";
-    v.passes = {{"gaussian_strips", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
-    v.blockWidth = 1;      // rgb888: not offered (the strips need whole 4-byte words)
-    v.blockBytesGpu = 16;  // gray8: 16 pixels, rgba8888: 4 pixels per work-item and row
-    v.blockBytesCpu = 16;
-    v.blockHeight = 32;
-    v.maxRadius = 8;       // sigma <= 2.66: above, 2r rows of strip results no longer fit in registers
-    v.preferredLocalGpu = LocalSize{32, 4};
-    v.preferredLocalCpu = LocalSize{16, 1};
-    v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
-    v.description = "The gaussian5x5 roofline rung (kernels/shared/separable_strips.clh) for any sigma up to 2.66 "
-                    "(radius 8): a work-item owns a strip 16 bytes across and 32 rows down on GPUs (16 x 32 on "
-                    "PoCL too), fetches every input "
-                    "row once as aligned words (the strip plus r pixels of halo on each side), filters it along "
-                    "the row with the 2r+1 taps and keeps the last 2r row results in registers to finish each "
-                    "output row down the column. Both passes in one kernel and no float scratch buffer (the "
-                    "separable variants write and read back 4 bytes per channel): each input byte is fetched "
-                    "(32 + 2r) / 32 times, 2(2r+1) multiply-adds per output byte. Bytes enter as 1 + b/32768 "
-                    "through the mantissa and leave through one multiply-add into the mantissa of 2^23 (within "
-                    "the filter's ±1). On NVIDIA its time varies from build to build (the compiler's unrolling of "
-                    "this large kernel depends on the program around it); 16-byte x 32-row strips beat smaller "
-                    "ones at sigma 2, while small sigmas want small strips. In rgba8888 it is slower than "
-                    "separable_local: its 24-byte halos cost more loads and selects per row than the scratch "
-                    "buffer's traffic. Odd sizes (rows padded on the device, the edge block loaded in place) run "
-                    "within a few percent of even ones.";
-    v.seedNote = "Seed 000 sets the recursive filter against the convolution; this rung is the convolution at "
-                 "its best for small sigma, where the recursive filter's fixed cost does not pay yet.";
-    g.variants.push_back(v);
+    g.variants.push_back(VariantSpec{
+        .name = "separable",
+        .title = "Separable: rows, then columns",
+        .kernelFile = "gaussian_separable.cl",
+        .passes = {{"gaussian_h", Slot::Src, Slot::TmpA}, {"gaussian_v", Slot::TmpA, Slot::Dst}},
+        .tempType = TempType::Float32,
+        .description = "Two 1-D passes with the taps in __constant memory: each reads 2r+1 neighbours along its "
+                       "axis straight from global memory and relies on the cache for the overlap. The float "
+                       "scratch buffer keeps full precision between the passes (one rounding at the end).",
+        .seedNote = "Seed 004's lesson carries over: taps in constant memory avoid private-array spills. Seed 000 "
+                    "compares this against the recursive (IIR) filter, whose cost does not grow with sigma.",
+        .plainWords = "The blur is done in two sweeps - first along the rows, then down the columns - so each pixel needs a few dozen sums instead of hundreds.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "separable_local",
+        .title = "Separable, passes staged in local memory",
+        .kernelFile = "gaussian_separable.cl",
+        .passes = {{"gaussian_local_h", Slot::Src, Slot::TmpA}, {"gaussian_local_v", Slot::TmpA, Slot::Dst}},
+        .tempType = TempType::Float32,
+        .tiledLocal = true,
+        .description = "Each pass first copies its work-group's tile plus r pixels of apron on both sides (rows) or "
+                       "above and below (columns) into __local memory, waits at a barrier, then reads every tap "
+                       "from there. Fewer global reads per pixel ((T+2r)/T instead of 2r+1), but a copy, a barrier "
+                       "and a tile that grows with sigma; tile = work-group shape (auto: 16x16).",
+        .seedNote = "Seed 004: a local tile gave no gain for 5x5 (1.96 vs 1.63 ms) because L1 served the reads; wide "
+                    "kernels reuse each pixel more, so the trade can tip the other way.",
+        .plainWords = "The same two sweeps, but each team first copies its patch of the picture into a small fast scratchpad and works from there.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Both passes fused in local memory",
+        .kernelFile = "gaussian_separable.cl",
+        .passes = {{"gaussian_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .tiledLocal = true,
+        .blockWidth = 4,
+        .blockHeight = 2,
+        .description = "One kernel does both passes, so the float intermediate (4 bytes per channel, written and "
+                       "read back by the separable variants: 10 bytes of traffic per gray8 pixel instead of 2) never "
+                       "leaves the chip. A work-group owns a tile of (4 x its width) pixels by (its height) rows. "
+                       "Its work-items walk down the tile's columns plus r columns of apron on each side, neighbours "
+                       "on neighbouring bytes (coalesced), keeping the last 2r+1 input values in registers so each "
+                       "byte is read about (rows + 2r) / rows times, and leave the column sums in __local memory; "
+                       "then each work-item filters 4 adjacent pixels along the row from there and writes them with "
+                       "one store (16 bytes for rgba8888). Columns first, then rows: the float sums round in a "
+                       "different order than the reference's rows-then-columns (within the ±1 tolerance). The tile "
+                       "needs rows x (4 x width + 2r) x channels floats of __local memory (32 x 76 x 4 floats = 39 KB "
+                       "for rgba8888 at sigma 2 with the 16x16 auto shape), so large sigmas are refused with the "
+                       "local-memory reason on a 48 KB device. On a GPU it runs no faster than separable_local "
+                       "(32x4 groups suit it better than 16x16): saving the scratch buffer's traffic does not "
+                       "pay yet, because the column pass issues one byte load and 13 multiply-adds per lane with "
+                       "little parallelism per work-item, so the kernel is bound by instruction issue and latency, "
+                       "not by memory.",
+        .seedNote = "Seed 004 found a local tile useless for a 5x5 window (L1 served the reads); here local memory "
+                    "earns its place by replacing a global scratch buffer, not by caching the input.",
+        .plainWords = "Both sweeps happen in one go inside each team's fast scratchpad, so the half-finished picture never goes back to the big memory.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "strips",
+        .title = "Row strips in registers, both passes in one kernel",
+        .kernelFile = "gaussian_separable.cl",
+        .passes = {{"gaussian_strips", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .formats = {PixelFormat::Gray8, PixelFormat::Rgba8888},
+        .blockWidth = 1, // rgb888: not offered (the strips need whole 4-byte words)
+        .blockHeight = 32,
+        .blockBytesGpu = 16, // gray8: 16 pixels, rgba8888: 4 pixels per work-item and row
+        .blockBytesCpu = 16,
+        .maxRadius = 8, // sigma <= 2.66: above, 2r rows of strip results no longer fit in registers
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned loads
+        .preferredLocalGpu = LocalSize{32, 4},
+        .preferredLocalCpu = LocalSize{16, 1},
+        .description = "The gaussian5x5 roofline rung (kernels/shared/separable_strips.clh) for any sigma up to 2.66 "
+                       "(radius 8): a work-item owns a strip 16 bytes across and 32 rows down on GPUs (16 x 32 on "
+                       "PoCL too), fetches every input "
+                       "row once as aligned words (the strip plus r pixels of halo on each side), filters it along "
+                       "the row with the 2r+1 taps and keeps the last 2r row results in registers to finish each "
+                       "output row down the column. Both passes in one kernel and no float scratch buffer (the "
+                       "separable variants write and read back 4 bytes per channel): each input byte is fetched "
+                       "(32 + 2r) / 32 times, 2(2r+1) multiply-adds per output byte. Bytes enter as 1 + b/32768 "
+                       "through the mantissa and leave through one multiply-add into the mantissa of 2^23 (within "
+                       "the filter's ±1). On NVIDIA its time varies from build to build (the compiler's unrolling of "
+                       "this large kernel depends on the program around it); 16-byte x 32-row strips beat smaller "
+                       "ones at sigma 2, while small sigmas want small strips. In rgba8888 it is slower than "
+                       "separable_local: its 24-byte halos cost more loads and selects per row than the scratch "
+                       "buffer's traffic. Odd sizes (rows padded on the device, the edge block loaded in place) run "
+                       "within a few percent of even ones.",
+        .seedNote = "Seed 000 sets the recursive filter against the convolution; this rung is the convolution at "
+                    "its best for small sigma, where the recursive filter's fixed cost does not pay yet.",
+        .plainWords = "Each worker slides down a narrow strip of the picture and keeps the last few rows it blurred at "
+                      "hand, so both sweeps happen in one go and every pixel is fetched from memory about once.",
+    });
 }
 
 } // namespace fwb

@@ -197,133 +197,131 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         else
             convolve2D(src, dst, gaussian5x5Weights(sigma), 2, p.border, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "gaussian5x5.cl";
-
-    v.name = "private_array";
-    v.lessonRole = LessonRole::Spill;
-    v.plainWords = "Each worker first copies the 25 blur weights into its own scratch pad, which turns out to be slow: the scratch pad lives far away in main memory.";
-    v.title = "Private array, runtime loop bound";
-    v.passes = {{"gaussian5x5_private_array"}};
-    v.description = "The weights sit in an array declared inside the kernel, and the loop bound is a kernel "
-                    "argument. The compiler cannot turn the array indices into constants, so the array is "
-                    "stored in per-work-item private memory, which on GPUs lives off-chip: every weight costs "
-                    "an extra memory read, and the loop cannot be unrolled. Expect it to be the slowest.";
-    v.seedNote = "Seed 004 (RTX 2060, 6720x4480 gray): 14.36 ms, 5.5x slower than the unrolled port; the PTX "
-                 "shows st.local/ld.local spills.";
     out.push_back(f);
     FilterSpec &g = out.back();
-    g.variants.push_back(v);
-    v.lessonRole = LessonRole::None;
-
-    v.name = "unrolled_constant";
-    v.plainWords = "The 25 multiplications are written out one by one, so the graphics chip never has to stop and look up what comes next.";
-    v.title = "Unrolled, weights folded in";
-    v.passes = {{"gaussian5x5_unrolled"}};
-    v.description = "The window size is fixed at compile time, so the compiler unrolls both loops and writes "
-                    "every weight into the instructions themselves. What is left is 25 loads and 25 "
-                    "multiply-adds per pixel - the baseline the others are measured against.";
-    v.seedNote = "Seed 004: 2.605 ms (25.7x the 67 ms OpenMP CPU); 19 ms with transfers.";
-    v.isBaseline = true;
-    g.variants.push_back(v);
-    v.isBaseline = false;
-
-    v.name = "constant_memory";
-    v.lessonRole = LessonRole::SpillFix;
-    v.plainWords = "The blur weights sit in a small shared shelf every worker can reach quickly, and each worker loops over them.";
-    v.title = "Constant memory, runtime loop bound";
-    v.passes = {{"gaussian5x5_constant"}};
-    v.description = "The weights live in the device's __constant memory (cached and broadcast to all "
-                    "work-items) and the loop bound stays a runtime argument. No spill, but the loop is not "
-                    "unrolled, so the loop counting and address arithmetic remain.";
-    v.seedNote = "Seed 004: 3.48 ms - much faster than the private array, 1.34x slower than unrolled.";
-    g.variants.push_back(v);
-    v.lessonRole = LessonRole::None;
-
-    v.name = "local_tiled";
-    v.plainWords = "Each team of workers first copies its patch of the picture into a small shared table, then blurs from there instead of from main memory.";
-    v.title = "Local-memory tile";
-    v.passes = {{"gaussian5x5_local"}};
-    v.tiledLocal = true;
-    v.tileHalo = 2;
-    v.description = "Each work-group first copies its tile of the image plus a 2-pixel border into fast "
-                    "on-chip __local memory, waits at a barrier, then reads all 25 neighbours from there. "
-                    "It saves global reads, but the hardware cache already does most of that, and the copy "
-                    "plus barrier costs time. The tile size equals the work-group shape (auto: 16x16).";
-    v.seedNote = "Seed 004: no gain - 1.96 ms with shared memory vs 1.63 ms without (L1 cache already hits).";
-    g.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "gaussian5x5.cl";
-    v.name = "image2d";
-    v.plainWords = "The picture is handed to the graphics chip's texture unit, the part built for looking up nearby pixels in games.";
-    v.title = "Image object + sampler";
-    v.passes = {{"gaussian5x5_image"}};
-    v.usesImages = true;
-    v.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
-    v.description = "Reads pixels through an image2d_t and a sampler - the texture path, with its own cache "
-                    "laid out for 2-D neighbourhoods. Borders are remapped in the kernel so every border "
-                    "mode stays exact. Needs image support; rgb888 has no OpenCL image format.";
-    v.seedNote = "Seed 000 recommends image objects for some access patterns; seed 004 did not measure it.";
-    g.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "gaussian5x5.cl";
-    v.name = "vectorized";
-    v.plainWords = "Each worker computes four neighbouring pixels at once, so the picture is read in bigger gulps.";
-    v.title = "Four pixels per work-item, vector loads";
-    v.passes = {{"gaussian5x5_vectorized", Slot::Src, Slot::Dst, Geometry::PixelsX4}};
-    v.description = "Each work-item computes four neighbouring pixels of a row instead of one, so a quarter as "
-                    "many work-items run. The four 5x5 windows overlap: per row they need only 8 input pixels, "
-                    "read with one or two wide vector loads (8 or 24 bytes; rgba8888 as eight whole 4-byte "
-                    "pixels) instead of 20 single reads, and the four results are written with one wide store. "
-                    "Weights are folded in as in the unrolled variant. Why: on a large GPU the "
-                    "one-pixel-per-work-item unrolled kernel reaches about a tenth of the device's copy "
-                    "bandwidth - one byte of output per work-item is too little work per memory "
-                    "transaction. Near the image edges, and for the last group when the width is not a "
-                    "multiple of 4, pixels are read one by one with the border rule, so every border mode "
-                    "stays exact.";
-    v.seedNote = "Seed 002 recommends 128-bit (float4) accesses; in seed 003 the float4 step took the kernel "
-                 "from 13.5 to 32 GFLOPS once the conversions were hoisted out of the loop.";
-    g.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "gaussian5x5.cl";
-    v.name = "roofline";
-    v.plainWords = "Each worker handles a whole block of pixels and keeps the rows it needs at hand, so every pixel is fetched from memory about once: as fast as memory can go.";
-    v.title = "Row strips in registers, wide loads, edges on the fast path";
-    v.passes = {{"gaussian5x5_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned loads
-    v.blockWidth = 16;     // rgb888: the first roofline kernel (16-byte chunks, roofline.clh)
-    v.blockBytesGpu = 8;   // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
-    v.blockBytesCpu = 16;  // PoCL vectorises across work-items; 16-byte strips ran faster there
-    v.blockHeight = 8;
-    v.preferredLocalGpu = LocalSize{32, 4};
-    v.preferredLocalCpu = LocalSize{16, 1};
-    v.description = "Each work-item owns a strip 8 bytes across (8 gray8 pixels, 2 rgba8888 pixels) and 8 rows "
-                    "down. It walks down the strip and fetches every input row once, as one aligned 8-byte "
-                    "load plus the 2-pixel halo on each side, filters it along the row with the five 1-D taps "
-                    "(the 25 weights are their products), keeps the last four row results in registers and "
-                    "combines five of them down the column: each input byte is fetched (8+4)/8 = 1.5 times "
-                    "instead of 25, with 10 multiply-adds per output byte instead of 25, and each output row "
-                    "leaves in one 8-byte store. Neighbouring work-items own neighbouring bytes, so a warp "
-                    "reads one contiguous span of each row. Against the first version of this rung (16 float "
-                    "lanes per row, half as fast): small strips need few registers, so more warps are in flight; "
-                    "the work-items at the left and right image edges stay on the fast path (the border "
-                    "rule's pixels already sit in the loaded block: compile-time selects), where they used to "
-                    "read pixel by pixel and hold up their whole warp; bytes enter the sums as 1 + b/32768 "
-                    "through the mantissa (one byte permute, exact) and leave through one multiply-add into "
-                    "the mantissa of 2^23, instead of quarter-rate int/float conversions. Odd sizes: rows padded to 16 bytes on the device, and the block "
-                    "over the right edge loads in place like every other (its bytes past the width are padding, "
-                    "replaced by the border rule's pixels in registers), in a copy of the strip that only the "
-                    "work-groups at the edge run, so odd sizes run as fast as even ones (moving the block back to end "
-                    "at the edge and loading shifted words was a quarter slower). What is left between this and a "
-                    "copy is instruction issue (by count about 20 operations per output byte).";
-    v.seedNote = "Seed 004's lesson pushed to the memory limit: the 2.605 ms port moved each byte far more than "
-                 "twice; this rung aims at the 2 bytes per pixel a stencil needs (60 MB at 6720x4480 gray8).";
-    g.variants.push_back(v);
-
+    g.variants.push_back(VariantSpec{
+        .name = "private_array",
+        .lessonRole = LessonRole::Spill,
+        .title = "Private array, runtime loop bound",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_private_array"}},
+        .description = "The weights sit in an array declared inside the kernel, and the loop bound is a kernel "
+                       "argument. The compiler cannot turn the array indices into constants, so the array is "
+                       "stored in per-work-item private memory, which on GPUs lives off-chip: every weight costs "
+                       "an extra memory read, and the loop cannot be unrolled. Expect it to be the slowest.",
+        .seedNote = "Seed 004 (RTX 2060, 6720x4480 gray): 14.36 ms, 5.5x slower than the unrolled port; the PTX "
+                    "shows st.local/ld.local spills.",
+        .plainWords = "Each worker first copies the 25 blur weights into its own scratch pad, which turns out to be slow: the scratch pad lives far away in main memory.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "unrolled_constant",
+        .isBaseline = true,
+        .lessonRole = LessonRole::None,
+        .title = "Unrolled, weights folded in",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_unrolled"}},
+        .description = "The window size is fixed at compile time, so the compiler unrolls both loops and writes "
+                       "every weight into the instructions themselves. What is left is 25 loads and 25 "
+                       "multiply-adds per pixel - the baseline the others are measured against.",
+        .seedNote = "Seed 004: 2.605 ms (25.7x the 67 ms OpenMP CPU); 19 ms with transfers.",
+        .plainWords = "The 25 multiplications are written out one by one, so the graphics chip never has to stop and look up what comes next.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "constant_memory",
+        .isBaseline = false,
+        .lessonRole = LessonRole::SpillFix,
+        .title = "Constant memory, runtime loop bound",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_constant"}},
+        .description = "The weights live in the device's __constant memory (cached and broadcast to all "
+                       "work-items) and the loop bound stays a runtime argument. No spill, but the loop is not "
+                       "unrolled, so the loop counting and address arithmetic remain.",
+        .seedNote = "Seed 004: 3.48 ms - much faster than the private array, 1.34x slower than unrolled.",
+        .plainWords = "The blur weights sit in a small shared shelf every worker can reach quickly, and each worker loops over them.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "local_tiled",
+        .isBaseline = false,
+        .lessonRole = LessonRole::None,
+        .title = "Local-memory tile",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_local"}},
+        .tiledLocal = true,
+        .tileHalo = 2,
+        .description = "Each work-group first copies its tile of the image plus a 2-pixel border into fast "
+                       "on-chip __local memory, waits at a barrier, then reads all 25 neighbours from there. "
+                       "It saves global reads, but the hardware cache already does most of that, and the copy "
+                       "plus barrier costs time. The tile size equals the work-group shape (auto: 16x16).",
+        .seedNote = "Seed 004: no gain - 1.96 ms with shared memory vs 1.63 ms without (L1 cache already hits).",
+        .plainWords = "Each team of workers first copies its patch of the picture into a small shared table, then blurs from there instead of from main memory.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "image2d",
+        .title = "Image object + sampler",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_image"}},
+        .usesImages = true,
+        .formats = {PixelFormat::Gray8, PixelFormat::Rgba8888},
+        .description = "Reads pixels through an image2d_t and a sampler - the texture path, with its own cache "
+                       "laid out for 2-D neighbourhoods. Borders are remapped in the kernel so every border "
+                       "mode stays exact. Needs image support; rgb888 has no OpenCL image format.",
+        .seedNote = "Seed 000 recommends image objects for some access patterns; seed 004 did not measure it.",
+        .plainWords = "The picture is handed to the graphics chip's texture unit, the part built for looking up nearby pixels in games.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "vectorized",
+        .title = "Four pixels per work-item, vector loads",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_vectorized", Slot::Src, Slot::Dst, Geometry::PixelsX4}},
+        .description = "Each work-item computes four neighbouring pixels of a row instead of one, so a quarter as "
+                       "many work-items run. The four 5x5 windows overlap: per row they need only 8 input pixels, "
+                       "read with one or two wide vector loads (8 or 24 bytes; rgba8888 as eight whole 4-byte "
+                       "pixels) instead of 20 single reads, and the four results are written with one wide store. "
+                       "Weights are folded in as in the unrolled variant. Why: on a large GPU the "
+                       "one-pixel-per-work-item unrolled kernel reaches about a tenth of the device's copy "
+                       "bandwidth - one byte of output per work-item is too little work per memory "
+                       "transaction. Near the image edges, and for the last group when the width is not a "
+                       "multiple of 4, pixels are read one by one with the border rule, so every border mode "
+                       "stays exact.",
+        .seedNote = "Seed 002 recommends 128-bit (float4) accesses; in seed 003 the float4 step took the kernel "
+                    "from 13.5 to 32 GFLOPS once the conversions were hoisted out of the loop.",
+        .plainWords = "Each worker computes four neighbouring pixels at once, so the picture is read in bigger gulps.",
+    });
+    g.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Row strips in registers, wide loads, edges on the fast path",
+        .kernelFile = "gaussian5x5.cl",
+        .passes = {{"gaussian5x5_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .blockWidth = 16, // rgb888: the first roofline kernel (16-byte chunks, roofline.clh)
+        .blockHeight = 8,
+        .blockBytesGpu = 8, // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
+        .blockBytesCpu = 16, // PoCL vectorises across work-items; 16-byte strips ran faster there
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned loads
+        .preferredLocalGpu = LocalSize{32, 4},
+        .preferredLocalCpu = LocalSize{16, 1},
+        .description = "Each work-item owns a strip 8 bytes across (8 gray8 pixels, 2 rgba8888 pixels) and 8 rows "
+                       "down. It walks down the strip and fetches every input row once, as one aligned 8-byte "
+                       "load plus the 2-pixel halo on each side, filters it along the row with the five 1-D taps "
+                       "(the 25 weights are their products), keeps the last four row results in registers and "
+                       "combines five of them down the column: each input byte is fetched (8+4)/8 = 1.5 times "
+                       "instead of 25, with 10 multiply-adds per output byte instead of 25, and each output row "
+                       "leaves in one 8-byte store. Neighbouring work-items own neighbouring bytes, so a warp "
+                       "reads one contiguous span of each row. Against the first version of this rung (16 float "
+                       "lanes per row, half as fast): small strips need few registers, so more warps are in flight; "
+                       "the work-items at the left and right image edges stay on the fast path (the border "
+                       "rule's pixels already sit in the loaded block: compile-time selects), where they used to "
+                       "read pixel by pixel and hold up their whole warp; bytes enter the sums as 1 + b/32768 "
+                       "through the mantissa (one byte permute, exact) and leave through one multiply-add into "
+                       "the mantissa of 2^23, instead of quarter-rate int/float conversions. Odd sizes: rows padded to 16 bytes on the device, and the block "
+                       "over the right edge loads in place like every other (its bytes past the width are padding, "
+                       "replaced by the border rule's pixels in registers), in a copy of the strip that only the "
+                       "work-groups at the edge run, so odd sizes run as fast as even ones (moving the block back to end "
+                       "at the edge and loading shifted words was a quarter slower). What is left between this and a "
+                       "copy is instruction issue (by count about 20 operations per output byte).",
+        .seedNote = "Seed 004's lesson pushed to the memory limit: the 2.605 ms port moved each byte far more than "
+                    "twice; this rung aims at the 2 bytes per pixel a stencil needs (60 MB at 6720x4480 gray8).",
+        .plainWords = "Each worker handles a whole block of pixels and keeps the rows it needs at hand, so every pixel is fetched from memory about once: as fast as memory can go.",
+    });
     // The same strips with the arithmetic in pairs of 16-bit floats (kernels/shared/separable_strips.clh, SS_HALF2).
     {
         VariantSpec h = g.variants.back();
@@ -357,8 +355,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         h.seedNote = "";
         g.variants.push_back(h);
     }
-
-    v = cpuRowsVariant("cpu_rows_gaussian5x5",
+    g.variants.push_back(cpuRowsVariant("cpu_rows_gaussian5x5",
                        "Shaped for an ordinary processor: each worker blurs a strip sixteen pixels at a time with the processor's wide instructions, reading each row once.",
                        "CPU-shaped: 16-byte vectors down row strips", 0,
                        "The Gaussian: the taps are symmetric, so the mirrored bytes are added in 16 "
@@ -366,10 +363,9 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "multiply-adds down the last five row results, per 16 bytes; within the filter's ±1 of the 2-D "
                     "reference. On a GPU it runs (16 pixels per work-item across) but is not meant for it: no GPU "
                     "figure claimed. On PoCL it runs 6-10x faster than the GPU-shaped rungs and near OpenCV's "
-                    "own CPU code.");
-    v.seedNote = "Seed 003's lesson (explicit float4/float8 vectors for a CPU) at the width of the machine: 16 "
-                 "lanes, the AVX-512 register.";
-    g.variants.push_back(v);
+                    "own CPU code.",
+                                        "Seed 003's lesson (explicit float4/float8 vectors for a CPU) at the width of the machine: 16 "
+                 "lanes, the AVX-512 register."));
 }
 
 } // namespace fwb

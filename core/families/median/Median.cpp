@@ -190,73 +190,74 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         else
             medianReference(src, dst, size, p.border, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "median.cl";
-    v.sharesTileProgram = true; // one program per layout for all three variants
-    v.tileHalo = size / 2;
-
-    v.name = "naive_sort";
-    v.plainWords = "Every worker collects the pixels around it and sorts them one by one to find the middle value - easy to write, slow to run.";
-    v.title = "Insertion sort";
-    v.passes = {{"median_naive_sort"}};
-    v.description = "Gathers each channel's " + std::to_string(size * size) + " values into a private array and "
-                    "insertion-sorts it. How far each value moves depends on the data, so neighbouring "
-                    "work-items branch differently and SIMD lanes wait for the slowest.";
-    v.seedNote = "Seed 000 guideline: avoid branches - all lanes of a GPU execute both sides of a divergent branch.";
-    f.variants.push_back(v);
-
-    v.name = "sorting_network";
-    v.plainWords = "Every worker finds the middle value with a fixed recipe of compare-and-swap steps, so no worker ever waits for a decision.";
-    v.title = "Branchless min/max network";
-    v.passes = {{"median_sorting_network"}};
-    v.description = std::string("A fixed selection network (Batcher's merge sort pruned to the middle output: ")
-                    + (size == 3 ? "24" : "113") + " min/max steps) on whole pixels (all channels at once as "
-                    "uchar vectors): no branches, constant indices, so the values stay in registers and every "
-                    "work-item runs the same instructions.";
-    v.seedNote = "Seed 000: avoid branches; use a ? x : y, select, min and max.";
-    f.variants.push_back(v);
-
-    v.sharesTileProgram = false;
-    v.tiledLocal = true;
-    v.name = "local_tiled";
-    v.plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so neighbouring workers stop fetching the same pixels again and again.";
-    v.title = "Network on a local-memory tile";
-    v.passes = {{"median_local"}};
-    v.description = "The work-group copies its tile plus a " + std::to_string(size / 2) + "-pixel halo into __local "
-                    "memory once, then runs the same network from there. Saves repeated global reads; pays a "
-                    "barrier and the copy, and on a CPU local memory is ordinary cached memory.";
-    v.seedNote = "Seed 004: a shared-memory tile gave no gain for a 5x5 stencil where L1 already hits.";
-    f.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "median.cl";
-    v.name = "roofline";
-    v.plainWords = "Each worker handles a whole block of pixels and reuses the sorting it already did for the pixel next door, so it does far less work per pixel.";
-    v.title = "Roofline: shared column sorts on byte vectors";
-    v.passes = {{"median_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-    v.blockWidth = 8; // 8x8 was the best block on the GPUs measured, for 3x3 and 5x5
-    v.blockHeight = 8;
-    v.preferredLocalGpu = {32, 4};
-    v.preferredLocalCpu = {16, 4};
-    v.description = "Each work-item produces an 8x8 block of outputs on whole byte vectors: one vector min/max "
-                    "computes 8 gray8 medians (or 8 rgba pixels x 4 channels, 32 lanes) at once. Every input row "
-                    "is loaded once as aligned vectors plus a halo vector on each side"
-                    + std::string(size == 3 ? " and the window's rows stay in registers while the block slides down"
-                                            : "")
-                    + ". Each column of the window is sorted once and shared by the " + n + " outputs that "
-                    "contain it (their neighbours are byte-shifted copies of the sorted vectors), so the "
-                    "selection does far less work: "
-                    + (size == 3 ? "Paeth's median of (largest low, median of middles, smallest high): 3x6 + 12 "
-                                   "min/max per lane instead of 24"
-                                 : "a 76-step network for sorted columns instead of 113 steps, plus 18 per column")
-                    + ". Exact."
-                    + (size == 5 ? " Compute-bound (about 150 min/max per byte), not bandwidth-bound." : "");
-    v.seedNote = "Seed 000: min/max instead of branches, taken to its end - the min/max run on 16 lanes at a time "
-                 "and each comparison is shared by neighbouring outputs.";
-    f.variants.push_back(v);
-
+    f.variants.push_back(VariantSpec{
+        .name = "naive_sort",
+        .title = "Insertion sort",
+        .kernelFile = "median.cl",
+        .passes = {{"median_naive_sort"}},
+        .sharesTileProgram = true, // one program per layout for all three variants
+        .tileHalo = size / 2,
+        .description = "Gathers each channel's " + std::to_string(size * size) + " values into a private array and "
+                       "insertion-sorts it. How far each value moves depends on the data, so neighbouring "
+                       "work-items branch differently and SIMD lanes wait for the slowest.",
+        .seedNote = "Seed 000 guideline: avoid branches - all lanes of a GPU execute both sides of a divergent branch.",
+        .plainWords = "Every worker collects the pixels around it and sorts them one by one to find the middle value - easy to write, slow to run.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "sorting_network",
+        .title = "Branchless min/max network",
+        .kernelFile = "median.cl",
+        .passes = {{"median_sorting_network"}},
+        .sharesTileProgram = true,
+        .tileHalo = size / 2,
+        .description = std::string("A fixed selection network (Batcher's merge sort pruned to the middle output: ")
+                       + (size == 3 ? "24" : "113") + " min/max steps) on whole pixels (all channels at once as "
+                       "uchar vectors): no branches, constant indices, so the values stay in registers and every "
+                       "work-item runs the same instructions.",
+        .seedNote = "Seed 000: avoid branches; use a ? x : y, select, min and max.",
+        .plainWords = "Every worker finds the middle value with a fixed recipe of compare-and-swap steps, so no worker ever waits for a decision.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "local_tiled",
+        .title = "Network on a local-memory tile",
+        .kernelFile = "median.cl",
+        .passes = {{"median_local"}},
+        .tiledLocal = true,
+        .sharesTileProgram = false,
+        .tileHalo = size / 2,
+        .description = "The work-group copies its tile plus a " + std::to_string(size / 2) + "-pixel halo into __local "
+                       "memory once, then runs the same network from there. Saves repeated global reads; pays a "
+                       "barrier and the copy, and on a CPU local memory is ordinary cached memory.",
+        .seedNote = "Seed 004: a shared-memory tile gave no gain for a 5x5 stencil where L1 already hits.",
+        .plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so neighbouring workers stop fetching the same pixels again and again.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Roofline: shared column sorts on byte vectors",
+        .kernelFile = "median.cl",
+        .passes = {{"median_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .blockWidth = 8, // 8x8 was the best block on the GPUs measured, for 3x3 and 5x5
+        .blockHeight = 8,
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
+        .preferredLocalGpu = {32, 4},
+        .preferredLocalCpu = {16, 4},
+        .description = "Each work-item produces an 8x8 block of outputs on whole byte vectors: one vector min/max "
+                       "computes 8 gray8 medians (or 8 rgba pixels x 4 channels, 32 lanes) at once. Every input row "
+                       "is loaded once as aligned vectors plus a halo vector on each side"
+                       + std::string(size == 3 ? " and the window's rows stay in registers while the block slides down"
+                                               : "")
+                       + ". Each column of the window is sorted once and shared by the " + n + " outputs that "
+                       "contain it (their neighbours are byte-shifted copies of the sorted vectors), so the "
+                       "selection does far less work: "
+                       + (size == 3 ? "Paeth's median of (largest low, median of middles, smallest high): 3x6 + 12 "
+                                      "min/max per lane instead of 24"
+                                    : "a 76-step network for sorted columns instead of 113 steps, plus 18 per column")
+                       + ". Exact."
+                       + (size == 5 ? " Compute-bound (about 150 min/max per byte), not bandwidth-bound." : ""),
+        .seedNote = "Seed 000: min/max instead of branches, taken to its end - the min/max run on 16 lanes at a time "
+                    "and each comparison is shared by neighbouring outputs.",
+        .plainWords = "Each worker handles a whole block of pixels and reuses the sorting it already did for the pixel next door, so it does far less work per pixel.",
+    });
     // Forgetful rungs (kernels/median/median_blocks.clh, generated and checked by scripts/median_networks.py):
     // min/max per output at 8 and 16 pixels across (the step's count over its 2 x width outputs, halo
     // columns included) and in the limit of a wide block.
@@ -285,25 +286,25 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                        "max(A_i, B_6-i), 10 min/max");
     const auto forgetful = [&](const std::string &name, int width, const std::string &makes, const std::string &costs,
                                const std::string &lesson) -> VariantSpec & {
-        v = VariantSpec{};
-        v.kernelFile = "median.cl";
-        v.name = name;
-        v.plainWords = "Each worker sorts every small column of pixels once and lets all its neighbours reuse it, and "
+        VariantSpec r;
+        r.kernelFile = "median.cl";
+        r.name = name;
+        r.plainWords = "Each worker sorts every small column of pixels once and lets all its neighbours reuse it, and "
                        "stops tracking the values that can no longer be the middle one, so each middle value costs "
                        "a fraction of the comparisons.";
-        v.title = "Forgetful selection on shared sorted columns, " + std::to_string(width) + " px across";
-        v.passes = {{"median_forgetful", Slot::Src, Slot::Dst, Geometry::Blocks}};
+        r.title = "Forgetful selection on shared sorted columns, " + std::to_string(width) + " px across";
+        r.passes = {{"median_forgetful", Slot::Src, Slot::Dst, Geometry::Blocks}};
         // Odd widths: rows padded to 16 bytes on the device keep the aligned vector loads and stores (packed
         // rows took NVIDIA's byte-split vloadN path, four times slower at an odd width).
-        v.rowAlign = 16;
-        v.blockWidth = width;
-        v.blockHeight = 8;
-        v.preferredLocalGpu = {32, 4};
-        v.preferredLocalCpu = {16, 4};
-        v.description = makes + steps + costs + (lesson.empty() ? "" : " " + lesson);
-        v.seedNote = "Seed 000: min/max instead of branches; here each min/max is also shared by every output that needs "
+        r.rowAlign = 16;
+        r.blockWidth = width;
+        r.blockHeight = 8;
+        r.preferredLocalGpu = {32, 4};
+        r.preferredLocalCpu = {16, 4};
+        r.description = makes + steps + costs + (lesson.empty() ? "" : " " + lesson);
+        r.seedNote = "Seed 000: min/max instead of branches; here each min/max is also shared by every output that needs "
                      "it, and the values that cannot be the median are dropped early.";
-        f.variants.push_back(v);
+        f.variants.push_back(r);
         return f.variants.back();
     };
     const auto unpacked = [&](const std::string &name, int width, const char *perOutput, const std::string &lesson) {
@@ -318,7 +319,8 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     if (size == 3) {
         unpacked("forgetful", 8, "16.25 at 8 across (15 in the limit: 5 down + 10 across)", "");
         unpacked("forgetful_w16", 16, "15.6 at 16 across", spills);
-    } else {
+    }
+    else {
         unpacked("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)", "");
         // One copy of the strip in rgba8888 too (kernels/median/median.cl, MF_INSIDE_COPY): half the cold
         // build on NVIDIA, and the kernel no slower.
@@ -369,19 +371,16 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                  "one permute of two loaded words makes a packed word.",
            "rgba8888 interior strips run their own copy of the loop, without x checks; odd sizes run as fast as "
            "even ones (rows padded to 16 bytes on the device); 32-byte blocks needed every register and spilled.");
-
-    if (size == 3) {
-        v = cpuRowsVariant("cpu_rows_median3x3",
-                           "Shaped for an ordinary processor: each worker finds sixteen middle values at once with the processor's wide compare instructions, reading each row once.",
-                           "CPU-shaped: byte-vector median down row strips", 0,
-                           "The median: for each "
-                        "of the three shifted loads the column of three rows is sorted with 6 uchar16 min/max, then "
-                        "Paeth's median of (largest low, median of middles, smallest high): 28 byte min/max per 16 "
-                        "outputs, the two previous rows kept in registers. Exact. On PoCL it runs 2-7x faster "
-                        "than the GPU-shaped roofline rung.");
-        v.seedNote = "Seed 000: min/max instead of branches, 16 bytes per instruction.";
-        f.variants.push_back(v);
-    }
+    if (size == 3)
+        f.variants.push_back(cpuRowsVariant("cpu_rows_median3x3",
+                                            "Shaped for an ordinary processor: each worker finds sixteen middle values at once with the processor's wide compare instructions, reading each row once.",
+                                            "CPU-shaped: byte-vector median down row strips", 0,
+                                            "The median: for each of the three shifted loads the column of three rows is "
+                                            "sorted with 6 uchar16 min/max, then Paeth's median of (largest low, median of "
+                                            "middles, smallest high): 28 byte min/max per 16 outputs, the two previous rows "
+                                            "kept in registers. Exact. On PoCL it runs 2-7x faster than the GPU-shaped "
+                                            "roofline rung.",
+                                            "Seed 000: min/max instead of branches, 16 bytes per instruction."));
     out.push_back(f);
 }
 

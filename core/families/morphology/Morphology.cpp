@@ -147,84 +147,80 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
         else
             morphologyReference(src, dst, radius, dilate, p.border, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "morphology.cl";
-    v.sharesTileProgram = true; // one program per (layout, radius) for all three variants
-    v.tileHalo = 30;     // worst case (radius 30): the tile is compiled for the run's radius
-
-    v.name = "naive";
-    v.plainWords = "Every worker looks at all the pixels in the square around it and keeps the darkest (erode) or brightest (dilate).";
-    v.title = "Naive 2-D window";
-    v.passes = {{"morph_naive"}};
-    v.description = "Reads all (2r+1)^2 window pixels from global memory per output pixel: 25 at r = 2, 3721 "
-                    "at r = 30. Cost grows with the square of the radius.";
-    v.seedNote = "The baseline; the window size is compiled in (-DMORPH_RADIUS), so the loops can unroll.";
-    v.isBaseline = true;
-    f.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "morphology.cl";
-    v.sharesTileProgram = true;
-    v.tileHalo = 30;
-    v.name = "separable";
-    v.plainWords = "The square is handled as a row sweep and then a column sweep, so each pixel is compared a handful of times instead of dozens.";
-    v.title = "Separable: rows then columns";
-    v.passes = {{"morph_rows", Slot::Src, Slot::TmpA}, {"morph_columns", Slot::TmpA, Slot::Dst}};
-    v.description = "A square window's " + opName + " is the " + opName + " of the row " + opName + "s: a row pass "
-                    "into a scratch image, then a column pass - 2(2r+1) reads per pixel instead of (2r+1)^2, "
-                    "exact, at the price of one extra image round trip through global memory.";
-    v.seedNote = "Same trick as the separable Gaussian: linear instead of quadratic cost in the radius.";
-    f.variants.push_back(v);
-
-    v.sharesTileProgram = false;
-    v.tiledLocal = true;
-    v.name = "local_tiled";
-    v.plainWords = "Each team copies its patch into a fast scratchpad first and does both sweeps from there.";
-    v.title = "Local tile, separable inside";
-    v.passes = {{"morph_local"}};
-    v.description = "One launch: the work-group stages its tile plus an r-pixel halo in __local memory, reduces "
-                    "rows into a second local array, then columns. Separable cost without the scratch image; "
-                    "the halo grows with r ((16+2r)^2 pixels per 256 outputs), so the copy dominates at large r.";
-    v.seedNote = "Seed 004: local tiles pay off only when the cache cannot already serve the re-reads.";
-    f.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "morphology.cl";
-    v.name = "roofline";
-    v.plainWords = "Each worker slides down a strip of the picture reading each row once, so every pixel comes from memory about once.";
-    v.title = "Roofline: fused separable in registers";
-    v.passes = {{"morph_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-    v.blockWidth = 8; // CPU devices: 8 pixels across in both layouts
-    v.blockHeight = 8;
-    // GPUs: 8 gray8 pixels, but 4 rgba8888 pixels (one 16-byte vector) per work-item and row: the
-    // 32-byte rows of 8 rgba pixels held twice the registers and cut the work-items in flight (H100,
-    // 6720x4480, erode r = 1: 0.288 ms at 8x8, 0.160 at 4x8 in 16x8 work-groups; scripts/npp-compare.sh).
-    v.blockBytesGpu = 8;
-    v.blockBytesGpuRgba = 16;
-    v.preferredLocalGpu = {16, 8};
-    v.preferredLocalCpu = {16, 4};
-    v.description = "One launch, the separable split kept in registers. Each work-item produces a block of "
-                    "outputs 8 rows tall on whole byte vectors (on GPUs 8 gray8 or 4 rgba pixels across; one "
-                    "vector " + opName + " takes every byte at once). Each input row is loaded once as aligned vectors plus a halo, reduced along "
-                    "the row from byte-shifted copies of those registers, and the last 2r+1 row results stay in "
-                    "registers while the block slides down (for large radii, where they no longer fit, they are "
-                    "recomputed from cached rows), so the column pass costs 2r " + opName + "s per vector "
-                    "and no scratch image: each byte crosses memory about once. Exact.";
-    v.seedNote = "The separable trick of seed 004's ladder without its scratch round trip; the 'physical limits' "
-                 "line of the digest (2 bytes per 8-bit pixel) is the target.";
-    f.variants.push_back(v);
-
-    v = cpuRowsVariant("cpu_rows_morph",
+    f.variants.push_back(VariantSpec{
+        .name = "naive",
+        .isBaseline = true,
+        .title = "Naive 2-D window",
+        .kernelFile = "morphology.cl",
+        .passes = {{"morph_naive"}},
+        .sharesTileProgram = true, // one program per (layout, radius) for all three variants
+        .tileHalo = 30, // worst case (radius 30): the tile is compiled for the run's radius
+        .description = "Reads all (2r+1)^2 window pixels from global memory per output pixel: 25 at r = 2, 3721 "
+                       "at r = 30. Cost grows with the square of the radius.",
+        .seedNote = "The baseline; the window size is compiled in (-DMORPH_RADIUS), so the loops can unroll.",
+        .plainWords = "Every worker looks at all the pixels in the square around it and keeps the darkest (erode) or brightest (dilate).",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "separable",
+        .title = "Separable: rows then columns",
+        .kernelFile = "morphology.cl",
+        .passes = {{"morph_rows", Slot::Src, Slot::TmpA}, {"morph_columns", Slot::TmpA, Slot::Dst}},
+        .sharesTileProgram = true,
+        .tileHalo = 30,
+        .description = "A square window's " + opName + " is the " + opName + " of the row " + opName + "s: a row pass "
+                       "into a scratch image, then a column pass - 2(2r+1) reads per pixel instead of (2r+1)^2, "
+                       "exact, at the price of one extra image round trip through global memory.",
+        .seedNote = "Same trick as the separable Gaussian: linear instead of quadratic cost in the radius.",
+        .plainWords = "The square is handled as a row sweep and then a column sweep, so each pixel is compared a handful of times instead of dozens.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "local_tiled",
+        .title = "Local tile, separable inside",
+        .kernelFile = "morphology.cl",
+        .passes = {{"morph_local"}},
+        .tiledLocal = true,
+        .sharesTileProgram = false,
+        .tileHalo = 30,
+        .description = "One launch: the work-group stages its tile plus an r-pixel halo in __local memory, reduces "
+                       "rows into a second local array, then columns. Separable cost without the scratch image; "
+                       "the halo grows with r ((16+2r)^2 pixels per 256 outputs), so the copy dominates at large r.",
+        .seedNote = "Seed 004: local tiles pay off only when the cache cannot already serve the re-reads.",
+        .plainWords = "Each team copies its patch into a fast scratchpad first and does both sweeps from there.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Roofline: fused separable in registers",
+        .kernelFile = "morphology.cl",
+        .passes = {{"morph_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .blockWidth = 8, // CPU devices: 8 pixels across in both layouts
+        .blockHeight = 8,
+        // GPUs: 8 gray8 pixels, but 4 rgba8888 pixels (one 16-byte vector) per work-item and row: the
+        // 32-byte rows of 8 rgba pixels held twice the registers and cut the work-items in flight (H100,
+        // 6720x4480, erode r = 1: 0.288 ms at 8x8, 0.160 at 4x8 in 16x8 work-groups; scripts/npp-compare.sh).
+        .blockBytesGpu = 8,
+        .blockBytesGpuRgba = 16,
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
+        .preferredLocalGpu = {16, 8},
+        .preferredLocalCpu = {16, 4},
+        .description = "One launch, the separable split kept in registers. Each work-item produces a block of "
+                       "outputs 8 rows tall on whole byte vectors (on GPUs 8 gray8 or 4 rgba pixels across; one "
+                       "vector " + opName + " takes every byte at once). Each input row is loaded once as aligned vectors plus a halo, reduced along "
+                       "the row from byte-shifted copies of those registers, and the last 2r+1 row results stay in "
+                       "registers while the block slides down (for large radii, where they no longer fit, they are "
+                       "recomputed from cached rows), so the column pass costs 2r " + opName + "s per vector "
+                       "and no scratch image: each byte crosses memory about once. Exact.",
+        .seedNote = "The separable trick of seed 004's ladder without its scratch round trip; the 'physical limits' "
+                    "line of the digest (2 bytes per 8-bit pixel) is the target.",
+        .plainWords = "Each worker slides down a strip of the picture reading each row once, so every pixel comes from memory about once.",
+    });
+    f.variants.push_back(cpuRowsVariant("cpu_rows_morph",
                        "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",
                        "CPU-shaped: byte vectors down row strips", 4,
                        "Erode/dilate: uchar16 " + opName +
                     " of the 2r+1 shifted loads along x, then of the last 2r+1 row results down y (one "
                     "vpminub/vpmaxub per 16 bytes and tap). Exact. On PoCL it runs 2-6x faster than the "
-                    "GPU-shaped roofline rung and near OpenCV's own CPU code.");
-    v.seedNote = "Seed 000's min/max instead of branches, 16 bytes per instruction.";
-    f.variants.push_back(v);
+                    "GPU-shaped roofline rung and near OpenCV's own CPU code.",
+                                        "Seed 000's min/max instead of branches, 16 bytes per instruction."));
     out.push_back(f);
 }
 

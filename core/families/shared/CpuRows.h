@@ -10,7 +10,7 @@
 namespace fwb {
 
 inline VariantSpec cpuRowsVariant(const std::string &entry, const std::string &plainWords, const std::string &title,
-                                  int maxRadius, const std::string &familyPart)
+                                  int maxRadius, const std::string &familyPart, const std::string &seedNote)
 {
     VariantSpec v;
     v.kernelFile = "cpu_rows.cl";
@@ -39,6 +39,7 @@ inline VariantSpec cpuRowsVariant(const std::string &entry, const std::string &p
         "unaligned vector loads and stores instead of vload16, 64 bytes x 32 rows per work-item, and small "
         "work-groups (4x1; 1x1 to 16x1 measured the same within the noise of a shared machine). "
         + familyPart;
+    v.seedNote = seedNote;
     return v;
 }
 

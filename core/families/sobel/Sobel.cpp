@@ -149,76 +149,74 @@ void registerSobel(std::vector<FilterSpec> &out)
         else
             sobelReference(src, dst, p, threads);
     };
-
-    VariantSpec v;
-    v.kernelFile = "sobel.cl";
-    v.name = "naive";
-    v.plainWords = "Every worker compares the pixels on either side of it to see how sharply the brightness changes - that is what lights up the edges.";
-    v.title = "Naive 3x3";
-    v.passes = {{"sobel_naive"}};
-    v.description = "One work-item per pixel reads its nine neighbours from global memory (border rule only near "
-                    "the edges) and computes both gradients in integers. The cache serves the overlap.";
-    v.seedNote = "Like seed 004's unrolled 5x5 port: fixed, tiny window, fully unrolled.";
     out.push_back(f);
     FilterSpec &s = out.back();
-    s.variants.push_back(v);
-
-    v.name = "local_tiled";
-    v.plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so nobody fetches the same pixel nine times.";
-    v.title = "Local-memory tile";
-    v.passes = {{"sobel_local"}};
-    v.tiledLocal = true;
-    v.tileHalo = 1;
-    v.description = "The work-group copies its tile plus a one-pixel halo into __local memory, waits at a barrier, "
-                    "then reads the nine neighbours from there: fewer global reads, plus a copy and a barrier. "
-                    "The tile is the work-group shape (auto: 16x16).";
-    v.seedNote = "Seed 004: a local tile gave no gain for 5x5 (1.96 vs 1.63 ms) - the cache already hits; a 3x3 "
-                 "window reuses each pixel even less.";
-    s.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "sobel.cl";
-    v.name = "separable";
-    v.plainWords = "The edge test is split into a smoothing sweep and a difference sweep, which needs fewer sums per pixel.";
-    v.title = "Separable: [1 2 1] x [-1 0 1]";
-    v.passes = {{"sobel_separable_h", Slot::Src, Slot::TmpA}, {"sobel_separable_v", Slot::TmpA, Slot::Dst}};
-    v.tempType = TempType::Float32; // 4 bytes per channel: two 16-bit partial results side by side
-    v.description = "Sobel is a smoothing [1 2 1] along one axis times a difference [-1 0 1] along the other. The "
-                    "row pass stores both 1-D results per pixel as 16-bit integers in the scratch buffer; the "
-                    "column pass combines three rows of them. Six reads instead of nine, but a full scratch "
-                    "round trip: for a window this small the extra traffic usually costs more than it saves.";
-    v.seedNote = "Separability pays for wide windows (box, Gaussian); at 3x3 it mostly shows the cost of a pass.";
-    s.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "sobel.cl";
-    v.name = "roofline";
-    v.plainWords = "Each worker handles a whole block of pixels and reads each row once, so the picture is read in big gulps.";
-    v.title = "Roofline: blocks of rows in registers";
-    v.passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}};
-    v.rowAlign = 16; // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-    // H100, 6720x4480, |gx|: gray8 8x8 in 32x4 groups 0.066 ms, 8x4 in 16x8 0.057 (8x2 0.062, 16x4 0.068);
-    // rgba8888 8x8 (32 bytes across, 220 registers) 0.58, 2x8 0.26, 2x4 in 16x8 groups 0.238. filter-bench
-    // tune --blocks at 3360x2240 picked 16x8 groups too, with 8x2 (gray8, 0.0206 vs 0.0221 at 8x4) and 2x4.
-    v.blockWidth = 8;
-    v.blockHeight = 4;
-    v.blockBytesGpu = 8; // 8 bytes across on GPUs in every layout: gray8 8 pixels, rgba8888 2
-    v.preferredLocalGpu = {16, 8};
-    v.preferredLocalCpu = {16, 4};
-    v.description = "Each work-item produces a block of outputs (8 pixels x 4 rows of gray8, 2 x 4 of rgba8888 on "
-                    "GPUs). It loads each input row once per block as whole "
-                    "aligned vectors (8 bytes) plus a halo vector on each side, and keeps "
-                    "the window's three rows in registers while it slides down: one new row per output row, so "
-                    "each input byte crosses memory about once (the halo is served by the cache). The column "
-                    "part ([1 2 1] and [-1 0 1] down) runs first on the aligned vectors, the row part on "
-                    "byte-shifted copies of those registers instead of new loads; the row loop has no exits "
-                    "(only stores clip), so the next rows' loads overlap the arithmetic. One launch, no scratch "
-                    "image, the reference's exact integers. Small blocks need few registers, so more work-items "
-                    "are in flight to hide memory latency (on GPUs 8x4 blocks in 16x8 work-groups; 8 rgba8888 "
-                    "pixels across, 32 bytes, needed 220 registers and ran at a quarter of the speed).";
-    v.seedNote = "Seed 004 lost 14.5x to its card's bandwidth floor; this rung moves the bytes a stencil must move "
-                 "and little more (the digest's 'physical limits': 2 bytes per 8-bit pixel).";
-    s.variants.push_back(v);
+    s.variants.push_back(VariantSpec{
+        .name = "naive",
+        .title = "Naive 3x3",
+        .kernelFile = "sobel.cl",
+        .passes = {{"sobel_naive"}},
+        .description = "One work-item per pixel reads its nine neighbours from global memory (border rule only near "
+                       "the edges) and computes both gradients in integers. The cache serves the overlap.",
+        .seedNote = "Like seed 004's unrolled 5x5 port: fixed, tiny window, fully unrolled.",
+        .plainWords = "Every worker compares the pixels on either side of it to see how sharply the brightness changes - that is what lights up the edges.",
+    });
+    s.variants.push_back(VariantSpec{
+        .name = "local_tiled",
+        .title = "Local-memory tile",
+        .kernelFile = "sobel.cl",
+        .passes = {{"sobel_local"}},
+        .tiledLocal = true,
+        .tileHalo = 1,
+        .description = "The work-group copies its tile plus a one-pixel halo into __local memory, waits at a barrier, "
+                       "then reads the nine neighbours from there: fewer global reads, plus a copy and a barrier. "
+                       "The tile is the work-group shape (auto: 16x16).",
+        .seedNote = "Seed 004: a local tile gave no gain for 5x5 (1.96 vs 1.63 ms) - the cache already hits; a 3x3 "
+                    "window reuses each pixel even less.",
+        .plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so nobody fetches the same pixel nine times.",
+    });
+    s.variants.push_back(VariantSpec{
+        .name = "separable",
+        .title = "Separable: [1 2 1] x [-1 0 1]",
+        .kernelFile = "sobel.cl",
+        .passes = {{"sobel_separable_h", Slot::Src, Slot::TmpA}, {"sobel_separable_v", Slot::TmpA, Slot::Dst}},
+        .tempType = TempType::Float32, // 4 bytes per channel: two 16-bit partial results side by side
+        .description = "Sobel is a smoothing [1 2 1] along one axis times a difference [-1 0 1] along the other. The "
+                       "row pass stores both 1-D results per pixel as 16-bit integers in the scratch buffer; the "
+                       "column pass combines three rows of them. Six reads instead of nine, but a full scratch "
+                       "round trip: for a window this small the extra traffic usually costs more than it saves.",
+        .seedNote = "Separability pays for wide windows (box, Gaussian); at 3x3 it mostly shows the cost of a pass.",
+        .plainWords = "The edge test is split into a smoothing sweep and a difference sweep, which needs fewer sums per pixel.",
+    });
+    s.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Roofline: blocks of rows in registers",
+        .kernelFile = "sobel.cl",
+        .passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        // H100, 6720x4480, |gx|: gray8 8x8 in 32x4 groups 0.066 ms, 8x4 in 16x8 0.057 (8x2 0.062, 16x4 0.068);
+        // rgba8888 8x8 (32 bytes across, 220 registers) 0.58, 2x8 0.26, 2x4 in 16x8 groups 0.238. filter-bench
+        // tune --blocks at 3360x2240 picked 16x8 groups too, with 8x2 (gray8, 0.0206 vs 0.0221 at 8x4) and 2x4.
+        .blockWidth = 8,
+        .blockHeight = 4,
+        .blockBytesGpu = 8, // 8 bytes across on GPUs in every layout: gray8 8 pixels, rgba8888 2
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
+        .preferredLocalGpu = {16, 8},
+        .preferredLocalCpu = {16, 4},
+        .description = "Each work-item produces a block of outputs (8 pixels x 4 rows of gray8, 2 x 4 of rgba8888 on "
+                       "GPUs). It loads each input row once per block as whole "
+                       "aligned vectors (8 bytes) plus a halo vector on each side, and keeps "
+                       "the window's three rows in registers while it slides down: one new row per output row, so "
+                       "each input byte crosses memory about once (the halo is served by the cache). The column "
+                       "part ([1 2 1] and [-1 0 1] down) runs first on the aligned vectors, the row part on "
+                       "byte-shifted copies of those registers instead of new loads; the row loop has no exits "
+                       "(only stores clip), so the next rows' loads overlap the arithmetic. One launch, no scratch "
+                       "image, the reference's exact integers. Small blocks need few registers, so more work-items "
+                       "are in flight to hide memory latency (on GPUs 8x4 blocks in 16x8 work-groups; 8 rgba8888 "
+                       "pixels across, 32 bytes, needed 220 registers and ran at a quarter of the speed).",
+        .seedNote = "Seed 004 lost 14.5x to its card's bandwidth floor; this rung moves the bytes a stencil must move "
+                    "and little more (the digest's 'physical limits': 2 bytes per 8-bit pixel).",
+        .plainWords = "Each worker handles a whole block of pixels and reads each row once, so the picture is read in big gulps.",
+    });
 }
 
 } // namespace fwb

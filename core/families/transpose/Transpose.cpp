@@ -97,88 +97,94 @@ void registerTranspose(std::vector<FilterSpec> &out)
             }
         });
     };
-
-    VariantSpec v;
-    v.kernelFile = "transpose.cl";
-    v.sharesTileProgram = true; // all four share one program; the naive kernel ignores the tile
-
-    v.name = "naive";
-    v.plainWords = "Every worker moves one pixel to its mirrored place; reading goes along rows but writing jumps all over memory, which is slow.";
-    v.title = "Naive (global memory)";
-    v.passes = {{"transpose_naive_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
-    v.description = "One work-item per pixel reads its row-major input and writes straight to the transposed "
-                    "place: reads are coalesced, writes stride by the image height, so every work-item of a "
-                    "warp writes a different cache line.";
-    v.seedNote = "Seed 000: the baseline of the transpose ladder.";
-    v.isBaseline = true;
-    f.variants.push_back(v);
-    v.isBaseline = false;
-
-    v.sharesTileProgram = false;
-    v.tiledLocal = true;
-    v.name = "local";
-    v.plainWords = "Each team first gathers a small square into a fast scratchpad, then writes it out flipped, so both reading and writing go along rows.";
-    v.title = "Local tile (transposeLS)";
-    v.passes = {{"transpose_local_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
-    v.description = "A TILE_W x TILE_H block (auto 16x16) is staged in __local memory, barrier, then written "
-                    "out transposed so the global write is row-wise too. The column read from local memory "
-                    "hits one bank repeatedly, and concurrent work-groups queue on the same memory rows.";
-    v.seedNote = "Seed 000: barely faster than naive - a new bad access pattern from local rows to global columns.";
-    f.variants.push_back(v);
-
-    v.name = "local_diagonal";
-    v.plainWords = "The same squares, but the teams start in a staggered order so they do not all crowd the same part of memory at once.";
-    v.title = "Local tile, diagonal work-groups";
-    v.passes = {{"transpose_local_diagonal_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
-    v.description = "The seed's one-line change by = (by + bx) % get_num_groups(1): work-groups that run at "
-                    "the same time now read different input rows and write different output columns, so "
-                    "their traffic spreads over memory partitions instead of piling onto one.";
-    v.seedNote = "Seed 000: one changed line, clearly faster than the plain local-tile transpose.";
-    f.variants.push_back(v);
-
-    v.name = "local_padded";
-    v.plainWords = "The same squares, with one spare column in the scratchpad so workers do not queue up for the same part of it.";
-    v.title = "Local tile 17 wide, diagonal";
-    v.passes = {{"transpose_local_padded_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
-    v.description = "As local_diagonal, with each tile row one element longer (TILE_W + 1): the column read in "
-                    "the write phase then walks consecutive banks instead of hitting one bank TILE_H times. "
-                    "Matters where local memory is banked on-chip (GPUs); a CPU emulates it in cache.";
-    v.seedNote = "Seed 002: local-memory bank conflicts - pad shared arrays so a column spans all banks.";
-    f.variants.push_back(v);
-
-    v = VariantSpec{};
-    v.kernelFile = "transpose.cl";
-    v.name = "roofline";
-    v.plainWords = "Each worker flips a whole 16x16 square on its own and moves it in big chunks, as fast as memory can go.";
-    v.title = "Roofline: 16x16 block per work-item, in registers";
-    v.passes = {{"transpose_roofline_u8", Slot::Src, Slot::Dst, Geometry::Transposed}};
-    // Odd sizes: rows padded to 128 bytes on the device keep every block, the edge ones too, on the
-    // aligned 16-byte path, and the warps' 32-byte output runs on whole sectors (H100 rgba8888 6720x4481:
-    // 0.167 ms padded to 16 bytes, 0.156 to 32, 0.149 to 128; 6720x4480 0.140).
-    v.rowAlign = 128;
-    v.blockWidth = 16;
-    v.blockHeight = 16;
-    // H100, 6720x4480 gray8 / rgba8888: 4x16 31 / 148 us, 8x16 52 / 151 us, 16x16 76 / 155 us. A warp
-    // of 4 blocks across and 8 down reads 64-byte runs and writes 128-byte runs.
-    v.preferredLocalGpu = {4, 16};
-    v.preferredLocalCpu = {16, 4};
-    v.description = "Each work-item moves a whole 16x16-pixel block: 16 row loads of 16 bytes (gray8) or 64 "
-                    "bytes (rgba8888) all in flight at once, a transpose inside its registers (byte/word "
-                    "shuffles, no __local memory, no barrier), 16 row stores of the same width. A warp covers "
-                    "4 blocks across and 8 down (auto 4x16 groups), so its reads are 64-byte / 256-byte runs and its "
-                    "writes 128-byte / 512-byte runs: whole 32-byte sectors both ways, every byte crosses the bus "
-                    "once. In rgba8888 the local rung is as fast: four-byte pixels already fill sectors one per "
-                    "work-item. The one-pixel-per-work-item ladder cannot get there for gray8: with one byte per "
-                    "work-item an SM of a large GPU holds at most 2 KiB of loads in flight, too little to cover "
-                    "the memory latency. "
-                    "Odd sizes: rows padded to 128 bytes on the device, and in gray8 the blocks over the right and "
-                    "bottom edges take the same aligned path in place (input rows past the height read the last "
-                    "row again, output rows past the width are skipped), as fast as even sizes; rgba8888's edge "
-                    "blocks move back to end at the edge. In packed rows (tiles, mapped memory) gray8 rows arrive as funnel-shifted aligned "
-                    "words and leave as whole words with ragged byte/short ends; rgb888 takes a per-pixel path.";
-    v.seedNote = "Seeds 000/002 taken to the memory roofline: coalesced 16-byte accesses both ways, several "
-                 "rows per work-item.";
-    f.variants.push_back(v);
+    f.variants.push_back(VariantSpec{
+        .name = "naive",
+        .isBaseline = true,
+        .title = "Naive (global memory)",
+        .kernelFile = "transpose.cl",
+        .passes = {{"transpose_naive_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
+        .sharesTileProgram = true, // all four share one program; the naive kernel ignores the tile
+        .description = "One work-item per pixel reads its row-major input and writes straight to the transposed "
+                       "place: reads are coalesced, writes stride by the image height, so every work-item of a "
+                       "warp writes a different cache line.",
+        .seedNote = "Seed 000: the baseline of the transpose ladder.",
+        .plainWords = "Every worker moves one pixel to its mirrored place; reading goes along rows but writing jumps all over memory, which is slow.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "local",
+        .isBaseline = false,
+        .title = "Local tile (transposeLS)",
+        .kernelFile = "transpose.cl",
+        .passes = {{"transpose_local_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
+        .tiledLocal = true,
+        .sharesTileProgram = false,
+        .description = "A TILE_W x TILE_H block (auto 16x16) is staged in __local memory, barrier, then written "
+                       "out transposed so the global write is row-wise too. The column read from local memory "
+                       "hits one bank repeatedly, and concurrent work-groups queue on the same memory rows.",
+        .seedNote = "Seed 000: barely faster than naive - a new bad access pattern from local rows to global columns.",
+        .plainWords = "Each team first gathers a small square into a fast scratchpad, then writes it out flipped, so both reading and writing go along rows.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "local_diagonal",
+        .isBaseline = false,
+        .title = "Local tile, diagonal work-groups",
+        .kernelFile = "transpose.cl",
+        .passes = {{"transpose_local_diagonal_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
+        .tiledLocal = true,
+        .sharesTileProgram = false,
+        .description = "The seed's one-line change by = (by + bx) % get_num_groups(1): work-groups that run at "
+                       "the same time now read different input rows and write different output columns, so "
+                       "their traffic spreads over memory partitions instead of piling onto one.",
+        .seedNote = "Seed 000: one changed line, clearly faster than the plain local-tile transpose.",
+        .plainWords = "The same squares, but the teams start in a staggered order so they do not all crowd the same part of memory at once.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "local_padded",
+        .isBaseline = false,
+        .title = "Local tile 17 wide, diagonal",
+        .kernelFile = "transpose.cl",
+        .passes = {{"transpose_local_padded_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
+        .tiledLocal = true,
+        .sharesTileProgram = false,
+        .description = "As local_diagonal, with each tile row one element longer (TILE_W + 1): the column read in "
+                       "the write phase then walks consecutive banks instead of hitting one bank TILE_H times. "
+                       "Matters where local memory is banked on-chip (GPUs); a CPU emulates it in cache.",
+        .seedNote = "Seed 002: local-memory bank conflicts - pad shared arrays so a column spans all banks.",
+        .plainWords = "The same squares, with one spare column in the scratchpad so workers do not queue up for the same part of it.",
+    });
+    f.variants.push_back(VariantSpec{
+        .name = "roofline",
+        .title = "Roofline: 16x16 block per work-item, in registers",
+        .kernelFile = "transpose.cl",
+        .passes = {{"transpose_roofline_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
+        .blockWidth = 16,
+        .blockHeight = 16,
+        // Odd sizes: rows padded to 128 bytes on the device keep every block, the edge ones too, on the
+        // aligned 16-byte path, and the warps' 32-byte output runs on whole sectors (H100 rgba8888 6720x4481:
+        // 0.167 ms padded to 16 bytes, 0.156 to 32, 0.149 to 128; 6720x4480 0.140).
+        .rowAlign = 128,
+        // H100, 6720x4480 gray8 / rgba8888: 4x16 31 / 148 us, 8x16 52 / 151 us, 16x16 76 / 155 us. A warp
+        // of 4 blocks across and 8 down reads 64-byte runs and writes 128-byte runs.
+        .preferredLocalGpu = {4, 16},
+        .preferredLocalCpu = {16, 4},
+        .description = "Each work-item moves a whole 16x16-pixel block: 16 row loads of 16 bytes (gray8) or 64 "
+                       "bytes (rgba8888) all in flight at once, a transpose inside its registers (byte/word "
+                       "shuffles, no __local memory, no barrier), 16 row stores of the same width. A warp covers "
+                       "4 blocks across and 8 down (auto 4x16 groups), so its reads are 64-byte / 256-byte runs and its "
+                       "writes 128-byte / 512-byte runs: whole 32-byte sectors both ways, every byte crosses the bus "
+                       "once. In rgba8888 the local rung is as fast: four-byte pixels already fill sectors one per "
+                       "work-item. The one-pixel-per-work-item ladder cannot get there for gray8: with one byte per "
+                       "work-item an SM of a large GPU holds at most 2 KiB of loads in flight, too little to cover "
+                       "the memory latency. "
+                       "Odd sizes: rows padded to 128 bytes on the device, and in gray8 the blocks over the right and "
+                       "bottom edges take the same aligned path in place (input rows past the height read the last "
+                       "row again, output rows past the width are skipped), as fast as even sizes; rgba8888's edge "
+                       "blocks move back to end at the edge. In packed rows (tiles, mapped memory) gray8 rows arrive as funnel-shifted aligned "
+                       "words and leave as whole words with ragged byte/short ends; rgb888 takes a per-pixel path.",
+        .seedNote = "Seeds 000/002 taken to the memory roofline: coalesced 16-byte accesses both ways, several "
+                    "rows per work-item.",
+        .plainWords = "Each worker flips a whole 16x16 square on its own and moves it in big chunks, as fast as memory can go.",
+    });
     out.push_back(f);
 }
 
