@@ -441,6 +441,9 @@ private slots:
             QCOMPARE(shown.code, 2);
             QVERIFY2(shown.err.contains("no user variant") && !shown.err.contains("unexpected"), qPrintable(shown.err));
             QVERIFY2(shown.err.contains("File name too long"), qPrintable(shown.err));
+            const CliOutput ran = runCli({"run", "--user-variant", name, "--synthetic", "64x48"}, dir.path());
+            QCOMPARE(ran.code, 2);
+            QVERIFY2(ran.err.contains("no user variant") && !ran.err.contains("unexpected"), qPrintable(ran.err));
         }
         const CliOutput deleted = runCli({"user-variants", "--delete", "spins"}, dir.path());
         QCOMPARE(deleted.code, 0);
