@@ -28,6 +28,8 @@ rows=(
     "box strips radius=1"
     "erode roofline radius=1"
     "dilate roofline radius=1"
+    "erode packed radius=1"
+    "dilate packed radius=1"
     "sobel roofline output=0"
     "transpose roofline -"
     "transpose local -"
@@ -37,6 +39,7 @@ rows=(
 for format in gray8 rgba8888; do
     for row in "${rows[@]}"; do
         read -r filter variant param <<<"$row"
+        [ "$variant" = packed ] && [ "$format" != gray8 ] && continue # the packed rung is gray8 only
         args=(run --filter "$filter" --variant "$variant" --baselines --format "$format" --synthetic "$size"
               --border replicate --repeat "$repeat" --no-cpu-single --check "${devargs[@]}")
         [ "$param" != "-" ] && args+=(--param "$param")

@@ -194,4 +194,94 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
 #endif
 }
 #endif
+
+// Packed rung (gray8, radius 1): a work-item owns 16 pixels across (one aligned 16-byte vector) and
+// BLOCK_H rows down. A row's four 32-bit words are min/maxed two pixels at a time as 16-bit halves: a
+// half whose high byte is the pixel (the low byte is whatever sits beside it) orders by that byte, so
+// the high byte of a 16x2 min/max is the min/max of the two pixels. The word w itself holds pixels 1
+// and 3 that way, w << 8 pixels 0 and 2, and one funnel shift with the neighbouring word the pixels
+// one step left or right: the 3-wide row pass is one shift, two funnel shifts and three 16x2 min/max
+// per four pixels, kept as "even" and "odd" words; the column pass is two min/max per word and row,
+// and one byte permute joins the high bytes back into four pixels. On NVIDIA the 16x2 min/max and
+// the permute are single instructions (inline PTX); elsewhere portable ushort2 min/max and shifts,
+// so the CPU tests check this very arithmetic. Exact; the row loads and stores are byte_strips'
+// (border rule on both axes, edge blocks gathered byte by byte).
+#if CHANNELS == 1 && MORPH_RADIUS == 1 && BS_VW == 16 && BS_NC == 1 \
+    && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_packed))
+#if FWB_PTX
+inline uint mp_op(uint a, uint b)
+{
+    uint d;
+#if MORPH_DILATE
+    __asm__("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+#else
+    __asm__("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+#endif
+    return d;
+}
+// The high bytes of e's and o's halves, interleaved: (e.b1, o.b1, e.b3, o.b3).
+inline uint mp_join(uint e, uint o)
+{
+    uint d;
+    __asm__("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(e), "r"(o), "r"(0x7351u));
+    return d;
+}
+#else
+inline uint mp_op(uint a, uint b) { return as_uint(MORPH_OP(as_ushort2(a), as_ushort2(b))); }
+inline uint mp_join(uint e, uint o)
+{
+    return ((e >> 8) & 0xFFu) | (o & 0xFF00u) | ((e >> 8) & 0xFF0000u) | (o & 0xFF000000u);
+}
+#endif
+
+// Row y's 3-wide pass: even[k] holds the results for pixels 4k and 4k+2, odd[k] for 4k+1 and 4k+3 (in
+// the high bytes of the halves).
+inline void mp_row(global const uchar *restrict src, int width, int height, int pitch, int y, int x0, uint *even,
+                   uint *odd)
+{
+    bs_u8v v[3];
+    bs_load_row_p(src, width, height, pitch, y, x0, 1, 3, v);
+    const uint4 left = as_uint4(v[0]), mid = as_uint4(v[1]), right = as_uint4(v[2]);
+    const uint w[6] = {left.w, mid.x, mid.y, mid.z, mid.w, right.x};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const uint here = w[k + 1];
+        const uint both = mp_op(here << 8, here);                   // pixels (0, 1) and (2, 3)
+        const uint before = (here << 16) | (w[k] >> 16);            // highs: pixels -1 and 1
+        const uint after = (here >> 8) | (w[k + 2] << 24);          // highs: pixels 2 and 4
+        even[k] = mp_op(both, before);
+        odd[k] = mp_op(both, after);
+    }
+}
+
+kernel void morph_packed(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
+                         constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+    uint e0[4], o0[4], e1[4], o1[4], e2[4], o2[4];
+    mp_row(src, width, height, srcPitch, y0 - 1, x0, e0, o0);
+    mp_row(src, width, height, srcPitch, y0, x0, e1, o1);
+    // Every row of the block is computed (row loads follow the border rule) and only the store clips: a
+    // loop without exits lets the next rows' loads go out while this one computes.
+#pragma unroll
+    for (int i = 0; i < BLOCK_H; ++i) {
+        mp_row(src, width, height, srcPitch, y0 + i + 1, x0, e2, o2);
+        uint r[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            r[k] = mp_join(mp_op(mp_op(e0[k], e1[k]), e2[k]), mp_op(mp_op(o0[k], o1[k]), o2[k]));
+        bs_u8v o[1] = {as_uchar16((uint4)(r[0], r[1], r[2], r[3]))};
+        bs_store_row_p(dst, width, height, dstPitch, y0 + i, x0, o);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            e0[k] = e1[k];
+            o0[k] = o1[k];
+            e1[k] = e2[k];
+            o1[k] = o2[k];
+        }
+    }
+}
+#endif
 #endif

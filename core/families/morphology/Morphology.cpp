@@ -213,6 +213,37 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                     "line of the digest (2 bytes per 8-bit pixel) is the target.",
         .plainWords = "Each worker slides down a strip of the picture reading each row once, so every pixel comes from memory about once.",
     });
+    f.variants.push_back(VariantSpec{
+        .name = "packed",
+        .title = "Packed: two pixels per 16-bit min/max (3x3, gray8)",
+        .kernelFile = "morphology.cl",
+        .passes = {{"morph_packed", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .formats = {PixelFormat::Gray8},
+        .blockWidth = 16, // one aligned 16-byte vector across, on every device
+        .blockHeight = 8,
+        .blockBytesGpu = 16,
+        .blockBytesCpu = 16,
+        .maxRadius = 1, // the row pass is written for the 3-wide window
+        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
+        .preferredLocalGpu = {16, 8},
+        .preferredLocalCpu = {16, 4},
+        .description = "The roofline rung's strips (each input row loaded once as an aligned 16-byte vector plus "
+                       "the halo, the window's rows kept in registers while the block slides down) with the "
+                       + opName + " done two pixels at a time on 16-bit halves of 32-bit words. A half whose "
+                       "high byte is a pixel orders by that pixel whatever its low byte holds, so the word "
+                       "itself, the word shifted by one byte, and one funnel shift with a neighbouring word give "
+                       "every pixel's left, own and right value in high bytes without unpacking: the 3-wide row "
+                       "pass costs one shift, two funnel shifts and three 16x2 " + opName + "s per four pixels, "
+                       "the column pass two per word, and one byte permute joins the results - about 3 "
+                       "operations per output byte, where the byte-vector rung spends several per byte "
+                       "shifting and unpacking. On NVIDIA the 16x2 " + opName + " and the permute are single "
+                       "instructions (inline PTX); elsewhere portable ushort2 " + opName + " and shifts, so the "
+                       "CPU tests check this very arithmetic. Radius 1 and gray8 only. Exact.",
+        .seedNote = "Seed 000's min/max instead of branches, two pixels per instruction; aimed at the memory "
+                    "limit NVIDIA's NPP does not reach for the 3x3 window.",
+        .plainWords = "Like the strip version, but every comparison handles two pixels at once, so the work per "
+                      "pixel shrinks until only reading and writing the picture is left.",
+    });
     f.variants.push_back(cpuRowsVariant("cpu_rows_morph",
                        "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",
                        "CPU-shaped: byte vectors down row strips", 4,
