@@ -26,6 +26,7 @@ devargs=()
 rows=(
     "gaussian5x5 roofline -"
     "box strips radius=1"
+    "box packed radius=1"
     "erode roofline radius=1"
     "dilate roofline radius=1"
     "erode packed radius=1"

@@ -73,6 +73,7 @@ void TestBox::rooflineBlockEdges_data()
     addBlockEdgeRows("box", "roofline", {"radius=1", "radius=3", "radius=50"});
     addBlockEdgeRows("box", "strips", {"radius=1", "radius=2"}, -1, true);
     addBlockEdgeRows("box", "cpu_rows", {"radius=1", "radius=2"});
+    addBlockEdgeRows("box", "packed", {"radius=1"}, -1, true);
 }
 
 void TestBox::rooflineBlockEdges()
