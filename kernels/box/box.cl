@@ -248,72 +248,32 @@ kernel void box_strips(global const uchar *src, global uchar *dst, int width, in
 // funnel shift from the neighbouring word, give the 3-wide row sums in two adds per half (at most 765);
 // three rows' sums add to at most 2295, still inside a half. The rounded mean (2s + 9) / 18 is
 // floor((s + 4) * 7282 / 2^16) for every s up to 2295 (checked exhaustively), one multiply per pixel,
-// and one byte permute joins the four results. Exact.
-#include "byte_strips.clh"
-#if BS_VW != 16 || BS_NC != 1
-#error "box_packed needs 16 bytes per work-item and row"
-#endif
-#if FWB_PTX
-inline uint bp_join(uint e, uint o)
+// and one byte permute joins the four results. Exact. The strips: kernels/shared/packed_strips.clh.
+// The 3-wide row sums of word k: even holds pixels 0 and 2, odd pixels 1 and 3 (low bytes of the halves).
+inline void ps_row(const uint *w, int k, uint *even, uint *odd)
 {
-    uint d;
-    __asm__("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(e), "r"(o), "r"(0x6240u));
-    return d;
+    const uint e = w[k + 1] & 0x00FF00FFu, o = (w[k + 1] >> 8) & 0x00FF00FFu;
+    const uint before = (o << 16) | (w[k] >> 24);                // pixels -1 and 1
+    const uint after = (e >> 16) | ((w[k + 2] & 0xFFu) << 16);   // pixels 2 and 4
+    *even = e + o + before;
+    *odd = o + e + after;
 }
-#else
-inline uint bp_join(uint e, uint o) // bytes (e.b0, o.b0, e.b2, o.b2)
-{
-    return (e & 0xFFu) | ((o & 0xFFu) << 8) | (e & 0xFF0000u) | ((o & 0xFF0000u) << 8);
-}
-#endif
 inline uint bp_mean(uint s) // both 16-bit halves: (s + 4) / 9 rounded as the reference rounds
 {
     const uint lo = (((s & 0xFFFFu) + 4u) * 7282u) >> 16, hi = (((s >> 16) + 4u) * 7282u) >> 16;
     return lo | (hi << 16);
 }
-
-// Row y's 3-wide sums: even[k] holds pixels 4k and 4k+2 in its halves, odd[k] pixels 4k+1 and 4k+3.
-inline void bp_row(global const uchar *src, int width, int height, int pitch, int y, int x0, uint *even, uint *odd)
+inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2);
+#include "packed_strips.clh"
+// Three rows' sums, the means, and the low bytes joined: (even.b0, odd.b0, even.b2, odd.b2).
+inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2)
 {
-    bs_u8v v[3];
-    bs_load_row_p(src, width, height, pitch, y, x0, 1, 3, v);
-    const uint4 left = as_uint4(v[0]), mid = as_uint4(v[1]), right = as_uint4(v[2]);
-    const uint w[6] = {left.w, mid.x, mid.y, mid.z, mid.w, right.x};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-        const uint e = w[k + 1] & 0x00FF00FFu, o = (w[k + 1] >> 8) & 0x00FF00FFu;
-        const uint before = (o << 16) | (w[k] >> 24);                       // pixels -1 and 1
-        const uint after = (e >> 16) | ((w[k + 2] & 0xFFu) << 16);          // pixels 2 and 4
-        even[k] = e + o + before;
-        odd[k] = o + e + after;
-    }
+    return ps_prmt(bp_mean(e0 + e1 + e2), bp_mean(o0 + o1 + o2), 0x6240u);
 }
 
 kernel void box_packed(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,
                        int radius, float4 params, int srcPitch, int dstPitch)
 {
-    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
-    if (x0 >= width || y0 >= height)
-        return;
-    uint e0[4], o0[4], e1[4], o1[4], e2[4], o2[4];
-    bp_row(src, width, height, srcPitch, y0 - 1, x0, e0, o0);
-    bp_row(src, width, height, srcPitch, y0, x0, e1, o1);
-#pragma unroll
-    for (int i = 0; i < BLOCK_H; ++i) {
-        bp_row(src, width, height, srcPitch, y0 + i + 1, x0, e2, o2);
-        uint r[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-            r[k] = bp_join(bp_mean(e0[k] + e1[k] + e2[k]), bp_mean(o0[k] + o1[k] + o2[k]));
-        bs_u8v o[1] = {as_uchar16((uint4)(r[0], r[1], r[2], r[3]))};
-        bs_store_row_p(dst, width, height, dstPitch, y0 + i, x0, o);
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            e0[k] = e1[k];
-            o0[k] = o1[k];
-            e1[k] = e2[k];
-            o1[k] = o2[k];
-        }
-    }
+    ps_strip(src, dst, width, height, srcPitch, dstPitch);
 }
 #endif

@@ -219,69 +219,32 @@ inline uint mp_op(uint a, uint b)
 #endif
     return d;
 }
-// The high bytes of e's and o's halves, interleaved: (e.b1, o.b1, e.b3, o.b3).
-inline uint mp_join(uint e, uint o)
-{
-    uint d;
-    __asm__("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(e), "r"(o), "r"(0x7351u));
-    return d;
-}
 #else
 inline uint mp_op(uint a, uint b) { return as_uint(MORPH_OP(as_ushort2(a), as_ushort2(b))); }
-inline uint mp_join(uint e, uint o)
-{
-    return ((e >> 8) & 0xFFu) | (o & 0xFF00u) | ((e >> 8) & 0xFF0000u) | (o & 0xFF000000u);
-}
 #endif
 
-// Row y's 3-wide pass: even[k] holds the results for pixels 4k and 4k+2, odd[k] for 4k+1 and 4k+3 (in
-// the high bytes of the halves).
-inline void mp_row(global const uchar *restrict src, int width, int height, int pitch, int y, int x0, uint *even,
-                   uint *odd)
+// The 3-wide row pass of word k: even holds pixels 0 and 2, odd pixels 1 and 3 (high bytes of the halves).
+inline void ps_row(const uint *w, int k, uint *even, uint *odd)
 {
-    bs_u8v v[3];
-    bs_load_row_p(src, width, height, pitch, y, x0, 1, 3, v);
-    const uint4 left = as_uint4(v[0]), mid = as_uint4(v[1]), right = as_uint4(v[2]);
-    const uint w[6] = {left.w, mid.x, mid.y, mid.z, mid.w, right.x};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-        const uint here = w[k + 1];
-        const uint both = mp_op(here << 8, here);                   // pixels (0, 1) and (2, 3)
-        const uint before = (here << 16) | (w[k] >> 16);            // highs: pixels -1 and 1
-        const uint after = (here >> 8) | (w[k + 2] << 24);          // highs: pixels 2 and 4
-        even[k] = mp_op(both, before);
-        odd[k] = mp_op(both, after);
-    }
+    const uint here = w[k + 1];
+    const uint both = mp_op(here << 8, here);          // pixels (0, 1) and (2, 3)
+    const uint before = (here << 16) | (w[k] >> 16);   // highs: pixels -1 and 1
+    const uint after = (here >> 8) | (w[k + 2] << 24); // highs: pixels 2 and 4
+    *even = mp_op(both, before);
+    *odd = mp_op(both, after);
+}
+// The column pass, and the high bytes of the halves joined: (even.b1, odd.b1, even.b3, odd.b3).
+inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2);
+#include "packed_strips.clh"
+inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2)
+{
+    return ps_prmt(mp_op(mp_op(e0, e1), e2), mp_op(mp_op(o0, o1), o2), 0x7351u);
 }
 
 kernel void morph_packed(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
                          constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
 {
-    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
-    if (x0 >= width || y0 >= height)
-        return;
-    uint e0[4], o0[4], e1[4], o1[4], e2[4], o2[4];
-    mp_row(src, width, height, srcPitch, y0 - 1, x0, e0, o0);
-    mp_row(src, width, height, srcPitch, y0, x0, e1, o1);
-    // Every row of the block is computed (row loads follow the border rule) and only the store clips: a
-    // loop without exits lets the next rows' loads go out while this one computes.
-#pragma unroll
-    for (int i = 0; i < BLOCK_H; ++i) {
-        mp_row(src, width, height, srcPitch, y0 + i + 1, x0, e2, o2);
-        uint r[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-            r[k] = mp_join(mp_op(mp_op(e0[k], e1[k]), e2[k]), mp_op(mp_op(o0[k], o1[k]), o2[k]));
-        bs_u8v o[1] = {as_uchar16((uint4)(r[0], r[1], r[2], r[3]))};
-        bs_store_row_p(dst, width, height, dstPitch, y0 + i, x0, o);
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            e0[k] = e1[k];
-            o0[k] = o1[k];
-            e1[k] = e2[k];
-            o1[k] = o2[k];
-        }
-    }
+    ps_strip(src, dst, width, height, srcPitch, dstPitch);
 }
 #endif
 #endif
