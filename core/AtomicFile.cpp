@@ -2,10 +2,13 @@
 #include "AtomicFile.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -122,6 +125,35 @@ bool writeFileAtomically(const std::filesystem::path &path, const void *data, st
         return fail(why);
     }
     return true;
+}
+
+FileLock::FileLock(const std::filesystem::path &lockPath, int timeoutMs)
+{
+    // O_NOFOLLOW: a link placed at the lock's name is refused, never followed to create a file elsewhere.
+    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        m_error = "cannot open " + lockPath.string() + ": " + std::strerror(errno);
+        return;
+    }
+    // Polled, not a blocking flock: a holder that hangs must not hang the window's thread with it.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int why = errno;
+        if ((why != EWOULDBLOCK && why != EINTR) || std::chrono::steady_clock::now() >= deadline) {
+            m_error = why == EWOULDBLOCK ? lockPath.string() + " is held by another process"
+                                           : "cannot lock " + lockPath.string() + ": " + std::strerror(why);
+            ::close(fd);
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    m_fd = fd;
+}
+
+FileLock::~FileLock()
+{
+    if (m_fd >= 0)
+        ::close(m_fd); // closing the last descriptor of the open file releases the lock
 }
 
 } // namespace fwb

@@ -27,4 +27,24 @@ std::string replaceProblem(const std::filesystem::path &path);
 bool readRegularFile(const std::filesystem::path &path, std::uint64_t maxBytes, std::string &bytes,
                      std::string *error = nullptr);
 
+// An exclusive lock on a lock file (created when missing, never removed) for a read-merge-write of
+// a file that several processes update (prepared.json: a window and `filter-bench prepare`): an atomic
+// rename alone keeps the file whole but loses the rows of whichever writer read it first. flock(2), so
+// the system drops the lock of a writer that dies (no stale lock) and each FileLock (thread or process)
+// excludes every other. Waits at most `timeoutMs` for another holder; locked() says whether it got it.
+class FileLock
+{
+public:
+    explicit FileLock(const std::filesystem::path &lockPath, int timeoutMs = 10000);
+    ~FileLock();
+    FileLock(const FileLock &) = delete;
+    FileLock &operator=(const FileLock &) = delete;
+    bool locked() const { return m_fd >= 0; }
+    const std::string &error() const { return m_error; }
+
+private:
+    int m_fd = -1;
+    std::string m_error;
+};
+
 } // namespace fwb

@@ -13,6 +13,7 @@ namespace fwb {
 namespace {
 
 constexpr const char *kFile = "prepared.json";
+constexpr const char *kLockFile = "prepared.json.lock";
 constexpr std::uint64_t kMaxBytes = 16u << 20;
 
 std::string utcNow()
@@ -141,6 +142,14 @@ bool recordPrepared(const std::string &cacheDir, const DeviceInfo &device, bool 
     // Only into a program cache (or a folder that becomes one): never a file in someone's own folder.
     if (!ProgramCache::markCacheDir(cacheDir, error))
         return false;
+    // Read, merge and write under one lock: another window or prepare writing between our read and
+    // our rename would otherwise lose its rows (each row is merged by its filter, variant and format).
+    const FileLock lock(std::filesystem::path(cacheDir) / kLockFile);
+    if (!lock.locked()) {
+        if (error)
+            *error = lock.error();
+        return false;
+    }
     std::vector<PreparedDevice> devices = readPreparedDevices(cacheDir);
     const std::string key = preparedKey(device);
     auto it = std::find_if(devices.begin(), devices.end(), [&](const PreparedDevice &d) { return d.key == key; });

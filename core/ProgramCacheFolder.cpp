@@ -246,7 +246,8 @@ bool ProgramCache::markCacheDir(const std::string &dir, std::string *error)
         const bool ours = ((isEntryName(name) || temp) && ownedFile(*it, temp)) || name.rfind(kMarkerFile, 0) == 0
                           || name == kLimitFile || name.rfind(std::string(kLimitFile) + ".tmp", 0) == 0
                           || name == "tuning.json" || name.rfind("tuning.json.tmp", 0) == 0
-                          || name == "prepared.json" || name.rfind("prepared.json.tmp", 0) == 0;
+                          || name == "prepared.json" || name.rfind("prepared.json.tmp", 0) == 0
+                          || name == "prepared.json.lock";
         if (!ours) {
             if (error)
                 *error = notCacheMessage(dir);

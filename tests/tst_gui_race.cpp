@@ -1,5 +1,6 @@
 // The Race page in the real window, offscreen on PoCL: it is in the Run menu; the chart holds one bar
-// per finished run (variants, CPU and OpenCV rows), every bar as its run ends; Cancel stops midway and
+// per finished run (variants, CPU and OpenCV rows), every bar as its run ends, and a version being compiled
+// says so in its row until its bar comes; Cancel stops midway and
 // keeps the bars already in; clicking a bar shows that run's picture; a teacher starts a race from present
 // mode itself (the sobel race the laptop-size check after it looks at). The rest of present mode:
 // tst_gui_race_present. One window for the suite, as in the app: PoCL aborts when contexts are made
@@ -62,9 +63,35 @@ private slots:
         RacePage *race = page(window);
         QVERIFY(race->raceAction()->isEnabled());
         QSignalSpy finished(race, &RacePage::raceFinished);
+        // Issue 25: a version being compiled has its row in the chart saying so, not an empty row, and the
+        // row goes when its result arrives. Connected after the page: what the chart shows at each step
+        // (this is the window's first race: its versions compile) and right after each result.
+        BenchWorker *worker = race->findChild<BenchWorker *>();
+        QStringList compiling, stale;
+        const QMetaObject::Connection stepWatch = connect(worker, &BenchWorker::raceStep, this,
+                [&](const RaceEntry &upcoming, int, int, bool firstBuild) {
+                    if (!firstBuild || !upcoming.onDevice() || upcoming.isCheckingReference())
+                        return;
+                    const QRect row = race->chart()->pendingRect();
+                    compiling << QString("%1: '%2'%3").arg(q(upcoming.title), race->chart()->pendingText(),
+                                                           row.isValid() && row.intersects(race->chart()->rect()) ? "" : " (no row)");
+                });
+        const QMetaObject::Connection resultWatch = connect(worker, &BenchWorker::raceProgress, this,
+                [&](const RaceEntry &entry, int, int) {
+                    if (!race->chart()->pendingText().isEmpty())
+                        stale << q(entry.title) + ": " + race->chart()->pendingText();
+                });
         QVERIFY(race->startRace());
         QVERIFY(!race->startRace()); // one race at a time
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        disconnect(stepWatch); // the window outlives this test
+        disconnect(resultWatch);
+        QVERIFY2(!compiling.isEmpty(), "no version compiled in the window's first race");
+        for (const QString &seen : compiling)
+            QVERIFY2(seen.endsWith(QStringLiteral(": 'compiling…'")), qPrintable(compiling.join(" | ")));
+        QVERIFY2(stale.isEmpty(), qPrintable(stale.join(" | ")));
+        QVERIFY(race->chart()->pendingText().isEmpty());
+        QVERIFY(!race->chart()->pendingRect().isValid());
         const RaceResult &result = race->race();
         QVERIFY(!result.cancelled);
         const FilterSpec *filter = findFilter("sobel");

@@ -14,6 +14,7 @@
 #include "RacePresentation.h"
 #include "LabViews.h"
 #include "NBodyDemo.h"
+#include "WorkbenchCommandLine.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -121,6 +122,43 @@ private slots:
         race->setPresenting(false);
     }
 
+    // Issue 24: `filter-workbench --present --lab nbody` opens present mode on the N-body demo, the stars
+    // already moving on the chosen device (the options as main() reads them, set up on the suite's window);
+    // present mode shows no other Compute Lab workload, and says so.
+    void presentLabNBodyOpensTheDemo()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        QVERIFY(setUp(window, device, 96, 64));
+        RacePage *race = page(window);
+        QVERIFY(!race->presentation() || !race->presentation()->isVisible());
+        WorkbenchCommandLine commandLine;
+        commandLine.process(QStringList{"filter-workbench", "--present", "--lab", "nbody", "--device",
+                                        QString::fromStdString(device.spec())});
+        QVERIFY(commandLine.presentNBody());
+        QCOMPARE(commandLine.setUp(window), 0);
+        QVERIFY(commandLine.labPage() == nullptr); // present mode's demo, not the Compute Lab page
+        auto *present = qobject_cast<RacePresentation *>(race->presentation());
+        QVERIFY(present && present->isVisible());
+        QVERIFY(present->showingNBody());
+        NBodyDemo *demo = present->nbodyDemo();
+        QVERIFY(demo->isVisible() && demo->isRunning());
+        QCOMPARE(QString::fromStdString(demo->device().name), QString::fromStdString(device.name));
+        QVERIFY2(present->title().contains("stars"), qPrintable(present->title()));
+        QVERIFY(present->findChild<QLabel *>("presentHint")->text().contains("N back to the race"));
+        QTRY_VERIFY_WITH_TIMEOUT(demo->cpuView()->stepsPerSecond() > 0 && demo->deviceView()->stepsPerSecond() > 0,
+                                 120000);
+        race->setPresenting(false);
+        QVERIFY(!demo->isRunning());
+
+        WorkbenchCommandLine matmul;
+        matmul.process(QStringList{"filter-workbench", "--present", "--lab", "matmul"});
+        QVERIFY(!matmul.presentNBody());
+        QCOMPARE(matmul.setUp(window), 2); // "present mode shows the N-body demo only"
+        race->setPresenting(false);
+        QVERIFY(setUp(window, device, 96, 64)); // the suite's picture again
+    }
+
     // Issue 24: transparent pictures were drawn on the window's colour (a logo's black text lost); present
     // mode's and the race's previews put them on the image views' checkerboard.
     void previewsPutTransparentPicturesOnACheckerboard()
@@ -202,7 +240,8 @@ private slots:
         QVERIFY(process.waitForFinished(30000));
         const QString help = QString::fromUtf8(process.readAllStandardOutput());
         QCOMPARE(process.exitCode(), 0);
-        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc", "N-body demo"})
+        for (const char *words : {"--present", "Present mode", "F11", "Start the race", "Space", "Esc", "N-body demo",
+                                  "--present --lab nbody"})
             QVERIFY2(help.contains(QLatin1String(words)), qPrintable(QString("no \"%1\" in:\n%2").arg(words, help)));
     }
 

@@ -2,18 +2,22 @@
 // prepare and the window's background builder: the selected variant first, then the other variants of its
 // filter in its format, then the other filters in that format, then the other formats, each in the
 // catalogue's order; jumped jobs (a race's next entries) before all of them; claim and wait as a race
-// uses them; a child's answer read into the record's row; what the record lets the builder skip.
+// uses them; a child's answer read into the record's row; what the record lets the builder skip; writers
+// of the record at once (threads and processes: two windows, a window and prepare) losing no row.
 #include "Catalogue.h"
 #include "Check.h"
 #include "PrepareQueue.h"
 #include "ProgramCache.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace fwb;
 
@@ -241,6 +245,80 @@ void checkRunAnswerAndSkip()
     std::filesystem::remove_all(dir);
 }
 
+// Each writer adds its own rows one call at a time, all writers at once: every row must be in the file at
+// the end. Without the lock each read-merge-write replaces the file with what its writer read, so rows
+// written in between are lost.
+void checkConcurrentRecords()
+{
+    const DeviceInfo device = capableDevice();
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fwb-plain-prepared-" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir);
+    constexpr int kWriters = 6, kRows = 15;
+    auto addRows = [&](const std::string &writer) {
+        bool ok = true;
+        for (int r = 0; r < kRows; ++r) {
+            PreparedBuild b;
+            b.filter = writer;
+            b.variant = "row" + std::to_string(r);
+            b.format = "gray8";
+            b.origin = "compiled";
+            b.buildMs = 10 + r;
+            std::string error;
+            ok = recordPrepared(dir.string(), device, false, {b}, 1.0, 1, &error) && ok;
+            if (!error.empty())
+                std::fprintf(stderr, "%s: %s\n", writer.c_str(), error.c_str());
+        }
+        return ok;
+    };
+    std::atomic<bool> go{false};
+    std::atomic<int> failedWriters{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kWriters; ++t)
+        threads.emplace_back([&, t] {
+            while (!go)
+                std::this_thread::yield();
+            if (!addRows("thread" + std::to_string(t)))
+                ++failedWriters;
+        });
+    go = true;
+    for (std::thread &t : threads)
+        t.join();
+    CHECK_EQ(failedWriters.load(), 0);
+
+    // Processes, as two windows or a window and `filter-bench prepare` are.
+    std::vector<pid_t> children;
+    for (int p = 0; p < kWriters; ++p) {
+        const pid_t pid = fork();
+        if (pid == 0)
+            _exit(addRows("process" + std::to_string(p)) ? 0 : 1);
+        CHECK(pid > 0);
+        if (pid > 0)
+            children.push_back(pid);
+    }
+    for (const pid_t pid : children) {
+        int status = 0;
+        CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+
+    const std::vector<PreparedDevice> devices = readPreparedDevices(dir.string());
+    const PreparedDevice *record = findPrepared(devices, device);
+    CHECK(record != nullptr);
+    if (record) {
+        CHECK_EQ(record->builds.size(), std::size_t(2 * kWriters * kRows));
+        for (const char *kind : {"thread", "process"})
+            for (int w = 0; w < kWriters; ++w)
+                for (int r = 0; r < kRows; ++r) {
+                    const std::string filter = kind + std::to_string(w), variant = "row" + std::to_string(r);
+                    CHECK(std::any_of(record->builds.begin(), record->builds.end(), [&](const PreparedBuild &b) {
+                        return b.filter == filter && b.variant == variant && b.buildMs == 10 + r;
+                    }));
+                }
+    }
+    // The lock file is the cache's own: the folder is still a program cache afterwards.
+    CHECK(ProgramCache::markCacheDir(dir.string()));
+    std::filesystem::remove_all(dir);
+}
+
 } // namespace
 
 int main()
@@ -248,5 +326,6 @@ int main()
     checkOrder();
     checkDefaultsAndArgs();
     checkRunAnswerAndSkip();
+    checkConcurrentRecords();
     return plain::finish("plain_prepare_queue");
 }

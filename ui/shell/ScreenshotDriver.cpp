@@ -6,6 +6,8 @@
 #include "KernelEditorDock.h"
 #include "LabPage.h"
 #include "LabViews.h"
+#include "NBodyDemo.h"
+#include "RacePresentation.h"
 #include "MainWindow.h"
 #include "RacePage.h"
 #include "ReportExport.h"
@@ -74,6 +76,8 @@ int ScreenshotDriver::exec()
     }
     if (m_labPage)
         return execLab();
+    if (m_plan.presentNBody)
+        return execPresentNBody();
     if (const int code = preparePageJob())
         return code;
     if (const int code = prepareEditorJob())
@@ -127,6 +131,36 @@ int ScreenshotDriver::execLab()
     QTimer::singleShot(600000, this,
                        [] { QCoreApplication::exit(fail(QStringLiteral("timed out waiting for the Compute Lab"))); });
     QTimer::singleShot(0, m_labPage, [lab = m_labPage] { lab->start(); });
+    const int rc = QCoreApplication::exec();
+    return rc != 0 ? rc : m_exitCode;
+}
+
+// --present --lab nbody: present mode's N-body demo, taken once both sides have a rate and the stars have
+// moved a few seconds (as the Compute Lab's animation).
+int ScreenshotDriver::execPresentNBody()
+{
+    auto *present = m_racePage ? qobject_cast<RacePresentation *>(m_racePage->presentation()) : nullptr;
+    NBodyDemo *demo = present ? present->nbodyDemo() : nullptr;
+    if (!demo)
+        return fail(QStringLiteral("present mode is not available"));
+    connect(demo, &NBodyDemo::failed, this, [this](const QString &message) {
+        fail(message);
+        if (!m_grabbing) {
+            m_grabbing = true;
+            grabAndExit(1);
+        }
+    });
+    QElapsedTimer clock;
+    clock.start();
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, this, [this, demo, &clock] {
+        const bool rates = demo->cpuView()->stepsPerSecond() > 0 && demo->deviceView()->stepsPerSecond() > 0;
+        if (!m_grabbing && ((rates && clock.elapsed() > 5000) || clock.elapsed() > 30000)) {
+            m_grabbing = true;
+            grabAndExit(rates ? 0 : 1);
+        }
+    });
+    poll.start(200);
     const int rc = QCoreApplication::exec();
     return rc != 0 ? rc : m_exitCode;
 }

@@ -1,9 +1,10 @@
 // ScreenshotDriver: filter-workbench --screenshot for the docs and the tests. After the window is set up
 // (WorkbenchCommandLine) it runs the chosen variant once (with --all-variants every available one first),
 // then the job a plan names (a page's race, tune, sweep or duel, the Kernel source dock's build or race,
-// or the Compute Lab's ladder or animation), waits for it, lets the layout settle and saves the window
-// (or present mode) as PNG, with the report when asked. Error states are worth a picture too: a failed
-// load or run is captured and the exit code says so (1 a run or job failed, 2 it could not start).
+// the Compute Lab's ladder or animation, or present mode's N-body demo), waits for it, lets the layout
+// settle and saves the window (or present mode) as PNG, with the report when asked. Error states are worth
+// a picture too: a failed load or run is captured and the exit code says so (1 a run or job failed, 2 it
+// could not start).
 #pragma once
 
 #include "WorkbenchCommandLine.h"
@@ -30,6 +31,7 @@ public:
 
 private:
     int execLab();
+    int execPresentNBody();
     int preparePageJob();
     int prepareEditorJob();
     void grabAndExit(int code);

@@ -6,6 +6,7 @@
 #include "LabPage.h"
 #include "MainWindow.h"
 #include "RacePage.h"
+#include "RacePresentation.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -74,13 +75,15 @@ WorkbenchCommandLine::WorkbenchCommandLine()
                       "FILE")),
       m_present(option("present", "Open in present mode (View > Present, F11): the race full "
                                   "screen, started with its button, Space or Enter; Esc or F11 "
-                                  "leaves. With --race --screenshot: capture present mode when "
-                                  "the race ends.")),
+                                  "leaves. With --lab nbody: open it on the N-body demo, the stars "
+                                  "already moving. With --race --screenshot: capture present mode "
+                                  "when the race ends.")),
       m_lab(option("lab",
-                   "Open the Compute Lab page on this workload; with --screenshot, run "
-                   "the ladder to the end or animate N-body for a few seconds.",
+                   "Open the Compute Lab page on this workload (with --present: nbody only, "
+                   "present mode's N-body demo); with --screenshot, run the ladder to the "
+                   "end or animate N-body for a few seconds.",
                    "matmul|nbody")),
-      m_labSize(option("lab-size", "Compute Lab size: matrix n or bodies.", "N")),
+      m_labSize(option("lab-size", "Compute Lab size: matrix n or bodies (not with --present).", "N")),
       m_editor(option("editor",
                       "With --screenshot: after the run, put FILE (OpenCL C) in the "
                       "Kernel source dock, build it (or --editor-run: race it against "
@@ -95,7 +98,8 @@ WorkbenchCommandLine::WorkbenchCommandLine()
         "\"Start the race\" button (or Space, Enter) races every way of running the filter on the\n"
         "picture; it shows the device in plain words, the picture before and after, the winner and\n"
         "why it wins. N switches to the N-body demo (stars moved by the CPU and by the device side by\n"
-        "side, each with its steps per second) and back. Esc or F11 leaves it."));
+        "side, each with its steps per second) and back; --present --lab nbody opens it there. Esc or\n"
+        "F11 leaves it."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open (default: test card)."));
@@ -121,6 +125,11 @@ void WorkbenchCommandLine::process(const QCoreApplication &app)
     m_parser.process(app);
 }
 
+void WorkbenchCommandLine::process(const QStringList &arguments)
+{
+    m_parser.process(arguments);
+}
+
 int WorkbenchCommandLine::fail(const QString &message)
 {
     std::fprintf(stderr, "filter-workbench: %s\n", qPrintable(message));
@@ -143,6 +152,7 @@ ScreenshotPlan WorkbenchCommandLine::screenshotPlan() const
     plan.duelWith = given(m_duelWith);
     plan.editorFile = given(m_editor);
     plan.editorRun = m_parser.isSet(m_editorRun);
+    plan.presentNBody = presentNBody();
     if (m_parser.isSet(m_editorLimit))
         plan.editorLimitS = m_parser.value(m_editorLimit).toDouble();
     return plan;
@@ -235,10 +245,20 @@ int WorkbenchCommandLine::setUpPages(MainWindow &window)
     }
     if (!m_parser.isSet(m_lab))
         return 0;
+    const QString which = m_parser.value(m_lab);
+    if (m_parser.isSet(m_present)) {
+        // Present mode shows one Compute Lab workload, the N-body demo, in its own size for the device.
+        if (which != QLatin1String("nbody") || m_parser.isSet(m_labSize))
+            return fail(QStringLiteral("present mode shows the N-body demo only: --present --lab nbody, without --lab-size"));
+        auto *present = m_racePage ? qobject_cast<RacePresentation *>(m_racePage->presentation()) : nullptr;
+        if (!present)
+            return fail(QStringLiteral("present mode is not available"));
+        present->showNBody(true);
+        return 0;
+    }
     for (WorkbenchPage *page : window.pages())
         if (auto *found = qobject_cast<LabPage *>(page))
             m_labPage = found;
-    const QString which = m_parser.value(m_lab);
     if (!m_labPage || (which != QLatin1String("matmul") && which != QLatin1String("nbody")))
         return fail(QStringLiteral("bad --lab '%1' (matmul or nbody)").arg(which));
     m_labPage->activate();

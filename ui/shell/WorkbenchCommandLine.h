@@ -1,7 +1,8 @@
 // WorkbenchCommandLine: filter-workbench's options (QCommandLineParser) and how they set up the
 // window: the run's controls (device, format, filter, variant, parameters, repeats, transfers, work-group
-// shape), the view, present mode and the Compute Lab. The screenshot options are read into a
-// ScreenshotPlan for ScreenshotDriver. Every refusal is "filter-workbench: <reason>" on stderr and exit 2.
+// shape), the view, present mode (on the race or its N-body demo) and the Compute Lab. The screenshot
+// options are read into a ScreenshotPlan for ScreenshotDriver. Every refusal is "filter-workbench:
+// <reason>" on stderr and exit 2.
 #pragma once
 
 #include <QCommandLineOption>
@@ -29,6 +30,7 @@ struct ScreenshotPlan
     std::optional<QString> editorFile; // --editor FILE: built (or raced, editorRun) in the Kernel source dock
     bool editorRun = false;
     std::optional<double> editorLimitS; // --editor-limit S
+    bool presentNBody = false;          // --present --lab nbody: present mode's N-body demo, animated a while
 };
 
 class WorkbenchCommandLine
@@ -41,9 +43,12 @@ public:
     static bool wantsTextOnly(int argc, char *argv[]);
     // Parses the application's arguments; --help, --version and unknown options print and exit.
     void process(const QCoreApplication &app);
+    void process(const QStringList &arguments); // the same from a list, the program's name first (tests)
 
     bool screenshot() const { return m_parser.isSet(m_screenshot); }
     bool editorScreenshot() const { return screenshot() && m_parser.isSet(m_editor); }
+    // --present --lab nbody: the window opens in present mode on the N-body demo, the stars moving.
+    bool presentNBody() const { return m_parser.isSet(m_present) && m_parser.value(m_lab) == QLatin1String("nbody"); }
     ScreenshotPlan screenshotPlan() const;
 
     // Sets the window up as the options say, shows it and opens the image (or the test card); with
@@ -52,7 +57,7 @@ public:
     int setUp(MainWindow &window);
     bool imageLoaded() const { return m_loaded; }
     RacePage *racePage() const { return m_racePage; }
-    LabPage *labPage() const { return m_labPage; } // only with --lab
+    LabPage *labPage() const { return m_labPage; } // only with --lab, not with --present
 
     // "filter-workbench: MESSAGE" on stderr; returns 2.
     static int fail(const QString &message);

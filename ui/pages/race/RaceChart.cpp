@@ -37,6 +37,9 @@ void RaceChart::setRace(const RaceResult &race)
     m_race = race;
     if (m_selected >= int(m_race.entries.size()))
         m_selected = -1;
+    if (m_pending && std::any_of(m_race.entries.begin(), m_race.entries.end(),
+                                 [&](const RaceEntry &e) { return e.name == m_pending->name; }))
+        m_pending.reset(); // its result arrived: its bar takes the row
     updateGeometry();
     update();
 }
@@ -71,6 +74,32 @@ void RaceChart::setShowReference(bool show)
     m_showReference = show;
     updateGeometry();
     update();
+}
+
+void RaceChart::setPending(const RaceEntry &upcoming, bool compiling)
+{
+    m_pending = upcoming;
+    m_pendingCompiles = compiling;
+    updateGeometry();
+    update();
+}
+
+void RaceChart::clearPending()
+{
+    if (!m_pending)
+        return;
+    m_pending.reset();
+    updateGeometry();
+    update();
+}
+
+QString RaceChart::pendingText() const
+{
+    // Only a row that will get a bar here: kernel only draws the device's versions, and the checking
+    // reference is not in the race.
+    if (!m_pending || m_pending->isCheckingReference() || (m_metric == RaceMetric::KernelOnly && !m_pending->onDevice()))
+        return {};
+    return m_pendingCompiles ? tr("compiling…") : tr("running…");
 }
 
 int RaceChart::rowHeight() const
@@ -170,7 +199,15 @@ struct RaceChart::Layout
     QFont labelFont; // the labels' type: font, or wrapped (and wrapping) when the bars would be too short
     bool namesWrap = false, labelsWrap = false;
 
-    int rowTop(int row) const { return kTop + row * rowH + (referenceRow >= 0 && row >= referenceRow ? gap : 0); }
+    int pendingRow = -1;   // the row of the version being compiled (after the racers, before the reference)
+
+    // A placeholder row moves the rows at and after it (the reference) down by one.
+    int rowTop(int row) const
+    {
+        return kTop + row * rowH + (pendingRow >= 0 && row >= pendingRow ? rowH : 0)
+               + (referenceRow >= 0 && row >= referenceRow ? gap : 0);
+    }
+    int pendingTop() const { return kTop + pendingRow * rowH; }
     int barsBottom() const { return rowTop(int(order.size())); }
     double length(double ms) const { return plotWidth * ms / axisMax; }
 };
@@ -198,6 +235,11 @@ RaceChart::Layout RaceChart::layout() const
             hi = std::max(hi, e.timeMs(m_metric));
         }
         l.nameWidth = std::max(l.nameWidth, QFontMetrics(l.bold).horizontalAdvance(QString::fromStdString(e.title)));
+    }
+    const QString pendingWords = pendingText();
+    if (!pendingWords.isEmpty()) {
+        l.pendingRow = l.referenceRow >= 0 ? l.referenceRow : int(l.order.size());
+        l.nameWidth = std::max(l.nameWidth, QFontMetrics(l.bold).horizontalAdvance(QString::fromStdString(m_pending->title)));
     }
     if (hi <= 0 && l.referenceRow >= 0) // only the reference ran
         hi = m_race.entries[l.order[l.referenceRow]].timeMs(m_metric);
@@ -388,6 +430,12 @@ QRect RaceChart::barRect(int entry) const
     return QRect(0, l.rowTop(int(it - l.order.begin())), width(), l.rowH);
 }
 
+QRect RaceChart::pendingRect() const
+{
+    const Layout l = layout();
+    return l.pendingRow < 0 ? QRect() : QRect(0, l.pendingTop(), width(), l.rowH);
+}
+
 int RaceChart::entryAt(const QPoint &point) const
 {
     const Layout l = layout();
@@ -416,6 +464,26 @@ void RaceChart::paintEvent(QPaintEvent *)
     const Layout l = layout();
     p.setFont(l.font);
     const QFontMetrics fm(l.font);
+    if (l.pendingRow >= 0) {
+        // The version being compiled: its name, and where its bar will be, a dashed outline saying so.
+        const int y = l.pendingTop(), rh = l.rowH;
+        p.setFont(l.nameFont);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(QRect(4, y, l.nameWidth + 4, rh), Qt::AlignRight | Qt::AlignVCenter | (l.namesWrap ? Qt::TextWordWrap : 0),
+                   QString::fromStdString(m_pending->title));
+        const QString words = pendingText();
+        QFont italic = l.font;
+        italic.setItalic(true);
+        const QRectF box(l.left, y + rh * 0.18, std::min(l.plotWidth, QFontMetrics(italic).horizontalAdvance(words) + 24.0), rh * 0.64);
+        p.setPen(QPen(palette().color(QPalette::PlaceholderText), 1, Qt::DashLine));
+        p.drawRect(box);
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.setFont(italic);
+        p.drawText(box.adjusted(8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, words);
+        p.setFont(l.font);
+        if (l.order.empty())
+            return; // no bar yet: no scale to draw
+    }
     if (l.order.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,

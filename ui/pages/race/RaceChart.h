@@ -12,6 +12,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 namespace fwb {
 
 // A linear millisecond axis for bars: a round step (1, 2 or 5 times a power of ten) giving 4 to 8 ticks,
@@ -41,6 +43,14 @@ public:
     void setEmptyText(const QString &text);
     // Whether the checking reference (cpu_single) has a bar, apart below the racers (default true).
     void setShowReference(bool show);
+    // The version the race is compiling (or running) now: until its result arrives its row is drawn
+    // after the bars with its name and "compiling…" (or "running…") where its bar will be, not left
+    // empty through a build's silent stall (issue 25). A result of that name, or clearPending(), ends it.
+    void setPending(const RaceEntry &upcoming, bool compiling);
+    void clearPending();
+    // The placeholder's words where a row shows one now ("compiling…"), else empty (tests read it).
+    QString pendingText() const;
+    QRect pendingRect() const; // its row, empty when none is shown
     // Length in pixels of an entry's bar and the milliseconds one pixel stands for (tests check bar
     // length / time is the same for every bar); broken: the bar is cut short (off the scale) and says so.
     double barLength(int entry, bool *broken = nullptr) const;
@@ -91,6 +101,8 @@ private:
     bool m_large = false;
     bool m_showReference = true;
     QString m_emptyText;
+    std::optional<RaceEntry> m_pending;
+    bool m_pendingCompiles = false;
 };
 
 } // namespace fwb

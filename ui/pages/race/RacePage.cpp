@@ -139,6 +139,7 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
 
 void RacePage::showFailure(const QString &message)
 {
+    clearPending();
     m_winner->setText(tr("The race could not start: %1").arg(message));
     m_progress->setFormat(tr("%v of %m runs"));
     if (m_presentation)
@@ -207,6 +208,7 @@ bool RacePage::startJob()
     m_race.deviceName = job.device.name;
     m_race.deviceKind = job.device.kind;
     m_race.platformName = job.device.platformName;
+    clearPending();
     showRace();
     m_chart->setSelected(-1);
     m_progress->setRange(0, raceEntryCount(*filter, job.run.params, job.race));
@@ -250,6 +252,17 @@ void RacePage::onStep(const RaceEntry &upcoming, int index, int total, bool firs
     if (m_presentation)
         m_presentation->setStatusText(text);
     emit statusMessage(text);
+    // The chart says it too, in the row the version's bar will take (its result clears it).
+    m_chart->setPending(upcoming, firstBuild);
+    if (m_presentation)
+        m_presentation->chart()->setPending(upcoming, firstBuild);
+}
+
+void RacePage::clearPending()
+{
+    m_chart->clearPending();
+    if (m_presentation)
+        m_presentation->chart()->clearPending();
 }
 
 void RacePage::showRace()
@@ -289,6 +302,7 @@ void RacePage::onProgress(const RaceEntry &entry, int done, int total)
 
 void RacePage::onFinished(const RaceResult &race)
 {
+    clearPending(); // a cancelled race leaves its next version unbuilt
     m_race = race;
     updateTitles();
     showRace();

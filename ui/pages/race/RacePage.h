@@ -74,6 +74,7 @@ protected:
 
 private:
     void onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild);
+    void clearPending(); // both charts' "compiling…" row
     void showRace(); // the race so far in both charts and both verdicts
     void onProgress(const RaceEntry &entry, int done, int total);
     void onFinished(const RaceResult &race);
