@@ -2,6 +2,7 @@
 // its initial cloud, the CPU reference (single- and multi-threaded, bit-identical) and the check.
 #include "../NBodyLive.h"
 #include "../ThreadPool.h"
+#include "../families/shared/FastCpu.h"
 #include "../Workload.h"
 
 #include <algorithm>
@@ -55,11 +56,65 @@ std::vector<Body> initialCloud(std::size_t n)
 }
 
 // One step for bodies [first, last): the same formula and order as the kernels (j ascending), in float,
-// so any split over threads gives bit-identical results.
+// so any split over threads gives bit-identical results. Eight bodies at a time, one per vector lane:
+// each lane still sums its own body's pulls in j order with the same IEEE operations (sqrt and divide
+// are correctly rounded in vector form too, and no multiply-add is fused), so the result is the
+// one-body-at-a-time loop's to the bit, but the compiler can keep eight bodies in one register - the
+// CPU side of the N-body demo is then the processor's vector code, not a scalar loop (this file is
+// built with -fno-math-errno: std::sqrt of a positive sum sets no errno, and with errno kept the
+// compiler could not vectorise it).
+constexpr std::size_t kLanes = 8;
+
+FWB_VECTOR_CLONES
+void stepLanes(const Body *__restrict in, std::size_t n, std::size_t i0, float *__restrict acc /* 3 x kLanes */)
+{
+    float px[kLanes], py[kLanes], pz[kLanes], ax[kLanes] = {}, ay[kLanes] = {}, az[kLanes] = {};
+    for (std::size_t l = 0; l < kLanes; ++l) {
+        px[l] = in[i0 + l].p[0];
+        py[l] = in[i0 + l].p[1];
+        pz[l] = in[i0 + l].p[2];
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        const float jx = in[j].p[0], jy = in[j].p[1], jz = in[j].p[2], jm = in[j].p[3];
+        for (std::size_t l = 0; l < kLanes; ++l) {
+            const float dx = jx - px[l], dy = jy - py[l], dz = jz - pz[l];
+            const float inv = 1.0f / std::sqrt(dx * dx + dy * dy + dz * dz + kSoftening2);
+            const float s = jm * inv * inv * inv;
+            ax[l] += dx * s;
+            ay[l] += dy * s;
+            az[l] += dz * s;
+        }
+    }
+    for (std::size_t l = 0; l < kLanes; ++l) {
+        acc[l] = ax[l];
+        acc[kLanes + l] = ay[l];
+        acc[2 * kLanes + l] = az[l];
+    }
+}
+
 void stepRange(const std::vector<Body> &in, std::vector<Body> &out, std::size_t first, std::size_t last)
 {
     const std::size_t n = in.size();
-    for (std::size_t i = first; i < last; ++i) {
+    auto finish = [&](std::size_t i, float ax, float ay, float az) {
+        Body &b = out[i];
+        const float px = in[i].p[0], py = in[i].p[1], pz = in[i].p[2];
+        b.v[0] = in[i].v[0] + ax * kDt;
+        b.v[1] = in[i].v[1] + ay * kDt;
+        b.v[2] = in[i].v[2] + az * kDt;
+        b.v[3] = in[i].v[3];
+        b.p[0] = px + b.v[0] * kDt;
+        b.p[1] = py + b.v[1] * kDt;
+        b.p[2] = pz + b.v[2] * kDt;
+        b.p[3] = in[i].p[3];
+    };
+    std::size_t i = first;
+    for (; i + kLanes <= last; i += kLanes) {
+        float acc[3 * kLanes];
+        stepLanes(in.data(), n, i, acc);
+        for (std::size_t l = 0; l < kLanes; ++l)
+            finish(i + l, acc[l], acc[kLanes + l], acc[2 * kLanes + l]);
+    }
+    for (; i < last; ++i) { // the last few bodies of the range, one at a time (the same sums)
         const float px = in[i].p[0], py = in[i].p[1], pz = in[i].p[2];
         float ax = 0, ay = 0, az = 0;
         for (std::size_t j = 0; j < n; ++j) {
@@ -70,15 +125,7 @@ void stepRange(const std::vector<Body> &in, std::vector<Body> &out, std::size_t 
             ay += dy * s;
             az += dz * s;
         }
-        Body &b = out[i];
-        b.v[0] = in[i].v[0] + ax * kDt;
-        b.v[1] = in[i].v[1] + ay * kDt;
-        b.v[2] = in[i].v[2] + az * kDt;
-        b.v[3] = in[i].v[3];
-        b.p[0] = px + b.v[0] * kDt;
-        b.p[1] = py + b.v[1] * kDt;
-        b.p[2] = pz + b.v[2] * kDt;
-        b.p[3] = in[i].p[3];
+        finish(i, ax, ay, az);
     }
 }
 
