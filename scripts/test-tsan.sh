@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ThreadSanitizer stage (scripts/test.sh runs it; FWB_TSAN=0 skips it): builds the core, the widgets
-# and the suites that run work on other threads (the window and its ComputeWorker / BenchWorker /
-# LabWorker threads, the kernel editor's helper runs, the bad-input window checks) with
+# and the suites that run work on other threads (the window and its SessionWorker threads: ComputeWorker,
+# BenchWorker, LabWorker, the Transfers page's; the kernel editor's helper runs, the bad-input window checks) with
 # -fsanitize=thread into build-tsan/ (no OpenCV, no CLBlast: not our code to check) and runs them on
 # PoCL. Only those targets: the suites start the filter-bench and filter-worker of the main build
 # (FWB_TSAN_BENCH_BUILD, default build/, which test.sh has just built; built here only when there is
@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${FWB_TSAN_BUILD:-$root/build-tsan}"
 bench_build="${FWB_TSAN_BENCH_BUILD:-$root/build}"
-suites=(tst_gui_worker tst_gui_mainwindow tst_gui_results tst_gui_lab tst_gui_editor tst_bad_input plain_threadpool)
+suites=(tst_gui_worker tst_gui_mainwindow tst_gui_results tst_gui_lab tst_gui_editor tst_gui_transfers tst_bad_input plain_threadpool)
 start=$SECONDS
 targets=("${suites[@]}")
 bench=""

@@ -124,6 +124,31 @@ private slots:
         QVERIFY(timer.elapsed() < 10000);
     }
 
+    // Qt's Mandelbrot restart (SessionWorker::replaceJob): a newer request stops the run in progress.
+    void newerRequestCancelsRunningOne()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        WorkerRelay relay(&worker);
+        QSignalSpy started(&relay, &WorkerRelay::runStarted);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
+        ComputeRequest r = request(device, image, 1000);
+        r.id = 1;
+        worker.submit(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 30000);
+        QTest::qWait(200);
+        ComputeRequest next = request(device, image);
+        next.id = 2;
+        worker.submit(next);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 30000);
+        const ComputeResult first = finished.at(0).at(0).value<ComputeResult>();
+        QCOMPARE(first.id, quint64(1));
+        QVERIFY(first.run.cancelled && first.superseded);
+        QCOMPARE(lastOf(finished).id, quint64(2));
+        QVERIFY(lastOf(finished).run.ok() && !lastOf(finished).superseded);
+    }
+
     void cpuEnginesRunTheReference()
     {
         ComputeWorker worker;

@@ -1,11 +1,8 @@
-// BenchWorker: race, tune and sweep jobs on a thread that owns its own Session (see BenchWorker.h).
+// BenchWorker: race, tune and sweep jobs on a SessionWorker thread with its own Session (see BenchWorker.h).
 #include "BenchWorker.h"
 
 #include "Catalogue.h"
 #include "PrepareAhead.h"
-#include "WorkerWait.h"
-
-#include <QMutexLocker>
 
 #include <algorithm>
 #include <cstdio>
@@ -110,7 +107,7 @@ SweepResult BenchWorker::sweep(const BenchJob &job)
     int total = 0;
     for (const std::string &name : filters)
         for (const VariantSpec &v : findFilter(name)->variants)
-            if (variantUnavailableReason(v, m_session->device(), job.run.params.format).empty())
+            if (variantUnavailableReason(v, session()->device(), job.run.params.format).empty())
                 total += int(job.sweepValues.size());
     SweepResult all;
     all.filter = job.run.filter;
@@ -129,7 +126,7 @@ SweepResult BenchWorker::sweep(const BenchJob &job)
             RunRequest request = job.run;
             request.filter = name;
             const int before = done;
-            const SweepResult one = runSweep(*m_session, *job.input, request, job.sweepParam, {value}, {}, &m_cancel,
+            const SweepResult one = runSweep(*session(), *job.input, request, job.sweepParam, {value}, {}, &m_cancel,
                                              [&](int d, int) { done = before + d; });
             mergeSweep(all, one);
             emit sweepProgress(done, total);
@@ -143,7 +140,7 @@ SweepResult BenchWorker::sweep(const BenchJob &job)
     return all;
 }
 
-BenchWorker::BenchWorker(QObject *parent) : QThread(parent)
+BenchWorker::BenchWorker(QObject *parent) : SessionWorker(QThread::LowPriority, false, parent)
 {
     qRegisterMetaType<fwb::RaceEntry>();
     qRegisterMetaType<fwb::RaceResult>();
@@ -154,121 +151,80 @@ BenchWorker::BenchWorker(QObject *parent) : QThread(parent)
 
 BenchWorker::~BenchWorker()
 {
-    {
-        QMutexLocker lock(&m_mutex);
-        m_abort = true;
-        m_cancel = true;
-        m_condition.wakeOne();
-    }
-    joinThread(*this);
+    stopThread();
 }
 
 bool BenchWorker::start(const BenchJob &job)
 {
-    QMutexLocker lock(&m_mutex);
-    if (m_busy || m_hasJob)
-        return false;
-    m_job = job;
-    m_hasJob = true;
-    m_cancel = false;
-    if (!isRunning())
-        QThread::start(LowPriority);
-    else
-        m_condition.wakeOne();
-    return true;
+    return startJobIfIdle([this, job] { runJob(job); });
 }
 
 void BenchWorker::cancel()
 {
-    m_cancel = true;
+    cancelJob(false);
 }
 
 bool BenchWorker::isBusy() const
 {
-    QMutexLocker lock(&m_mutex);
-    return m_busy || m_hasJob;
+    return hasJob();
 }
 
-void BenchWorker::run()
+void BenchWorker::runJob(const BenchJob &job)
 {
-    const ThreadEndMark end(this); // first in, last out: after the Session is gone
-    forever {
-        BenchJob job;
-        {
-            QMutexLocker lock(&m_mutex);
-            waitUntil(m_condition, m_mutex, [this] { return m_hasJob || m_abort; });
-            if (m_abort)
-                break;
-            job = m_job;
-            m_hasJob = false;
-            m_busy = true;
-        }
-        // Not busy before the finishing signal goes out: its slot may start the next job at once.
-        auto idle = [this] {
-            QMutexLocker lock(&m_mutex);
-            m_busy = false;
-        };
-        try {
-            if (!m_session || m_sessionSpec != job.device.spec()) {
-                m_session.reset();
-                SessionOptions options;
-                options.tunedLocal = TuningDb::lookup(workbenchTuningDb());
-                m_session = std::make_unique<Session>(job.device, options);
-                m_sessionSpec = job.device.spec();
-                m_built.clear();
+    // endJob() before each finishing signal: its slot may start the next job at once.
+    try {
+        SessionOptions options;
+        options.tunedLocal = TuningDb::lookup(workbenchTuningDb());
+        Session &session = openSession(job.device, options);
+        // The window's background builder (PrepareAhead): its children build what this job needs next.
+        const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
+        if (job.kind == BenchJob::Race) {
+            if (ahead) { // the race's versions jump the builder's queue, in the race's order
+                std::vector<PrepareJob> coming;
+                for (const VariantSpec &v : findFilter(job.run.filter)->variants)
+                    coming.push_back(preparedJob(job, v.name));
+                ahead->jumpQueue(coming);
             }
-            // The window's background builder (PrepareAhead): its children build what this job needs next.
-            const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
-            if (job.kind == BenchJob::Race) {
-                if (ahead) { // the race's versions jump the builder's queue, in the race's order
-                    std::vector<PrepareJob> coming;
-                    for (const VariantSpec &v : findFilter(job.run.filter)->variants)
-                        coming.push_back(preparedJob(job, v.name));
-                    ahead->jumpQueue(coming);
-                }
-                const RaceResult race = runRace(
-                    *m_session, *job.input, job.run, job.race, &m_cancel,
-                    [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
-                    [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
-                        const bool variant = index > 0 && !upcoming.baseline;
-                        const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
-                        // One this device cannot run (its row says why) builds nothing.
-                        const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
-                        bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
-                        if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
-                                                                 [&] { emit raceStep(upcoming, index, total, true); }))
-                            first = false; // built ahead (or just now by a child): a quick load, not a compile
-                        emit raceStep(upcoming, index, total, first);
-                    });
-                idle();
-                emit raceFinished(race);
-            } else if (job.kind == BenchJob::Tune) {
-                // The default launch is measured untuned, and every shape as asked.
-                if (ahead)
-                    waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
-                TuningDb &db = *workbenchTuningDb();
-                db.setEnabled(false);
-                const TuneResult tune = tuneVariant(*m_session, *job.input, job.run, job.tune, &m_cancel,
-                                                    [this](const TuneCell &c, int done, int total) {
-                                                        emit tuneProgress(c, done, total);
-                                                    });
-                db.setEnabled(true);
-                m_built.insert(programKey(job.run, job.run.variant));
-                idle();
-                emit tuneFinished(tune);
-            } else {
-                const SweepResult result = sweep(job);
-                idle();
-                emit sweepFinished(result);
-            }
-        } catch (const std::exception &e) {
-            workbenchTuningDb()->setEnabled(true);
-            idle();
-            emit failed(QString::fromStdString(e.what()));
+            const RaceResult race = runRace(
+                session, *job.input, job.run, job.race, &m_cancel,
+                [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
+                [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
+                    const bool variant = index > 0 && !upcoming.baseline;
+                    const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
+                    // One this device cannot run (its row says why) builds nothing.
+                    const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
+                    bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
+                    if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
+                                                             [&] { emit raceStep(upcoming, index, total, true); }))
+                        first = false; // built ahead (or just now by a child): a quick load, not a compile
+                    emit raceStep(upcoming, index, total, first);
+                });
+            endJob();
+            emit raceFinished(race);
+        } else if (job.kind == BenchJob::Tune) {
+            // The default launch is measured untuned, and every shape as asked.
+            if (ahead)
+                waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
+            TuningDb &db = *workbenchTuningDb();
+            db.setEnabled(false);
+            const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
+                                                [this](const TuneCell &c, int done, int total) {
+                                                    emit tuneProgress(c, done, total);
+                                                });
+            db.setEnabled(true);
+            m_built.insert(programKey(job.run, job.run.variant));
+            endJob();
+            emit tuneFinished(tune);
+        } else {
+            const SweepResult result = sweep(job);
+            endJob();
+            emit sweepFinished(result);
         }
-        idle();
+    } catch (const std::exception &e) {
+        workbenchTuningDb()->setEnabled(true);
+        endJob();
+        emit failed(QString::fromStdString(e.what()));
     }
-    m_session.reset(); // OpenCL objects die on the thread that made them
 }
 
 } // namespace fwb

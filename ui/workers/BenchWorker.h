@@ -1,20 +1,17 @@
 // BenchWorker: a thread of its own for the long comparisons (race, work-group tuning, sweep), with its
-// own Session on the chosen device, so the interactive worker stays free. Jobs go in as values;
+// own Session on the chosen device (a SessionWorker), so the interactive worker stays free. Jobs go in as values;
 // every finished run comes back as a value by a queued signal (a bar appears as its run ends).
 #pragma once
 
 #include "ComputeWorker.h"
 #include "Race.h"
+#include "SessionWorker.h"
 #include "Sweep.h"
 #include "Tuner.h"
 #include "TuningDb.h"
 
 #include <QMetaType>
-#include <QMutex>
-#include <QThread>
-#include <QWaitCondition>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <set>
@@ -48,7 +45,7 @@ struct BenchJob
 // series of a filter other than into's named "filter/variant".
 void mergeSweep(SweepResult &into, const SweepResult &more);
 
-class BenchWorker : public QThread
+class BenchWorker : public SessionWorker
 {
     Q_OBJECT
 
@@ -76,26 +73,17 @@ signals:
     void sweepFinished(const fwb::SweepResult &sweep);
     void failed(const QString &message);
 
-protected:
-    void run() override;
-
 private:
+    void runJob(const BenchJob &job);     // worker thread
     SweepResult sweep(const BenchJob &job); // worker thread
     // Before this worker builds a program the window's background builder also lists (worker thread):
     // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
     // be compiled here, false when it was built ahead.
     bool waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &program, const std::function<void()> &waiting);
 
-    mutable QMutex m_mutex;
-    QWaitCondition m_condition;
-    BenchJob m_job;
-    bool m_hasJob = false;
-    bool m_busy = false;
-    bool m_abort = false;
-    std::atomic<bool> m_cancel{false};
-    std::unique_ptr<Session> m_session; // worker thread only
-    std::string m_sessionSpec;
-    std::set<std::string> m_built; // programs m_session has built: filter, variant and their settings
+    void sessionClosing() override { m_built.clear(); }
+
+    std::set<std::string> m_built; // programs the session has built: filter, variant and their settings (worker thread)
 };
 
 } // namespace fwb

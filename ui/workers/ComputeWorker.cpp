@@ -1,4 +1,4 @@
-// ComputeWorker: request/abort/restart handling, the worker loop and the CPU-reference engine.
+// ComputeWorker: its jobs (a run, a launch check) on its SessionWorker thread, and the CPU-reference engine.
 #include "ComputeWorker.h"
 
 #include "BenchWorker.h" // workbenchTuningDb()
@@ -9,29 +9,17 @@
 #include "TuningDb.h"
 #include "UserVariants.h"
 #include "WorkerProcess.h"
-#include "WorkerWait.h"
 
 #include <QLoggingCategory>
-#include <QMutexLocker>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
 
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 Q_LOGGING_CATEGORY(lcWorker, "fwb.worker")
 
 namespace fwb {
-
-#ifdef FWB_TSAN_WAIT
-Q_COREAPP_STARTUP_FUNCTION(annotateQueuedSignals)
-#endif
 
 namespace {
 
@@ -70,114 +58,49 @@ QString ComputeEngine::label() const
     return QString::fromStdString(device.name);
 }
 
-ComputeWorker::ComputeWorker(QObject *parent) : QThread(parent)
+ComputeWorker::ComputeWorker(QObject *parent) : SessionWorker(QThread::LowPriority, true, parent)
 {
     qRegisterMetaType<fwb::ComputeResult>();
 }
 
 ComputeWorker::~ComputeWorker()
 {
-    {
-        QMutexLocker locker(&m_mutex);
-        m_abort = true;
-        m_cancel = true; // a run in progress stops at its next check point
-        m_condition.wakeOne();
-    }
-    joinThread(*this);
-}
-
-void ComputeWorker::wakeOrStart()
-{
-    if (!isRunning())
-        start(QThread::LowPriority);
-    else
-        m_condition.wakeOne();
+    stopThread(); // a run in progress stops at its next check point
 }
 
 void ComputeWorker::submit(const ComputeRequest &request)
 {
-    QMutexLocker locker(&m_mutex);
-    m_pendingRun = request;
-    m_hasRun = true;
-    if (m_busy)
-        m_cancel = true; // restart: only the latest request matters
-    wakeOrStart();
+    replaceJob([this, request] { runJob(request); });
 }
 
 void ComputeWorker::checkLaunch(const ComputeRequest &request)
 {
-    QMutexLocker locker(&m_mutex);
-    m_pendingCheck = request;
-    m_hasCheck = true;
-    wakeOrStart();
+    putQuickJob([this, request] {
+        const auto start = Clock::now();
+        const QString problem = doCheck(request);
+        emit launchChecked(request.id, problem, msSince(start));
+    });
 }
 
 void ComputeWorker::cancel()
 {
-    QMutexLocker locker(&m_mutex);
-    m_hasRun = false;
-    if (m_busy)
-        m_cancel = true;
+    cancelJob(true);
 }
 
 bool ComputeWorker::isBusy() const
 {
-    QMutexLocker locker(&m_mutex);
-    return m_busy || m_hasRun;
+    return hasJob();
 }
 
-void ComputeWorker::run()
+void ComputeWorker::runJob(const ComputeRequest &request)
 {
-    const ThreadEndMark end(this); // first in, last out: after the Session is gone
-#ifdef Q_OS_LINUX
-    // QThread::LowPriority means nothing under SCHED_OTHER; a higher nice value does. Threads an
-    // OpenCL CPU driver (PoCL) starts from here inherit it, so on a CPU device the GUI thread
-    // still wins the cores it needs to repaint while the kernels saturate the machine.
-    setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 5);
-#endif
-    forever {
-        m_mutex.lock();
-        waitUntil(m_condition, m_mutex, [this] { return m_abort || m_hasRun || m_hasCheck; });
-        if (m_abort) {
-            m_mutex.unlock();
-            break;
-        }
-        if (m_hasCheck) {
-            // Checks first: the user is looking at the shape field, waiting for its verdict.
-            const ComputeRequest check = m_pendingCheck;
-            m_hasCheck = false;
-            m_mutex.unlock();
-            const auto start = Clock::now();
-            const QString problem = doCheck(check);
-            emit launchChecked(check.id, problem, msSince(start));
-            continue;
-        }
-        const ComputeRequest request = m_pendingRun;
-        m_hasRun = false;
-        m_busy = true;
-        m_cancel = false;
-        m_mutex.unlock();
-
-        ++m_started;
-        emit runStarted(request.id);
-        ComputeResult result = execute(request);
-
-        m_mutex.lock();
-        m_busy = false;
-        result.superseded = m_hasRun;
-        const bool abort = m_abort;
-        m_mutex.unlock();
-        if (abort)
-            break;
+    ++m_started;
+    emit runStarted(request.id);
+    ComputeResult result = execute(request);
+    const JobEnd end = endJob();
+    result.superseded = end.newerWaiting;
+    if (!end.stopping)
         emit runFinished(result);
-    }
-    dropSession(); // OpenCL objects die on the thread that used them
-}
-
-void ComputeWorker::dropSession()
-{
-    m_pageLocked.reset(); // first: its memory is the session's page-locked block
-    m_session.reset();
 }
 
 // The image the session runs on. --transfer pinned (in process): a page-locked copy in the run's pixel
@@ -207,7 +130,7 @@ const Image &ComputeWorker::pageLockedInput(const ComputeRequest &request, Compu
             // Test hook (tst_gui_worker): FWB_TEST_NO_PAGE_LOCKED=1 refuses page-locked memory.
             if (qEnvironmentVariableIsSet("FWB_TEST_NO_PAGE_LOCKED"))
                 throw Error("page-locked memory refused (FWB_TEST_NO_PAGE_LOCKED)");
-            copy.image = m_session->pinnedImage(input.width(), input.height(), format);
+            copy.image = session()->pinnedImage(input.width(), input.height(), format);
             input.convertInto(copy.image); // a plain copy when the formats match
             result.pageLockedCopyMs = msSince(start);
         } catch (const std::exception &e) {
@@ -225,14 +148,10 @@ const Image &ComputeWorker::pageLockedInput(const ComputeRequest &request, Compu
 
 bool ComputeWorker::ensureSession(const DeviceInfo &device, QString *error)
 {
-    if (m_session && m_sessionSpec == device.spec())
-        return true;
-    dropSession();
     try {
         SessionOptions options;
         options.tunedLocal = TuningDb::lookup(workbenchTuningDb()); // the tuner's shapes for auto launches
-        m_session = std::make_unique<Session>(device, options);
-        m_sessionSpec = device.spec();
+        openSession(device, options);
         return true;
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());
@@ -282,7 +201,7 @@ QString ComputeWorker::doCheck(const ComputeRequest &request)
         return error;
     const int w = request.input ? request.input->width() : 0;
     const int h = request.input ? request.input->height() : 0;
-    return QString::fromStdString(m_session->checkLaunch(request.run, w, h));
+    return QString::fromStdString(session()->checkLaunch(request.run, w, h));
 }
 
 ComputeResult ComputeWorker::execute(const ComputeRequest &request)
@@ -311,18 +230,18 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         return result;
     }
     const Image &input = pageLockedInput(request, result);
-    result.run = m_session->run(input, request.run, &m_cancel);
+    result.run = session()->run(input, request.run, &m_cancel);
     if (request.run.transfer == TransferMode::Pinned && m_pageLocked && !m_pageLocked->error.empty()
         && !result.run.unavailable)
         result.run.transferNote = "no page-locked copy of the image (" + m_pageLocked->error
                                   + "): staged through pinned buffers";
     if (result.run.ok() && !result.run.cancelled) {
-        result.copyBandwidthGBps = m_session->copyBandwidthGBps();
+        result.copyBandwidthGBps = session()->copyBandwidthGBps();
         // Only for a checked run (the window's always are): its reference is cached inside the session, as
         // Session::run just computed it. An unchecked run (the lesson's live frames) skips the map.
         if (const FilterSpec *filter = request.run.check ? findFilter(request.run.filter) : nullptr) {
             // (`input`: the page-locked copy is already in the run's format, as the run's reference was.)
-            const Image reference = m_session->cpuReference(input, *filter, request.run.params, 1, nullptr);
+            const Image reference = session()->cpuReference(input, *filter, request.run.params, 1, nullptr);
             result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,
                                                &result.meanDiff, &result.diffPixels);
             result.heatMapLevels = maxPooledLevels(result.heatMap);
@@ -339,7 +258,7 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         result.run.output = Image();
     } else if (isDeviceLostStyle(result.run.errorCode)) {
         qCWarning(lcWorker) << "dropping the session after" << result.run.errorCode.c_str();
-        dropSession();
+        closeSession();
         result.sessionReset = true;
     }
     return result;

@@ -1,17 +1,16 @@
-// ComputeWorker: the one thread that owns the OpenCL Session; requests go in and results come out
-// as values (Qt's Mandelbrot pattern), so widgets never touch OpenCL and never wait for it.
+// ComputeWorker: the thread that owns the window's OpenCL Session for single runs (a SessionWorker: Qt's
+// Mandelbrot pattern); requests go in and results come out as values, so widgets never touch OpenCL and
+// never wait for it.
 #pragma once
 
 #include "Devices.h"
 #include "Image.h"
 #include "Session.h"
+#include "SessionWorker.h"
 
 #include <QImage>
 #include <QMetaType>
-#include <QMutex>
 #include <QString>
-#include <QThread>
-#include <QWaitCondition>
 
 #include <atomic>
 #include <memory>
@@ -69,7 +68,7 @@ struct ComputeResult
     bool sessionReset = false; // the session was dropped (device-lost style error)
 };
 
-class ComputeWorker : public QThread
+class ComputeWorker : public SessionWorker
 {
     Q_OBJECT
 
@@ -95,33 +94,19 @@ signals:
     // checkMs: how long the check took on the worker, building or loading the program included.
     void launchChecked(quint64 id, const QString &problem, double checkMs);
 
-protected:
-    void run() override;
-
 private:
+    void runJob(const ComputeRequest &request); // worker thread
     ComputeResult execute(const ComputeRequest &request);
     ComputeResult executeOnCpu(const ComputeRequest &request);
     ComputeResult executeInHelper(const ComputeRequest &request, const std::string &userVariant);
     QString doCheck(const ComputeRequest &request);
     bool ensureSession(const DeviceInfo &device, QString *error);
     const Image &pageLockedInput(const ComputeRequest &request, ComputeResult &result);
-    void dropSession();
-    void wakeOrStart();
+    void sessionClosing() override { m_pageLocked.reset(); } // its memory is the session's page-locked block
 
-    mutable QMutex m_mutex;
-    QWaitCondition m_condition;
-    ComputeRequest m_pendingRun;
-    ComputeRequest m_pendingCheck;
-    bool m_hasRun = false;
-    bool m_hasCheck = false;
-    bool m_busy = false;
-    bool m_abort = false;
-    std::atomic<bool> m_cancel{false};
     std::atomic<int> m_started{0};
 
     // Touched only by the worker thread.
-    std::unique_ptr<Session> m_session;
-    std::string m_sessionSpec;
     // --transfer pinned: the request's image copied once into page-locked memory of this session
     // (Session::pinnedImage) in the run's pixel format, so the copies DMA straight from it. Made before
     // the timed run, dropped when the image, device, format or transfer mode changes (and before the

@@ -1,5 +1,5 @@
-// LabWorker: the request loop, the ladder (runWorkload per rung, the FP32 probe, CLBlast) and the
-// N-body animation loop (see LabWorker.h).
+// LabWorker: its jobs on its SessionWorker thread: the ladder (runWorkload per rung, the FP32 probe,
+// CLBlast) and the N-body animation loop (see LabWorker.h).
 #include "LabWorker.h"
 
 #include "ClBlastBaseline.h"
@@ -8,18 +8,9 @@
 #include "NBodyLive.h"
 #include "Session.h"
 #include "Workload.h"
-#include "WorkerWait.h"
-
-#include <QMutexLocker>
 
 #include <algorithm>
 #include <chrono>
-
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace fwb {
 
@@ -30,7 +21,7 @@ constexpr double kFrameSeconds = 1.0 / 30; // aim for ~30 frames a second of ste
 } // namespace
 
 LabWorker::LabWorker(const DeviceInfo &device, bool cpuEngine, QObject *parent)
-    : QThread(parent), m_deviceInfo(device), m_cpuEngine(cpuEngine)
+    : SessionWorker(QThread::LowPriority, true, parent), m_deviceInfo(device), m_cpuEngine(cpuEngine)
 {
     qRegisterMetaType<fwb::LabRow>();
     qRegisterMetaType<fwb::LabFrame>();
@@ -38,13 +29,7 @@ LabWorker::LabWorker(const DeviceInfo &device, bool cpuEngine, QObject *parent)
 
 LabWorker::~LabWorker()
 {
-    {
-        QMutexLocker locker(&m_mutex);
-        m_abort = true;
-        m_restart = true;
-        m_condition.wakeOne();
-    }
-    joinThread(*this);
+    stopThread();
 }
 
 QString LabWorker::engineName() const
@@ -54,53 +39,26 @@ QString LabWorker::engineName() const
 
 void LabWorker::submit(const LabRequest &request)
 {
-    QMutexLocker locker(&m_mutex);
-    m_pending = request;
-    m_hasPending = true;
-    m_restart = true;
     m_frameInFlight = false;
-    if (!isRunning())
-        start(QThread::LowPriority);
-    else
-        m_condition.wakeOne();
+    replaceJob([this, request] { runJob(request); });
 }
 
-void LabWorker::run()
+void LabWorker::runJob(const LabRequest &request)
 {
-    const ThreadEndMark end(this); // first in, last out: after the Session is gone
-#ifdef Q_OS_LINUX
-    // As ComputeWorker: a nicer thread (and the PoCL threads it starts) leaves the GUI thread its share.
-    setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 5);
-#endif
-    forever {
-        m_mutex.lock();
-        waitUntil(m_condition, m_mutex, [this] { return m_abort || m_hasPending; });
-        if (m_abort) {
-            m_mutex.unlock();
-            break;
-        }
-        const LabRequest request = m_pending;
-        m_hasPending = false;
-        m_restart = false;
-        m_mutex.unlock();
-        try {
-            if (request.kind == LabRequest::Ladder)
-                runLadder(request);
-            else if (request.kind == LabRequest::NBody)
-                runNBody(request);
-        } catch (const std::exception &e) {
-            emit failed(QString::fromStdString(e.what()));
-        }
+    try {
+        if (request.kind == LabRequest::Ladder)
+            runLadder(request);
+        else if (request.kind == LabRequest::NBody)
+            runNBody(request);
+    } catch (const std::exception &e) {
+        emit failed(QString::fromStdString(e.what()));
     }
-    m_session.reset(); // OpenCL objects die on the thread that made them
 }
 
 bool LabWorker::ensureSession(QString *error)
 {
-    if (m_session)
-        return true;
     try {
-        m_session = std::make_unique<Session>(m_deviceInfo);
+        openSession(m_deviceInfo);
         return true;
     } catch (const std::exception &e) {
         *error = tr("Cannot open %1: %2").arg(QString::fromStdString(m_deviceInfo.name), QString::fromUtf8(e.what()));
@@ -115,14 +73,14 @@ void LabWorker::runLadder(const LabRequest &request)
         emit failed(error.isEmpty() ? tr("the CPU engine runs no ladder") : error);
         return;
     }
-    const Fp32Peak &peak = fp32Peak(*m_session);
+    const Fp32Peak &peak = fp32Peak(*session());
     emit peakMeasured(peak.ok() ? peak.gflops : 0, QString::fromStdString(peak.error));
     for (const QString &name : request.variants) {
         if (restartWanted())
             return;
         RunResult r;
         if (name == QLatin1String("clblast")) {
-            r = runClBlastMatmul(*m_session, request.n, request.repeat, 1, true, &m_restart);
+            r = runClBlastMatmul(*session(), request.n, request.repeat, 1, true, &m_cancel);
         } else {
             WorkloadRequest w;
             w.workload = "matmul";
@@ -130,7 +88,7 @@ void LabWorker::runLadder(const LabRequest &request)
             w.params = {{"n", double(request.n)}};
             w.repeat = request.repeat;
             w.warmup = 1;
-            r = m_session->runWorkload(w, &m_restart);
+            r = session()->runWorkload(w, &m_cancel);
         }
         if (r.cancelled)
             return;
@@ -158,7 +116,7 @@ void LabWorker::runNBody(const LabRequest &request)
         emit failed(error);
         return;
     }
-    NBodyLive sim(m_cpuEngine ? nullptr : m_session.get(), request.nbodyVariant.toStdString(), request.bodies,
+    NBodyLive sim(m_cpuEngine ? nullptr : session(), request.nbodyVariant.toStdString(), request.bodies,
                   request.fastMath);
     auto emitFrame = [&](double stepsPerSecond) {
         const std::vector<float> xyz = sim.positions();

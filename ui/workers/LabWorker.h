@@ -1,24 +1,19 @@
-// LabWorker: the Compute Lab page's own thread (Qt's Mandelbrot pattern, like ComputeWorker): it owns
+// LabWorker: the Compute Lab page's own thread (a SessionWorker, like ComputeWorker): it owns
 // a Session for its device and runs the matmul ladder or an N-body animation there, or, as the CPU
 // engine, the N-body host reference. Requests go in under a mutex; rows and frames come out as values.
 #pragma once
 
 #include "Devices.h"
+#include "SessionWorker.h"
 
 #include <QMetaType>
-#include <QMutex>
 #include <QString>
 #include <QStringList>
-#include <QThread>
 #include <QVector>
-#include <QWaitCondition>
 
 #include <atomic>
-#include <memory>
 
 namespace fwb {
-
-class Session;
 
 struct LabRequest
 {
@@ -54,7 +49,7 @@ struct LabFrame
     int bodies = 0;
 };
 
-class LabWorker : public QThread
+class LabWorker : public SessionWorker
 {
     Q_OBJECT
 
@@ -78,25 +73,16 @@ signals:
     void frameReady(const fwb::LabFrame &frame);
     void failed(const QString &message);
 
-protected:
-    void run() override;
-
 private:
+    void runJob(const LabRequest &request); // worker thread
     void runLadder(const LabRequest &request);
     void runNBody(const LabRequest &request);
     bool ensureSession(QString *error);
-    bool restartWanted() const { return m_restart.load(); }
+    bool restartWanted() const { return m_cancel.load(); } // a newer request, or the worker's end
 
     const DeviceInfo m_deviceInfo;
     const bool m_cpuEngine;
-    mutable QMutex m_mutex;
-    QWaitCondition m_condition;
-    LabRequest m_pending;
-    bool m_hasPending = false;
-    bool m_abort = false;
-    std::atomic<bool> m_restart{false};
     std::atomic<bool> m_frameInFlight{false};
-    std::unique_ptr<Session> m_session; // worker thread only
 };
 
 } // namespace fwb

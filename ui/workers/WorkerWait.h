@@ -1,7 +1,8 @@
-// How the worker threads (ComputeWorker, BenchWorker, LabWorker) wait, in one place, told to
-// ThreadSanitizer: Qt's own waits happen inside libQt6Core, which is not instrumented.
+// How the worker threads (SessionWorker: ComputeWorker, BenchWorker, LabWorker, TransferCompareWorker)
+// wait, in one place, told to ThreadSanitizer: Qt's own waits happen inside libQt6Core, which is not
+// instrumented.
 //
-// waitUntil: the workers sleep on their QWaitCondition. Called with the mutex locked; returns with it
+// waitUntil: a SessionWorker sleeps on its QWaitCondition. Called with the mutex locked; returns with it
 // locked and ready() true.
 //
 // Under ThreadSanitizer, Qt's inline QMutex::lock()/unlock() tell TSan about the mutex, but
@@ -95,7 +96,7 @@ inline void joinThread(QThread &thread)
 // every emission releases as it starts and again as it ends (after Qt has copied the arguments and
 // posted the call), every queued call delivered on the GUI thread acquires. (A delivery that beats the
 // second release is what tests/tsan.supp's QMetaType::construct is for.)
-// Registered once per process from ComputeWorker.cpp (Q_COREAPP_STARTUP_FUNCTION).
+// Registered once per process from SessionWorker.cpp (Q_COREAPP_STARTUP_FUNCTION).
 namespace tsan_detail {
 inline char queuedSignals;
 class QueuedCallAcquire : public QObject

@@ -182,73 +182,71 @@ void TransferChart::paintEvent(QPaintEvent *)
 
 // ---- TransferCompareWorker ----
 
-TransferCompareWorker::TransferCompareWorker(QObject *parent) : QThread(parent)
+TransferCompareWorker::TransferCompareWorker(QObject *parent) : SessionWorker(QThread::InheritPriority, false, parent)
 {
     qRegisterMetaType<fwb::TransferBar>();
 }
 
 TransferCompareWorker::~TransferCompareWorker()
 {
-    m_cancel = true;
-    wait();
+    stopThread();
 }
 
 bool TransferCompareWorker::start(const DeviceInfo &device, std::shared_ptr<const Image> input, const RunRequest &request)
 {
-    if (isRunning() || !input)
+    if (!input)
         return false;
-    m_device = device;
-    m_input = std::move(input);
-    m_request = request;
-    m_cancel = false;
-    QThread::start();
-    return true;
+    return startJobIfIdle([this, device, input, request] {
+        try {
+            compare(device, *input, request);
+        } catch (const std::exception &e) {
+            emit failed(QString::fromStdString(e.what()));
+        }
+        closeSession();
+        endJob();
+        emit comparisonDone();
+    });
 }
 
-void TransferCompareWorker::run()
+void TransferCompareWorker::compare(const DeviceInfo &device, const Image &input, RunRequest request)
 {
-    try {
-        Session session(m_device);
-        RunRequest request = m_request;
-        request.repeat = std::clamp(request.repeat, 3, 5);
-        request.warmup = 1;
-        request.reuseUpload = false;  // every mode shows its own upload
-        request.keepOutput = false;
-        request.cpuSingle = false;    // the comparison is about the copies; the check stays on
-        request.openCvCpuBaseline = false;
-        const std::vector<TransferMode> &modes = allTransferModes();
-        // Round after round over every mode (issue 24: one run per mode showed noise as a mode's
-        // difference); a mode that cannot run is asked once.
-        std::vector<std::vector<RunResult>> runs(modes.size());
-        const int total = int(modes.size()) * kTransferRounds;
-        int done = 0, barsDone = 0;
-        for (int round = 0; round < kTransferRounds && !m_cancel; ++round) {
-            for (std::size_t m = 0; m < modes.size() && !m_cancel; ++m) {
-                if (!runs[m].empty() && !runs[m].front().ok()) {
-                    ++done;
-                    continue;
-                }
-                request.transfer = modes[m];
-                RunResult r = session.run(*m_input, request, &m_cancel);
-                if (r.cancelled)
-                    return;
-                runs[m].push_back(std::move(r));
-                emit progress(++done, total);
+    Session &session = openSession(device);
+    request.repeat = std::clamp(request.repeat, 3, 5);
+    request.warmup = 1;
+    request.reuseUpload = false;  // every mode shows its own upload
+    request.keepOutput = false;
+    request.cpuSingle = false;    // the comparison is about the copies; the check stays on
+    request.openCvCpuBaseline = false;
+    const std::vector<TransferMode> &modes = allTransferModes();
+    // Round after round over every mode (issue 24: one run per mode showed noise as a mode's
+    // difference); a mode that cannot run is asked once.
+    std::vector<std::vector<RunResult>> runs(modes.size());
+    const int total = int(modes.size()) * kTransferRounds;
+    int done = 0, barsDone = 0;
+    for (int round = 0; round < kTransferRounds && !m_cancel; ++round) {
+        for (std::size_t m = 0; m < modes.size() && !m_cancel; ++m) {
+            if (!runs[m].empty() && !runs[m].front().ok()) {
+                ++done;
+                continue;
             }
+            request.transfer = modes[m];
+            RunResult r = session.run(input, request, &m_cancel);
+            if (r.cancelled)
+                return;
+            runs[m].push_back(std::move(r));
+            emit progress(++done, total);
         }
-        if (m_cancel)
-            return;
-        for (std::vector<RunResult> &mode : runs) {
-            std::sort(mode.begin(), mode.end(),
-                      [](const RunResult &a, const RunResult &b) { return a.endToEndMs < b.endToEndMs; });
-            TransferBar bar = barOf(mode[mode.size() / 2]);
-            bar.rounds = int(mode.size());
-            bar.lowMs = mode.front().endToEndMs;
-            bar.highMs = mode.back().endToEndMs;
-            emit barReady(bar, ++barsDone, int(modes.size()));
-        }
-    } catch (const std::exception &e) {
-        emit failed(QString::fromStdString(e.what()));
+    }
+    if (m_cancel)
+        return;
+    for (std::vector<RunResult> &mode : runs) {
+        std::sort(mode.begin(), mode.end(),
+                  [](const RunResult &a, const RunResult &b) { return a.endToEndMs < b.endToEndMs; });
+        TransferBar bar = barOf(mode[mode.size() / 2]);
+        bar.rounds = int(mode.size());
+        bar.lowMs = mode.front().endToEndMs;
+        bar.highMs = mode.back().endToEndMs;
+        emit barReady(bar, ++barsDone, int(modes.size()));
     }
 }
 
@@ -322,7 +320,7 @@ TransferComparePage::TransferComparePage(QWidget *parent)
         m_status->setText(tr("Running %1 of %2 (%3 rounds of every mode)").arg(done).arg(total).arg(kTransferRounds));
     });
     connect(m_worker, &TransferCompareWorker::failed, this, [this](const QString &message) { m_failure = message; });
-    connect(m_worker, &QThread::finished, this, &TransferComparePage::onFinished);
+    connect(m_worker, &TransferCompareWorker::comparisonDone, this, &TransferComparePage::onFinished);
     updateActions();
 }
 
@@ -389,7 +387,6 @@ void TransferComparePage::onBar(const TransferBar &bar, int, int)
 
 void TransferComparePage::onFinished()
 {
-    m_worker->wait(); // finished() comes just before the thread stops: let it stop, so isRunning() is false
     const QVector<TransferBar> &bars = m_chart->bars();
     if (!m_failure.isEmpty())
         m_status->setText(tr("Failed: %1").arg(m_failure));

@@ -3,18 +3,17 @@
 // staging memcpy, upload, kernel and download, to one scale. Each mode is measured in kTransferRounds
 // rounds taken in turn with the other modes (so drift and noise fall on every mode alike); the bar is
 // the middle round, a whisker spans the fastest to the slowest, and a difference smaller than that
-// spread is called noise, not a mode's. A mode the device or the variant cannot use is a row that says why. The runs happen on a thread of the page's own
-// (TransferCompareWorker, with its own Session), so the window never waits.
+// spread is called noise, not a mode's. A mode the device or the variant cannot use is a row that says why.
+// The runs happen on a thread of the page's own (TransferCompareWorker, a SessionWorker: each comparison
+// on a fresh Session of its own), so the window never waits.
 #pragma once
 
+#include "SessionWorker.h"
 #include "WorkbenchPage.h"
 
 #include <QMetaType>
-#include <QMutex>
-#include <QThread>
 #include <QVector>
 
-#include <atomic>
 #include <memory>
 
 class QAction;
@@ -65,7 +64,7 @@ private:
     QVector<TransferBar> m_bars;
 };
 
-class TransferCompareWorker : public QThread
+class TransferCompareWorker : public SessionWorker
 {
     Q_OBJECT
 
@@ -75,21 +74,18 @@ public:
 
     // Runs `request` once per transfer mode on `device`; false while a comparison runs.
     bool start(const DeviceInfo &device, std::shared_ptr<const Image> input, const RunRequest &request);
-    void cancel() { m_cancel = true; }
+    void cancel() { cancelJob(false); }
+    bool isBusy() const { return hasJob(); }
 
 signals:
     void barReady(const fwb::TransferBar &bar, int done, int total); // a mode's last round
     void progress(int done, int total);                               // runs, all rounds
     void failed(const QString &message);
-
-protected:
-    void run() override; // worker thread: the Session lives and dies here
+    void comparisonDone(); // after the bars, a failure or a cancel; no longer busy
 
 private:
-    DeviceInfo m_device;
-    std::shared_ptr<const Image> m_input;
-    RunRequest m_request;
-    std::atomic<bool> m_cancel{false};
+    // Worker thread: each comparison on a fresh Session, closed when it ends.
+    void compare(const DeviceInfo &device, const Image &input, RunRequest request);
 };
 
 class TransferComparePage : public WorkbenchPage
@@ -109,7 +105,7 @@ public:
     QList<QAction *> runMenuActions() const { return {m_compareAct}; }
     QAction *compareAction() const { return m_compareAct; }
     TransferChart *chart() const { return m_chart; }
-    bool isComparing() const { return m_worker->isRunning(); }
+    bool isComparing() const { return m_worker->isBusy(); }
 
 public slots:
     bool startCompare();
