@@ -247,7 +247,7 @@ bool ProgramCache::markCacheDir(const std::string &dir, std::string *error)
                           || name == kLimitFile || name.rfind(std::string(kLimitFile) + ".tmp", 0) == 0
                           || name == "tuning.json" || name.rfind("tuning.json.tmp", 0) == 0
                           || name == "prepared.json" || name.rfind("prepared.json.tmp", 0) == 0
-                          || name == "prepared.json.lock";
+                          || name == "prepared.json.lock" || name == "tuning.json.lock";
         if (!ours) {
             if (error)
                 *error = notCacheMessage(dir);

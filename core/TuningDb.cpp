@@ -5,6 +5,7 @@
 #include "JsonIo.h"
 #include "ProgramCache.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <ctime>
 #include <stdexcept>
@@ -163,13 +164,38 @@ bool TuningDb::save(std::string *error) const
             *error = "no tuning database file (the disk cache is off)";
         return false;
     }
+    // Read, merge and write under one lock (the file's name + ".lock"): a tuner in the window and
+    // filter-bench tune saving at once each keep their own shapes and the other's (an entry this process
+    // holds replaces the file's one for the same key; entries only the file holds are kept).
+    const FileLock fileLock(m_path.string() + ".lock");
+    if (!fileLock.locked()) {
+        if (error)
+            *error = fileLock.error();
+        return false;
+    }
+    std::vector<TuningEntry> onDisk;
+    std::error_code ec;
+    if (std::filesystem::exists(m_path, ec))
+        if (const std::optional<Json> old = parseJsonFile(m_path, nullptr);
+            old && old->is_object() && old->contains("entries") && (*old)["entries"].is_array())
+            for (const Json &item : (*old)["entries"]) {
+                try {
+                    onDisk.push_back(entryFromJson(item));
+                } catch (const std::exception &) {
+                    // a malformed entry: load() said so; it is not carried over
+                }
+            }
     Json doc = Json::object();
     doc["version"] = kFormatVersion;
     doc["note"] = "work-group shapes (and output blocks) found by filter-bench tune / the workbench's tuner";
     Json &list = doc["entries"] = Json::array();
     {
         std::lock_guard lock(m_mutex);
-        for (const TuningEntry &e : m_entries) {
+        std::vector<TuningEntry> all = m_entries;
+        for (const TuningEntry &e : onDisk)
+            if (std::none_of(m_entries.begin(), m_entries.end(), [&](const TuningEntry &mine) { return mine.key == e.key; }))
+                all.push_back(e);
+        for (const TuningEntry &e : all) {
             Json j = keyJson(e.key);
             j["local"] = e.local.toString();
             if (e.block.isConcrete())
