@@ -156,6 +156,10 @@ private slots:
         QVERIFY(!matmul.presentNBody());
         QCOMPARE(matmul.setUp(window), 2); // "present mode shows the N-body demo only"
         race->setPresenting(false);
+        WorkbenchCommandLine withRace; // two present screens at once: refused, not one silently dropped
+        withRace.process(QStringList{"filter-workbench", "--present", "--lab", "nbody", "--race"});
+        QCOMPARE(withRace.setUp(window), 2);
+        race->setPresenting(false);
         QVERIFY(setUp(window, device, 96, 64)); // the suite's picture again
     }
 

@@ -250,6 +250,9 @@ int WorkbenchCommandLine::setUpPages(MainWindow &window)
         // Present mode shows one Compute Lab workload, the N-body demo, in its own size for the device.
         if (which != QLatin1String("nbody") || m_parser.isSet(m_labSize))
             return fail(QStringLiteral("present mode shows the N-body demo only: --present --lab nbody, without --lab-size"));
+        if (m_parser.isSet(m_race) || m_parser.isSet(m_duel) || m_parser.isSet(m_tune) || m_parser.isSet(m_sweep))
+            return fail(QStringLiteral("--present --lab nbody opens the N-body demo: it takes no --race, --duel, "
+                                       "--tune or --sweep (present mode's race: --present --race)"));
         auto *present = m_racePage ? qobject_cast<RacePresentation *>(m_racePage->presentation()) : nullptr;
         if (!present)
             return fail(QStringLiteral("present mode is not available"));
