@@ -1,8 +1,8 @@
-// median3x3 and median5x5: every variant x pixel format on 259x194 and edge sizes (plus 640x480 in gray8)
-// exact against the single-threaded CPU reference, and the replicate / constant border rules.
+// median3x3 and median5x5: every variant x pixel format exact against the single-threaded CPU reference
+// (the variant table of FamilyTables.h; replicate / constant in gray8), and the block edges.
 #include "Catalogue.h"
 #include "Session.h"
-#include "TestSupport.h"
+#include "FamilyTables.h"
 
 #include <memory>
 #include <utility>
@@ -20,8 +20,6 @@ private slots:
     void cleanupTestCase();
     void matchesReference_data();
     void matchesReference();
-    void borderModes_data();
-    void borderModes();
 
     void roofline_data();
     void roofline();
@@ -41,43 +39,15 @@ void TestMedian::initTestCase()
 
 void TestMedian::cleanupTestCase() { m_session.reset(); }
 
-// One row per variant x format; the sizes run inside the row (same program for all).
+// Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue.
 void TestMedian::matchesReference_data()
 {
-    addAllSizesColumns();
-    addAllSizesRows("median3x3");
-    addAllSizesRows("median5x5");
+    addReferenceColumns();
+    addVariantRows("median3x3", {.otherBordersInGray8Only = true});
+    addVariantRows("median5x5", {.otherBordersInGray8Only = true});
 }
 
-void TestMedian::matchesReference() { verifyAllSizesRow(*m_session); }
-
-// Border rules on 259x194 (reflect101 is the default above).
-void TestMedian::borderModes_data()
-{
-    QTest::addColumn<QString>("filter");
-    QTest::addColumn<int>("border");
-    QTest::addColumn<int>("format");
-    for (const char *name : {"median3x3", "median5x5"})
-        for (BorderMode b : {BorderMode::Replicate, BorderMode::Constant}) {
-            const QByteArray row = QByteArray(name) + "/" + borderModeName(b);
-            QTest::newRow(row.constData()) << QString(name) << int(b) << int(PixelFormat::Gray8);
-        }
-}
-
-void TestMedian::borderModes()
-{
-    QFETCH(QString, filter);
-    QFETCH(int, border);
-    QFETCH(int, format);
-    const FilterSpec *spec = findFilter(filter.toStdString());
-    QVERIFY(spec && spec->hasBorder);
-    for (const VariantSpec &v : spec->variants) {
-        RunRequest req = oneShotRequest(spec->name, v.name, PixelFormat(format));
-        req.params.border = BorderMode(border);
-        const RunResult r = runOnTestCard(*m_session, req, 259, 194);
-        QVERIFY2(r.ok() && r.matches, (QByteArray(v.name.c_str()) + " " + describe(r, 259, 194)).constData());
-    }
-}
+void TestMedian::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestMedian::roofline_data()
 {
