@@ -1,5 +1,5 @@
 // The tile planner: how a tiled run cuts an image into output tiles with halos, and where each tile's
-// input comes from and its kept pixels land. Pure (no OpenCL): tests/tst_tileplan checks it directly.
+// input comes from and its kept pixels land. Pure (no OpenCL): tests/plain/plain_tileplan checks it directly.
 #pragma once
 
 #include <cstddef>

@@ -75,7 +75,7 @@ private:
     LabPage *m_labPage = nullptr;
 };
 
-// Test hook (tests/tst_gui_close_exit.cpp): FWB_TEST_CLOSE_DURING_RUN_MS=N closes the window N ms after
+// Test hook (tests/gui/tst_gui_close_exit.cpp): FWB_TEST_CLOSE_DURING_RUN_MS=N closes the window N ms after
 // the first run starts, as a user closing it mid-run; one line on stderr marks the moment (and whether
 // the run was still going), so the test can time the process's exit from there.
 void installCloseDuringRunHook(MainWindow &window);

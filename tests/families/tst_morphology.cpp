@@ -1,8 +1,8 @@
-// erode and dilate: every variant x pixel format on 259x194 and edge sizes (plus 640x480 in gray8) exact
-// against the single-threaded CPU reference, the replicate / constant border rules, and large radii.
+// erode and dilate: every variant x pixel format exact against the single-threaded CPU reference (the
+// variant table of FamilyTables.h; replicate / constant in gray8), large radii, and the block edges.
 #include "Catalogue.h"
 #include "Session.h"
-#include "TestSupport.h"
+#include "FamilyTables.h"
 
 #include <memory>
 #include <utility>
@@ -20,8 +20,6 @@ private slots:
     void cleanupTestCase();
     void matchesReference_data();
     void matchesReference();
-    void borderModes_data();
-    void borderModes();
     void largeRadius_data();
     void largeRadius();
 
@@ -43,48 +41,19 @@ void TestMorphology::initTestCase()
 
 void TestMorphology::cleanupTestCase() { m_session.reset(); }
 
-// One row per variant x format; the sizes run inside the row (same program for all).
+// Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue;
+// the constant rule in a colour layout too.
 void TestMorphology::matchesReference_data()
 {
-    addAllSizesColumns();
-    addAllSizesRows("erode");
-    addAllSizesRows("dilate");
+    addReferenceColumns();
+    addVariantRows("erode", {.otherBordersInGray8Only = true});
+    addVariantRows("dilate", {.otherBordersInGray8Only = true});
+    for (const VariantSpec &v : findFilter("erode")->variants)
+        addReferenceRow(QString::asprintf("erode/%s/rgb888/constant", v.name.c_str()), "erode",
+                        QString::fromStdString(v.name), PixelFormat::Rgb888, BorderMode::Constant, 259, 194, {}, -1);
 }
 
-void TestMorphology::matchesReference() { verifyAllSizesRow(*m_session); }
-
-// Border rules on 259x194 (reflect101 is the default above).
-void TestMorphology::borderModes_data()
-{
-    QTest::addColumn<QString>("filter");
-    QTest::addColumn<int>("border");
-    QTest::addColumn<int>("format");
-    for (const char *name : {"erode", "dilate"})
-        for (BorderMode b : {BorderMode::Replicate, BorderMode::Constant}) {
-            const QByteArray row = QByteArray(name) + "/" + borderModeName(b);
-            QTest::newRow(row.constData()) << QString(name) << int(b) << int(PixelFormat::Gray8);
-        }
-    QTest::newRow("erode/constant/rgb888") << "erode" << int(BorderMode::Constant) << int(PixelFormat::Rgb888);
-}
-
-void TestMorphology::borderModes()
-{
-    QFETCH(QString, filter);
-    QFETCH(int, border);
-    QFETCH(int, format);
-    const FilterSpec *spec = findFilter(filter.toStdString());
-    QVERIFY(spec && spec->hasBorder);
-    for (const VariantSpec &v : spec->variants) {
-        if (!v.formats.empty() && std::find(v.formats.begin(), v.formats.end(), PixelFormat(format)) == v.formats.end())
-            continue; // a layout it does not take (the all-sizes rows leave it out too)
-        RunRequest req = oneShotRequest(spec->name, v.name, PixelFormat(format));
-        req.params.border = BorderMode(border);
-        if (v.maxRadius > 0) // built for small radii: at its largest
-            req.params.values["radius"] = std::min<double>(v.maxRadius, spec->param(req.params, "radius"));
-        const RunResult r = runOnTestCard(*m_session, req, 259, 194);
-        QVERIFY2(r.ok() && r.matches, (QByteArray(v.name.c_str()) + " " + describe(r, 259, 194)).constData());
-    }
-}
+void TestMorphology::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 // Radius 30 (the maximum) and an odd-sized one, with a non-default border and colour layouts.
 void TestMorphology::largeRadius_data()

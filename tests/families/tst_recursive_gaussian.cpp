@@ -1,10 +1,10 @@
-// recursive_gaussian (IIR): every variant x pixel format on 259x194 and edge sizes (plus 640x480 in gray8)
-// against the single-threaded CPU reference within the filter's tolerance; the sigma range, the
+// recursive_gaussian (IIR): every variant x pixel format against the single-threaded CPU reference within
+// the filter's tolerance (the variant table of FamilyTables.h); the sigma range, the
 // -cl-fast-relaxed-math toggle on the device-coefficient path, a 2-D shape with 1-D column passes, and
 // the batched (roofline) and blocked rungs at their chunk and segment edges.
 #include "Catalogue.h"
 #include "Session.h"
-#include "TestSupport.h"
+#include "FamilyTables.h"
 
 #include <memory>
 
@@ -47,14 +47,14 @@ void TestRecursiveGaussian::initTestCase()
 
 void TestRecursiveGaussian::cleanupTestCase() { m_session.reset(); }
 
-// One row per variant x format; the sizes run inside the row (same program for all).
+// Every variant x format from the catalogue (FamilyTables.h's variant table).
 void TestRecursiveGaussian::matchesReference_data()
 {
-    addAllSizesColumns();
-    addAllSizesRows("recursive_gaussian");
+    addReferenceColumns();
+    addVariantRows("recursive_gaussian");
 }
 
-void TestRecursiveGaussian::matchesReference() { verifyAllSizesRow(*m_session); }
+void TestRecursiveGaussian::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 // The host-coefficient path across the whole sigma range (the poles approach 1 at sigma 50).
 void TestRecursiveGaussian::recursiveSigmaRange_data()

@@ -1,29 +1,14 @@
-// Every Gaussian 5x5 variant x pixel format x border mode x size against the single-threaded CPU
-// reference (tolerance: the filter's stated ±1 per 8-bit channel), on the default OpenCL device.
+// Gaussian 5x5: every variant x pixel format x border mode against the single-threaded CPU reference
+// (tolerance: the filter's stated ±1 per 8-bit channel), the block edges, the weights reaching the
+// kernel, the refusals, and the vectorized variant's every width remainder.
 #include "Catalogue.h"
 #include "Session.h"
-#include "TestSupport.h"
+#include "FamilyTables.h"
 
 #include <memory>
 
 using namespace fwb;
 using namespace fwb::test;
-
-namespace {
-
-// One timed repeat, no warm-up, no single-threaded timing: what a correctness test needs.
-RunRequest oneShot(const std::string &variant)
-{
-    RunRequest request;
-    request.filter = "gaussian5x5";
-    request.variant = variant;
-    request.repeat = 1;
-    request.warmup = 0;
-    request.cpuSingle = false;
-    return request;
-}
-
-} // namespace
 
 class TestGaussian5x5 : public QObject
 {
@@ -55,67 +40,18 @@ void TestGaussian5x5::initTestCase()
     qInfo("device under test: %s", device.summary().c_str());
 }
 
+// Every variant x format x border from the catalogue, at sigma 1.3 (the block-edge rows' programs).
 void TestGaussian5x5::matchesReference_data()
 {
-    QTest::addColumn<QString>("variant");
-    QTest::addColumn<int>("format");
-    QTest::addColumn<int>("border");
-    QTest::addColumn<int>("width");
-    QTest::addColumn<int>("height");
-    const FilterSpec *filter = findFilter("gaussian5x5");
-    QVERIFY(filter);
-    const int sizes[][2] = {{1, 1}, {7, 5}, {259, 194}, {640, 480}};
-    for (const VariantSpec &v : filter->variants)
-        for (PixelFormat f : allPixelFormats())
-            for (BorderMode b : allBorderModes())
-                for (const auto &s : sizes) {
-                    const QByteArray name = QByteArray(v.name.c_str()) + "/" + formatName(f) + "/" + borderModeName(b)
-                                            + "/" + QByteArray::number(s[0]) + "x" + QByteArray::number(s[1]);
-                    QTest::newRow(name.constData())
-                        << QString::fromStdString(v.name) << int(f) << int(b) << s[0] << s[1];
-                }
+    addReferenceColumns();
+    addVariantRows("gaussian5x5", {.param = "sigma=1.3"});
 }
 
-void TestGaussian5x5::matchesReference()
-{
-    QFETCH(QString, variant);
-    QFETCH(int, format);
-    QFETCH(int, border);
-    QFETCH(int, width);
-    QFETCH(int, height);
-    const PixelFormat fmt = PixelFormat(format);
-    const FilterSpec *filter = findFilter("gaussian5x5");
-    const VariantSpec *spec = filter->variant(variant.toStdString());
-    QVERIFY(spec);
-    RunRequest request = oneShot(variant.toStdString());
-    request.params.format = fmt;
-    request.params.border = BorderMode(border);
-    request.params.values["sigma"] = 1.3;
-    const Image input = makeTestCard(width, height, fmt);
-    const RunResult r = m_session->run(input, request);
-    const std::string why = variantUnavailableReason(*spec, m_device, fmt);
-    if (!why.empty()) {
-        QVERIFY(r.unavailable);
-        QCOMPARE(r.error, why);
-        return;
-    }
-    QVERIFY2(r.ok(), (r.error + "\n" + r.buildLog).c_str());
-    QVERIFY(r.checked);
-    QCOMPARE(r.output.width(), width);
-    QCOMPARE(r.output.height(), height);
-    QVERIFY2(r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance,
-             qPrintable(QStringLiteral("max diff %1 > tolerance %2").arg(r.maxAbsDiff).arg(filter->tolerance)));
-    QVERIFY(r.matches);
-    // Independent oracle call: the run's own check must agree with a fresh reference.
-    Image reference(width, height, fmt);
-    filter->cpuReference(input, reference, request.params, 1);
-    QVERIFY(maxAbsDiff(r.output, reference) <= filter->tolerance);
-    QVERIFY(r.kernelMs.median > 0);
-}
+void TestGaussian5x5::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestGaussian5x5::sigmaChangesResult()
 {
-    RunRequest request = oneShot("unrolled_constant");
+    RunRequest request = oneShotRequest("gaussian5x5", "unrolled_constant");
     const Image input = makeTestCard(64, 48, PixelFormat::Gray8);
     request.params.values["sigma"] = 0.5;
     const RunResult narrow = m_session->run(input, request);
@@ -163,7 +99,7 @@ void TestGaussian5x5::vectorizedEveryWidthRemainder()
             continue;
         for (BorderMode b : allBorderModes())
             for (int width = 1; width <= 13; ++width) {
-                RunRequest request = oneShot("vectorized");
+                RunRequest request = oneShotRequest("gaussian5x5", "vectorized");
                 request.params.format = f;
                 request.params.border = b;
                 request.params.values["sigma"] = 2.0;
@@ -180,7 +116,7 @@ void TestGaussian5x5::vectorizedEveryWidthRemainder()
 // 2-D launch, while GB/s still counts the image's W x H pixels in and out.
 void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
 {
-    RunRequest request = oneShot("vectorized");
+    RunRequest request = oneShotRequest("gaussian5x5", "vectorized");
     request.local = LocalSize::driverChoice(); // the runtime picks: the exact NDRange is launched
     const Image input = makeTestCard(259, 194, PixelFormat::Gray8);
     const RunResult autoShape = m_session->run(input, request);
@@ -230,7 +166,7 @@ void TestGaussian5x5::blocksNarrowerThanTheReach()
     for (const char *variant : {"roofline", "roofline_half2"})
         for (BorderMode border : allBorderModes())
             for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {5, 3}, {6, 2}, {37, 11}}) {
-                RunRequest request = oneShot(variant);
+                RunRequest request = oneShotRequest("gaussian5x5", variant);
                 request.params.format = PixelFormat::Rgba8888;
                 request.params.border = border;
                 request.block = LocalSize{1, 8};

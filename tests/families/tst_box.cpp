@@ -1,8 +1,8 @@
-// box (naive, separable, sliding window): every variant x format x border on 259x194, every variant x
-// format on 1x1 and 7x5, 640x480 gray8, and radius extremes, against the single-threaded CPU reference.
+// box: every variant x format x border against the single-threaded CPU reference (the variant table of
+// FamilyTables.h), radius extremes, strips' radius limit, and the block edges of the multi-pixel rungs.
 #include "Catalogue.h"
 #include "Session.h"
-#include "TestSupport.h"
+#include "FamilyTables.h"
 
 #include <memory>
 
@@ -40,7 +40,7 @@ void TestBox::cleanupTestCase() { m_session.reset(); }
 void TestBox::matchesCpuReference_data()
 {
     addReferenceColumns();
-    addReferenceRows("box");
+    addVariantRows("box");
     // Parameter extremes: a radius wider than the image (reflect101 folds repeatedly), the smallest radius.
     for (const char *variant : {"naive", "separable", "sliding_window", "roofline"}) {
         addReferenceRow(QString::asprintf("box/%s/radius50/67x45", variant), "box", variant, PixelFormat::Rgb888,

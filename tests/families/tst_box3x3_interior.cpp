@@ -1,8 +1,8 @@
-// box3x3_interior (seed 001): every launch rule x format on 259x194, 1x1, 7x5 and 640x480 against the
-// single-threaded CPU reference; the CL 1.2 expected failure and the exact sizes it accepts.
+// box3x3_interior (seed 001): every launch rule x format against the single-threaded CPU reference (the
+// variant table of FamilyTables.h); the CL 1.2 expected failure and the exact sizes it accepts.
 #include "Catalogue.h"
 #include "Session.h"
-#include "TestSupport.h"
+#include "FamilyTables.h"
 
 #include <memory>
 
@@ -54,7 +54,7 @@ void TestBox3x3Interior::cleanupTestCase() { m_session.reset(); }
 void TestBox3x3Interior::matchesCpuReference_data()
 {
     addReferenceColumns();
-    addReferenceRows("box3x3_interior");
+    addVariantRows("box3x3_interior");
 }
 
 void TestBox3x3Interior::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }

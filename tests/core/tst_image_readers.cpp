@@ -140,7 +140,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         if (!headlessReads(ImageFileKind::Png) || !headlessReads(ImageFileKind::Jpeg))
             QSKIP("built without libspng or TurboJPEG");
-        // The test images of the repository (there is no tests/data: the image corpus is the fuzz seeds).
+        // The test images of the repository (tests/data holds none: the image corpus is the fuzz seeds).
         const QDir corpus(QDir::cleanPath(QStringLiteral(FWB_TEST_DATA_DIR "/../fuzz/corpus/fuzz_image_file")));
         for (const QString &name : corpus.entryList({"*.png", "*.jpg", "*.jpeg"}, QDir::Files))
             m_files << corpus.filePath(name);
