@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         (void)e.local.toString();
     }
     if (!entries.empty()) {
+        // A fresh file each time: save() merges with what the file already holds (another writer's
+        // shapes), so the previous input's entries would otherwise come back.
+        std::error_code ec;
+        std::filesystem::remove(fwb::fuzz::scratchDir() / "tuning-saved.json", ec);
         fwb::TuningDb copy(fwb::fuzz::scratchDir() / "tuning-saved.json");
         for (const fwb::TuningEntry &e : entries)
             copy.put(e);
