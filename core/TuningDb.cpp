@@ -119,6 +119,25 @@ std::string utcNow()
     return text;
 }
 
+// The entries of a tuning file's document; false with `why` when it is not one (no "entries" list).
+// Malformed entries are skipped and counted.
+bool readEntries(const Json &doc, std::vector<TuningEntry> &out, int &skipped, std::string *why = nullptr)
+{
+    if (!doc.is_object() || !doc.contains("entries") || !doc["entries"].is_array()) {
+        if (why)
+            *why = "no \"entries\" list";
+        return false;
+    }
+    for (const Json &item : doc["entries"]) {
+        try {
+            out.push_back(entryFromJson(item));
+        } catch (const std::exception &) {
+            ++skipped;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 bool TuningDb::load(std::string *warning)
@@ -138,16 +157,10 @@ bool TuningDb::load(std::string *warning)
     };
     if (!doc)
         return damaged(error);
-    if (!doc->is_object() || !doc->contains("entries") || !(*doc)["entries"].is_array())
-        return damaged("no \"entries\" list");
     int skipped = 0;
-    for (const Json &item : (*doc)["entries"]) {
-        try {
-            m_entries.push_back(entryFromJson(item));
-        } catch (const std::exception &) {
-            ++skipped;
-        }
-    }
+    std::string why;
+    if (!readEntries(*doc, m_entries, skipped, &why))
+        return damaged(why);
     if (skipped > 0) {
         if (warning)
             *warning = "tuning database " + m_path.string() + ": skipped " + std::to_string(skipped)
@@ -173,18 +186,12 @@ bool TuningDb::save(std::string *error) const
             *error = fileLock.error();
         return false;
     }
-    std::vector<TuningEntry> onDisk;
+    std::vector<TuningEntry> onDisk; // a damaged file or entry: load() said so; it is not carried over
     std::error_code ec;
+    int skipped = 0;
     if (std::filesystem::exists(m_path, ec))
-        if (const std::optional<Json> old = parseJsonFile(m_path, nullptr);
-            old && old->is_object() && old->contains("entries") && (*old)["entries"].is_array())
-            for (const Json &item : (*old)["entries"]) {
-                try {
-                    onDisk.push_back(entryFromJson(item));
-                } catch (const std::exception &) {
-                    // a malformed entry: load() said so; it is not carried over
-                }
-            }
+        if (const std::optional<Json> old = parseJsonFile(m_path, nullptr))
+            readEntries(*old, onDisk, skipped);
     Json doc = Json::object();
     doc["version"] = kFormatVersion;
     doc["note"] = "work-group shapes (and output blocks) found by filter-bench tune / the workbench's tuner";

@@ -65,14 +65,18 @@ std::vector<Body> initialCloud(std::size_t n)
 // compiler could not vectorise it).
 constexpr std::size_t kLanes = 8;
 
+// Bodies i0 .. last-1 (at most kLanes of them); a group past `last` repeats body last-1 in its spare
+// lanes, whose sums are dropped.
 FWB_VECTOR_CLONES
-void stepLanes(const Body *__restrict in, std::size_t n, std::size_t i0, float *__restrict acc /* 3 x kLanes */)
+void stepLanes(const Body *__restrict in, std::size_t n, std::size_t i0, std::size_t last,
+               float *__restrict acc /* 3 x kLanes */)
 {
     float px[kLanes], py[kLanes], pz[kLanes], ax[kLanes] = {}, ay[kLanes] = {}, az[kLanes] = {};
     for (std::size_t l = 0; l < kLanes; ++l) {
-        px[l] = in[i0 + l].p[0];
-        py[l] = in[i0 + l].p[1];
-        pz[l] = in[i0 + l].p[2];
+        const Body &b = in[std::min(i0 + l, last - 1)];
+        px[l] = b.p[0];
+        py[l] = b.p[1];
+        pz[l] = b.p[2];
     }
     for (std::size_t j = 0; j < n; ++j) {
         const float jx = in[j].p[0], jy = in[j].p[1], jz = in[j].p[2], jm = in[j].p[3];
@@ -107,25 +111,11 @@ void stepRange(const std::vector<Body> &in, std::vector<Body> &out, std::size_t 
         b.p[2] = pz + b.v[2] * kDt;
         b.p[3] = in[i].p[3];
     };
-    std::size_t i = first;
-    for (; i + kLanes <= last; i += kLanes) {
+    for (std::size_t i = first; i < last; i += kLanes) {
         float acc[3 * kLanes];
-        stepLanes(in.data(), n, i, acc);
-        for (std::size_t l = 0; l < kLanes; ++l)
+        stepLanes(in.data(), n, i, last, acc);
+        for (std::size_t l = 0; l < kLanes && i + l < last; ++l)
             finish(i + l, acc[l], acc[kLanes + l], acc[2 * kLanes + l]);
-    }
-    for (; i < last; ++i) { // the last few bodies of the range, one at a time (the same sums)
-        const float px = in[i].p[0], py = in[i].p[1], pz = in[i].p[2];
-        float ax = 0, ay = 0, az = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-            const float dx = in[j].p[0] - px, dy = in[j].p[1] - py, dz = in[j].p[2] - pz;
-            const float inv = 1.0f / std::sqrt(dx * dx + dy * dy + dz * dz + kSoftening2);
-            const float s = in[j].p[3] * inv * inv * inv;
-            ax += dx * s;
-            ay += dy * s;
-            az += dz * s;
-        }
-        finish(i, ax, ay, az);
     }
 }
 

@@ -92,19 +92,12 @@ LessonWindow::LessonWindow(const Setup &setup, QWidget *parent) : QWidget(parent
     });
 
     if (m_setup.loadRecords) {
-        const std::filesystem::path dir = findMeasurementDir();
-        if (!dir.empty()) {
-            static std::vector<MeasurementRecord> records; // read once per process; pointers stay valid
-            static std::string recordsDir;
-            if (recordsDir != dir.string()) {
-                records = loadMeasurementRecords(dir);
-                recordsDir = dir.string();
-            }
-            const RecordPair pair = pickRecords(records, m_plan.filter, formatName(m_setup.format));
-            m_recordFormatDiffers = pair.found() && !pair.formatMatches;
-            if (pair.found())
-                m_recorded = lessonFiguresFromRecords(pair);
-        }
+        // The kept records (read once per folder and process); the figures are copied out of them.
+        const std::shared_ptr<const std::vector<MeasurementRecord>> records = installedMeasurementRecords();
+        const RecordPair pair = pickRecords(*records, m_plan.filter, formatName(m_setup.format));
+        m_recordFormatDiffers = pair.found() && !pair.formatMatches;
+        if (pair.found())
+            m_recorded = lessonFiguresFromRecords(pair);
     }
     refresh();
 }

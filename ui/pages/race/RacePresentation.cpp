@@ -352,8 +352,8 @@ QString RacePresentation::recordedText() const
 // when no record fits.
 QString RacePresentation::recordedLine(const FilterSpec &filter, const std::string &format)
 {
-    static const std::vector<MeasurementRecord> records = loadMeasurementRecords(findMeasurementDir());
-    const RecordPair pair = pickRecords(records, filter.name, format);
+    const std::shared_ptr<const std::vector<MeasurementRecord>> records = installedMeasurementRecords();
+    const RecordPair pair = pickRecords(*records, filter.name, format);
     if (!pair.found())
         return {};
     const MeasurementRecord &rec = *pair.pageable;
