@@ -272,8 +272,7 @@ void registerBox(std::vector<FilterSpec> &out)
                        "pixel (floor((s + 4) x 7282 / 65536), the reference's rounding for every sum a 3x3 window "
                        "can reach). One byte permute joins four results. About 5 operations per output byte. "
                        "Radius 1 and gray8 only. Exact.",
-        .seedNote = "Not in the seeds: the box's sums as packed integers, aimed at the memory limit NVIDIA's NPP "
-                    "does not reach for the 3x3 mean.",
+        .seedNote = "Not in the seeds: the box's sums as packed integers, two pixels per add.",
         .plainWords = "Each worker adds up pairs of pixels in one step, so the work per pixel shrinks until only "
                       "reading and writing the picture is left.",
     });

@@ -239,8 +239,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                        "shifting and unpacking. On NVIDIA the 16x2 " + opName + " and the permute are single "
                        "instructions (inline PTX); elsewhere portable ushort2 " + opName + " and shifts, so the "
                        "CPU tests check this very arithmetic. Radius 1 and gray8 only. Exact.",
-        .seedNote = "Seed 000's min/max instead of branches, two pixels per instruction; aimed at the memory "
-                    "limit NVIDIA's NPP does not reach for the 3x3 window.",
+        .seedNote = "Seed 000's min/max instead of branches, two pixels per instruction.",
         .plainWords = "Like the strip version, but every comparison handles two pixels at once, so the work per "
                       "pixel shrinks until only reading and writing the picture is left.",
     });
