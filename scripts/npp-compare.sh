@@ -3,19 +3,22 @@
 # in where CMake finds the CUDA toolkit with NPP) in the same command, both pixel layouts, replicate
 # border (NPP's border functions replicate), kernel medians, every row checked against the reference.
 #
-#   scripts/npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]
+#   scripts/npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC] [--only REGEX]
+#
+# --only keeps the rows whose "filter variant" matches the extended regular expression (e.g. 'packed|erode').
 #
 # Writes OUT_DIR/<filter>-<variant>-<format>.json (filter-bench's JSON) and OUT_DIR/npp.md (the table).
 set -uo pipefail
 bench="${1:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
 out="${2:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
 shift 2
-size=6720x4480 repeat=20 device=""
+size=6720x4480 repeat=20 device="" only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --size) size="$2"; shift 2 ;;
         --repeat) repeat="$2"; shift 2 ;;
         --device) device="$2"; shift 2 ;;
+        --only) only="$2"; shift 2 ;;
         *) echo "npp-compare: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +43,7 @@ rows=(
 for format in gray8 rgba8888; do
     for row in "${rows[@]}"; do
         read -r filter variant param <<<"$row"
+        [ -n "$only" ] && ! grep -qE -- "$only" <<<"$filter $variant" && continue
         [ "$variant" = packed ] && [ "$format" != gray8 ] && continue # the packed rung is gray8 only
         args=(run --filter "$filter" --variant "$variant" --baselines --format "$format" --synthetic "$size"
               --border replicate --repeat "$repeat" --no-cpu-single --check "${devargs[@]}")
