@@ -74,8 +74,9 @@ public:
         return view(block, w, h, format);
     }
 
-    // Page-locked blocks made so far (the pool's reuse shows in how few).
+    // Page-locked blocks made so far (the pool's reuse shows in how few), and the time spent making them.
     std::size_t made() const { return m_made.load(); }
+    double makeMs() const { return m_makeMs; }
 
     // Images sent to this lane and not yet through it (decoding, queued or running): its load.
     std::size_t load() const { return m_load.load(); }
@@ -172,11 +173,13 @@ private:
         Image storage;
         std::string error;
         lock.unlock();
+        const auto start = ApplyClock::now();
         try {
             storage = m_session.pinnedImage(w, h, format);
         } catch (const std::exception &e) {
             error = e.what();
         }
+        m_makeMs += msSince(start); // only this lane's thread makes blocks
         lock.lock();
         if (storage.isNull()) {
             if (!m_pinnedFailed)
@@ -226,6 +229,7 @@ private:
     Session &m_session;
     const std::size_t m_maxBlocks;
     std::atomic<std::size_t> m_load{0}, m_made{0};
+    double m_makeMs = 0;
     std::mutex m_mutex;
     std::condition_variable m_wake; // jobs, requests, requests served, blocks given back, closing
     std::deque<Job> m_jobs;
@@ -339,6 +343,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
         lanes.push_back(std::make_unique<DeviceLane>(*session, maxBlocks));
     HostWork work(items.size(), settings.maxInflight);
     auto finish = [&](Job &job) {
+        job.outcome.doneAt = ApplyClock::now();
         report.finish(job.index, job.outcome);
         job.image = Image(); // its block goes back before the next image may start
         work.finished();
@@ -366,6 +371,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
                                               [](const auto &a, const auto &b) { return a->load() < b->load(); });
         lane.reserve();
         const auto start = ApplyClock::now();
+        job.outcome.decodeAt = start;
         double waitMs = 0; // for the lane's thread to make a block: not decoding
         std::string error;
         bool loaded = false;
@@ -396,6 +402,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
     auto encode = [&](Job &job) {
         const ApplyItem &item = items[job.index];
         const auto start = ApplyClock::now();
+        job.outcome.encodeAt = start;
         std::string error;
         try {
             if (!settings.overwrite && outputExists(item.output)) // written meanwhile (another shard, another run)
@@ -429,6 +436,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
         const RunRequest &request = settings.request;
         while (std::optional<Job> job = lane.next()) {
             const auto start = ApplyClock::now();
+            job->outcome.deviceAt = start;
             RunResult r;
             try {
                 r = session.run(job->image, request,
@@ -469,8 +477,10 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
         for (unsigned t = 0; t < threads.host; ++t)
             running.emplace_back(hostLoop);
     } // every thread joins here
-    for (const auto &lane : lanes)
+    for (const auto &lane : lanes) {
         threads.pageLockedImages += lane->made();
+        threads.pageLockMs += lane->makeMs();
+    }
     return threads;
 }
 

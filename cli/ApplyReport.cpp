@@ -47,6 +47,16 @@ void BatchReport::finish(std::size_t index, const ItemOutcome &r)
         j["device_other_ms"] = jsonNumber(r.deviceOtherMs);
         j["encode_ms"] = jsonNumber(r.encodeMs);
         j["error"] = r.error.empty() ? Json() : Json(r.error);
+        // The timeline: seconds since the batch began at which each stage started (null: it did not run).
+        const auto at = [&](ApplyClock::time_point t) {
+            return t == ApplyClock::time_point{}
+                       ? Json()
+                       : jsonNumber(std::chrono::duration<double>(t - m_start).count());
+        };
+        j["decode_at_s"] = at(r.decodeAt);
+        j["device_at_s"] = at(r.deviceAt);
+        j["encode_at_s"] = at(r.encodeAt);
+        j["done_at_s"] = at(r.doneAt);
         std::printf("%s\n", dumpJson(j).c_str());
         std::fflush(stdout);
     }
@@ -95,6 +105,7 @@ bool BatchReport::summarize(const ApplyThreads &threads)
         j["host_busy_s"] = jsonNumber(hostBusyS);
         j["device_busy_s"] = jsonNumber(deviceBusyS);
         j["page_locked_images"] = threads.pageLockedImages;
+        j["page_lock_s"] = jsonNumber(threads.pageLockMs / 1000);
         std::printf("%s\n", dumpJson(j).c_str());
     } else {
         std::printf("apply: %zu images in %.2f s (%.2f images/s): %zu written, %zu skipped (already there), "
@@ -107,6 +118,10 @@ bool BatchReport::summarize(const ApplyThreads &threads)
         std::printf("busy per thread: %u host threads %.2f s each (decode + encode), %u device threads %.2f s each "
                     "(upload + filter + download + other), of %.2f s: %s limit the batch\n",
                     threads.host, hostBusyS, threads.lanes, deviceBusyS, seconds, limit);
+        if (threads.pageLockedImages)
+            std::printf("page-locked images: %zu, made in %.2f s by the device threads (reused for every image "
+                        "of the same size)\n",
+                        threads.pageLockedImages, threads.pageLockMs / 1000);
     }
     std::fflush(stdout);
     if (failed)

@@ -30,6 +30,9 @@ struct ItemOutcome
     double decodeMs = 0, uploadMs = 0, kernelMs = 0, downloadMs = 0, deviceOtherMs = 0, encodeMs = 0;
     std::uint64_t fileBytes = 0;
     std::string device, error;
+    // When the image's decode, device run and encode began and when it was done (a default time
+    // point: the stage did not run), for the per-image timeline of --json.
+    ApplyClock::time_point decodeAt{}, deviceAt{}, encodeAt{}, doneAt{};
 };
 
 // The threads that did the work, for the summary's limits line, and the page-locked images the
@@ -40,6 +43,7 @@ struct ApplyThreads
     unsigned host = 1;  // decode and encode threads (each does both)
     unsigned lanes = 1; // device threads (one Session each: --device entries x --queues)
     std::size_t pageLockedImages = 0;
+    double pageLockMs = 0; // the device threads' time making those images (summed)
 };
 
 class BatchReport

@@ -6,6 +6,7 @@
 // files; --png-level changes the size, never the pixels.
 #include "Check.h"
 #include "HeadlessImageIo.h"
+#include "JsonIo.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -299,6 +300,53 @@ void pageLockedImagesReused()
     CHECK_HAS(text, "\"page_locked_images\":4");
 }
 
+// The per-image timeline: a written image's stages start in order (decode, device run, encode, done),
+// within the batch's seconds; an image skipped because its result is there ran no stage.
+void timelineInOrder()
+{
+    HeadlessImageIo io;
+    std::string error;
+    const fs::path in = g_dir / "in-timeline";
+    fs::create_directories(in);
+    for (int i = 0; i < 3; ++i)
+        CHECK(io.save((in / ("t" + std::to_string(i) + ".png")).string(), pattern(48, 32, PixelFormat::Rgba8888, i), error));
+    int code = 0;
+    const fs::path out = g_dir / "timeline";
+    fs::remove_all(out);
+    fs::create_directories(out);
+    CHECK(io.save((out / "t1.png").string(), pattern(8, 8, PixelFormat::Rgba8888, 7), error)); // there: skipped
+    const std::string text = bench(kApply + "--device default " + q(in) + " --out " + q(out), code);
+    CHECK_EQ(code, 0);
+    std::istringstream lines(text);
+    std::string line;
+    int written = 0, skipped = 0;
+    double seconds = -1;
+    while (std::getline(lines, line)) {
+        const auto j = parseJson(line, "apply --json");
+        if (!j || !j->is_object())
+            continue;
+        if (j->contains("summary")) {
+            seconds = (*j)["seconds"].get<double>();
+            CHECK((*j)["page_lock_s"].is_number());
+            continue;
+        }
+        if ((*j)["status"] == "skipped") {
+            ++skipped;
+            CHECK((*j)["decode_at_s"].is_null() && (*j)["device_at_s"].is_null() && (*j)["encode_at_s"].is_null());
+            CHECK((*j)["done_at_s"].is_number());
+            continue;
+        }
+        ++written;
+        const double d = (*j)["decode_at_s"].get<double>(), v = (*j)["device_at_s"].get<double>(),
+                     e = (*j)["encode_at_s"].get<double>(), f = (*j)["done_at_s"].get<double>();
+        CHECK(0 <= d && d <= v && v <= e && e <= f);
+        CHECK((*j)["status"] == "written");
+    }
+    CHECK_EQ(written, 2);
+    CHECK_EQ(skipped, 1);
+    CHECK(seconds > 0);
+}
+
 // --png-level: smaller or larger files, the same pixels at every level; out of range refused.
 void pngLevels(const fs::path &in)
 {
@@ -340,6 +388,7 @@ int main()
     queuesGiveTheSameFiles(in);
     pngLevels(in);
     pageLockedImagesReused();
+    timelineInOrder();
     std::error_code ec;
     fs::remove_all(g_dir, ec);
     return fwb::plain::finish("plain_apply");
