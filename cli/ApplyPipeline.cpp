@@ -29,7 +29,6 @@ struct Job
 {
     std::size_t index = 0;
     Image image;
-    bool pooled = false; // the image sits in a page-locked block of its lane's pool
     ItemOutcome outcome;
 };
 
@@ -42,10 +41,9 @@ std::size_t bytesOf(int w, int h, PixelFormat format)
 // images. A block goes to an image of its size (or up to half smaller), so a batch of one size
 // allocates once per image in flight, then reuses. Page-locking is slow (about half a millisecond per
 // megabyte on a discrete GPU's driver: a 24-megapixel rgba8888 block takes some 50 ms), so nobody waits
-// for it: when no free block fits, the image gets ordinary memory (its copies are pageable, a few times
-// slower than from a block but far cheaper than page-locking) and the lane's thread makes a block of
-// that size the next time it has no image to run. The pool grows while the device would idle, up to
-// the blocks in flight.
+// for it: when no free block fits, the image gets ordinary memory (its run copies through the Session's
+// staging, a few milliseconds) and the lane's thread makes a block of that size the next time it has
+// no image to run. The pool grows while the device would idle, up to the blocks in flight.
 class DeviceLane
 {
 public:
@@ -55,7 +53,7 @@ public:
 
     // Any thread: storage for an image (a decoded input, or the run's output on the lane's thread),
     // page-locked from the pool, or ordinary memory when no free block fits (one is wanted then).
-    Image lend(int w, int h, PixelFormat format, bool *pooled = nullptr)
+    Image lend(int w, int h, PixelFormat format)
     {
         Block *block = nullptr;
         {
@@ -67,8 +65,6 @@ public:
         if (!block)
             m_wake.notify_all();
         ++(block ? m_pooledLends : m_ordinaryLends);
-        if (pooled)
-            *pooled = block != nullptr;
         return view(block, w, h, format);
     }
 
@@ -371,7 +367,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
                 [&](int w, int h, PixelFormat) {
                     if (!settings.inflightGiven)
                         work.limitByMemory(bytesOf(w, h, format));
-                    return lane.lend(w, h, format, &job.pooled);
+                    return lane.lend(w, h, format);
                 },
                 job.image, error);
         } catch (const std::exception &e) {
@@ -420,14 +416,10 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
     };
     auto deviceLoop = [&](DeviceLane &lane) {
         Session &session = lane.session();
-        RunRequest request = settings.request;
+        const RunRequest &request = settings.request;
         while (std::optional<Job> job = lane.next()) {
             const auto start = ApplyClock::now();
             job->outcome.deviceAt = start;
-            // A pooled image's copies DMA straight from and into page-locked memory; an image in ordinary
-            // memory is copied as it is (pageable), not through the Session's own page-locked staging,
-            // which it would page-lock anew after every pooled image.
-            request.transfer = job->pooled ? settings.request.transfer : TransferMode::Pageable;
             RunResult r;
             try {
                 r = session.run(job->image, request,

@@ -4,7 +4,7 @@
 // the Session uploads from it and downloads into another of its pool, the encoder reads that: no
 // staging copy, and no allocation per image once the pool holds the batch's sizes. The pool grows
 // while its device thread has nothing to run; until it holds a free block of an image's size, that
-// image uses ordinary memory (its copies pageable), so no thread waits for the
+// image uses ordinary memory (copied through the Session's staging), so no thread waits for the
 // driver to page-lock memory.
 #pragma once
 

@@ -123,7 +123,7 @@ bool BatchReport::summarize(const ApplyThreads &threads)
         if (threads.pageLockedImages)
             std::printf("page-locked images: %zu, made in %.2f s by the device threads while idle; %zu of the "
                         "images' %zu buffers came from them (the others, before a block of their size was free, "
-                        "copied from ordinary memory, pageable)\n",
+                        "were copied through staging)\n",
                         threads.pageLockedImages, threads.pageLockMs / 1000, threads.pooledLends,
                         threads.pooledLends + threads.ordinaryLends);
     }

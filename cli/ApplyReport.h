@@ -45,7 +45,7 @@ struct ApplyThreads
     std::size_t pageLockedImages = 0;
     double pageLockMs = 0; // the device threads' time making those images (summed)
     // The images' buffers (an input and an output each) lent from those blocks, and in ordinary memory
-    // (no free block of their size yet: their copies are pageable).
+    // (no free block of their size yet: copied through the Session's staging instead).
     std::size_t pooledLends = 0, ordinaryLends = 0;
 };
 
