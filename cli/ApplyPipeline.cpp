@@ -39,11 +39,8 @@ std::size_t bytesOf(int w, int h, PixelFormat format)
 
 // One device thread: its Session, the decoded images waiting for it, and its pool of page-locked
 // images. A block goes to an image of its size (or up to half smaller), so a batch of one size
-// allocates once per image in flight, then reuses. Page-locking is slow (about half a millisecond per
-// megabyte on a discrete GPU's driver: a 24-megapixel rgba8888 block takes some 50 ms), so nobody waits
-// for it: when no free block fits, the image gets ordinary memory (its run copies through the Session's
-// staging, a few milliseconds) and the lane's thread makes a block of that size the next time it has
-// no image to run. The pool grows while the device would idle, up to the blocks in flight.
+// allocates once per image in flight, then reuses; when no free block fits, the lane's thread makes
+// one (a decoder waits for it meanwhile: it is the thread that may call the Session).
 class DeviceLane
 {
 public:
@@ -51,26 +48,31 @@ public:
 
     Session &session() { return m_session; }
 
-    // Any thread: storage for an image (a decoded input, or the run's output on the lane's thread),
-    // page-locked from the pool, or ordinary memory when no free block fits (one is wanted then).
+    // Any thread but the lane's own: storage for a decoded image, page-locked from the pool, or an
+    // ordinary image when the device could not give page-locked memory.
     Image lend(int w, int h, PixelFormat format)
     {
-        Block *block = nullptr;
-        {
-            std::lock_guard lock(m_mutex);
-            block = takeFree(bytesOf(w, h, format));
-            if (!block && !m_pinnedFailed && !m_closed && m_blocks.size() + m_wanted.size() + m_making < m_maxBlocks)
-                m_wanted.push_back(Want{w, h, format});
-        }
-        if (!block)
+        std::unique_lock lock(m_mutex);
+        Block *block = takeFree(bytesOf(w, h, format));
+        if (!block && !m_pinnedFailed) {
+            Request request{w, h, format};
+            m_requests.push_back(&request);
             m_wake.notify_all();
-        ++(block ? m_pooledLends : m_ordinaryLends);
+            m_wake.wait(lock, [&] { return request.done; });
+            block = request.block;
+        }
         return view(block, w, h, format);
     }
 
-    // Images lent from the pool and in ordinary memory so far (inputs and outputs).
-    std::size_t pooledLends() const { return m_pooledLends.load(); }
-    std::size_t ordinaryLends() const { return m_ordinaryLends.load(); }
+    // The lane's own thread (the run's output storage): the same, made here when none is free.
+    Image lendHere(int w, int h, PixelFormat format)
+    {
+        std::unique_lock lock(m_mutex);
+        Block *block = takeFree(bytesOf(w, h, format));
+        if (!block && !m_pinnedFailed)
+            block = make(lock, w, h, format);
+        return view(block, w, h, format);
+    }
 
     // Page-locked blocks made so far (the pool's reuse shows in how few), and the time spent making them.
     std::size_t made() const { return m_made.load(); }
@@ -95,17 +97,17 @@ public:
         {
             std::lock_guard lock(m_mutex);
             m_closed = true;
-            m_wanted.clear();
         }
         m_wake.notify_all();
     }
 
-    // The lane's thread: the next image, making the wanted blocks while none waits; nullopt once the
-    // lane is closed and empty.
+    // The lane's thread: the next image, making the blocks decoders ask for meanwhile; nullopt once
+    // the lane is closed and empty.
     std::optional<Job> next()
     {
         std::unique_lock lock(m_mutex);
         for (;;) {
+            serveRequests(lock);
             if (!m_jobs.empty()) {
                 Job job = std::move(m_jobs.front());
                 m_jobs.pop_front();
@@ -113,13 +115,7 @@ public:
             }
             if (m_closed)
                 return std::nullopt;
-            if (!m_wanted.empty()) {
-                const Want want = m_wanted.front();
-                m_wanted.pop_front();
-                make(lock, want);
-                continue;
-            }
-            m_wake.wait(lock, [&] { return !m_jobs.empty() || !m_wanted.empty() || m_closed; });
+            m_wake.wait(lock, [&] { return !m_jobs.empty() || !m_requests.empty() || m_closed; });
         }
     }
 
@@ -130,7 +126,10 @@ public:
         std::vector<std::unique_ptr<Block>> blocks;
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [&] { return m_lent == 0; });
+            m_wake.wait(lock, [&] {
+                serveRequests(lock);
+                return m_lent == 0;
+            });
             blocks.swap(m_blocks);
         }
     }
@@ -141,10 +140,12 @@ private:
         Image storage; // Session::pinnedImage: the page-locked block, unmapped when this goes
         bool lent = false;
     };
-    struct Want
+    struct Request
     {
         int w = 0, h = 0;
         PixelFormat format = PixelFormat::Gray8;
+        Block *block = nullptr;
+        bool done = false;
     };
 
     // Under the lock: the smallest free block that holds `bytes` and is at most twice that, now lent.
@@ -163,38 +164,50 @@ private:
         return best;
     }
 
-    // Under the lock, on the lane's thread: a new free block for `want` (the lock is let go while the
-    // driver page-locks it); no more tries once the device cannot give page-locked memory. Over the
-    // cap, free blocks of other sizes go first.
-    void make(std::unique_lock<std::mutex> &lock, const Want &want)
+    // Under the lock, on the lane's thread: a new block, lent; nullptr (and no more tries) when the
+    // device cannot give page-locked memory. Over the cap, free blocks of other sizes go first.
+    Block *make(std::unique_lock<std::mutex> &lock, int w, int h, PixelFormat format)
     {
-        if (m_pinnedFailed)
-            return;
         if (m_blocks.size() >= m_maxBlocks)
             std::erase_if(m_blocks, [](const std::unique_ptr<Block> &b) { return !b->lent; });
         Image storage;
         std::string error;
-        ++m_making;
         lock.unlock();
         const auto start = ApplyClock::now();
         try {
-            storage = m_session.pinnedImage(want.w, want.h, want.format);
+            storage = m_session.pinnedImage(w, h, format);
         } catch (const std::exception &e) {
             error = e.what();
         }
         m_makeMs += msSince(start); // only this lane's thread makes blocks
         lock.lock();
-        --m_making;
         if (storage.isNull()) {
             if (!m_pinnedFailed)
                 std::fprintf(stderr, "filter-bench: warning: %s; ordinary memory from now on (slower copies)\n",
                              error.c_str());
             m_pinnedFailed = true;
-            m_wanted.clear();
-            return;
+            return nullptr;
         }
-        m_blocks.push_back(std::make_unique<Block>(Block{std::move(storage), false}));
+        m_blocks.push_back(std::make_unique<Block>(Block{std::move(storage), true}));
+        ++m_lent;
         ++m_made;
+        return m_blocks.back().get();
+    }
+
+    void serveRequests(std::unique_lock<std::mutex> &lock)
+    {
+        bool served = false;
+        while (!m_requests.empty()) {
+            Request *request = m_requests.front();
+            m_requests.pop_front();
+            request->block = takeFree(bytesOf(request->w, request->h, request->format));
+            if (!request->block && !m_pinnedFailed)
+                request->block = make(lock, request->w, request->h, request->format);
+            request->done = true;
+            served = true;
+        }
+        if (served)
+            m_wake.notify_all();
     }
 
     // A w x h image on `block`'s memory that gives the block back when it goes (any thread); an
@@ -215,14 +228,14 @@ private:
 
     Session &m_session;
     const std::size_t m_maxBlocks;
-    std::atomic<std::size_t> m_load{0}, m_made{0}, m_pooledLends{0}, m_ordinaryLends{0};
+    std::atomic<std::size_t> m_load{0}, m_made{0};
     double m_makeMs = 0;
     std::mutex m_mutex;
-    std::condition_variable m_wake; // jobs, wanted blocks, blocks given back, closing
+    std::condition_variable m_wake; // jobs, requests, requests served, blocks given back, closing
     std::deque<Job> m_jobs;
-    std::deque<Want> m_wanted;
+    std::deque<Request *> m_requests;
     std::vector<std::unique_ptr<Block>> m_blocks;
-    std::size_t m_lent = 0, m_making = 0; // blocks lent out; blocks being made (0 or 1)
+    std::size_t m_lent = 0;
     bool m_closed = false, m_pinnedFailed = false;
 };
 
@@ -359,6 +372,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
         lane.reserve();
         const auto start = ApplyClock::now();
         job.outcome.decodeAt = start;
+        double waitMs = 0; // for the lane's thread to make a block: not decoding
         std::string error;
         bool loaded = false;
         try {
@@ -367,13 +381,16 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
                 [&](int w, int h, PixelFormat) {
                     if (!settings.inflightGiven)
                         work.limitByMemory(bytesOf(w, h, format));
-                    return lane.lend(w, h, format);
+                    const auto asked = ApplyClock::now();
+                    Image storage = lane.lend(w, h, format);
+                    waitMs += msSince(asked);
+                    return storage;
                 },
                 job.image, error);
         } catch (const std::exception &e) {
             error = e.what();
         }
-        job.outcome.decodeMs = msSince(start);
+        job.outcome.decodeMs = std::max(0.0, msSince(start) - waitMs);
         if (loaded) {
             lane.push(std::move(job));
         } else {
@@ -423,7 +440,7 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
             RunResult r;
             try {
                 r = session.run(job->image, request,
-                                [&](int w, int h, PixelFormat f) { return lane.lend(w, h, f); });
+                                [&](int w, int h, PixelFormat f) { return lane.lendHere(w, h, f); });
             } catch (const std::exception &e) { // reported for this image; the batch goes on
                 r.error = e.what();
             }
@@ -463,8 +480,6 @@ ApplyThreads runApplyPipeline(const std::vector<ApplyItem> &items, const Pipelin
     for (const auto &lane : lanes) {
         threads.pageLockedImages += lane->made();
         threads.pageLockMs += lane->makeMs();
-        threads.pooledLends += lane->pooledLends();
-        threads.ordinaryLends += lane->ordinaryLends();
     }
     return threads;
 }

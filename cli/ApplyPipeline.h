@@ -2,10 +2,7 @@
 // encodes first), and device threads, one per Session (--device entries x --queues), each with a pool
 // of page-locked images its Session made. Decoders write straight into a lane's page-locked image,
 // the Session uploads from it and downloads into another of its pool, the encoder reads that: no
-// staging copy, and no allocation per image once the pool holds the batch's sizes. The pool grows
-// while its device thread has nothing to run; until it holds a free block of an image's size, that
-// image uses ordinary memory (copied through the Session's staging), so no thread waits for the
-// driver to page-lock memory.
+// staging copy, and no allocation per image once the pool holds the batch's sizes.
 #pragma once
 
 #include "ApplyReport.h"

@@ -106,8 +106,6 @@ bool BatchReport::summarize(const ApplyThreads &threads)
         j["device_busy_s"] = jsonNumber(deviceBusyS);
         j["page_locked_images"] = threads.pageLockedImages;
         j["page_lock_s"] = jsonNumber(threads.pageLockMs / 1000);
-        j["page_locked_buffers"] = threads.pooledLends;
-        j["ordinary_buffers"] = threads.ordinaryLends;
         std::printf("%s\n", dumpJson(j).c_str());
     } else {
         std::printf("apply: %zu images in %.2f s (%.2f images/s): %zu written, %zu skipped (already there), "
@@ -121,11 +119,9 @@ bool BatchReport::summarize(const ApplyThreads &threads)
                     "(upload + filter + download + other), of %.2f s: %s limit the batch\n",
                     threads.host, hostBusyS, threads.lanes, deviceBusyS, seconds, limit);
         if (threads.pageLockedImages)
-            std::printf("page-locked images: %zu, made in %.2f s by the device threads while idle; %zu of the "
-                        "images' %zu buffers came from them (the others, before a block of their size was free, "
-                        "were copied through staging)\n",
-                        threads.pageLockedImages, threads.pageLockMs / 1000, threads.pooledLends,
-                        threads.pooledLends + threads.ordinaryLends);
+            std::printf("page-locked images: %zu, made in %.2f s by the device threads (reused for every image "
+                        "of the same size)\n",
+                        threads.pageLockedImages, threads.pageLockMs / 1000);
     }
     std::fflush(stdout);
     if (failed)

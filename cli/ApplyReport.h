@@ -44,9 +44,6 @@ struct ApplyThreads
     unsigned lanes = 1; // device threads (one Session each: --device entries x --queues)
     std::size_t pageLockedImages = 0;
     double pageLockMs = 0; // the device threads' time making those images (summed)
-    // The images' buffers (an input and an output each) lent from those blocks, and in ordinary memory
-    // (no free block of their size yet: copied through the Session's staging instead).
-    std::size_t pooledLends = 0, ordinaryLends = 0;
 };
 
 class BatchReport
