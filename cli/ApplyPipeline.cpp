@@ -101,18 +101,22 @@ public:
         m_wake.notify_all();
     }
 
-    // The lane's thread: the next image, making the blocks decoders ask for meanwhile; nullopt once
-    // the lane is closed and empty.
+    // The lane's thread: the next image, making the blocks decoders ask for while none waits; nullopt
+    // once the lane is closed and empty. An image ready to run goes before the next block: page-locking
+    // one takes about as long as the device filters a heavy image, and a device that waits for the pool
+    // to fill loses that time (the start of a device-bound batch), while a decoder that waits a run
+    // longer for its block loses little (runs of light filters are short).
     std::optional<Job> next()
     {
         std::unique_lock lock(m_mutex);
         for (;;) {
-            serveRequests(lock);
             if (!m_jobs.empty()) {
                 Job job = std::move(m_jobs.front());
                 m_jobs.pop_front();
                 return job;
             }
+            if (serveOneRequest(lock))
+                continue;
             if (m_closed)
                 return std::nullopt;
             m_wake.wait(lock, [&] { return !m_jobs.empty() || !m_requests.empty() || m_closed; });
@@ -194,20 +198,25 @@ private:
         return m_blocks.back().get();
     }
 
+    // Under the lock, on the lane's thread: the oldest decoder's request served (a free block, else a
+    // new one); false when none waits.
+    bool serveOneRequest(std::unique_lock<std::mutex> &lock)
+    {
+        if (m_requests.empty())
+            return false;
+        Request *request = m_requests.front();
+        m_requests.pop_front();
+        request->block = takeFree(bytesOf(request->w, request->h, request->format));
+        if (!request->block && !m_pinnedFailed)
+            request->block = make(lock, request->w, request->h, request->format);
+        request->done = true;
+        m_wake.notify_all();
+        return true;
+    }
     void serveRequests(std::unique_lock<std::mutex> &lock)
     {
-        bool served = false;
-        while (!m_requests.empty()) {
-            Request *request = m_requests.front();
-            m_requests.pop_front();
-            request->block = takeFree(bytesOf(request->w, request->h, request->format));
-            if (!request->block && !m_pinnedFailed)
-                request->block = make(lock, request->w, request->h, request->format);
-            request->done = true;
-            served = true;
+        while (serveOneRequest(lock)) {
         }
-        if (served)
-            m_wake.notify_all();
     }
 
     // A w x h image on `block`'s memory that gives the block back when it goes (any thread); an
