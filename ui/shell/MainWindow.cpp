@@ -20,6 +20,7 @@
 #include "PrepareAhead.h"
 #include "ImageFileIo.h"
 #include "RecentFilesMenu.h"
+#include "StartupTrace.h"
 #include "TimingPanel.h"
 
 #include <QAction>
@@ -61,6 +62,7 @@ QString q(const std::string &text)
 MainWindow::MainWindow(bool useSettings, QWidget *parent)
     : QMainWindow(parent), m_useSettings(useSettings), m_devices(listDevices())
 {
+    traceStartup("window: constructing (devices listed)");
     setWindowTitle(tr("OpenCL Filter Workbench"));
     setAcceptDrops(true);
     m_worker = new ComputeWorker(this);
@@ -148,6 +150,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     validateShape();
     updateActions();
     syncPrepareAhead();
+    traceStartup("window: constructed");
 }
 
 MainWindow::~MainWindow()
@@ -413,8 +416,10 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     m_hasResult = true;
     for (WorkbenchPage *page : std::as_const(m_pages))
         page->showResult(result);
+    traceStartup("picture: shown");
     m_timing->setResult(result);
     setStatus(TimingPanel::summaryLine(result));
+    traceStartup("result: complete (timings shown)");
     // Runs on every change only while they feel instant; the user's own choice always wins.
     // What every later change will cost: the repeats and the CPU timings, not the one-time compile
     // or the session's start-up.
@@ -548,6 +553,7 @@ void MainWindow::writeSettings()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    traceStartup("window: shown");
     // Offscreen (tests, --screenshot) there is no window manager and the "screen" is an arbitrary 800x800:
     // the size asked for is the size wanted.
     if (event->spontaneous() || QGuiApplication::platformName() == QLatin1String("offscreen"))

@@ -6,6 +6,7 @@
 #include "Catalogue.h"
 #include "Error.h"
 #include "ImageFileIo.h"
+#include "StartupTrace.h"
 #include "TuningDb.h"
 #include "UserVariants.h"
 #include "WorkerProcess.h"
@@ -76,6 +77,7 @@ void ComputeWorker::submit(const ComputeRequest &request)
 void ComputeWorker::checkLaunch(const ComputeRequest &request)
 {
     putQuickJob([this, request] {
+        traceStartup("worker: first launch check (session, build)");
         const auto start = Clock::now();
         const QString problem = doCheck(request);
         emit launchChecked(request.id, problem, msSince(start));
@@ -95,6 +97,7 @@ bool ComputeWorker::isBusy() const
 void ComputeWorker::runJob(const ComputeRequest &request)
 {
     ++m_started;
+    traceStartup("worker: first run started");
     emit runStarted(request.id);
     ComputeResult result = execute(request);
     const JobEnd end = endJob();
