@@ -63,6 +63,10 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     m_worker = new ComputeWorker(this);
     connect(m_worker, &ComputeWorker::runStarted, this, &MainWindow::onRunStarted);
     connect(m_worker, &ComputeWorker::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_worker, &ComputeWorker::firstPicture, this, &MainWindow::onFirstPicture);
+    m_firstPictureHold.setSingleShot(true);
+    m_firstPictureHold.setInterval(kFirstPictureHoldMs);
+    connect(&m_firstPictureHold, &QTimer::timeout, this, [this] { showFirstPicture(m_heldPicture); });
     connect(m_worker, &ComputeWorker::launchChecked, this, &MainWindow::onLaunchChecked);
 
     // Central area: the banner above the pages. Document mode and an auto-hidden tab bar: with one
@@ -257,7 +261,7 @@ void MainWindow::createActions()
 
 void MainWindow::updateActions()
 {
-    m_saveAct->setEnabled(m_hasResult);
+    m_saveAct->setEnabled(m_hasResult && !m_firstPictureOnScreen); // it saves m_result: the picture must be its
     m_exportAct->setEnabled(!m_runLog.isEmpty());
     m_runAct->setEnabled(bool(m_input));
     m_cancelAct->setEnabled(m_running);

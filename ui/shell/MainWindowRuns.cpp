@@ -116,6 +116,7 @@ bool MainWindow::startRun()
     }
     ComputeRequest request = makeRequest();
     request.id = m_latestRunId = ++m_nextId;
+    request.earlyPicture = true; // the picture before the timings: the first result after launch waited for them
     if (const FilterSpec *filter = findFilter(request.run.filter); filter && !engine.isCpu()
         && usesPreparedProgram(*filter, request.run.params)) // this run builds it: no child for it
         m_prepare->claim({request.run.filter, request.run.variant, formatName(request.run.params.format), {}});
@@ -149,11 +150,18 @@ void MainWindow::onRunFinished(const ComputeResult &result)
         return; // a newer request is already queued; its result is the one that matters
     m_running = false;
     m_prepare->setWindowBusy(false);
+    m_firstPictureHold.stop(); // the whole result is here: a held first picture would only flash
+    m_heldPicture = ComputeResult();
     const RunResult &r = result.run;
 
     if (r.cancelled) {
-        setStatus(tr("Cancelled. The previous result stays on screen."));
-        m_timing->setNote(tr("<i>The last run was cancelled.</i>"));
+        if (m_firstPictureOnScreen) { // not the previous result: this run's first launch, without timings
+            setStatus(tr("Cancelled while timing: the picture is the run's first launch, without timings."));
+            m_timing->setFailedRun(tr("cancelled before its timings"));
+        } else {
+            setStatus(tr("Cancelled. The previous result stays on screen."));
+            m_timing->setNote(tr("<i>The last run was cancelled.</i>"));
+        }
         updateActions();
         emit runFailed(result);
         return;
@@ -172,6 +180,7 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     m_banner->dismiss();
     m_result = result;
     m_hasResult = true;
+    m_firstPictureOnScreen = false;
     for (WorkbenchPage *page : std::as_const(m_pages))
         page->showResult(result);
     traceStartup("picture: shown");
@@ -194,6 +203,41 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     }
     updateActions();
     emit resultShown(result);
+}
+
+// The run's first launch, checked, while its repeats and CPU timings go on: on screen at once when there is
+// no picture yet (the first result after launch), else after a short hold that most runs' whole results beat.
+void MainWindow::onFirstPicture(const ComputeResult &preview)
+{
+    if (preview.id != m_latestRunId || !m_running)
+        return;
+    if (m_hasResult || m_firstPictureOnScreen) {
+        m_heldPicture = preview;
+        m_firstPictureHold.start();
+        return;
+    }
+    showFirstPicture(preview);
+}
+
+void MainWindow::showFirstPicture(const ComputeResult &preview)
+{
+    if (preview.id != m_latestRunId || !m_running)
+        return;
+    m_heldPicture = ComputeResult();
+    m_comparePage->showResult(preview); // the other pages hear of whole results only
+    traceStartup("picture: shown");
+    m_timing->setTimingPending(preview); // no earlier run's numbers beside the new picture
+    m_firstPictureOnScreen = true;
+    const RunResult &r = preview.run;
+    setStatus(tr("%1 / %2 on %3: first launch shown (%4); timing the repeats…")
+                  .arg(q(r.filter), q(r.variant), preview.engine.label(),
+                       !r.checked ? tr("not checked")
+                       : r.matches ? tr("matches the CPU reference")
+                                   : tr("DIFFERS from the CPU reference (max diff %1 > %2)")
+                                         .arg(r.maxAbsDiff)
+                                         .arg(r.tolerance)));
+    updateActions();
+    emit firstPictureShown(preview);
 }
 
 } // namespace fwb
