@@ -203,6 +203,17 @@ public:
     // TransferMode::Pinned, page-locked input and output storage of this session: no staging memcpy.
     RunResult run(const Image &input, const RunRequest &request, const OutputStorage &outputStorage,
                   const std::atomic<bool> *cancel = nullptr);
+    // Called once inside run(), on the caller's thread, with the first launch's output as soon as it is
+    // downloaded and checked, before the timed repeats and the CPU timings: the window shows the picture
+    // while those go on. `reference`: what it was checked against (the multi-threaded CPU reference,
+    // bit-identical to the single-threaded oracle, which run() computes anyway), null when the request
+    // does not check. `sofar`: the result as known then: build, launch shape, transfer, the check; no
+    // timings. Only untiled runs launched here call it (tiles and runs elsewhere deliver at the end).
+    // With a warm-up, one more untimed launch follows the call, so that the repeats start from the same
+    // warm state as without it (the check's CPU work ran on the same caches).
+    using FirstOutput = std::function<void(const Image &output, const Image &reference, const RunResult &sofar)>;
+    RunResult run(const Image &input, const RunRequest &request, const OutputStorage &outputStorage,
+                  const std::atomic<bool> *cancel, const FirstOutput &firstOutput);
 
     // Runs OpenCV on the same filter, parameters, border and format as `request` (opencv_cpu on all
     // CPU threads, opencv_tapi through OpenCL on this session's context and device), timed and checked

@@ -562,4 +562,10 @@ struct Session::Impl
     }
 };
 
+// run/BaselineRun.cpp: Session::run's first launch (`downloaded`: where it landed, `out` or a staging
+// buffer) copied into `out`, checked against the multi-threaded CPU reference and handed to `firstOutput`.
+void deliverFirstOutput(Session &session, int cpuThreads, const Image &src, Image &out, const std::uint8_t *downloaded,
+                        const FilterSpec &filter, const RunRequest &request, const RunResult &sofar,
+                        const Session::FirstOutput &firstOutput);
+
 } // namespace fwb

@@ -11,6 +11,7 @@
 #include "ImageFileIo.h"
 #include "ImageView.h"
 #include "MainWindow.h"
+#include "TimingPanel.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -155,6 +156,55 @@ private slots:
         QVERIFY(timer.elapsed() < 15000);
         QVERIFY(!w.isRunning());
         QVERIFY(w.statusText().contains("Cancelled"));
+        c->setRepeat(2);
+    }
+
+    // The first result after launch waited seconds for its timed repeats and CPU timings (issue 25): the
+    // picture now comes with the first launch, checked, beside "timing…" and never beside an earlier run's
+    // numbers; the numbers follow. Fails when the picture waits for the repeats.
+    void firstPictureShowsBeforeTheTimings()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &w = *m_window;
+        ControlPanel *c = w.controls();
+        TimingPanel *t = w.timingPanel();
+        QVERIFY(selectVariant(c, device, "gaussian5x5", "unrolled_constant"));
+        w.openTestCard(259, 194);
+        ComputeResult earlier;
+        QVERIFY(runOnce(w, &earlier));
+        QVERIFY(earlier.run.ok() && t->hasNumbers()); // an earlier run's numbers on display
+        w.openTestCard(300, 200); // a new picture: no result on screen to hold the first picture back
+        c->setRepeat(4000);       // repeats that take far longer than one launch
+        QSignalSpy first(&w, &MainWindow::firstPictureShown);
+        QSignalSpy shown(&w, &MainWindow::resultShown);
+        QSignalSpy failed(&w, &MainWindow::runFailed);
+        QVERIFY(w.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(!first.isEmpty() || !shown.isEmpty() || !failed.isEmpty(), 60000);
+        QVERIFY2(!first.isEmpty() && shown.isEmpty() && failed.isEmpty(), "the picture waited for the repeats");
+        QVERIFY(w.isRunning());
+        QCOMPARE(w.resultView()->image().size(), QSize(300, 200));
+        QVERIFY(t->isTimingPending() && !t->hasNumbers());
+        const QString numbers = t->numbersText();
+        QVERIFY2(!numbers.contains("Kernel time") && !numbers.contains("Speed-up"), qPrintable(numbers));
+        QVERIFY2(numbers.contains("Matches CPU reference"), qPrintable(numbers));
+        QVERIFY(t->findChild<QLabel *>("timingNote")->text().contains("timing…"));
+        QVERIFY2(w.statusText().contains("first launch shown"), qPrintable(w.statusText()));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() || !failed.isEmpty(), 240000);
+        QVERIFY(failed.isEmpty());
+        QVERIFY(!t->isTimingPending() && t->hasNumbers());
+        QVERIFY(t->numbersText().contains("Kernel time"));
+        QCOMPARE(w.resultView()->image(), first.last().at(0).value<ComputeResult>().output);
+        QCOMPARE(first.count(), 1);
+
+        // Cancelled while timing (a result on screen: the first picture comes after the short hold): the
+        // status says the picture is the run's first launch, not the previous result.
+        QVERIFY(w.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(first.count() == 2 || shown.count() == 2, 60000);
+        QCOMPARE(first.count(), 2);
+        w.cancelRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QVERIFY(w.statusText().contains("first launch"));
+        QVERIFY(!t->isTimingPending() && !t->numbersText().contains("Kernel time"));
         c->setRepeat(2);
     }
 

@@ -22,9 +22,11 @@ public:
     {
         connect(worker, &ComputeWorker::runStarted, this, &WorkerRelay::runStarted, Qt::QueuedConnection);
         connect(worker, &ComputeWorker::runFinished, this, &WorkerRelay::runFinished, Qt::QueuedConnection);
+        connect(worker, &ComputeWorker::firstPicture, this, &WorkerRelay::firstPicture, Qt::QueuedConnection);
     }
 signals:
     void runStarted(quint64 id);
+    void firstPicture(const fwb::ComputeResult &preview);
     void runFinished(const fwb::ComputeResult &result);
 };
 
@@ -78,6 +80,49 @@ private slots:
         QVERIFY(!result.heatMap.isNull());
         QVERIFY(result.maxDiff >= 0 && result.maxDiff <= findFilter("gaussian5x5")->tolerance);
         QVERIFY(result.run.kernelMs.median > 0);
+    }
+
+    // earlyPicture: the first launch's picture, checked, arrives while the repeats still run, and is the picture
+    // the whole result brings; without it (the duel, the lesson) nothing comes early.
+    void firstPictureBeforeTheRepeats()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        ComputeWorker worker;
+        WorkerRelay relay(&worker);
+        QSignalSpy early(&relay, &WorkerRelay::firstPicture);
+        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        auto image = std::make_shared<const Image>(makeTestCard(259, 194, PixelFormat::Rgba8888));
+        ComputeRequest r = request(device, image, 4000); // repeats that take far longer than one launch
+        r.id = 11;
+        r.earlyPicture = true;
+        worker.submit(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!early.isEmpty() || !finished.isEmpty(), 60000);
+        QVERIFY2(finished.isEmpty(), "the picture waited for the repeats");
+        QVERIFY(worker.isBusy());
+        const ComputeResult preview = lastOf(early);
+        QCOMPARE(preview.id, quint64(11));
+        QVERIFY(preview.timingPending);
+        QVERIFY(preview.run.checked && preview.run.matches);
+        QCOMPARE(preview.run.kernelMs.median, 0.0); // no timing claimed before it is measured
+        QCOMPARE(preview.run.cpuSingleMs, -1.0);
+        QCOMPARE(preview.output.size(), QSize(259, 194));
+        QVERIFY(!preview.heatMap.isNull());
+        QVERIFY(!preview.convertedInput.isNull()); // an rgba8888 card shown as the gray8 the kernel read
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 240000);
+        const ComputeResult result = lastOf(finished);
+        QVERIFY2(result.run.ok(), result.run.error.c_str());
+        QVERIFY(!result.timingPending);
+        QCOMPARE(early.count(), 1);
+        QCOMPARE(preview.output, result.output);
+        QCOMPARE(preview.maxDiff, result.maxDiff);
+        QCOMPARE(preview.run.maxAbsDiff, result.run.maxAbsDiff);
+        QVERIFY(result.run.kernelMs.median > 0);
+
+        r.id = 12;
+        r.earlyPicture = false;
+        r.run.repeat = 2;
+        QVERIFY(runAndWait(worker, finished, r).run.ok());
+        QCOMPARE(early.count(), 1);
     }
 
     void coalescesRequests()

@@ -296,6 +296,7 @@ QString TimingPanel::summaryLine(const ComputeResult &result)
 
 void TimingPanel::setFailedRun(const QString &error)
 {
+    m_pending = false; // its timings will not come
     // Only claim "the numbers below" when there are some: a first run that fails has none.
     setNote(m_hasNumbers ? tr("<span style='color:#c62828'>Last run: %1</span> — the numbers below "
                               "are from the previous successful run.")
@@ -303,16 +304,12 @@ void TimingPanel::setFailedRun(const QString &error)
                          : tr("<span style='color:#c62828'>Last run: %1</span>").arg(error.toHtmlEscaped()));
 }
 
-void TimingPanel::setResult(const ComputeResult &result)
+void TimingPanel::setTitle(const ComputeResult &result)
 {
     const RunResult &r = result.run;
-    setNote({});
-    const bool cpu = result.engine.isCpu();
-    // The launched shape; the CPU reference has none, and ignores the variant too.
-    const QString shape = cpu ? QString() : QString::fromStdString(launchShapeLabel(r.local, r.localSource));
     const QString engine = result.engine.label();
     const QString format = QString::fromLatin1(formatName(result.request.params.format));
-    if (cpu)
+    if (result.engine.isCpu()) // the CPU reference has no launch shape, and ignores the variant too
         m_title->setText(tr("<b>%1</b> on the %2, %3")
                              .arg(QString::fromStdString(r.filter).toHtmlEscaped(), engine.toHtmlEscaped(),
                                   format));
@@ -320,7 +317,42 @@ void TimingPanel::setResult(const ComputeResult &result)
         m_title->setText(tr("<b>%1 / %2</b> on %3, %4, work-group %5")
                              .arg(QString::fromStdString(r.filter).toHtmlEscaped(),
                                   QString::fromStdString(r.variant).toHtmlEscaped(), engine.toHtmlEscaped(),
-                                  format, shape));
+                                  format, QString::fromStdString(launchShapeLabel(r.local, r.localSource))));
+}
+
+void TimingPanel::setTimingPending(const ComputeResult &preview)
+{
+    const RunResult &r = preview.run;
+    setTitle(preview);
+    setNote(tr("<i>timing…</i> The picture is this run's first launch; its timed repeats and the CPU "
+               "timings follow."));
+    m_bar->clear();
+    QString rows;
+    auto row = [&rows](const QString &name, const QString &value, const QString &note) {
+        rows += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'><b>%2</b></td>"
+                               "<td style='padding-left:10px; color:gray'>%3</td></tr>")
+                    .arg(name, value, note);
+    };
+    const QString origin = QString::fromStdString(r.buildOrigin);
+    row(tr("Program"), origin == "compiled" ? compiledText(preview) : tr("from %1 cache").arg(origin), QString());
+    if (r.checked)
+        row(tr("Matches CPU reference"), r.matches ? tr("yes") : tr("<span style='color:#c62828'>NO</span>"),
+            tr("first launch: max diff %1, tolerance %2").arg(r.maxAbsDiff).arg(r.tolerance));
+    m_numbers->setText(QStringLiteral("<table cellspacing='1'>%1</table>").arg(rows));
+    m_hasNumbers = false; // no earlier run's numbers are on display now
+    m_pending = true;
+}
+
+void TimingPanel::setResult(const ComputeResult &result)
+{
+    const RunResult &r = result.run;
+    setNote({});
+    m_pending = false;
+    const bool cpu = result.engine.isCpu();
+    // The launched shape; the CPU reference has none, and ignores the variant too.
+    const QString shape = cpu ? QString() : QString::fromStdString(launchShapeLabel(r.local, r.localSource));
+    const QString format = QString::fromLatin1(formatName(result.request.params.format));
+    setTitle(result);
     if (cpu)
         m_bar->setCpuTime(r.kernelMs.median);
     else

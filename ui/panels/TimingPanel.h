@@ -58,6 +58,11 @@ public:
     explicit TimingPanel(QWidget *parent = nullptr);
 
     void setResult(const ComputeResult &result);
+    // A run whose picture is shown before its timings (ComputeWorker::firstPicture): its title, what is known
+    // (the program, the first launch's check) and "timing…"; the bars and the numbers of any earlier run go,
+    // so none stands beside the new picture. setResult() then brings the timings.
+    void setTimingPending(const ComputeResult &preview);
+    bool isTimingPending() const { return m_pending; }
     // The run in one line for the status bar: device, program origin, transfers, check, time.
     static QString summaryLine(const ComputeResult &result);
     // An error or cancelled run: the numbers of the previous run stay, with this note above them.
@@ -81,6 +86,7 @@ protected:
 
 private:
     void updateChart();
+    void setTitle(const ComputeResult &result);
 
     struct HistoryEntry
     {
@@ -95,6 +101,7 @@ private:
     std::vector<HistoryEntry> m_history;
     int m_runNumber = 0;
     bool m_hasNumbers = false;
+    bool m_pending = false;
     QLabel *m_title = nullptr;
     QLabel *m_note = nullptr;
     TimingBar *m_bar = nullptr;

@@ -20,6 +20,7 @@
 #include "PrepareAhead.h"
 #include "ImageFileIo.h"
 #include "RecentFilesMenu.h"
+#include "StartupTrace.h"
 #include "TimingPanel.h"
 
 #include <QAction>
@@ -51,21 +52,21 @@ namespace {
 
 constexpr int kDebounceMs = 150; // long enough to let a dragged slider settle, short enough to feel live
 
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
 } // namespace
 
 MainWindow::MainWindow(bool useSettings, QWidget *parent)
     : QMainWindow(parent), m_useSettings(useSettings), m_devices(listDevices())
 {
+    traceStartup("window: constructing (devices listed)");
     setWindowTitle(tr("OpenCL Filter Workbench"));
     setAcceptDrops(true);
     m_worker = new ComputeWorker(this);
     connect(m_worker, &ComputeWorker::runStarted, this, &MainWindow::onRunStarted);
     connect(m_worker, &ComputeWorker::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_worker, &ComputeWorker::firstPicture, this, &MainWindow::onFirstPicture);
+    m_firstPictureHold.setSingleShot(true);
+    m_firstPictureHold.setInterval(kFirstPictureHoldMs);
+    connect(&m_firstPictureHold, &QTimer::timeout, this, [this] { showFirstPicture(m_heldPicture); });
     connect(m_worker, &ComputeWorker::launchChecked, this, &MainWindow::onLaunchChecked);
 
     // Central area: the banner above the pages. Document mode and an auto-hidden tab bar: with one
@@ -148,6 +149,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     validateShape();
     updateActions();
     syncPrepareAhead();
+    traceStartup("window: constructed");
 }
 
 MainWindow::~MainWindow()
@@ -259,178 +261,11 @@ void MainWindow::createActions()
 
 void MainWindow::updateActions()
 {
-    m_saveAct->setEnabled(m_hasResult);
+    m_saveAct->setEnabled(m_hasResult && !m_firstPictureOnScreen); // it saves m_result: the picture must be its
     m_exportAct->setEnabled(!m_runLog.isEmpty());
     m_runAct->setEnabled(bool(m_input));
     m_cancelAct->setEnabled(m_running);
     m_controls->setRunning(m_running);
-}
-
-// ---- Running -------------------------------------------------------------------------------
-
-ComputeRequest MainWindow::makeRequest() const
-{
-    ComputeRequest request;
-    request.engine = m_controls->engine();
-    request.input = m_input;
-    request.run = m_controls->runRequest();
-    return request;
-}
-
-void MainWindow::sendRequestToPages()
-{
-    const ComputeRequest request = makeRequest();
-    for (WorkbenchPage *page : std::as_const(m_pages))
-        page->setRequest(request);
-}
-
-void MainWindow::syncPrepareAhead()
-{
-    const ComputeEngine engine = m_controls->engine();
-    m_prepare->setFocus(m_controls->filterName().toStdString(), m_controls->variantName().toStdString(),
-                        formatName(m_controls->runRequest().params.format));
-    m_prepare->setDevice(engine.isCpu() ? std::nullopt : std::optional<DeviceInfo>(engine.device));
-}
-
-void MainWindow::scheduleRun()
-{
-    if (m_controls->autoRun() && m_input)
-        m_debounce.start();
-}
-
-void MainWindow::validateShape()
-{
-    const ComputeEngine engine = m_controls->engine();
-    if (engine.isCpu()) {
-        m_controls->setShapeStatus(QString());
-        return;
-    }
-    // Device limits first, right here: instant feedback while typing, no worker round trip.
-    const std::string deviceProblem = localSizeProblem(engine.device, m_controls->localSize(), {});
-    if (!deviceProblem.empty()) {
-        ++m_latestCheckId; // an answer still on its way is now stale
-        m_controls->setShapeStatus(q(deviceProblem));
-        return;
-    }
-    if (!m_controls->variant() || !m_input) {
-        m_controls->setShapeStatus(QString());
-        return;
-    }
-    // Kernel limits (work-group size, local memory) need the built program: ask the worker.
-    ComputeRequest request = makeRequest();
-    request.id = m_latestCheckId = ++m_nextId;
-    m_controls->setShapeStatus(QString(), true);
-    m_worker->checkLaunch(request);
-}
-
-void MainWindow::onLaunchChecked(quint64 id, const QString &problem, double checkMs)
-{
-    if (id == m_latestCheckId)
-        m_controls->setShapeStatus(problem, false, checkMs);
-}
-
-bool MainWindow::startRun()
-{
-    m_debounce.stop();
-    if (!m_input) {
-        setStatus(tr("Open an image or the test card first."));
-        return false;
-    }
-    if (!m_controls->variant()) {
-        setStatus(tr("No variant of this filter can run on this device and pixel format."));
-        return false;
-    }
-    const ComputeEngine engine = m_controls->engine();
-    if (!engine.isCpu()) {
-        QString problem = m_controls->shapeProblem();
-        if (problem.isEmpty())
-            problem = q(localSizeProblem(engine.device, m_controls->localSize(), {}));
-        if (!problem.isEmpty()) {
-            // Most reasons already start with "work-group WxH"; do not say it twice.
-            const QString shape = m_controls->localSizeText();
-            setStatus(problem.contains(shape) ? tr("Not launched: %1").arg(problem)
-                                              : tr("Not launched: work-group %1 — %2").arg(shape, problem));
-            return false;
-        }
-    }
-    ComputeRequest request = makeRequest();
-    request.id = m_latestRunId = ++m_nextId;
-    if (const FilterSpec *filter = findFilter(request.run.filter); filter && !engine.isCpu()
-        && usesPreparedProgram(*filter, request.run.params)) // this run builds it: no child for it
-        m_prepare->claim({request.run.filter, request.run.variant, formatName(request.run.params.format), {}});
-    m_prepare->setWindowBusy(true);
-    m_running = true;
-    setStatus(tr("Queued %1 / %2 on %3…")
-                  .arg(m_controls->filterName(), m_controls->variantName(), engine.label()));
-    m_worker->submit(request);
-    updateActions();
-    return true;
-}
-
-void MainWindow::cancelRun()
-{
-    m_debounce.stop();
-    if (!m_running)
-        return;
-    m_worker->cancel();
-    setStatus(tr("Cancelling…"));
-}
-
-void MainWindow::onRunStarted(quint64 id)
-{
-    if (id == m_latestRunId)
-        setStatus(tr("Running %1 / %2…").arg(m_controls->filterName(), m_controls->variantName()));
-}
-
-void MainWindow::onRunFinished(const ComputeResult &result)
-{
-    if (result.superseded || result.id != m_latestRunId)
-        return; // a newer request is already queued; its result is the one that matters
-    m_running = false;
-    m_prepare->setWindowBusy(false);
-    const RunResult &r = result.run;
-
-    if (r.cancelled) {
-        setStatus(tr("Cancelled. The previous result stays on screen."));
-        m_timing->setNote(tr("<i>The last run was cancelled.</i>"));
-        updateActions();
-        emit runFailed(result);
-        return;
-    }
-    m_runLog.add(result);
-    if (!r.ok()) {
-        m_banner->showRunFailure(result);
-        m_timing->setFailedRun(q(r.error));
-        setStatus(tr("%1 / %2 on %3: %4")
-                      .arg(q(r.filter), q(r.variant), result.engine.label(), q(r.error)));
-        updateActions();
-        emit runFailed(result);
-        return;
-    }
-
-    m_banner->dismiss();
-    m_result = result;
-    m_hasResult = true;
-    for (WorkbenchPage *page : std::as_const(m_pages))
-        page->showResult(result);
-    m_timing->setResult(result);
-    setStatus(TimingPanel::summaryLine(result));
-    // Runs on every change only while they feel instant; the user's own choice always wins.
-    // What every later change will cost: the repeats and the CPU timings, not the one-time compile
-    // or the session's start-up.
-    const double oneRepeatMs = std::max({r.endToEndMs, r.totalMs, r.kernelMs.median});
-    const double waitedMs = (result.request.repeat + result.request.warmup) * oneRepeatMs
-                            + std::max(0.0, r.cpuSingleMs) + std::max(0.0, r.cpuMultiMs)
-                            + std::max(0.0, r.openCvCpuMs);
-    if (m_autoRunChoice < 0 && m_controls->autoRun() && waitedMs > m_autoRunLimitMs) {
-        m_controls->setAutoRun(false);
-        m_autoRunPaused = true;
-        setStatus(statusText() + tr(" — automatic runs paused: one run takes %1 s on this picture "
-                                    "(tick \"Run automatically\" to keep them)")
-                                     .arg(waitedMs / 1000.0, 0, 'f', 1));
-    }
-    updateActions();
-    emit resultShown(result);
 }
 
 // ---- Status bar ----------------------------------------------------------------------------
@@ -548,6 +383,7 @@ void MainWindow::writeSettings()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    traceStartup("window: shown");
     // Offscreen (tests, --screenshot) there is no window manager and the "screen" is an arbitrary 800x800:
     // the size asked for is the size wanted.
     if (event->spontaneous() || QGuiApplication::platformName() == QLatin1String("offscreen"))

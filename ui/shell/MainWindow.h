@@ -64,6 +64,11 @@ public:
     void cancelRun();
     bool isRunning() const { return m_running; }
     bool hasResult() const { return m_hasResult; }
+    // A run's first launch is on screen while its timings are still coming (or never came: cancelled, failed).
+    bool firstPictureOnScreen() const { return m_firstPictureOnScreen; }
+    // With a picture on screen, a run's first picture waits this long for the whole result (most runs end
+    // sooner: their picture and numbers then change together, without a "timing…" flash in between).
+    static constexpr int kFirstPictureHoldMs = 150;
     const ComputeResult &lastResult() const { return m_result; }
     int runLogSize() const { return m_runLog.size(); }
     // A run that keeps the user waiting longer pauses automatic runs unless the user turned them on
@@ -107,6 +112,8 @@ public:
 signals:
     void imageLoaded();
     void resultShown(const fwb::ComputeResult &result); // after the views and panel updated
+    // A run's first launch shown, its timing panel saying "timing…" (ComputeWorker::firstPicture).
+    void firstPictureShown(const fwb::ComputeResult &preview);
     void runFailed(const fwb::ComputeResult &result);
 
 protected:
@@ -125,6 +132,7 @@ private slots:
     void validateShape();
     void onRunStarted(quint64 id);
     void onRunFinished(const fwb::ComputeResult &result);
+    void onFirstPicture(const fwb::ComputeResult &preview);
     void onLaunchChecked(quint64 id, const QString &problem, double checkMs);
 
 private:
@@ -142,6 +150,7 @@ private:
     void sendRequestToPages();
     // The background builder follows the controls' device, filter, variant and format.
     void syncPrepareAhead();
+    void showFirstPicture(const ComputeResult &preview);
 
     bool m_useSettings = true;
     QPointer<LessonWindow> m_lesson;
@@ -167,6 +176,9 @@ private:
     quint64 m_latestRunId = 0;
     quint64 m_latestCheckId = 0;
     QTimer m_debounce;
+    QTimer m_firstPictureHold; // kFirstPictureHoldMs, then m_heldPicture goes on screen
+    ComputeResult m_heldPicture;
+    bool m_firstPictureOnScreen = false;
     double m_autoRunLimitMs = 1000;
     int m_autoRunChoice = -1;     // the user's own auto-run choice (remembered): -1 none, 0 off, 1 on
     bool m_autoRunPaused = false; // auto-run switched off for this image because a run was slow

@@ -77,18 +77,20 @@ void MainWindow::setInput(const Image &image, const QString &path, const QString
     m_inputPath = path;
     m_hasResult = false;
     m_result = ComputeResult();
+    m_firstPictureOnScreen = false; // the pages drop their result with the old picture
+    m_firstPictureHold.stop();
     // A newcomer's colour photo must not come out grey: the format follows the image until picked.
     m_controls->suggestPixelFormat(isGreyImage(image) ? PixelFormat::Gray8 : PixelFormat::Rgba8888);
     if (m_autoRunPaused && m_autoRunChoice < 0)
         m_controls->setAutoRun(true); // paused for the last (slow) image, not for this one
     m_autoRunPaused = false;
+    validateShape(); // first: the worker builds the program (if new) while the pages take the picture in
     for (WorkbenchPage *page : std::as_const(m_pages))
         page->setInput(m_input, description);
     sendRequestToPages(); // the pages' requests carry the new input
     setWindowTitle(tr("%1 — OpenCL Filter Workbench").arg(description));
     setStatus(tr("Loaded %1").arg(description));
     updateActions();
-    validateShape();
     emit imageLoaded();
     if (m_controls->autoRun())
         scheduleRun();

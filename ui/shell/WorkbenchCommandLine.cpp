@@ -162,7 +162,8 @@ int WorkbenchCommandLine::setUp(MainWindow &window)
 {
     if (const int code = setUpControls(window))
         return code;
-    window.show();
+    // The picture before the window is shown: with it the window asks its worker whether the run would launch,
+    // which opens the device and builds the first program there, while the window is laid out and drawn.
     QString imagePath = m_parser.value(m_image);
     if (imagePath.isEmpty() && !m_parser.positionalArguments().isEmpty())
         imagePath = m_parser.positionalArguments().front();
@@ -170,6 +171,7 @@ int WorkbenchCommandLine::setUp(MainWindow &window)
         window.openTestCard(); // first start and the README's main job: the built-in test card
     else
         m_loaded = window.loadFile(imagePath);
+    window.show();
     return setUpPages(window);
 }
 

@@ -6,6 +6,7 @@
 #include "Catalogue.h"
 #include "Error.h"
 #include "ImageFileIo.h"
+#include "StartupTrace.h"
 #include "TuningDb.h"
 #include "UserVariants.h"
 #include "WorkerProcess.h"
@@ -46,6 +47,20 @@ QImage displayImage(const Image &image)
     return qimageFromImage(image);
 }
 
+// The display copies of a result (picture, difference map, converted input) made from its output image.
+void fillPictures(ComputeResult &result, const ComputeRequest &request, const Image &input, const Image &output,
+                  const Image *reference)
+{
+    if (reference) {
+        result.heatMap = differenceHeatMap(output, *reference, &result.maxDiff, &result.meanDiff, &result.diffPixels);
+        result.heatMapLevels = maxPooledLevels(result.heatMap);
+    }
+    result.output = displayImage(output);
+    if (request.input->format() != request.run.params.format)
+        result.convertedInput = qimageFromImage(result.pageLockedInput ? input
+                                                : request.input->convertedTo(request.run.params.format));
+}
+
 } // namespace
 
 QString ComputeEngine::label() const
@@ -76,6 +91,7 @@ void ComputeWorker::submit(const ComputeRequest &request)
 void ComputeWorker::checkLaunch(const ComputeRequest &request)
 {
     putQuickJob([this, request] {
+        traceStartup("worker: first launch check (session, build)");
         const auto start = Clock::now();
         const QString problem = doCheck(request);
         emit launchChecked(request.id, problem, msSince(start));
@@ -95,6 +111,7 @@ bool ComputeWorker::isBusy() const
 void ComputeWorker::runJob(const ComputeRequest &request)
 {
     ++m_started;
+    traceStartup("worker: first run started");
     emit runStarted(request.id);
     ComputeResult result = execute(request);
     const JobEnd end = endJob();
@@ -230,7 +247,23 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         return result;
     }
     const Image &input = pageLockedInput(request, result);
-    result.run = session()->run(input, request.run, &m_cancel);
+    Session::FirstOutput early;
+    if (request.earlyPicture)
+        early = [&](const Image &output, const Image &reference, const RunResult &sofar) {
+            if (m_cancel.load())
+                return; // a newer request or a cancel: this picture would be replaced at once
+            ComputeResult preview;
+            preview.id = request.id;
+            preview.engine = request.engine;
+            preview.request = request.run;
+            preview.run = sofar;
+            preview.timingPending = true;
+            preview.pageLockedInput = result.pageLockedInput;
+            fillPictures(preview, request, input, output, reference.isNull() ? nullptr : &reference);
+            traceStartup("worker: first picture ready");
+            emit firstPicture(preview);
+        };
+    result.run = session()->run(input, request.run, Session::OutputStorage(), &m_cancel, early);
     if (request.run.transfer == TransferMode::Pinned && m_pageLocked && !m_pageLocked->error.empty()
         && !result.run.unavailable)
         result.run.transferNote = "no page-locked copy of the image (" + m_pageLocked->error
@@ -239,22 +272,16 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         result.copyBandwidthGBps = session()->copyBandwidthGBps();
         // Only for a checked run (the window's always are): its reference is cached inside the session, as
         // Session::run just computed it. An unchecked run (the lesson's live frames) skips the map.
-        if (const FilterSpec *filter = request.run.check ? findFilter(request.run.filter) : nullptr) {
+        Image reference;
+        if (const FilterSpec *filter = request.run.check ? findFilter(request.run.filter) : nullptr)
             // (`input`: the page-locked copy is already in the run's format, as the run's reference was.)
-            const Image reference = session()->cpuReference(input, *filter, request.run.params, 1, nullptr);
-            result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff,
-                                               &result.meanDiff, &result.diffPixels);
-            result.heatMapLevels = maxPooledLevels(result.heatMap);
-        }
-        result.output = displayImage(result.run.output);
+            reference = session()->cpuReference(input, *filter, request.run.params, 1, nullptr);
+        fillPictures(result, request, input, result.run.output, reference.isNull() ? nullptr : &reference);
         // A page-locked output (the session's output block) is copied into ordinary memory, off the
         // clock: results live on in the window, and the block then serves the next run.
         result.outputImage = result.run.output.ownsStorage()
                                  ? std::make_shared<const Image>(std::move(result.run.output))
                                  : std::make_shared<const Image>(Image(result.run.output));
-        if (request.input->format() != request.run.params.format)
-            result.convertedInput = qimageFromImage(result.pageLockedInput ? input
-                                                    : request.input->convertedTo(request.run.params.format));
         result.run.output = Image();
     } else if (isDeviceLostStyle(result.run.errorCode)) {
         qCWarning(lcWorker) << "dropping the session after" << result.run.errorCode.c_str();

@@ -37,6 +37,9 @@ struct ComputeRequest
     ComputeEngine engine;
     std::shared_ptr<const Image> input; // shared, never mutated: copying the request stays cheap
     RunRequest run;
+    // Deliver the first launch's picture, checked, as firstPicture() before the timed repeats and the CPU
+    // timings end (the window: its first result after launch waited seconds for timings).
+    bool earlyPicture = false;
 };
 
 // One finished (or failed, or cancelled) run, as a value for the GUI thread.
@@ -64,6 +67,9 @@ struct ComputeResult
     // and outside the timed run; -1 when this run reused the copy or had none.
     bool pageLockedInput = false;
     double pageLockedCopyMs = -1;
+    // firstPicture()'s result: the first launch's picture and its check, the build and the launch shape;
+    // no timings (they are zero) and no CPU times until runFinished() brings the whole result.
+    bool timingPending = false;
     bool superseded = false;  // a newer request replaced this one before it finished
     bool sessionReset = false; // the session was dropped (device-lost style error)
 };
@@ -90,6 +96,9 @@ public:
 
 signals:
     void runStarted(quint64 id);
+    // A request with earlyPicture: its first launch's output, checked, while its repeats run (timingPending).
+    // Not sent for tiled runs, runs in the helper process, the CPU engines or a run already cancelled.
+    void firstPicture(const fwb::ComputeResult &preview);
     void runFinished(const fwb::ComputeResult &result);
     // checkMs: how long the check took on the worker, building or loading the program included.
     void launchChecked(quint64 id, const QString &problem, double checkMs);
