@@ -123,8 +123,8 @@ CheckedApply checkApply(const ApplyOptions &o, ImageIo *io)
     if (o.variantName.empty() || o.variantName == "all" || o.variantName.find(',') != std::string::npos)
         throw Error("apply needs one --variant NAME (the one to apply; see filter-bench list)");
     const auto format = parsePixelFormat(o.formatText);
-    if (!format || (*format != PixelFormat::Gray8 && *format != PixelFormat::Rgba8888))
-        throw Error("--format '" + o.formatText + "' must be gray8 or rgba8888");
+    if (!format)
+        throw Error("--format '" + o.formatText + "' must be gray8, rgb888 or rgba8888");
     const auto border = parseBorderMode(o.borderText);
     if (!border)
         throw Error("unknown border mode '" + o.borderText + "' (use reflect101, replicate or constant)");

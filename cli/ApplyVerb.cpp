@@ -10,6 +10,7 @@
 #include "ApplyPipeline.h"
 #include "OptionValues.h"
 
+#include "Catalogue.h"
 #include "Devices.h"
 #include "Error.h"
 #include "ImageIo.h"
@@ -61,9 +62,16 @@ int cmdApply(const ApplyOptions &o, ImageIo *io)
     if (!o.noTuned)
         sessionOptions.tunedLocal = TuningDb::lookup(tuning);
     std::vector<std::unique_ptr<Session>> sessions;
-    for (const DeviceInfo &device : selectDevices(o.deviceSpec))
+    const FilterSpec *filter = findFilter(c.request.filter);
+    const VariantSpec *variant = filter ? filter->variant(c.request.variant) : nullptr;
+    for (const DeviceInfo &device : selectDevices(o.deviceSpec)) {
+        // A variant the device or layout cannot run is refused before any file is touched, not once per image.
+        if (const std::string why = variant ? variantUnavailableReason(*variant, device, c.request.params.format) : "";
+            !why.empty())
+            throw Error(c.request.filter + " " + why + " on " + device.name);
         for (int q = 0, queues = o.queues > 0 ? o.queues : defaultQueues(device); q < queues; ++q)
             sessions.push_back(std::make_unique<Session>(device, sessionOptions));
+    }
 
     std::error_code ec;
     fs::create_directories(o.outDir, ec);
@@ -109,8 +117,9 @@ Verb applyVerb(CLI::App &root, ImageIo *io)
     c.add_option("--border", o->borderText, "border rule (default reflect101)")
         ->type_name("reflect101|replicate|constant");
     c.add_option("--format", o->formatText, "pixel layout the kernels see and the outputs have\n"
-                                            "(default rgba8888)")
-        ->type_name("gray8|rgba8888");
+                                            "(default rgba8888; rgb888: a colour JPEG's own three channels,\n"
+                                            "a quarter fewer bytes to decode, copy and encode)")
+        ->type_name("gray8|rgb888|rgba8888");
     c.add_option("--out", o->outDir, "folder for the results: the inputs' names relative to the\n"
                                      "folder they came from (made when missing)")
         ->type_name("DIR");

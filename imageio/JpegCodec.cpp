@@ -108,7 +108,10 @@ bool decodeJpeg(const std::uint8_t *data, std::size_t size, const ImageIo::Alloc
     std::optional<Image> target = codec::allocateTarget(allocate, outW, outH, decoded, error);
     if (!target)
         return false;
-    const bool direct = orientation == 1 && target->format() == decoded;
+    // A colour JPEG asked for in rgb888 (its own three channels) decodes straight into it too: the same
+    // colour conversion as RGBA, packed without the alpha byte.
+    const bool rgbDirect = !gray && !cmyk && target->format() == PixelFormat::Rgb888;
+    const bool direct = orientation == 1 && (target->format() == decoded || rgbDirect);
     std::optional<Image> scratch;
     if (!direct) {
         try {
@@ -122,7 +125,7 @@ bool decodeJpeg(const std::uint8_t *data, std::size_t size, const ImageIo::Alloc
     // ISLOW DCT and fancy upsampling (TurboJPEG's defaults, Qt's at its default quality): the same
     // libjpeg-turbo code, so the same pixels. TJFLAG_LIMITSCANS: a progressive file of more than 500
     // scans is refused instead of taking minutes (a known denial of service).
-    const int pixelFormat = gray ? TJPF_GRAY : cmyk ? TJPF_CMYK : TJPF_RGBA;
+    const int pixelFormat = gray ? TJPF_GRAY : cmyk ? TJPF_CMYK : direct && rgbDirect ? TJPF_RGB : TJPF_RGBA;
     if (tjDecompress2(handle.get(), data, static_cast<unsigned long>(size), out.data(), width, int(out.stride()),
                       height, pixelFormat, TJFLAG_LIMITSCANS)
         && tjGetErrorCode(handle.get()) != TJERR_WARNING) { // warnings (extraneous bytes, ...) pass, as in Qt

@@ -246,6 +246,29 @@ void shardsCoverEveryInputOnce(const fs::path &in)
     CHECK(fs::exists(g_dir / "g" / "a0.jpg") && fs::exists(g_dir / "g" / "a2.jpg"));
 }
 
+// --format rgb888: a colour JPEG's own three channels (decoded straight into them). The box sums each
+// channel alone, and the JPEG writer ignores alpha, so the file is the rgba8888 batch's byte for byte.
+// A variant that cannot take the layout is refused before anything is written.
+void rgbJpegBatch(const fs::path &in)
+{
+    int code = 0;
+    const std::string plain = "apply --filter box --variant naive --json --device default ";
+    for (const char *format : {"rgb888", "rgba8888"}) {
+        const fs::path out = g_dir / (std::string("fmt-") + format);
+        fs::remove_all(out);
+        bench(plain + "--format " + format + " " + q(in / "a1.jpg") + " --out " + q(out), code);
+        CHECK_EQ(code, 0);
+    }
+    CHECK(fs::exists(g_dir / "fmt-rgb888" / "a1.jpg"));
+    CHECK(readAll(g_dir / "fmt-rgb888" / "a1.jpg") == readAll(g_dir / "fmt-rgba8888" / "a1.jpg"));
+    const fs::path refused = g_dir / "fmt-refused";
+    const std::string text = bench("apply --filter box --variant packed --param radius=1 --format rgba8888 --device default "
+                                   + q(in / "a1.jpg") + " --out " + q(refused), code);
+    CHECK_EQ(code, 2);
+    CHECK_HAS(text, "does not support rgba8888");
+    CHECK(!fs::exists(refused / "a1.jpg"));
+}
+
 // Two sessions (one device twice when there is only one): every image done once.
 void twoDevices(const fs::path &in)
 {
@@ -385,6 +408,7 @@ int main()
     refusals(in);
     shardsCoverEveryInputOnce(in);
     twoDevices(in);
+    rgbJpegBatch(in);
     queuesGiveTheSameFiles(in);
     pngLevels(in);
     pageLockedImagesReused();
