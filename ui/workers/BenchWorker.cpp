@@ -154,9 +154,9 @@ BenchWorker::~BenchWorker()
     stopThread();
 }
 
-bool BenchWorker::start(const BenchJob &job)
+bool BenchWorker::start(const BenchJob &job, Work work)
 {
-    return startJobIfIdle([this, job] { runJob(job); });
+    return startJobIfIdle([this, job, work] { runJob(job, work); });
 }
 
 void BenchWorker::cancel()
@@ -169,62 +169,71 @@ bool BenchWorker::isBusy() const
     return hasJob();
 }
 
-void BenchWorker::runJob(const BenchJob &job)
+void BenchWorker::runJob(const BenchJob &job, Work work)
 {
-    // endJob() before each finishing signal: its slot may start the next job at once.
     try {
         SessionOptions options;
         options.tunedLocal = TuningDb::lookup(workbenchTuningDb());
-        Session &session = openSession(job.device, options);
-        // The window's background builder (PrepareAhead): its children build what this job needs next.
-        const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
-        if (job.kind == BenchJob::Race) {
-            if (ahead) { // the race's versions jump the builder's queue, in the race's order
-                std::vector<PrepareJob> coming;
-                for (const VariantSpec &v : findFilter(job.run.filter)->variants)
-                    coming.push_back(preparedJob(job, v.name));
-                ahead->jumpQueue(coming);
-            }
-            const RaceResult race = runRace(
-                session, *job.input, job.run, job.race, &m_cancel,
-                [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
-                [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
-                    const bool variant = index > 0 && !upcoming.baseline;
-                    const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
-                    // One this device cannot run (its row says why) builds nothing.
-                    const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
-                    bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
-                    if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
-                                                             [&] { emit raceStep(upcoming, index, total, true); }))
-                        first = false; // built ahead (or just now by a child): a quick load, not a compile
-                    emit raceStep(upcoming, index, total, first);
-                });
-            endJob();
-            emit raceFinished(race);
-        } else if (job.kind == BenchJob::Tune) {
-            // The default launch is measured untuned, and every shape as asked.
-            if (ahead)
-                waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
-            TuningDb &db = *workbenchTuningDb();
-            db.setEnabled(false);
-            const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
-                                                [this](const TuneCell &c, int done, int total) {
-                                                    emit tuneProgress(c, done, total);
-                                                });
-            db.setEnabled(true);
-            m_built.insert(programKey(job.run, job.run.variant));
-            endJob();
-            emit tuneFinished(tune);
-        } else {
-            const SweepResult result = sweep(job);
-            endJob();
-            emit sweepFinished(result);
-        }
+        (this->*work)(openSession(job.device, options), job);
     } catch (const std::exception &e) {
         workbenchTuningDb()->setEnabled(true);
         endJob();
         emit failed(QString::fromStdString(e.what()));
     }
+}
+
+// endJob() before each finishing signal: its slot may start the next job at once. The window's background
+// builder (PrepareAhead): its children build what the race and the tuning need next.
+
+void BenchWorker::raceJob(Session &session, const BenchJob &job)
+{
+    const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
+    if (ahead) { // the race's versions jump the builder's queue, in the race's order
+        std::vector<PrepareJob> coming;
+        for (const VariantSpec &v : findFilter(job.run.filter)->variants)
+            coming.push_back(preparedJob(job, v.name));
+        ahead->jumpQueue(coming);
+    }
+    const RaceResult race = runRace(
+        session, *job.input, job.run, job.race, &m_cancel,
+        [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
+        [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
+            const bool variant = index > 0 && !upcoming.baseline;
+            const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
+            // One this device cannot run (its row says why) builds nothing.
+            const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
+            bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
+            if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
+                                                     [&] { emit raceStep(upcoming, index, total, true); }))
+                first = false; // built ahead (or just now by a child): a quick load, not a compile
+            emit raceStep(upcoming, index, total, first);
+        });
+    endJob();
+    emit raceFinished(race);
+}
+
+void BenchWorker::tuneJob(Session &session, const BenchJob &job)
+{
+    // The default launch is measured untuned, and every shape as asked.
+    if (const std::shared_ptr<PrepareQueue> ahead = aheadFor(job))
+        waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
+    TuningDb &db = *workbenchTuningDb();
+    db.setEnabled(false);
+    const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
+                                        [this](const TuneCell &c, int done, int total) {
+                                            emit tuneProgress(c, done, total);
+                                        });
+    db.setEnabled(true);
+    m_built.insert(programKey(job.run, job.run.variant));
+    endJob();
+    emit tuneFinished(tune);
+}
+
+void BenchWorker::sweepJob(Session &, const BenchJob &job)
+{
+    const SweepResult result = sweep(job);
+    endJob();
+    emit sweepFinished(result);
 }
 
 } // namespace fwb
