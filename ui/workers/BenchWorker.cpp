@@ -21,35 +21,6 @@ std::shared_ptr<TuningDb> workbenchTuningDb()
     return db;
 }
 
-void mergeSweep(SweepResult &into, const SweepResult &more)
-{
-    if (into.filter.empty()) {
-        into = more;
-        return;
-    }
-    into.cancelled = into.cancelled || more.cancelled;
-    for (const SweepSeries &s : more.series) {
-        const std::string name = more.filter == into.filter ? s.variant : more.filter + "/" + s.variant;
-        auto found = std::find_if(into.series.begin(), into.series.end(),
-                                  [&](const SweepSeries &t) { return t.variant == name; });
-        if (found == into.series.end()) {
-            SweepSeries copy = s;
-            copy.variant = name;
-            if (more.filter != into.filter)
-                if (const FilterSpec *f = findFilter(more.filter))
-                    copy.title = f->title + ": " + s.title;
-            copy.kernelMs.assign(into.values.size(), -1.0);
-            into.series.push_back(copy);
-            found = into.series.end() - 1;
-        }
-        for (std::size_t i = 0; i < more.values.size(); ++i) {
-            const auto at = std::find(into.values.begin(), into.values.end(), more.values[i]);
-            if (at != into.values.end() && i < s.kernelMs.size())
-                found->kernelMs[std::size_t(at - into.values.begin())] = s.kernelMs[i];
-        }
-    }
-}
-
 namespace {
 
 // What a variant's program depends on besides the device: the filter, the variant and the settings that
@@ -94,50 +65,6 @@ bool BenchWorker::waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &progr
         return !ahead.waitUntilBuilt(program, &m_cancel, 900);
     }
     return was != PrepareQueue::State::Done;
-}
-
-SweepResult BenchWorker::sweep(const BenchJob &job)
-{
-    // One value of one filter at a time through core's runSweep, so every point reaches the chart
-    // as soon as it is measured and Cancel stops between runs.
-    std::vector<std::string> filters{job.run.filter};
-    for (const std::string &f : job.sweepFilters)
-        if (std::find(filters.begin(), filters.end(), f) == filters.end() && findFilter(f))
-            filters.push_back(f);
-    int total = 0;
-    for (const std::string &name : filters)
-        for (const VariantSpec &v : findFilter(name)->variants)
-            if (variantUnavailableReason(v, session()->device(), job.run.params.format).empty())
-                total += int(job.sweepValues.size());
-    SweepResult all;
-    all.filter = job.run.filter;
-    all.param = job.sweepParam;
-    all.values = job.sweepValues;
-    for (const ParamSpec &p : findFilter(job.run.filter)->params)
-        if (p.key == job.sweepParam)
-            all.paramLabel = p.label;
-    int done = 0;
-    for (double value : job.sweepValues) {
-        for (const std::string &name : filters) {
-            if (m_cancel) {
-                all.cancelled = true;
-                return all;
-            }
-            RunRequest request = job.run;
-            request.filter = name;
-            const int before = done;
-            const SweepResult one = runSweep(*session(), *job.input, request, job.sweepParam, {value}, {}, &m_cancel,
-                                             [&](int d, int) { done = before + d; });
-            mergeSweep(all, one);
-            emit sweepProgress(done, total);
-            emit sweepStep(all, done, total);
-            if (one.cancelled) {
-                all.cancelled = true;
-                return all;
-            }
-        }
-    }
-    return all;
 }
 
 BenchWorker::BenchWorker(QObject *parent) : SessionWorker(QThread::LowPriority, false, parent)
@@ -229,9 +156,14 @@ void BenchWorker::tuneJob(Session &session, const BenchJob &job)
     emit tuneFinished(tune);
 }
 
-void BenchWorker::sweepJob(Session &, const BenchJob &job)
+void BenchWorker::sweepJob(Session &session, const BenchJob &job)
 {
-    const SweepResult result = sweep(job);
+    // Every point reaches the chart as soon as its value of its filter is measured; Cancel stops between runs.
+    const SweepResult result = runSweep(session, *job.input, job.run, job.sweepParam, job.sweepValues, {}, &m_cancel,
+                                        {}, job.sweepFilters, [this](const SweepResult &soFar, int done, int total) {
+                                            emit sweepProgress(done, total);
+                                            emit sweepStep(soFar, done, total);
+                                        });
     endJob();
     emit sweepFinished(result);
 }

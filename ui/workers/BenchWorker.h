@@ -40,10 +40,6 @@ struct BenchJob
     std::vector<std::string> sweepFilters;
 };
 
-// One chart's worth of sweeps of several filters over the same values: `more` appended to `into`, the
-// series of a filter other than into's named "filter/variant".
-void mergeSweep(SweepResult &into, const SweepResult &more);
-
 class BenchWorker : public SessionWorker
 {
     Q_OBJECT
@@ -81,7 +77,6 @@ signals:
 
 private:
     void runJob(const BenchJob &job, Work work); // worker thread
-    SweepResult sweep(const BenchJob &job);     // worker thread
     // Before this worker builds a program the window's background builder also lists (worker thread):
     // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
     // be compiled here, false when it was built ahead.
