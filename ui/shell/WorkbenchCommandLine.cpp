@@ -144,8 +144,7 @@ void WorkbenchCommandLine::process(const QStringList &arguments)
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--"))
             break;
-        if ((args[i] == QLatin1String("--lesson") || args[i] == QLatin1String("-lesson"))
-            && (i + 1 >= args.size() || !number.match(args[i + 1]).hasMatch()))
+        if (args[i] == QLatin1String("--lesson") && (i + 1 >= args.size() || !number.match(args[i + 1]).hasMatch()))
             args[i] = QStringLiteral("--lesson=1");
     }
     m_parser.process(args);
