@@ -1,23 +1,15 @@
-// selectFilters and planRuns (see RunPlan.h).
+// selectFilters and planRuns (see RunPlan.h); the sweep itself is core's planSweep.
 #include "RunPlan.h"
 
 #include "Error.h"
 #include "Image.h"
+#include "Sweep.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <utility>
 
 namespace fwb::cli {
-
-namespace {
-
-bool takesParam(const FilterSpec &filter, const std::string &key)
-{
-    return std::any_of(filter.params.begin(), filter.params.end(), [&](const ParamSpec &p) { return p.key == key; });
-}
-
-} // namespace
 
 std::vector<std::string> splitList(const std::string &text)
 {
@@ -58,32 +50,35 @@ std::vector<const FilterSpec *> selectFilters(const std::string &names)
 std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters, const std::string &variantName,
                                  const std::vector<std::string> &assignments, const FilterParams &base)
 {
-    std::vector<std::pair<std::string, std::vector<std::string>>> swept; // key -> values
+    std::vector<SweepAxis> axes; // each --param's values, checked against every filter that takes it
     for (const std::string &a : assignments) {
         const std::size_t eq = a.find('=');
         if (eq == std::string::npos || eq == 0)
             throw Error("parameter '" + a + "' is not of the form name=value");
         const std::string key = a.substr(0, eq);
-        std::vector<std::string> values = splitList(a.substr(eq + 1));
-        if (values.empty())
+        const std::vector<std::string> texts = splitList(a.substr(eq + 1));
+        if (texts.empty())
             throw Error("parameter " + key + " has no value");
-        bool anyTakesIt = false;
+        SweepAxis axis{key, {}};
         for (const FilterSpec *f : filters) {
-            FilterParams probe;
             if (!takesParam(*f, key))
                 continue;
-            anyTakesIt = true;
-            for (const std::string &v : values)
+            std::vector<double> values;
+            for (const std::string &v : texts) {
+                FilterParams probe;
                 if (std::string problem = applyParam(*f, probe, key + "=" + v); !problem.empty())
                     throw Error(problem);
+                values.push_back(probe.values[key]);
+            }
+            axis.values = std::move(values);
         }
-        if (!anyTakesIt) {
+        if (axis.values.empty()) {
             FilterParams scratch;
             if (filters.size() == 1) // the filter's own message lists what it takes
                 throw Error(applyParam(*filters.front(), scratch, a));
             throw Error("none of the chosen filters has a parameter '" + key + "'");
         }
-        swept.emplace_back(key, std::move(values));
+        axes.push_back(std::move(axis));
     }
     if (variantName != "all")
         for (const FilterSpec *f : filters)
@@ -95,36 +90,11 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
                             + ", all)");
             }
 
-    // Checked products: 64 repetitions of a two-value list would wrap a plain one to 0 (an empty plan).
-    constexpr std::size_t kMaxRuns = 10000;
-    const Error tooMany("the sweep asks for more than " + std::to_string(kMaxRuns) + " runs; narrow it");
-    std::size_t combos = 1;
-    for (const auto &entry : swept) {
-        if (entry.second.size() > kMaxRuns / combos)
-            throw tooMany;
-        combos *= entry.second.size();
-    }
-    if (filters.size() > kMaxRuns / combos)
-        throw tooMany;
     std::vector<PlannedRun> plan;
-    for (std::size_t c = 0; c < combos; ++c) {
-        // Mixed-radix digits of c, the last --param varying fastest.
-        std::vector<std::string> chosen(swept.size());
-        std::size_t rest = c;
-        for (std::size_t i = swept.size(); i-- > 0;) {
-            chosen[i] = swept[i].second[rest % swept[i].second.size()];
-            rest /= swept[i].second.size();
-        }
-        for (const FilterSpec *f : filters) {
-            FilterParams params = base;
-            for (std::size_t i = 0; i < swept.size(); ++i)
-                if (takesParam(*f, swept[i].first))
-                    applyParam(*f, params, swept[i].first + "=" + chosen[i]); // validated above
-            for (const VariantSpec &v : f->variants)
-                if (variantName == "all" || v.name == variantName)
-                    plan.push_back({f, v.name, params, int(c)});
-        }
-    }
+    for (const SweepPoint &point : planSweep(filters, axes, base, [&](const FilterSpec &, const VariantSpec &v) {
+             return variantName == "all" || v.name == variantName;
+         }))
+        plan.push_back({point.filter, point.variant->name, point.params, point.combo});
     if (plan.empty())
         throw Error("nothing to run: no variant matches '" + variantName + "'");
     return plan;

@@ -26,9 +26,10 @@ struct PlannedRun
     int combo = 0; // index of the parameter combination (0 when nothing is swept)
 };
 
-// Expands --variant and --param NAME=v1,v2,... (a sweep) into runs: every combination of the swept
-// values (first --param varies slowest), and within it every filter and variant. A parameter applies
-// to each filter that has it; one that no chosen filter takes is an error, as is any bad value.
+// Expands --variant and --param NAME=v1,v2,... (a sweep) into runs through core's planSweep: every
+// combination of the swept values (first --param varies slowest), and within it every filter and
+// variant. A parameter applies to each filter that has it; one that no chosen filter takes is an error,
+// as is any bad value.
 std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters, const std::string &variantName,
                                  const std::vector<std::string> &assignments, const FilterParams &base);
 

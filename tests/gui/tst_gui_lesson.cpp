@@ -4,6 +4,10 @@
 // numbers, the sentences follow the numbers (a device slower than the CPU is never called faster) and a
 // CPU device is always said to be the same processor.
 //
+// filter-workbench --lesson [STEP] --screenshot F.png (the real binary, offscreen, on the suite's device):
+// the lesson measures, goes to STEP (the live step until both sides have a rate) and is captured at the
+// screenshot's size; a step out of range, or another page's job beside it, is refused (exit 2).
+//
 // FWB_LESSON_SHOTS=DIR (optional): each step of the live lesson is saved as DIR/<tag>-step<N>.png at
 // the window's size (FWB_LESSON_SHOTS_SIZE=WxH, default 1366x768), for looking at;
 // FWB_LESSON_SHOTS_IMAGE=PATH: that picture instead of the small test card.
@@ -18,6 +22,10 @@
 
 #include <QAction>
 #include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -117,6 +125,8 @@ private slots:
     void opensFromHelpAndMeasuresEveryStep();
     void withoutADeviceShowsTheRecord();
     void presentModeOpensTheLesson();
+    void screenshotOptionCapturesTheStep_data();
+    void screenshotOptionCapturesTheStep();
 };
 
 void TestGuiLesson::initTestCase()
@@ -384,6 +394,67 @@ void TestGuiLesson::presentModeOpensTheLesson()
         window.lessonWindow()->close();
     }
     race->setPresenting(false);
+}
+
+void TestGuiLesson::screenshotOptionCapturesTheStep_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("step"); // the step captured (exit 0), 0 for a refusal
+    QTest::addColumn<QString>("refusal");
+    QTest::newRow("bare --lesson is step 1") << QStringList{"--lesson"} << 0 << 1 << QString();
+    QTest::newRow("--lesson 3") << QStringList{"--lesson", "3"} << 0 << 3 << QString();
+    QTest::newRow("--lesson=6, the live step") << QStringList{"--lesson=6"} << 0 << 6 << QString();
+    QTest::newRow("--lesson 7") << QStringList{"--lesson", "7"} << 2 << 0
+                                << QString("filter-workbench: bad --lesson '7' (a step from 1 to 6)");
+    QTest::newRow("--lesson 0") << QStringList{"--lesson", "0"} << 2 << 0
+                                << QString("filter-workbench: bad --lesson '0' (a step from 1 to 6)");
+    QTest::newRow("--lesson with --race") << QStringList{"--lesson", "2", "--race"} << 2 << 0
+                                          << QString("filter-workbench: --lesson opens the lesson window: it takes "
+                                                     "no --race, --tune, --sweep, --duel, --present, --lab or --editor");
+}
+
+void TestGuiLesson::screenshotOptionCapturesTheStep()
+{
+    QFETCH(QStringList, options);
+    QFETCH(int, exitCode);
+    QFETCH(int, step);
+    QFETCH(QString, refusal);
+    FWB_REQUIRE_DEVICE(device);
+    const QString app = QFileInfo(QStringLiteral(FWB_FILTER_BENCH)).absolutePath() + "/filter-workbench";
+    QVERIFY2(QFileInfo(app).isExecutable(), qPrintable(app + " is not built"));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString picture = dir.filePath("small.png"), shot = dir.filePath("lesson.png");
+    QImage small(160, 96, QImage::Format_Grayscale8);
+    for (int y = 0; y < small.height(); ++y)
+        for (int x = 0; x < small.width(); ++x)
+            small.scanLine(y)[x] = uchar((x * 7 + y * 3) % 256);
+    QVERIFY(small.save(picture));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+    env.insert("FWB_MEASUREMENTS_DIR", kRecords);
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(app, QStringList{"--device", QString::fromStdString(device.spec()), "--image", picture, "--size",
+                                   "1000x700", "--screenshot", shot}
+                           + options);
+    QVERIFY2(process.waitForFinished(600000), "filter-workbench did not end within 10 minutes");
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(process.exitCode() == exitCode, qPrintable(err));
+    if (exitCode != 0) {
+        QVERIFY2(err.contains(refusal), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(shot));
+        return;
+    }
+    // The step's title, as the lesson shows it, and the picture at the screenshot's size.
+    const QString said = QString("filter-workbench: lesson: step %1 of 6: ").arg(step);
+    QVERIFY2(err.contains(said + QString::fromStdString(lessonStepTitle(LessonStep(step - 1)))), qPrintable(err));
+    QCOMPARE(QString::fromUtf8(process.readAllStandardOutput()).trimmed(), QFileInfo(shot).absoluteFilePath());
+    const QImage captured(shot);
+    QCOMPARE(captured.size(), QSize(1000, 700));
 }
 
 QTEST_MAIN(TestGuiLesson)

@@ -45,7 +45,7 @@ bool LessonMeasurement::start(const Job &job)
     bench.race.cpuRows = true;   // our multi-threaded code, and the checking reference (never "the CPU")
     bench.race.baselines = true; // OpenCV's CPU code where built: the CPU to beat
     m_phase = Phase::Pageable;
-    if (!m_bench->start(bench)) {
+    if (!m_bench->start(bench, &BenchWorker::raceJob)) {
         m_phase = Phase::Idle;
         return false;
     }
@@ -56,7 +56,6 @@ bool LessonMeasurement::start(const Job &job)
 BenchJob LessonMeasurement::raceJob(TransferMode transfer, const std::vector<std::string> &variants) const
 {
     BenchJob bench;
-    bench.kind = BenchJob::Race;
     bench.device = m_job.device;
     bench.input = m_job.picture;
     bench.run.filter = m_job.filter;
@@ -80,7 +79,7 @@ void LessonMeasurement::startPinned()
     bench.race.baselines = false;
     bench.race.measureCopyBandwidth = false;
     m_phase = Phase::Pinned;
-    if (variants.empty() || !m_bench->start(bench))
+    if (variants.empty() || !m_bench->start(bench, &BenchWorker::raceJob))
         finish({});
 }
 

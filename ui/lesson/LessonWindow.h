@@ -50,6 +50,7 @@ public:
     explicit LessonWindow(const Setup &setup, QWidget *parent = nullptr);
     ~LessonWindow() override;
 
+    bool hasDevice() const { return m_setup.hasDevice; } // an OpenCL device to measure on
     int step() const { return m_step; }
     int stepCount() const { return kLessonStepCount; }
     void setStep(int step);

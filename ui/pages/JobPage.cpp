@@ -99,22 +99,32 @@ BenchWorker *JobPage::createBenchWorker()
     return m_benchWorker;
 }
 
-BenchJob JobPage::benchJob(BenchJob::Kind kind) const
+BenchJob JobPage::benchJob() const
 {
     BenchJob job;
-    job.kind = kind;
     job.device = m_request.engine.device;
     job.input = m_request.input;
     job.run = m_request.run;
     return job;
 }
 
-bool JobPage::startBenchJob(const BenchJob &job)
+bool JobPage::startBenchJob(const BenchJob &job, BenchWorker::Work work)
 {
-    if (!m_benchWorker || !m_benchWorker->start(job))
+    if (!m_benchWorker || !m_benchWorker->start(job, work))
         return false;
     updateActions();
     return true;
+}
+
+ScreenshotJob JobPage::jobScreenshot(std::function<QString()> problem)
+{
+    ScreenshotJob job;
+    job.start = [this, problem = std::move(problem)](ScreenshotJob::Done done) {
+        connect(
+            this, &JobPage::jobFinished, this, [problem, done] { done(problem()); }, Qt::SingleShotConnection);
+        return startJob();
+    };
+    return job;
 }
 
 } // namespace fwb

@@ -74,12 +74,17 @@ protected:
     // ends the job. The page connects its own progress and result signals.
     BenchWorker *createBenchWorker();
     BenchWorker *benchWorker() const { return m_benchWorker; }
-    // A job of this kind on the request's device, input, filter, variant and parameters.
-    BenchJob benchJob(BenchJob::Kind kind) const;
-    // Hands the job to the worker; on success updateActions() (busy now). False: refused (busy).
-    bool startBenchJob(const BenchJob &job);
+    // A job on the request's device, input, filter, variant and parameters.
+    BenchJob benchJob() const;
+    // Hands the job and its work (&BenchWorker::raceJob, ...) to the worker; on success updateActions()
+    // (busy now). False: refused (busy).
+    bool startBenchJob(const BenchJob &job, BenchWorker::Work work);
     // A BenchWorker job could not run: the page says so (its summary line, its winner line, ...).
     virtual void showFailure(const QString &message) { Q_UNUSED(message); }
+
+    // The screenshot job of a job page: startJob() after the window's run; done when jobFinished() comes,
+    // with `problem()`'s answer (empty: the finished job has something to show).
+    ScreenshotJob jobScreenshot(std::function<QString()> problem);
 
     ComputeRequest m_request; // the shell's latest: device, filter, variant, parameters, input
     QAction *m_startAct = nullptr;

@@ -4,16 +4,9 @@
 #include "AtomicFile.h"
 #include "Catalogue.h"
 #include "ControlPanel.h"
-#include "DuelPage.h"
 #include "ImageFileIo.h"
 #include "MainWindow.h"
-#include "RaceChart.h"
-#include "RacePage.h"
-#include "SweepPage.h"
-#include "TuneHeatMap.h"
-#include "TunerPage.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -24,15 +17,6 @@
 namespace fwb {
 
 namespace {
-
-template <class Page>
-Page *findPage(const MainWindow &window)
-{
-    for (WorkbenchPage *page : window.pages())
-        if (auto *found = qobject_cast<Page *>(page))
-            return found;
-    return nullptr;
-}
 
 std::string s(const QString &text) { return text.toStdString(); }
 
@@ -75,21 +59,6 @@ std::string reproduceCommand(const MainWindow &window)
 
 } // namespace
 
-std::string thumbnailPng(const QImage &image, int side)
-{
-    if (image.isNull())
-        return {};
-    const QImage small = image.width() > side || image.height() > side
-                             ? image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-                             : image;
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!small.save(&buffer, "PNG"))
-        return {};
-    return bytes.toStdString();
-}
-
 ReportData workbenchReport(const MainWindow &window)
 {
     const ControlPanel *c = window.controls();
@@ -128,19 +97,8 @@ ReportData workbenchReport(const MainWindow &window)
     for (const ComputeResult &r : window.runLog().runs())
         data.runs.push_back(ReportRun{s(r.engine.label()), r.run});
 
-    if (const RacePage *race = findPage<RacePage>(window); race && !race->race().entries.empty()) {
-        data.race = race->race();
-        data.metric = race->chart() ? race->chart()->metric() : RaceMetric::EndToEnd;
-    }
-    if (const TunerPage *tuner = findPage<TunerPage>(window); tuner && !tuner->heatMap()->tune().cells.empty())
-        data.tune = tuner->heatMap()->tune();
-    if (const SweepPage *sweep = findPage<SweepPage>(window); sweep && !sweep->sweep().series.empty())
-        data.sweep = sweep->sweep();
-
     auto addImage = [&](const std::string &caption, const QImage &picture) {
-        std::string png = thumbnailPng(picture);
-        if (!png.empty())
-            data.images.push_back(ReportImage{caption, std::move(png)});
+        WorkbenchPage::addReportImage(data, caption, picture);
     };
     if (window.hasImage())
         addImage("Input (" + s(image) + ", as " + formatName(run.params.format) + ")",
@@ -151,19 +109,9 @@ ReportData workbenchReport(const MainWindow &window)
         if (!r.heatMap.isNull())
             addImage("Difference from the CPU reference (max " + std::to_string(r.maxDiff) + ")", r.heatMap);
     }
-    if (data.race) {
-        const int win = data.race->winner(data.metric);
-        if (win >= 0 && !data.race->entries[win].result.output.isNull())
-            addImage("Race winner: " + data.race->entries[win].name,
-                     qimageFromImage(data.race->entries[win].result.output));
-    }
-    if (const DuelPage *duel = findPage<DuelPage>(window); duel && duel->hasResult(0) && duel->hasResult(1)) {
-        for (int side = 0; side < 2; ++side) {
-            const ComputeResult &r = duel->result(side);
-            data.duel.push_back(ReportRun{s(r.engine.label()), r.run});
-            addImage(std::string(side == 0 ? "Duel, left: " : "Duel, right: ") + s(r.engine.label()), r.output);
-        }
-    }
+    // Each page's own section (the race, the heat map, the sweep, the duel), in tab order.
+    for (const WorkbenchPage *page : window.pages())
+        page->addToReport(data);
     if (data.images.empty())
         data.imagesNote = "No images: open an image or the test card first.";
     return data;

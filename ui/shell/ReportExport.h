@@ -1,13 +1,11 @@
-// ReportExport: File ▸ Export Report. Gathers what this window's session holds (the run log, the
-// race, the tuning heat map, the sweep chart, the duel and the images) into core's ReportData and
+// ReportExport: File ▸ Export Report. Gathers what this window's session holds (the settings, the run log
+// and the images, then each page's own section: WorkbenchPage::addToReport) into core's ReportData and
 // writes the self-contained HTML report that `filter-bench report` writes.
 #pragma once
 
 #include "Report.h"
 
 #include <QString>
-
-class QImage;
 
 namespace fwb {
 
@@ -26,8 +24,5 @@ bool exportWorkbenchReport(MainWindow &window, const QString &path, bool overwri
 // The menu entry: a save dialog (which asks before replacing a file), then exportWorkbenchReport and a
 // message with the path (issue 24: the export gave no confirmation).
 void exportReportInteractively(MainWindow *window);
-
-// PNG bytes of a thumbnail no wider or taller than `side` (empty for a null image).
-std::string thumbnailPng(const QImage &image, int side = 320);
 
 } // namespace fwb

@@ -2,21 +2,13 @@
 #include "ScreenshotDriver.h"
 
 #include "ControlPanel.h"
-#include "DuelPage.h"
 #include "KernelEditorDock.h"
-#include "LabPage.h"
-#include "LabViews.h"
-#include "NBodyDemo.h"
-#include "RacePresentation.h"
 #include "MainWindow.h"
-#include "RacePage.h"
 #include "ReportExport.h"
-#include "SweepPage.h"
-#include "TuneHeatMap.h"
-#include "TunerPage.h"
+#include "lesson/LessonScreenshot.h"
+#include "lesson/LessonWindow.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QTimer>
@@ -35,15 +27,11 @@ int fail(const QString &message)
 } // namespace
 
 ScreenshotDriver::ScreenshotDriver(MainWindow &window, const WorkbenchCommandLine &commandLine)
-    : m_window(window),
-      m_plan(commandLine.screenshotPlan()),
-      m_loaded(commandLine.imageLoaded()),
-      m_racePage(commandLine.racePage()),
-      m_labPage(commandLine.labPage())
+    : m_window(window), m_plan(commandLine.screenshotPlan()), m_loaded(commandLine.imageLoaded())
 {
 }
 
-// Let layouts and the chart settle, then save the window (or present mode).
+// Let layouts and the chart settle, then save the window (or what the job or a page shows instead).
 void ScreenshotDriver::grabAndExit(int code)
 {
     QTimer::singleShot(400, this, [this, code] {
@@ -53,9 +41,12 @@ void ScreenshotDriver::grabAndExit(int code)
             QCoreApplication::exit(m_exitCode);
             return;
         }
-        QWidget *shown = m_racePage && m_racePage->presentation() && m_racePage->presentation()->isVisible()
-                             ? m_racePage->presentation()
-                             : static_cast<QWidget *>(&m_window);
+        QWidget *shown = m_shown;
+        for (WorkbenchPage *page : m_window.pages())
+            if (!shown)
+                shown = page->screenshotWidget();
+        if (!shown)
+            shown = &m_window;
         if (!shown->grab().save(m_plan.file, "PNG")) {
             m_exitCode = fail(QStringLiteral("cannot write %1").arg(m_plan.file));
         } else {
@@ -66,6 +57,12 @@ void ScreenshotDriver::grabAndExit(int code)
     });
 }
 
+int ScreenshotDriver::runLoop()
+{
+    const int rc = QCoreApplication::exec();
+    return rc != 0 ? rc : m_exitCode;
+}
+
 int ScreenshotDriver::exec()
 {
     if (!m_loaded) {
@@ -74,12 +71,18 @@ int ScreenshotDriver::exec()
         QCoreApplication::exec();
         return m_exitCode;
     }
-    if (m_labPage)
-        return execLab();
-    if (m_plan.presentNBody)
-        return execPresentNBody();
-    if (const int code = preparePageJob())
+    if (const int code = prepareJob())
         return code;
+    const QString waitingFor = m_job && !m_job->waitingFor.isEmpty() ? m_job->waitingFor : QStringLiteral("the run");
+    QTimer::singleShot(m_job ? m_job->timeoutMs : 300000, this, [this, waitingFor] {
+        m_exitCode = fail(QStringLiteral("timed out waiting for %1").arg(waitingFor));
+        QCoreApplication::exit(m_exitCode);
+    });
+    if (m_job && !m_job->afterRun) { // the job instead of the window's run
+        if (!m_job->start([this](const QString &problem) { jobEnded(problem); }))
+            return fail(QStringLiteral("cannot start the %1's job").arg(m_jobOwner));
+        return runLoop();
+    }
     if (const int code = prepareEditorJob())
         return code;
 
@@ -94,126 +97,50 @@ int ScreenshotDriver::exec()
     connect(&m_window, &MainWindow::resultShown, this, [this] { finishOne(true, {}); });
     connect(&m_window, &MainWindow::runFailed, this,
             [this](const ComputeResult &r) { finishOne(false, QString::fromStdString(r.run.error)); });
-    QTimer::singleShot(m_shotPage ? 590000 : 300000, this, [this] {
-        m_exitCode = fail(QStringLiteral("timed out waiting for the run"));
-        QCoreApplication::exit(m_exitCode);
-    });
     QTimer::singleShot(0, this, [this] { runNext(); });
-    const int rc = QCoreApplication::exec();
-    return rc != 0 ? rc : m_exitCode;
+    return runLoop();
 }
 
-// Compute Lab screenshots: the ladder once every rung is in; the animation once both sides have a rate
-// and have run a few seconds.
-int ScreenshotDriver::execLab()
+// The job the plan asks for: the lesson's (--lesson), or the one a page answers with. A job that replaces
+// the window's run (the Compute Lab, present mode's N-body demo) is taken at once; the jobs after the run
+// (race, tune, sweep, duel) capture one page each. Returns 0, or the exit code of a refusal.
+int ScreenshotDriver::prepareJob()
 {
-    auto grabOnce = [this](int code) {
-        if (!m_grabbing) {
-            m_grabbing = true;
-            grabAndExit(code);
-        }
-    };
-    connect(m_labPage, &LabPage::ladderFinished, this, [grabOnce] { grabOnce(0); });
-    connect(m_labPage, &LabPage::labFailed, this, [grabOnce](const QString &message) {
-        fail(message);
-        grabOnce(1);
-    });
-    QElapsedTimer clock;
-    clock.start();
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, this, [this, &clock, grabOnce] {
-        const bool rates = m_labPage->cpuView()->stepsPerSecond() > 0 && m_labPage->deviceView()->stepsPerSecond() > 0;
-        if ((rates && clock.elapsed() > 5000) || clock.elapsed() > 30000)
-            grabOnce(rates ? 0 : 1);
-    });
-    if (m_labPage->workload() == LabPage::Workload::NBody)
-        poll.start(200);
-    QTimer::singleShot(600000, this,
-                       [] { QCoreApplication::exit(fail(QStringLiteral("timed out waiting for the Compute Lab"))); });
-    QTimer::singleShot(0, m_labPage, [lab = m_labPage] { lab->start(); });
-    const int rc = QCoreApplication::exec();
-    return rc != 0 ? rc : m_exitCode;
-}
-
-// --present --lab nbody: present mode's N-body demo, taken once both sides have a rate and the stars have
-// moved a few seconds (as the Compute Lab's animation).
-int ScreenshotDriver::execPresentNBody()
-{
-    auto *present = m_racePage ? qobject_cast<RacePresentation *>(m_racePage->presentation()) : nullptr;
-    NBodyDemo *demo = present ? present->nbodyDemo() : nullptr;
-    if (!demo)
-        return fail(QStringLiteral("present mode is not available"));
-    connect(demo, &NBodyDemo::failed, this, [this](const QString &message) {
-        fail(message);
-        if (!m_grabbing) {
-            m_grabbing = true;
-            grabAndExit(1);
-        }
-    });
-    QElapsedTimer clock;
-    clock.start();
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, this, [this, demo, &clock] {
-        const bool rates = demo->cpuView()->stepsPerSecond() > 0 && demo->deviceView()->stepsPerSecond() > 0;
-        if (!m_grabbing && ((rates && clock.elapsed() > 5000) || clock.elapsed() > 30000)) {
-            m_grabbing = true;
-            grabAndExit(rates ? 0 : 1);
-        }
-    });
-    poll.start(200);
-    const int rc = QCoreApplication::exec();
-    return rc != 0 ? rc : m_exitCode;
-}
-
-// Race, tuner, sweep and duel screenshots: after the ordinary run, the page's own job; the picture is
-// taken when it has finished, and a job that cannot start or ends with nothing to show exits non-zero
-// (with the picture of what went wrong). Returns 0, or the exit code of a refusal.
-int ScreenshotDriver::preparePageJob()
-{
-    auto jobEnded = [this] {
-        const QString problem = m_pageJobProblem();
-        if (!problem.isEmpty())
-            fail(problem);
-        grabAndExit(problem.isEmpty() ? 0 : 1);
-    };
-    for (WorkbenchPage *page : m_window.pages()) {
-        if (auto *race = qobject_cast<RacePage *>(page); race && m_plan.race) {
-            m_shotPage = race;
-            m_startPageJob = [race] { return race->startRace(); };
-            m_pageJobProblem = [race] {
-                return race->race().winner(RaceMetric::EndToEnd) < 0 ? QStringLiteral("no variant finished the race")
-                                                                     : QString();
-            };
-            connect(race, &RacePage::raceFinished, this, jobEnded);
-        } else if (auto *tuner = qobject_cast<TunerPage *>(page); tuner && m_plan.tune) {
-            m_shotPage = tuner;
-            m_startPageJob = [tuner] { return tuner->startTune(); };
-            m_pageJobProblem = [tuner] {
-                return tuner->heatMap()->tune().best < 0 ? QStringLiteral("no work-group shape ran") : QString();
-            };
-            connect(tuner, &TunerPage::tuneFinished, this, jobEnded);
-        } else if (auto *sweep = qobject_cast<SweepPage *>(page); sweep && m_plan.sweep) {
-            m_shotPage = sweep;
-            m_startPageJob = [sweep] { return sweep->startSweep(); };
-            m_pageJobProblem = [sweep] {
-                return sweep->pointCount() == 0 ? QStringLiteral("no run of the sweep produced a time") : QString();
-            };
-            connect(sweep, &SweepPage::sweepFinished, this, jobEnded);
-        } else if (auto *duel = qobject_cast<DuelPage *>(page); duel && m_plan.duel) {
-            m_shotPage = duel;
-            if (m_plan.duelWith && !duel->setSideSpec(1, *m_plan.duelWith))
-                return fail(QStringLiteral("unknown --duel-with device '%1'").arg(*m_plan.duelWith));
-            duel->setSideSpec(0, m_window.controls()->deviceSpec());
-            m_startPageJob = [duel] { return duel->startDuel(); };
-            m_pageJobProblem = [duel] {
-                return duel->hasResult(0) && duel->hasResult(1) ? QString() : QStringLiteral("a side of the duel failed");
-            };
-            connect(duel, &DuelPage::duelFinished, this, jobEnded);
-        }
+    if (m_plan.lessonStep) {
+        LessonWindow *lesson = m_window.showLesson();
+        lesson->resize(m_window.size()); // the screenshot's --size, not whatever screen this runs on
+        m_job = lessonScreenshotJob(*lesson, *m_plan.lessonStep);
+        m_jobOwner = QStringLiteral("lesson");
+        m_shown = m_job->shown;
+        return 0;
     }
-    if (m_shotPage && (int(m_plan.race) + int(m_plan.tune) + int(m_plan.sweep) + int(m_plan.duel)) > 1)
+    int afterRun = 0;
+    for (WorkbenchPage *page : m_window.pages()) {
+        std::optional<ScreenshotJob> job = page->screenshotJob(m_plan);
+        if (!job)
+            continue;
+        if (!job->refusal.isEmpty())
+            return fail(job->refusal);
+        m_job = std::move(job);
+        m_jobOwner = QStringLiteral("%1 page").arg(page->title());
+        m_shown = m_job->shown;
+        if (!m_job->afterRun)
+            return 0;
+        ++afterRun;
+    }
+    if (afterRun > 1)
         return fail(QStringLiteral("--race, --tune, --sweep and --duel capture one page each: pick one"));
     return 0;
+}
+
+void ScreenshotDriver::jobEnded(const QString &problem)
+{
+    if (m_grabbing)
+        return;
+    m_grabbing = true;
+    if (!problem.isEmpty())
+        fail(problem);
+    grabAndExit(problem.isEmpty() ? 0 : 1);
 }
 
 // Kernel editor screenshots: after the run, the file in the "Kernel source" dock, built or raced; the
@@ -276,10 +203,9 @@ void ScreenshotDriver::finishOne(bool ok, const QString &error)
         }
         return;
     }
-    if (ok && m_shotPage) {
-        if (!m_startPageJob()) {
-            fail(QStringLiteral("cannot start the %1 page's job (no OpenCL device, or nothing to run?)")
-                     .arg(m_shotPage->title()));
+    if (ok && m_job) {
+        if (!m_job->start([this](const QString &problem) { jobEnded(problem); })) {
+            fail(QStringLiteral("cannot start the %1's job (no OpenCL device, or nothing to run?)").arg(m_jobOwner));
             grabAndExit(2);
         }
         return;

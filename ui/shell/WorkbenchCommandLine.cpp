@@ -7,9 +7,12 @@
 #include "MainWindow.h"
 #include "RacePage.h"
 #include "RacePresentation.h"
+#include "lesson/LessonSteps.h"
+#include "lesson/LessonWindow.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <QTimer>
 
 #include <cstdio>
@@ -90,7 +93,12 @@ WorkbenchCommandLine::WorkbenchCommandLine()
                       "the unedited variant) and capture the window.",
                       "FILE")),
       m_editorRun(option("editor-run", "With --editor: run, not just build.")),
-      m_editorLimit(option("editor-limit", "With --editor: the kernel's time limit in seconds.", "S"))
+      m_editorLimit(option("editor-limit", "With --editor: the kernel's time limit in seconds.", "S")),
+      m_lesson(option("lesson",
+                      "Open Help > Show the Lesson at STEP (1-6; STEP may be left out: 1). With "
+                      "--screenshot: let it measure here, go to STEP (the live step 6 for a few "
+                      "seconds) and capture the lesson window.",
+                      "STEP"))
 {
     m_parser.setApplicationDescription(QStringLiteral(
         "Compare OpenCL image-filter kernel variants.\n\n"
@@ -108,6 +116,7 @@ WorkbenchCommandLine::WorkbenchCommandLine()
                          m_repeat, m_allVariants, m_size});
     m_parser.addOptions({m_lab, m_labSize});
     m_parser.addOptions({m_editor, m_editorRun, m_editorLimit});
+    m_parser.addOption(m_lesson);
 }
 
 bool WorkbenchCommandLine::wantsTextOnly(int argc, char *argv[])
@@ -122,12 +131,31 @@ bool WorkbenchCommandLine::wantsTextOnly(int argc, char *argv[])
 
 void WorkbenchCommandLine::process(const QCoreApplication &app)
 {
-    m_parser.process(app);
+    Q_UNUSED(app); // QCoreApplication::arguments() is static, but needs the application to exist
+    process(QCoreApplication::arguments());
 }
 
 void WorkbenchCommandLine::process(const QStringList &arguments)
 {
-    m_parser.process(arguments);
+    // --lesson's STEP may be left out, which QCommandLineParser has no way to say: a bare --lesson (not
+    // followed by a whole number) is read as --lesson=1.
+    static const QRegularExpression number(QStringLiteral("^[0-9]+$"));
+    QStringList args = arguments;
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--"))
+            break;
+        if (args[i] == QLatin1String("--lesson") && (i + 1 >= args.size() || !number.match(args[i + 1]).hasMatch()))
+            args[i] = QStringLiteral("--lesson=1");
+    }
+    m_parser.process(args);
+}
+
+std::optional<int> WorkbenchCommandLine::lessonStep() const
+{
+    if (!m_parser.isSet(m_lesson))
+        return std::nullopt;
+    const std::optional<int> step = wholeNumberAtLeast(m_parser.value(m_lesson), 1);
+    return step && *step <= kLessonStepCount ? step : std::optional<int>(0);
 }
 
 int WorkbenchCommandLine::fail(const QString &message)
@@ -153,6 +181,8 @@ ScreenshotPlan WorkbenchCommandLine::screenshotPlan() const
     plan.editorFile = given(m_editor);
     plan.editorRun = m_parser.isSet(m_editorRun);
     plan.presentNBody = presentNBody();
+    plan.lab = m_parser.isSet(m_lab) && !m_parser.isSet(m_present);
+    plan.lessonStep = lessonStep();
     if (m_parser.isSet(m_editorLimit))
         plan.editorLimitS = m_parser.value(m_editorLimit).toDouble();
     return plan;
@@ -235,6 +265,19 @@ int WorkbenchCommandLine::setUpControls(MainWindow &window)
 
 int WorkbenchCommandLine::setUpPages(MainWindow &window)
 {
+    if (const std::optional<int> step = lessonStep()) {
+        if (*step == 0)
+            return fail(QStringLiteral("bad --lesson '%1' (a step from 1 to %2)")
+                            .arg(m_parser.value(m_lesson))
+                            .arg(kLessonStepCount));
+        for (const QCommandLineOption *other : {&m_race, &m_tune, &m_sweep, &m_duel, &m_present, &m_lab, &m_editor})
+            if (m_parser.isSet(*other))
+                return fail(QStringLiteral("--lesson opens the lesson window: it takes no --race, --tune, --sweep, "
+                                           "--duel, --present, --lab or --editor"));
+        if (!screenshot()) // a screenshot goes to the step once the lesson has measured (ScreenshotDriver)
+            window.showLesson()->setStep(*step - 1);
+        return 0;
+    }
     for (WorkbenchPage *page : window.pages())
         if (auto *found = qobject_cast<RacePage *>(page))
             m_racePage = found;

@@ -1,13 +1,15 @@
 // WorkbenchCommandLine: filter-workbench's options (QCommandLineParser) and how they set up the
 // window: the run's controls (device, format, filter, variant, parameters, repeats, transfers, work-group
-// shape), the view, present mode (on the race or its N-body demo) and the Compute Lab. The screenshot
-// options are read into a ScreenshotPlan for ScreenshotDriver. Every refusal is "filter-workbench:
+// shape), the view, present mode (on the race or its N-body demo), the Compute Lab and the lesson. The
+// screenshot options are read into a ScreenshotPlan (ui/pages/ScreenshotJob.h) for ScreenshotDriver. Every refusal is "filter-workbench:
 // <reason>" on stderr and exit 2.
 #pragma once
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QString>
+
+#include "ScreenshotJob.h"
 
 #include <optional>
 
@@ -18,20 +20,6 @@ namespace fwb {
 class LabPage;
 class MainWindow;
 class RacePage;
-
-// What a --screenshot run does after the window is set up (ScreenshotDriver).
-struct ScreenshotPlan
-{
-    QString file;                      // --screenshot FILE (PNG)
-    std::optional<QString> reportFile; // --report FILE: File > Export Report's HTML too
-    bool allVariants = false;          // every available variant first (the history chart)
-    bool race = false, tune = false, sweep = false, duel = false; // the page whose job is captured
-    std::optional<QString> duelWith;   // the duel's second device
-    std::optional<QString> editorFile; // --editor FILE: built (or raced, editorRun) in the Kernel source dock
-    bool editorRun = false;
-    std::optional<double> editorLimitS; // --editor-limit S
-    bool presentNBody = false;          // --present --lab nbody: present mode's N-body demo, animated a while
-};
 
 class WorkbenchCommandLine
 {
@@ -50,6 +38,8 @@ public:
     // --present --lab nbody: the window opens in present mode on the N-body demo, the stars moving.
     bool presentNBody() const { return m_parser.isSet(m_present) && m_parser.value(m_lab) == QLatin1String("nbody"); }
     ScreenshotPlan screenshotPlan() const;
+    // --lesson [STEP]: the lesson's step (1-6; the value may be left out: 1), nullopt without --lesson.
+    std::optional<int> lessonStep() const;
 
     // Sets the window up as the options say, shows it and opens the image (or the test card); with
     // --screenshot it also sizes it and turns auto-run off. Returns 0, or 2 after printing the reason.
@@ -69,7 +59,7 @@ private:
     QCommandLineParser m_parser;
     QCommandLineOption m_screenshot, m_image, m_filter, m_variant, m_param, m_view, m_device, m_shape, m_format,
         m_repeat, m_transfer, m_allVariants, m_size, m_race, m_tune, m_sweep, m_duel, m_duelWith, m_report,
-        m_present, m_lab, m_labSize, m_editor, m_editorRun, m_editorLimit;
+        m_present, m_lab, m_labSize, m_editor, m_editorRun, m_editorLimit, m_lesson;
     bool m_loaded = true;
     RacePage *m_racePage = nullptr;
     LabPage *m_labPage = nullptr;

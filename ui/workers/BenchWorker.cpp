@@ -21,35 +21,6 @@ std::shared_ptr<TuningDb> workbenchTuningDb()
     return db;
 }
 
-void mergeSweep(SweepResult &into, const SweepResult &more)
-{
-    if (into.filter.empty()) {
-        into = more;
-        return;
-    }
-    into.cancelled = into.cancelled || more.cancelled;
-    for (const SweepSeries &s : more.series) {
-        const std::string name = more.filter == into.filter ? s.variant : more.filter + "/" + s.variant;
-        auto found = std::find_if(into.series.begin(), into.series.end(),
-                                  [&](const SweepSeries &t) { return t.variant == name; });
-        if (found == into.series.end()) {
-            SweepSeries copy = s;
-            copy.variant = name;
-            if (more.filter != into.filter)
-                if (const FilterSpec *f = findFilter(more.filter))
-                    copy.title = f->title + ": " + s.title;
-            copy.kernelMs.assign(into.values.size(), -1.0);
-            into.series.push_back(copy);
-            found = into.series.end() - 1;
-        }
-        for (std::size_t i = 0; i < more.values.size(); ++i) {
-            const auto at = std::find(into.values.begin(), into.values.end(), more.values[i]);
-            if (at != into.values.end() && i < s.kernelMs.size())
-                found->kernelMs[std::size_t(at - into.values.begin())] = s.kernelMs[i];
-        }
-    }
-}
-
 namespace {
 
 // What a variant's program depends on besides the device: the filter, the variant and the settings that
@@ -96,50 +67,6 @@ bool BenchWorker::waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &progr
     return was != PrepareQueue::State::Done;
 }
 
-SweepResult BenchWorker::sweep(const BenchJob &job)
-{
-    // One value of one filter at a time through core's runSweep, so every point reaches the chart
-    // as soon as it is measured and Cancel stops between runs.
-    std::vector<std::string> filters{job.run.filter};
-    for (const std::string &f : job.sweepFilters)
-        if (std::find(filters.begin(), filters.end(), f) == filters.end() && findFilter(f))
-            filters.push_back(f);
-    int total = 0;
-    for (const std::string &name : filters)
-        for (const VariantSpec &v : findFilter(name)->variants)
-            if (variantUnavailableReason(v, session()->device(), job.run.params.format).empty())
-                total += int(job.sweepValues.size());
-    SweepResult all;
-    all.filter = job.run.filter;
-    all.param = job.sweepParam;
-    all.values = job.sweepValues;
-    for (const ParamSpec &p : findFilter(job.run.filter)->params)
-        if (p.key == job.sweepParam)
-            all.paramLabel = p.label;
-    int done = 0;
-    for (double value : job.sweepValues) {
-        for (const std::string &name : filters) {
-            if (m_cancel) {
-                all.cancelled = true;
-                return all;
-            }
-            RunRequest request = job.run;
-            request.filter = name;
-            const int before = done;
-            const SweepResult one = runSweep(*session(), *job.input, request, job.sweepParam, {value}, {}, &m_cancel,
-                                             [&](int d, int) { done = before + d; });
-            mergeSweep(all, one);
-            emit sweepProgress(done, total);
-            emit sweepStep(all, done, total);
-            if (one.cancelled) {
-                all.cancelled = true;
-                return all;
-            }
-        }
-    }
-    return all;
-}
-
 BenchWorker::BenchWorker(QObject *parent) : SessionWorker(QThread::LowPriority, false, parent)
 {
     qRegisterMetaType<fwb::RaceEntry>();
@@ -154,9 +81,9 @@ BenchWorker::~BenchWorker()
     stopThread();
 }
 
-bool BenchWorker::start(const BenchJob &job)
+bool BenchWorker::start(const BenchJob &job, Work work)
 {
-    return startJobIfIdle([this, job] { runJob(job); });
+    return startJobIfIdle([this, job, work] { runJob(job, work); });
 }
 
 void BenchWorker::cancel()
@@ -169,62 +96,76 @@ bool BenchWorker::isBusy() const
     return hasJob();
 }
 
-void BenchWorker::runJob(const BenchJob &job)
+void BenchWorker::runJob(const BenchJob &job, Work work)
 {
-    // endJob() before each finishing signal: its slot may start the next job at once.
     try {
         SessionOptions options;
         options.tunedLocal = TuningDb::lookup(workbenchTuningDb());
-        Session &session = openSession(job.device, options);
-        // The window's background builder (PrepareAhead): its children build what this job needs next.
-        const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
-        if (job.kind == BenchJob::Race) {
-            if (ahead) { // the race's versions jump the builder's queue, in the race's order
-                std::vector<PrepareJob> coming;
-                for (const VariantSpec &v : findFilter(job.run.filter)->variants)
-                    coming.push_back(preparedJob(job, v.name));
-                ahead->jumpQueue(coming);
-            }
-            const RaceResult race = runRace(
-                session, *job.input, job.run, job.race, &m_cancel,
-                [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
-                [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
-                    const bool variant = index > 0 && !upcoming.baseline;
-                    const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
-                    // One this device cannot run (its row says why) builds nothing.
-                    const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
-                    bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
-                    if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
-                                                             [&] { emit raceStep(upcoming, index, total, true); }))
-                        first = false; // built ahead (or just now by a child): a quick load, not a compile
-                    emit raceStep(upcoming, index, total, first);
-                });
-            endJob();
-            emit raceFinished(race);
-        } else if (job.kind == BenchJob::Tune) {
-            // The default launch is measured untuned, and every shape as asked.
-            if (ahead)
-                waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
-            TuningDb &db = *workbenchTuningDb();
-            db.setEnabled(false);
-            const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
-                                                [this](const TuneCell &c, int done, int total) {
-                                                    emit tuneProgress(c, done, total);
-                                                });
-            db.setEnabled(true);
-            m_built.insert(programKey(job.run, job.run.variant));
-            endJob();
-            emit tuneFinished(tune);
-        } else {
-            const SweepResult result = sweep(job);
-            endJob();
-            emit sweepFinished(result);
-        }
+        (this->*work)(openSession(job.device, options), job);
     } catch (const std::exception &e) {
         workbenchTuningDb()->setEnabled(true);
         endJob();
         emit failed(QString::fromStdString(e.what()));
     }
+}
+
+// endJob() before each finishing signal: its slot may start the next job at once. The window's background
+// builder (PrepareAhead): its children build what the race and the tuning need next.
+
+void BenchWorker::raceJob(Session &session, const BenchJob &job)
+{
+    const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
+    if (ahead) { // the race's versions jump the builder's queue, in the race's order
+        std::vector<PrepareJob> coming;
+        for (const VariantSpec &v : findFilter(job.run.filter)->variants)
+            coming.push_back(preparedJob(job, v.name));
+        ahead->jumpQueue(coming);
+    }
+    const RaceResult race = runRace(
+        session, *job.input, job.run, job.race, &m_cancel,
+        [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
+        [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
+            const bool variant = index > 0 && !upcoming.baseline;
+            const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
+            // One this device cannot run (its row says why) builds nothing.
+            const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
+            bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
+            if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
+                                                     [&] { emit raceStep(upcoming, index, total, true); }))
+                first = false; // built ahead (or just now by a child): a quick load, not a compile
+            emit raceStep(upcoming, index, total, first);
+        });
+    endJob();
+    emit raceFinished(race);
+}
+
+void BenchWorker::tuneJob(Session &session, const BenchJob &job)
+{
+    // The default launch is measured untuned, and every shape as asked.
+    if (const std::shared_ptr<PrepareQueue> ahead = aheadFor(job))
+        waitForBuildAhead(*ahead, preparedJob(job, job.run.variant), [] {});
+    TuningDb &db = *workbenchTuningDb();
+    db.setEnabled(false);
+    const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
+                                        [this](const TuneCell &c, int done, int total) {
+                                            emit tuneProgress(c, done, total);
+                                        });
+    db.setEnabled(true);
+    m_built.insert(programKey(job.run, job.run.variant));
+    endJob();
+    emit tuneFinished(tune);
+}
+
+void BenchWorker::sweepJob(Session &session, const BenchJob &job)
+{
+    // Every point reaches the chart as soon as its value of its filter is measured; Cancel stops between runs.
+    const SweepResult result = runSweep(session, *job.input, job.run, job.sweepParam, job.sweepValues, {}, &m_cancel,
+                                        {}, job.sweepFilters, [this](const SweepResult &soFar, int done, int total) {
+                                            emit sweepProgress(done, total);
+                                            emit sweepStep(soFar, done, total);
+                                        });
+    endJob();
+    emit sweepFinished(result);
 }
 
 } // namespace fwb

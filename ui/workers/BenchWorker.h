@@ -25,10 +25,9 @@ struct PrepareJob;
 // session the window makes: the tuner writes it, auto launches read it.
 std::shared_ptr<TuningDb> workbenchTuningDb();
 
+// A job's request; what it does is the BenchWorker::Work its page starts it with.
 struct BenchJob
 {
-    enum Kind { Race, Tune, Sweep };
-    Kind kind = Race;
     DeviceInfo device;
     std::shared_ptr<const Image> input;
     RunRequest run; // filter, params, format; variant for Tune
@@ -41,10 +40,6 @@ struct BenchJob
     std::vector<std::string> sweepFilters;
 };
 
-// One chart's worth of sweeps of several filters over the same values: `more` appended to `into`, the
-// series of a filter other than into's named "filter/variant".
-void mergeSweep(SweepResult &into, const SweepResult &more);
-
 class BenchWorker : public SessionWorker
 {
     Q_OBJECT
@@ -53,8 +48,15 @@ public:
     explicit BenchWorker(QObject *parent = nullptr);
     ~BenchWorker() override;
 
-    // Starts a job; refused (false) while one runs.
-    bool start(const BenchJob &job);
+    // What a job does on the worker's thread once its Session is open, ending with its finishing signal
+    // (after endJob()). Passed to start(); never called directly.
+    using Work = void (BenchWorker::*)(Session &session, const BenchJob &job);
+    void raceJob(Session &session, const BenchJob &job);  // raceStep/raceProgress, raceFinished
+    void tuneJob(Session &session, const BenchJob &job);  // tuneProgress, tuneFinished
+    void sweepJob(Session &session, const BenchJob &job); // sweepProgress/sweepStep, sweepFinished
+
+    // Starts `work` on the job; refused (false) while one runs. A job that throws ends with failed().
+    bool start(const BenchJob &job, Work work);
     void cancel();
     bool isBusy() const;
 
@@ -74,8 +76,7 @@ signals:
     void failed(const QString &message);
 
 private:
-    void runJob(const BenchJob &job);     // worker thread
-    SweepResult sweep(const BenchJob &job); // worker thread
+    void runJob(const BenchJob &job, Work work); // worker thread
     // Before this worker builds a program the window's background builder also lists (worker thread):
     // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
     // be compiled here, false when it was built ahead.

@@ -2,6 +2,8 @@
 #include "DuelPage.h"
 #include "UiText.h"
 
+#include "Report.h"
+
 #include <QAction>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -338,6 +340,36 @@ void DuelPage::updateChart()
     m_chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisY);
     series->attachAxis(axisX);
+}
+
+void DuelPage::addToReport(ReportData &data) const
+{
+    if (!hasResult(0) || !hasResult(1))
+        return;
+    for (int side = 0; side < 2; ++side) {
+        const ComputeResult &r = result(side);
+        const std::string label = r.engine.label().toStdString();
+        data.duel.push_back(ReportRun{label, r.run});
+        addReportImage(data, std::string(side == 0 ? "Duel, left: " : "Duel, right: ") + label, r.output);
+    }
+}
+
+std::optional<ScreenshotJob> DuelPage::screenshotJob(const ScreenshotPlan &plan)
+{
+    if (!plan.duel)
+        return std::nullopt;
+    ScreenshotJob job = jobScreenshot(
+        [this] { return hasResult(0) && hasResult(1) ? QString() : QStringLiteral("a side of the duel failed"); });
+    if (plan.duelWith && !setSideSpec(1, *plan.duelWith)) {
+        job.refusal = QStringLiteral("unknown --duel-with device '%1'").arg(*plan.duelWith);
+        return job;
+    }
+    // The left side is the window's device (the shell's latest request).
+    const ComputeEngine &engine = m_request.engine;
+    setSideSpec(0, engine.kind == ComputeEngine::CpuSingle ? QStringLiteral("cpu-single")
+                   : engine.kind == ComputeEngine::CpuMulti ? QStringLiteral("cpu-multi")
+                                                            : QString::fromStdString(engine.device.spec()));
+    return job;
 }
 
 } // namespace fwb

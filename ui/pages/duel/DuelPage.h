@@ -29,6 +29,9 @@ public:
 
     QString title() const override { return tr("Duel"); }
     QList<QAction *> runMenuActions() const override { return {m_startAct}; }
+    void addToReport(ReportData &data) const override; // both sides' runs and pictures
+    // --duel: the window's device against --duel-with's (default: as the page chose).
+    std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override;
 
     QAction *duelAction() const { return m_startAct; }
     // "P:D", "cpu-single" or "cpu-multi" for each side (0 left, 1 right).

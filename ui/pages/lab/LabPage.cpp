@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -349,6 +350,27 @@ void LabPage::setStatus(const QString &text)
 QString LabPage::statusText() const
 {
     return m_status->text();
+}
+
+std::optional<ScreenshotJob> LabPage::screenshotJob(const ScreenshotPlan &plan)
+{
+    if (!plan.lab)
+        return std::nullopt;
+    ScreenshotJob job;
+    job.afterRun = false;
+    job.waitingFor = QStringLiteral("the Compute Lab");
+    job.timeoutMs = 600000;
+    job.start = [this](ScreenshotJob::Done done) {
+        connect(this, &LabPage::ladderFinished, this, [done] { done({}); });
+        connect(this, &LabPage::labFailed, this, done);
+        if (workload() == Workload::NBody)
+            whenAnimated(
+                this, [this] { return cpuView()->stepsPerSecond() > 0 && deviceView()->stepsPerSecond() > 0; }, done,
+                QStringLiteral("the N-body animation had no rate on both sides after 30 s"));
+        QTimer::singleShot(0, this, [this] { start(); });
+        return true;
+    };
+    return job;
 }
 
 } // namespace fwb

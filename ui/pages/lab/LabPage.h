@@ -31,6 +31,8 @@ public:
     ~LabPage() override;
 
     QString title() const override { return tr("Compute Lab"); }
+    // --lab (set up by the command line): the ladder to its end, or N-body animated a few seconds.
+    std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override;
 
     enum class Workload { Matmul, NBody };
     void setWorkload(Workload workload);

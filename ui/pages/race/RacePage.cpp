@@ -3,6 +3,9 @@
 #include "UiText.h"
 
 #include "ImageFileIo.h"
+#include "NBodyDemo.h"
+#include "LabViews.h"
+#include "Report.h"
 #include "RaceChart.h"
 #include "RacePresentation.h"
 #include "RaceVerdict.h"
@@ -199,7 +202,7 @@ bool RacePage::startJob()
     if (!filter)
         return false;
     raiseTab();
-    BenchJob job = benchJob(BenchJob::Race);
+    BenchJob job = benchJob();
     job.input = m_input; // the request's, or the last one that came with one
     job.run.keepOutput = true;
     job.run.local = LocalSize{}; // every variant at its own best launch (auto, tuned where known)
@@ -228,7 +231,7 @@ bool RacePage::startJob()
         m_presentation->setStatusText(starting);
     emit statusMessage(starting);
     updateTitles();
-    const bool started = startBenchJob(job);
+    const bool started = startBenchJob(job, &BenchWorker::raceJob);
     updatePresentPictures();
     return started;
 }
@@ -501,6 +504,50 @@ QWidget *RacePage::presentation() const
 QString RacePage::presentTitle() const
 {
     return m_presentation ? m_presentation->title() : QString();
+}
+
+void RacePage::addToReport(ReportData &data) const
+{
+    if (m_race.entries.empty())
+        return;
+    data.race = m_race;
+    data.metric = m_chart ? m_chart->metric() : RaceMetric::EndToEnd;
+    const int win = m_race.winner(data.metric);
+    if (win >= 0 && !m_race.entries[win].result.output.isNull())
+        addReportImage(data, "Race winner: " + m_race.entries[win].name, qimageFromImage(m_race.entries[win].result.output));
+}
+
+std::optional<ScreenshotJob> RacePage::screenshotJob(const ScreenshotPlan &plan)
+{
+    if (plan.presentNBody) {
+        ScreenshotJob job;
+        job.afterRun = false;
+        NBodyDemo *demo = m_presentation ? m_presentation->nbodyDemo() : nullptr;
+        if (!demo) {
+            job.refusal = QStringLiteral("present mode is not available");
+            return job;
+        }
+        // Taken once both sides have a rate and the stars have moved a few seconds.
+        job.start = [this, demo](ScreenshotJob::Done done) {
+            connect(demo, &NBodyDemo::failed, this, done);
+            whenAnimated(
+                this,
+                [demo] { return demo->cpuView()->stepsPerSecond() > 0 && demo->deviceView()->stepsPerSecond() > 0; },
+                done, QStringLiteral("the N-body demo had no rate on both sides after 30 s"));
+            return true;
+        };
+        return job;
+    }
+    if (!plan.race)
+        return std::nullopt;
+    return jobScreenshot([this] {
+        return m_race.winner(RaceMetric::EndToEnd) < 0 ? QStringLiteral("no variant finished the race") : QString();
+    });
+}
+
+QWidget *RacePage::screenshotWidget() const
+{
+    return m_presentation && m_presentation->isVisible() ? m_presentation : nullptr;
 }
 
 } // namespace fwb

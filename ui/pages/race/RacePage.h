@@ -36,6 +36,11 @@ public:
     QList<QAction *> viewMenuActions() const override;
     QList<QAction *> toolBarActions() const override;
     QList<QAction *> runMenuActions() const override { return {m_startAct, m_cancelAct}; }
+    // The race, its metric and the winner's picture.
+    void addToReport(ReportData &data) const override;
+    // --race: the race; --present --lab nbody: present mode's N-body demo, animated a while.
+    std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override;
+    QWidget *screenshotWidget() const override; // present mode while it is shown
 
     QAction *raceAction() const { return m_startAct; }
     RaceChart *chart() const { return m_chart; }

@@ -229,7 +229,7 @@ bool SweepPage::startJob()
         return false;
     }
     raiseTab();
-    BenchJob job = benchJob(BenchJob::Sweep);
+    BenchJob job = benchJob();
     job.run.keepOutput = false;
     job.run.cpuSingle = false;
     job.run.repeat = std::min(job.run.repeat, 3);
@@ -250,7 +250,7 @@ bool SweepPage::startJob()
                            .arg(vals.front())
                            .arg(vals.back())
                            .arg(q(job.device.name)));
-    return startBenchJob(job);
+    return startBenchJob(job, &BenchWorker::sweepJob);
 }
 
 int SweepPage::pointCount() const
@@ -394,6 +394,20 @@ void SweepPage::showSweep(const SweepResult &sweep)
             text += tr(" (cancelled)");
         m_summary->setText(text);
     }
+}
+
+void SweepPage::addToReport(ReportData &data) const
+{
+    if (!m_sweep.series.empty())
+        data.sweep = m_sweep;
+}
+
+std::optional<ScreenshotJob> SweepPage::screenshotJob(const ScreenshotPlan &plan)
+{
+    if (!plan.sweep)
+        return std::nullopt;
+    return jobScreenshot(
+        [this] { return pointCount() == 0 ? QStringLiteral("no run of the sweep produced a time") : QString(); });
 }
 
 } // namespace fwb

@@ -29,6 +29,8 @@ public:
     QString title() const override { return tr("Sweep"); }
     void setRequest(const ComputeRequest &request) override;
     QList<QAction *> runMenuActions() const override { return {m_startAct}; }
+    void addToReport(ReportData &data) const override; // the sweep's chart
+    std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override; // --sweep
 
     QAction *sweepAction() const { return m_startAct; }
     const SweepResult &sweep() const { return m_sweep; }

@@ -1,6 +1,7 @@
 // TunerPage: the work-group heat map and "apply best" (see TunerPage.h).
 #include "TunerPage.h"
 
+#include "Report.h"
 #include "TuneHeatMap.h"
 
 #include <QAction>
@@ -117,7 +118,7 @@ bool TunerPage::startJob()
     if (isBusy() || !canStart())
         return false;
     raiseTab();
-    BenchJob job = benchJob(BenchJob::Tune);
+    BenchJob job = benchJob();
     job.run.keepOutput = false;
     job.run.repeat = std::min(job.run.repeat, 3);
     const FilterSpec *filter = findFilter(job.run.filter);
@@ -146,7 +147,7 @@ bool TunerPage::startJob()
                                 QString::fromStdString(job.device.name)));
     m_tunedDevice = job.device;
     m_tunedFormat = job.run.params.format;
-    return startBenchJob(job);
+    return startBenchJob(job, &BenchWorker::tuneJob);
 }
 
 bool TunerPage::applyBest()
@@ -175,6 +176,20 @@ bool TunerPage::applyBest()
                                                    .arg(shape, QString::fromStdString(db.path().string())));
     emit bestApplied(shape);
     return true;
+}
+
+void TunerPage::addToReport(ReportData &data) const
+{
+    if (!m_map->tune().cells.empty())
+        data.tune = m_map->tune();
+}
+
+std::optional<ScreenshotJob> TunerPage::screenshotJob(const ScreenshotPlan &plan)
+{
+    if (!plan.tune)
+        return std::nullopt;
+    return jobScreenshot(
+        [this] { return m_map->tune().best < 0 ? QStringLiteral("no work-group shape ran") : QString(); });
 }
 
 } // namespace fwb

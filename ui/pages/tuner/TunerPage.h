@@ -26,6 +26,8 @@ public:
     QString title() const override { return tr("Tuner"); }
     QList<QAction *> toolBarActions() const override { return {m_startAct}; }
     QList<QAction *> runMenuActions() const override { return {m_startAct}; }
+    void addToReport(ReportData &data) const override; // the heat map
+    std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override; // --tune
 
     QAction *tuneAction() const { return m_startAct; }
     TuneHeatMap *heatMap() const { return m_map; }
