@@ -28,11 +28,33 @@ signals:
     void runFinished(const fwb::ComputeResult &result);
 };
 
+// A worker with its signals watched and a large test card, for a run long enough to interrupt.
+struct LongRun
+{
+    ComputeWorker worker;
+    WorkerRelay relay{&worker};
+    QSignalSpy started{&relay, &WorkerRelay::runStarted};
+    QSignalSpy finished{&relay, &WorkerRelay::runFinished};
+    std::shared_ptr<const Image> image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
+};
+
 class TestGuiWorker : public QObject
 {
     Q_OBJECT
 
 private:
+    // Submits 1000 repeats (id 1) and returns once they have run a moment; false if they never started.
+    bool startLongRun(LongRun &run, const DeviceInfo &device)
+    {
+        ComputeRequest r = request(device, run.image, 1000);
+        r.id = 1;
+        run.worker.submit(r);
+        if (!QTest::qWaitFor([&] { return !run.started.isEmpty(); }, 30000))
+            return false;
+        QTest::qWait(200);
+        return true;
+    }
+
     ComputeRequest request(const DeviceInfo &device, std::shared_ptr<const Image> image, int repeat = 2)
     {
         ComputeRequest r;
@@ -106,21 +128,13 @@ private slots:
     void cancelStopsLongRun()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy started(&relay, &WorkerRelay::runStarted);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
-        ComputeRequest r = request(device, image, 1000);
-        r.id = 1;
-        worker.submit(r);
-        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 30000);
-        QTest::qWait(200);
+        LongRun run;
+        QVERIFY(startLongRun(run, device));
         QElapsedTimer timer;
         timer.start();
-        worker.cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
-        QVERIFY(lastOf(finished).run.cancelled);
+        run.worker.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!run.finished.isEmpty(), 30000);
+        QVERIFY(lastOf(run.finished).run.cancelled);
         QVERIFY(timer.elapsed() < 10000);
     }
 
@@ -128,25 +142,17 @@ private slots:
     void newerRequestCancelsRunningOne()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy started(&relay, &WorkerRelay::runStarted);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
-        ComputeRequest r = request(device, image, 1000);
-        r.id = 1;
-        worker.submit(r);
-        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 30000);
-        QTest::qWait(200);
-        ComputeRequest next = request(device, image);
+        LongRun run;
+        QVERIFY(startLongRun(run, device));
+        ComputeRequest next = request(device, run.image);
         next.id = 2;
-        worker.submit(next);
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 30000);
-        const ComputeResult first = finished.at(0).at(0).value<ComputeResult>();
+        run.worker.submit(next);
+        QTRY_VERIFY_WITH_TIMEOUT(run.finished.count() == 2, 30000);
+        const ComputeResult first = run.finished.at(0).at(0).value<ComputeResult>();
         QCOMPARE(first.id, quint64(1));
         QVERIFY(first.run.cancelled && first.superseded);
-        QCOMPARE(lastOf(finished).id, quint64(2));
-        QVERIFY(lastOf(finished).run.ok() && !lastOf(finished).superseded);
+        QCOMPARE(lastOf(run.finished).id, quint64(2));
+        QVERIFY(lastOf(run.finished).run.ok() && !lastOf(run.finished).superseded);
     }
 
     void cpuEnginesRunTheReference()
