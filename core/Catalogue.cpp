@@ -94,6 +94,14 @@ const FilterSpec *findFilter(const std::string &name)
     return nullptr;
 }
 
+const FilterSpec *lessonFilter()
+{
+    for (const FilterSpec &f : catalogue())
+        if (f.lessonFilter)
+            return &f;
+    return nullptr;
+}
+
 std::string raceQuestion(const FilterSpec &filter)
 {
     return "Which way of " + (filter.plainVerb.empty() ? "running " + filter.title : filter.plainVerb) + " is fastest?";

@@ -177,9 +177,10 @@ std::vector<std::string> LessonPlan::variants() const
 LessonPlan lessonPlan()
 {
     LessonPlan plan;
-    const FilterSpec *f = findFilter(plan.filter);
+    const FilterSpec *f = lessonFilter();
     if (!f)
         return plan;
+    plan.filter = f->name;
     if (const VariantSpec *base = baselineVariant(*f))
         plan.port = base->name;
     for (const VariantSpec &v : f->variants) {
