@@ -28,13 +28,28 @@ signals:
     void runFinished(const fwb::ComputeResult &result);
 };
 
-// A worker with its signals watched and a large test card, for a run long enough to interrupt.
-struct LongRun
+// A worker with its signals watched (queued, as the window receives them).
+struct WatchedWorker
 {
     ComputeWorker worker;
     WorkerRelay relay{&worker};
     QSignalSpy started{&relay, &WorkerRelay::runStarted};
     QSignalSpy finished{&relay, &WorkerRelay::runFinished};
+
+    // Submits one request and waits for its result (an empty result after 60 s).
+    ComputeResult runAndWait(const ComputeRequest &r)
+    {
+        const int before = finished.count();
+        worker.submit(r);
+        return QTest::qWaitFor([&] { return finished.count() > before; }, 60000)
+                   ? finished.last().at(0).value<ComputeResult>()
+                   : ComputeResult();
+    }
+};
+
+// ... and a large test card, for a run long enough to interrupt.
+struct LongRun : WatchedWorker
+{
     std::shared_ptr<const Image> image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
 };
 
@@ -72,13 +87,6 @@ private:
         return spy.last().at(0).value<ComputeResult>();
     }
 
-    // Submits one request and waits for its result (an empty result after 60 s).
-    static ComputeResult runAndWait(ComputeWorker &worker, const QSignalSpy &finished, const ComputeRequest &r)
-    {
-        const int before = finished.count();
-        worker.submit(r);
-        return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished) : ComputeResult();
-    }
 
 private slots:
     void resultMatchesReference()
@@ -199,10 +207,8 @@ private slots:
     void pinnedRunsFromPageLockedCopy()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto runOne = [&](const ComputeRequest &r) { return runAndWait(worker, finished, r); };
+        WatchedWorker watched;
+        auto runOne = [&](const ComputeRequest &r) { return watched.runAndWait(r); };
         auto image = std::make_shared<const Image>(makeTestCard(301, 157, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image, 1);
         r.run.tileWidth = 128;
@@ -233,10 +239,8 @@ private slots:
     void pinnedFallsBackToStaging()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto runOne = [&](const ComputeRequest &r) { return runAndWait(worker, finished, r); };
+        WatchedWorker watched;
+        auto runOne = [&](const ComputeRequest &r) { return watched.runAndWait(r); };
         auto image = std::make_shared<const Image>(makeTestCard(203, 101, PixelFormat::Gray8));
         ComputeRequest r = request(device, image, 1);
         const ComputeResult pageable = runOne(r);
