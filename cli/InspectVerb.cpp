@@ -130,7 +130,7 @@ Verb inspectVerb(CLI::App &root)
     auto o = std::make_shared<InspectOptions>();
     Verb verb = optionsVerb(root, "inspect",
                             "work-group inspector (seed 001): ids and sizes at the NDRange corners",
-                            o, checkInspect, cmdInspect);
+                            o, [](const InspectOptions &x) { checkInspect(x); }, cmdInspect);
     CLI::App &c = *verb.command;
     c.add_option("--global", o->globalText, "NDRange size to launch")->type_name("WxH");
     addSyntheticOption(c, o->syntheticText, "or an image whose interior (W-2)x(H-2) is launched\n"

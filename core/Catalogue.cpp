@@ -96,10 +96,9 @@ const FilterSpec *findFilter(const std::string &name)
 
 const FilterSpec *lessonFilter()
 {
-    for (const FilterSpec &f : catalogue())
-        if (f.lessonFilter)
-            return &f;
-    return nullptr;
+    const std::vector<FilterSpec> &all = catalogue();
+    const auto flagged = std::find_if(all.begin(), all.end(), [](const FilterSpec &f) { return f.lessonFilter; });
+    return flagged == all.end() ? nullptr : &*flagged;
 }
 
 std::string raceQuestion(const FilterSpec &filter)
