@@ -3,7 +3,6 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "TestSupport.h"
-#include "SessionSuite.h"
 #include "Inspector.h"
 
 #include <QJsonArray>
@@ -16,18 +15,34 @@
 using namespace fwb;
 using namespace fwb::test;
 
-class TestInspector : public fwb::test::SessionSuite
+class TestInspector : public QObject
 {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
+    void cleanupTestCase();
     void inspectorCornerTable_data();
     void inspectorCornerTable();
     void inspectorRefusesNonDividingShapeOnCl12();
     void inspectorNonUniformCl20();
     void cliInspectJson();
     void cliInspectExpectedFailure();
+
+private:
+    DeviceInfo m_device;
+    std::unique_ptr<Session> m_session;
 };
+
+void TestInspector::initTestCase()
+{
+    FWB_REQUIRE_DEVICE(device);
+    m_device = device;
+    m_session = std::make_unique<Session>(m_device);
+    qInfo("device under test: %s", m_device.summary().c_str());
+}
+
+void TestInspector::cleanupTestCase() { m_session.reset(); }
 
 // What the launch geometry implies: corner ids are the NDRange corners, every group under CL 1.2 rules
 // has the same (dividing) size, enqueued = local, num_groups x local = global, corner group ids.
