@@ -87,20 +87,17 @@ private:
         return spy.last().at(0).value<ComputeResult>();
     }
 
-
 private slots:
     void resultMatchesReference()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
         auto image = std::make_shared<const Image>(makeTestCard(259, 194, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image);
         r.id = 7;
-        worker.submit(r);
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        const ComputeResult result = lastOf(finished);
+        watched.worker.submit(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!watched.finished.isEmpty(), 60000);
+        const ComputeResult result = lastOf(watched.finished);
         QCOMPARE(result.id, quint64(7));
         QVERIFY2(result.run.ok(), result.run.error.c_str());
         QVERIFY(result.run.matches);
@@ -113,24 +110,22 @@ private slots:
     void coalescesRequests()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
         auto image = std::make_shared<const Image>(makeTestCard(640, 480, PixelFormat::Gray8));
         for (int i = 1; i <= 20; ++i) {
             ComputeRequest r = request(device, image);
             r.id = quint64(i);
             r.run.params.values["sigma"] = 0.5 + i * 0.05;
-            worker.submit(r);
+            watched.worker.submit(r);
         }
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && lastOf(finished).id == 20, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!watched.finished.isEmpty() && lastOf(watched.finished).id == 20, 60000);
         // Far fewer than 20 runs started: requests waiting in line were replaced, not queued.
-        QVERIFY2(worker.startedCount() <= 3, qPrintable(QString::number(worker.startedCount())));
+        QVERIFY2(watched.worker.startedCount() <= 3, qPrintable(QString::number(watched.worker.startedCount())));
         int fresh = 0;
-        for (const QList<QVariant> &args : finished)
+        for (const QList<QVariant> &args : watched.finished)
             fresh += args.at(0).value<ComputeResult>().superseded ? 0 : 1;
         QCOMPARE(fresh, 1);
-        QVERIFY(lastOf(finished).run.ok());
+        QVERIFY(lastOf(watched.finished).run.ok());
     }
 
     void cancelStopsLongRun()
@@ -165,9 +160,7 @@ private slots:
 
     void cpuEnginesRunTheReference()
     {
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
         auto image = std::make_shared<const Image>(makeTestCard(300, 200, PixelFormat::Rgba8888));
         for (auto kind : {ComputeEngine::CpuSingle, ComputeEngine::CpuMulti}) {
             ComputeRequest r;
@@ -176,10 +169,10 @@ private slots:
             r.run.filter = catalogue().front().name;
             r.run.variant = catalogue().front().variants.front().name;
             r.run.params.format = PixelFormat::Rgba8888;
-            const int before = finished.count();
-            worker.submit(r);
-            QTRY_VERIFY_WITH_TIMEOUT(finished.count() > before, 60000);
-            const ComputeResult result = lastOf(finished);
+            const int before = watched.finished.count();
+            watched.worker.submit(r);
+            QTRY_VERIFY_WITH_TIMEOUT(watched.finished.count() > before, 60000);
+            const ComputeResult result = lastOf(watched.finished);
             QVERIFY2(result.run.ok(), result.run.error.c_str());
             QCOMPARE(result.output.size(), QSize(300, 200));
             QVERIFY(result.run.kernelMs.median > 0);
