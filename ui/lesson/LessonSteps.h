@@ -2,8 +2,9 @@
 // one chart (bars whose length is proportional to the number printed beside them) and one plain
 // sentence, all computed from measured numbers, live (this computer) or recorded (data/measurements).
 // Seed 004's story on the catalogue's lesson filter (FilterSpec::lessonFilter): the plain port against
-// the best CPU code, the slow private list and its fix, the copies against the computing (pageable and page-locked), the rung that reaches
-// the memory limit, the verdict from picture to picture, and a live step with frames per second.
+// the best CPU code, the slow private list and its fix, the copies against the computing (pageable and
+// page-locked), the rung that reaches the memory limit, the verdict from picture to picture, and a
+// live step with frames per second.
 //
 // No Qt and no OpenCL here: the window (LessonWindow) draws these values, and the tests feed numbers
 // in directly (a device slower than the CPU must never be called faster).
