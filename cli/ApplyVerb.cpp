@@ -103,8 +103,8 @@ int cmdApply(const ApplyOptions &o, ImageIo *io)
 Verb applyVerb(CLI::App &root, ImageIo *io)
 {
     auto o = std::make_shared<ApplyOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command = addVerbCommand(root, "apply", "apply one variant to many image files"));
+    Verb verb = optionsVerb(root, "apply", "apply one variant to many image files", o, checkApply, cmdApply, io);
+    CLI::App &c = *verb.command;
     c.add_option("INPUT", o->inputs, "image files, folders (their PNG and JPEG files) or globs")
         ->type_name("FILE|DIR|GLOB");
     c.add_option("--filter", o->filterName, "the filter (see filter-bench list)")->type_name("NAME");
@@ -161,9 +161,6 @@ Verb applyVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--no-tuned", o->noTuned, "ignore the work-group tuning database");
     addCacheDirOption(c, o->cacheDir);
     addJsonFlag(c, o->json, "one JSON line per image and a summary line");
-    verb.check = [o, io] { checkApply(*o, io); };
-    verb.run = [o, io] { return cmdApply(*o, io); };
-    verb.unknownArgument = unknownOptionFor("apply");
     return verb;
 }
 

@@ -149,9 +149,9 @@ int cmdCache(const CacheOptions &o)
 Verb cacheVerb(CLI::App &root)
 {
     auto o = std::make_shared<CacheOptions>();
-    Verb verb;
-    verb.command = addVerbCommand(root, "cache",
-                                  "show the program-binary cache (entries, size, limit); --list, --clear, --max-mib");
+    Verb verb = optionsVerb(root, "cache",
+                            "show the program-binary cache (entries, size, limit); --list, --clear, --max-mib",
+                            o, checkCache, cmdCache);
     CLI::App &c = *verb.command;
     c.add_flag("--list", o->list, "one line per entry, least recently used first (evicted first)");
     c.add_flag("--clear", o->clear, "remove every entry");
@@ -161,9 +161,6 @@ Verb cacheVerb(CLI::App &root)
         ->check(CLI::Range(0LL, 1LL << 40));
     addCacheDirOption(c, o->dir);
     addJsonFlag(c, o->json, "one JSON object instead of the text");
-    verb.check = [o] { checkCache(*o); };
-    verb.run = [o] { return cmdCache(*o); };
-    verb.unknownArgument = unknownOptionFor("cache");
     return verb;
 }
 

@@ -194,10 +194,10 @@ int cmdCpuBench(const CpuBenchOptions &o)
 Verb cpuBenchVerb(CLI::App &root)
 {
     auto o = std::make_shared<CpuBenchOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command = addVerbCommand(
-                        root, "cpu-bench",
-                        "our multi-threaded CPU code against OpenCV's CPU call, same filter and image, in one process"));
+    Verb verb = optionsVerb(root, "cpu-bench",
+                            "our multi-threaded CPU code against OpenCV's CPU call, same filter and image, in one process",
+                            o, checkCpuBench, cmdCpuBench);
+    CLI::App &c = *verb.command;
     c.add_option("--filter", o->filters, "filters to time (default opencv: every filter OpenCV also has; all)")
         ->type_name("NAME[,NAME..]|opencv|all");
     c.add_option("--format", o->formats, "pixel formats (default gray8,rgba8888)")->type_name("FORMAT[,FORMAT..]");
@@ -209,9 +209,6 @@ Verb cpuBenchVerb(CLI::App &root)
     c.add_option("--repeat", o->repeat, "timed calls per round and side (default 9)")->type_name("N");
     c.add_option("--rounds", o->rounds, "alternating rounds, ours then OpenCV's (default 3)")->type_name("N");
     addJsonFlag(c, o->json, "one JSON object instead of the table");
-    verb.check = [o] { checkCpuBench(*o); };
-    verb.run = [o] { return cmdCpuBench(*o); };
-    verb.unknownArgument = unknownOptionFor("cpu-bench");
     return verb;
 }
 

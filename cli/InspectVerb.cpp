@@ -128,9 +128,10 @@ int cmdInspect(const InspectOptions &o)
 Verb inspectVerb(CLI::App &root)
 {
     auto o = std::make_shared<InspectOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command = addVerbCommand(
-                        root, "inspect", "work-group inspector (seed 001): ids and sizes at the NDRange corners"));
+    Verb verb = optionsVerb(root, "inspect",
+                            "work-group inspector (seed 001): ids and sizes at the NDRange corners",
+                            o, [](const InspectOptions &x) { checkInspect(x); }, cmdInspect);
+    CLI::App &c = *verb.command;
     c.add_option("--global", o->globalText, "NDRange size to launch")->type_name("WxH");
     addSyntheticOption(c, o->syntheticText, "or an image whose interior (W-2)x(H-2) is launched\n"
                                             "(default --synthetic 640x480: global 638x478, as in seed 001)");
@@ -139,9 +140,6 @@ Verb inspectVerb(CLI::App &root)
     addDeviceOption(c, o->deviceSpec);
     addCacheDirOption(c, o->cacheDir);
     addJsonFlag(c, o->json, "one JSON object instead of the table");
-    verb.check = [o] { checkInspect(*o); };
-    verb.run = [o] { return cmdInspect(*o); };
-    verb.unknownArgument = unknownOptionFor("inspect");
     return verb;
 }
 

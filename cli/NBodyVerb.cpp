@@ -144,9 +144,10 @@ int cmdNBody(const NBodyOptions &o)
 Verb nbodyVerb(CLI::App &root)
 {
     auto o = std::make_shared<NBodyOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command
-                    = addVerbCommand(root, "nbody", "the all-pairs N-body simulation (seed 002) and its variants"));
+    Verb verb = optionsVerb(root, "nbody",
+                            "the all-pairs N-body simulation (seed 002) and its variants",
+                            o, checkNBody, cmdNBody);
+    CLI::App &c = *verb.command;
     c.add_option("--bodies", o->bodies, "bodies in the cloud, or a list to sweep (default 10000)")
         ->type_name("N[,N..]");
     c.add_option("--steps", o->steps, "time steps per run, each a launch (default 10)")
@@ -156,9 +157,6 @@ Verb nbodyVerb(CLI::App &root)
             return "--steps '" + text + "' must be a whole number " + (n && *n > 10000 ? "from 1 to 10000" : ">= 1");
         }));
     addLabOptions(c, o->lab, 3);
-    verb.check = [o] { checkNBody(*o); };
-    verb.run = [o] { return cmdNBody(*o); };
-    verb.unknownArgument = unknownOptionFor("nbody");
     return verb;
 }
 

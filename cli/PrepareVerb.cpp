@@ -194,10 +194,10 @@ int cmdPrepare(const PrepareOptions &o)
 Verb prepareVerb(CLI::App &root)
 {
     auto o = std::make_shared<PrepareOptions>();
-    Verb verb;
-    verb.command = addVerbCommand(root, "prepare",
-                                  "build every program a device can need ahead of time, in parallel, into the program "
-                                  "cache; prints each build's time, slowest first");
+    Verb verb = optionsVerb(root, "prepare",
+                            "build every program a device can need ahead of time, in parallel, into the program "
+                            "cache; prints each build's time, slowest first",
+                            o, checkPrepare, cmdPrepare);
     CLI::App &c = *verb.command;
     c.add_option("--filter", o->filters, "filters to prepare, comma-separated, or all (default all)")
         ->type_name("NAME[,NAME..]|all");
@@ -209,9 +209,6 @@ Verb prepareVerb(CLI::App &root)
         ->check(CLI::Range(1, 256));
     addCacheDirOption(c, o->cacheDir);
     addJsonFlag(c, o->json, "one JSON object instead of the table");
-    verb.check = [o] { checkPrepare(*o); };
-    verb.run = [o] { return cmdPrepare(*o); };
-    verb.unknownArgument = unknownOptionFor("prepare");
     return verb;
 }
 

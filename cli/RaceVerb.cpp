@@ -156,9 +156,10 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
 Verb raceVerb(CLI::App &root, ImageIo *io)
 {
     auto o = std::make_shared<RaceVerbOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command = addVerbCommand(root, "race",
-                                                  "every variant of a filter plus the CPU and OpenCV, fastest first"));
+    Verb verb = optionsVerb(root, "race",
+                            "every variant of a filter plus the CPU and OpenCV, fastest first",
+                            o, checkRace, cmdRace, io);
+    CLI::App &c = *verb.command;
     addBenchInputOptions(c, o->in, "one JSON object (rows cpu_single, cpu_multi and OpenCV's marked baseline: true)",
                          10);
     c.add_option("--variant", o->variants, "race only these variants (default: all)")->type_name("NAME[,NAME..]");
@@ -168,9 +169,6 @@ Verb raceVerb(CLI::App &root, ImageIo *io)
     c.add_flag("--end-to-end", o->endToEnd, "rank every row by its whole time, copies included");
     c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
     c.add_flag("--no-cpu", o->noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
-    verb.check = [o, io] { checkRace(*o, io); };
-    verb.run = [o, io] { return cmdRace(*o, io); };
-    verb.unknownArgument = unknownOptionFor("race");
     return verb;
 }
 

@@ -235,9 +235,10 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
 Verb reportVerb(CLI::App &root, ImageIo *io)
 {
     auto o = std::make_shared<ReportVerbOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command = addVerbCommand(root, "report",
-                                                  "race, tune and sweep one filter; write one self-contained HTML file"));
+    Verb verb = optionsVerb(root, "report",
+                            "race, tune and sweep one filter; write one self-contained HTML file",
+                            o, checkReport, cmdReport, io);
+    CLI::App &c = *verb.command;
     addBenchInputOptions(c, o->in, "(ignored: the report is HTML)", 5);
     c.add_option("--out", o->out, "the HTML file to write")->type_name("FILE.html");
     c.add_flag("--overwrite", o->overwrite, "replace an existing --out file");
@@ -252,9 +253,6 @@ Verb reportVerb(CLI::App &root, ImageIo *io)
     c.add_option("--sweep", o->sweep, "parameter and values to sweep (default: sigma or radius over 6 values;\n"
                                       "none: skip)")
         ->type_name("NAME=V1,V2,..|none");
-    verb.check = [o, io] { checkReport(*o, io); };
-    verb.run = [o, io] { return cmdReport(*o, io); };
-    verb.unknownArgument = unknownOptionFor("report");
     return verb;
 }
 

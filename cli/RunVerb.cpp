@@ -328,9 +328,10 @@ int cmdRun(const RunOptions &o, ImageIo *io)
 Verb runVerb(CLI::App &root, ImageIo *io)
 {
     auto o = std::make_shared<RunOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command
-                    = addVerbCommand(root, "run", "run variants, time them and check them against the CPU"));
+    Verb verb = optionsVerb(root, "run",
+                            "run variants, time them and check them against the CPU",
+                            o, checkRun, cmdRun, io);
+    CLI::App &c = *verb.command;
     c.add_option("--filter", o->filterName, "filters to run, in this order (all: the whole catalogue;\n"
                                             "see filter-bench list)")
         ->type_name("NAME[,NAME..]|all");
@@ -412,8 +413,6 @@ Verb runVerb(CLI::App &root, ImageIo *io)
     addJsonFlag(c, o->json, "one JSON object instead of the table");
     c.add_option("--json-file", o->jsonFile, "also write that JSON object to FILE (the table still prints)")
         ->type_name("FILE");
-    verb.check = [o, io] { checkRun(*o, io); };
-    verb.run = [o, io] { return cmdRun(*o, io); };
     verb.unknownArgument = [](const std::string &argument) {
         return "unknown option '" + argument + "' (see filter-bench --help)";
     };

@@ -5,6 +5,7 @@
 
 #include "OptionValues.h"
 
+#include "Catalogue.h"
 #include "Devices.h"
 #include "Error.h"
 #include "JsonIo.h"
@@ -21,12 +22,26 @@ namespace fwb::cli {
 
 namespace {
 
+// --overhead's defaults: the catalogue's lesson filter (FilterSpec::lessonFilter) and its baseline variant.
+std::string lessonFilterName()
+{
+    const FilterSpec *filter = lessonFilter();
+    return filter ? filter->name : std::string();
+}
+
+std::string lessonVariantName()
+{
+    const FilterSpec *filter = lessonFilter();
+    const VariantSpec *variant = filter ? baselineVariant(*filter) : nullptr;
+    return variant ? variant->name : std::string();
+}
+
 struct UserVariantsOptions
 {
     std::string remove, show;
     bool json = false;
     bool overhead = false;
-    std::string sizes = "640x480,6720x4480", filter = "gaussian5x5", variant = "unrolled_constant", device, cacheDir;
+    std::string sizes = "640x480,6720x4480", filter = lessonFilterName(), variant = lessonVariantName(), device, cacheDir;
     int runs = 9;
 };
 
@@ -194,10 +209,11 @@ int cmdUserVariants(const UserVariantsOptions &o)
 Verb userVariantsVerb(CLI::App &root)
 {
     auto o = std::make_shared<UserVariantsOptions>();
-    Verb verb;
-    CLI::App &c = *(verb.command = addVerbCommand(root, "user-variants",
-                                                  "list, show or delete your saved kernels (run one with\n"
-                                                  "run --user-variant NAME)"));
+    Verb verb = optionsVerb(root, "user-variants",
+                            "list, show or delete your saved kernels (run one with\n"
+                            "run --user-variant NAME)",
+                            o, checkUserVariants, cmdUserVariants);
+    CLI::App &c = *verb.command;
     c.add_option("--delete", o->remove, "delete this user variant (its .cl and .json)")->type_name("NAME");
     c.add_option("--show", o->show, "show one user variant")->type_name("NAME|PATH");
     addJsonFlag(c, o->json, "the list (or the overhead figures) as one JSON object");
@@ -206,13 +222,10 @@ Verb userVariantsVerb(CLI::App &root)
                "through filter-worker, alternately, median of --runs (scripts/helper-overhead.sh)");
     c.add_option("--sizes", o->sizes, "--overhead: image sizes (default 640x480,6720x4480)")->type_name("WxH,...");
     c.add_option("--runs", o->runs, "--overhead: runs of each kind per size (default 9)")->type_name("N");
-    c.add_option("--filter", o->filter, "--overhead: filter (default gaussian5x5)")->type_name("F");
-    c.add_option("--variant", o->variant, "--overhead: variant (default unrolled_constant)")->type_name("V");
+    c.add_option("--filter", o->filter, "--overhead: filter (default " + o->filter + ")")->type_name("F");
+    c.add_option("--variant", o->variant, "--overhead: variant (default " + o->variant + ")")->type_name("V");
     addDeviceOption(c, o->device);
     addCacheDirOption(c, o->cacheDir);
-    verb.check = [o] { checkUserVariants(*o); };
-    verb.run = [o] { return cmdUserVariants(*o); };
-    verb.unknownArgument = unknownOptionFor("user-variants");
     return verb;
 }
 

@@ -38,6 +38,21 @@ CLI::App *addVerbCommand(CLI::App &root, const std::string &name, const std::str
 // "unknown option 'X' for VERB (see filter-bench --help)": the wording for verbs with options.
 std::function<std::string(const std::string &)> unknownOptionFor(const std::string &verb);
 
+// A verb as most are made: the subcommand (addVerbCommand) whose parsed options live in one shared
+// struct that `check` and `run` read (each called with the struct, then `extra`, e.g. the image I/O),
+// and unknown options worded by unknownOptionFor(name). The caller adds the options to verb.command.
+template <class Options, class Check, class Run, class... Extra>
+Verb optionsVerb(CLI::App &root, const std::string &name, const std::string &description,
+                 std::shared_ptr<Options> options, Check check, Run run, Extra... extra)
+{
+    Verb verb;
+    verb.command = addVerbCommand(root, name, description);
+    verb.check = [options, check, extra...] { check(*options, extra...); };
+    verb.run = [options, run, extra...] { return run(*options, extra...); };
+    verb.unknownArgument = unknownOptionFor(name);
+    return verb;
+}
+
 // Options shared by verbs.
 CLI::Option *addJsonFlag(CLI::App &command, bool &json, const std::string &description);
 CLI::Option *addDeviceOption(CLI::App &command, std::string &spec);

@@ -94,6 +94,13 @@ const FilterSpec *findFilter(const std::string &name)
     return nullptr;
 }
 
+const FilterSpec *lessonFilter()
+{
+    const std::vector<FilterSpec> &all = catalogue();
+    const auto flagged = std::find_if(all.begin(), all.end(), [](const FilterSpec &f) { return f.lessonFilter; });
+    return flagged == all.end() ? nullptr : &*flagged;
+}
+
 std::string raceQuestion(const FilterSpec &filter)
 {
     return "Which way of " + (filter.plainVerb.empty() ? "running " + filter.title : filter.plainVerb) + " is fastest?";

@@ -177,6 +177,9 @@ struct FilterSpec
     // A family computing the same filter another way, with the same parameters (gaussian and
     // recursive_gaussian): the sweep draws both. Empty: none.
     std::string alternative;
+    // The family the guided lesson (ui/lesson) and `user-variants --overhead` tell their story on: its
+    // baseline is the plain port, its LessonRole variants the spill and its fix. One family sets it.
+    bool lessonFilter = false;
     std::vector<VariantSpec> variants;
     std::function<PreparedFilter(const FilterParams &)> prepare;
     // CPU oracle: same border rule and rounding; threads <= 1 is the single-threaded reference.
@@ -191,6 +194,8 @@ const FilterSpec *findFilter(const std::string &name);
 // The variant a newcomer starts from: the one flagged isBaseline (gaussian5x5: unrolled_constant, not
 // the seed's slow private_array), else the first.
 const VariantSpec *baselineVariant(const FilterSpec &filter);
+// The family flagged lessonFilter (the first, should several be), nullptr when none is.
+const FilterSpec *lessonFilter();
 // "Which way of finding the edges in the picture is fastest?" (the filter's plainVerb).
 std::string raceQuestion(const FilterSpec &filter);
 

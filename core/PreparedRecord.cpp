@@ -3,6 +3,7 @@
 #include "AtomicFile.h"
 #include "JsonIo.h"
 #include "ProgramCache.h"
+#include "UtcTime.h"
 
 #include <algorithm>
 #include <ctime>
@@ -15,16 +16,6 @@ namespace {
 constexpr const char *kFile = "prepared.json";
 constexpr const char *kLockFile = "prepared.json.lock";
 constexpr std::uint64_t kMaxBytes = 16u << 20;
-
-std::string utcNow()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
 
 template <class T>
 T field(const Json &j, const char *key, T fallback)

@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "JsonIo.h"
 #include "ProgramCache.h"
+#include "UtcTime.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -107,16 +108,6 @@ TuningEntry entryFromJson(const Json &j)
     e.height = sizeField(j, "height");
     e.when = j.value("when", std::string());
     return e;
-}
-
-std::string utcNow()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
 }
 
 // The entries of a tuning file's document; false with `why` when it is not one (no "entries" list).

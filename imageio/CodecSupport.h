@@ -1,6 +1,8 @@
-// What the PNG and JPEG decoders share: the storage hand-over and the final conversion into it.
+// What the PNG and JPEG codecs share: the storage hand-over, the final conversion into it, and the
+// answers of a codec built without its library or given damaged data.
 #pragma once
 
+#include "HeadlessImageIo.h"
 #include "ImageIo.h"
 
 #include <exception>
@@ -8,6 +10,19 @@
 #include <string>
 
 namespace fwb::codec {
+
+// A codec built without its library: false, with the package to install as the error.
+inline bool missing(ImageFileKind kind, std::string &error)
+{
+    error = headlessMissing(kind);
+    return false;
+}
+
+// "the PNG data is damaged or cut short (why)".
+inline std::string damaged(const char *format, const std::string &why)
+{
+    return std::string("the ") + format + " data is damaged or cut short (" + why + ")";
+}
 
 // allocate(w, h, decoded) with its failures as an error (a throw, a wrong size).
 inline std::optional<Image> allocateTarget(const ImageIo::Allocate &allocate, int width, int height,

@@ -17,13 +17,11 @@ namespace fwb {
 #ifndef FWB_HAVE_TURBOJPEG
 bool decodeJpeg(const std::uint8_t *, std::size_t, const ImageIo::Allocate &, Image &, std::string &error)
 {
-    error = headlessMissing(ImageFileKind::Jpeg);
-    return false;
+    return codec::missing(ImageFileKind::Jpeg, error);
 }
 bool encodeJpeg(const Image &, int, std::string &, std::string &error)
 {
-    error = headlessMissing(ImageFileKind::Jpeg);
-    return false;
+    return codec::missing(ImageFileKind::Jpeg, error);
 }
 #else
 
@@ -35,7 +33,7 @@ struct HandleFree
 };
 using Handle = std::unique_ptr<void, HandleFree>;
 
-std::string damaged(const std::string &why) { return "the JPEG data is damaged or cut short (" + why + ")"; }
+std::string damaged(const std::string &why) { return codec::damaged("JPEG", why); }
 
 // Writes `src` turned by EXIF orientation 2..8 into `dst` (same format; sides swapped for 5..8).
 // The transformations are Qt's (qt_imageTransform): mirror and/or flip, then a quarter turn clockwise.

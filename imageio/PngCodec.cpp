@@ -17,13 +17,11 @@ namespace fwb {
 #ifndef FWB_HAVE_SPNG
 bool decodePng(const std::uint8_t *, std::size_t, const ImageIo::Allocate &, Image &, std::string &error)
 {
-    error = headlessMissing(ImageFileKind::Png);
-    return false;
+    return codec::missing(ImageFileKind::Png, error);
 }
 bool encodePng(const Image &, std::string &, std::string &error, int)
 {
-    error = headlessMissing(ImageFileKind::Png);
-    return false;
+    return codec::missing(ImageFileKind::Png, error);
 }
 #else
 
@@ -35,7 +33,7 @@ struct CtxFree
 };
 using Ctx = std::unique_ptr<spng_ctx, CtxFree>;
 
-std::string damaged(const std::string &why) { return "the PNG data is damaged or cut short (" + why + ")"; }
+std::string damaged(const std::string &why) { return codec::damaged("PNG", why); }
 std::string damaged(int rc) { return damaged(spng_strerror(rc)); }
 
 // Bytes of compressed image data (IDAT chunks) before IEND; the chunk walk stops at the first

@@ -18,16 +18,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: bench-suite.sh OUTDIR [--bench PATH] [--size WxH] [--device SPEC] [--repeat N]}"
 shift
 bench="$root/build/filter-bench" size=6720x4480 device="" repeat=10 part=all
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --bench) bench="$2"; shift 2 ;;
-        --size) size="$2"; shift 2 ;;
-        --device) device="$2"; shift 2 ;;
-        --repeat) repeat="$2"; shift 2 ;;
-        --part) part="$2"; shift 2 ;;
-        *) echo "bench-suite: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/lib/options.sh"
+parse_options bench-suite bench size device repeat part -- "$@"
 mkdir -p "$out"
 common=(--synthetic "$size" --repeat "$repeat")
 [ -n "$device" ] && common+=(--device "$device")

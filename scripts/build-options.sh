@@ -10,15 +10,8 @@ out="${1:?usage: build-options.sh OUTDIR FILTER_BENCH [options]}" bench="${2:?}"
 shift 2
 device=gpu filters=median3x3,median5x5,gaussian5x5 variants=forgetful_w16,forgetful,forgetful_u16x2_ptx,roofline,roofline_half2
 format=rgba8888
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --device) device="$2"; shift 2 ;;
-        --filter) filters="$2"; shift 2 ;;
-        --variant) variants="$2"; shift 2 ;;
-        --format) format="$2"; shift 2 ;;
-        *) echo "build-options: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/lib/options.sh"
+parse_options build-options device filter=filters variant=variants format -- "$@"
 opts=("" "-cl-nv-opt-level=0" "-cl-nv-opt-level=1" "-cl-nv-opt-level=2" "-cl-opt-disable")
 mkdir -p "$out"
 for n in "${!opts[@]}"; do

@@ -11,16 +11,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bench="$root/build/filter-bench" device="" runs=9 sizes=640x480,6720x4480 json=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --bench) bench="$2"; shift 2 ;;
-        --device) device="$2"; shift 2 ;;
-        --runs) runs="$2"; shift 2 ;;
-        --sizes) sizes="$2"; shift 2 ;;
-        --json) json=--json; shift ;;
-        *) echo "helper-overhead: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/lib/options.sh"
+parse_options helper-overhead bench device runs sizes json! -- "$@"
 [ -x "$bench" ] || { echo "helper-overhead: no $bench (build first, or --bench PATH)" >&2; exit 2; }
 [ -x "$(dirname "$bench")/filter-worker" ] || { echo "helper-overhead: no filter-worker beside $bench" >&2; exit 2; }
 args=(user-variants --overhead --runs "$runs" --sizes "$sizes")

@@ -9,16 +9,8 @@ set -uo pipefail
 out="${1:?usage: kernel-time-ab.sh OUTDIR BEFORE AFTER [options]}" before="${2:?}" after="${3:?}"
 shift 3
 device=gpu filters=all formats=gray8,rgba8888 size=6720x4480 rounds=2
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --device) device="$2"; shift 2 ;;
-        --filter) filters="$2"; shift 2 ;;
-        --format) formats="$2"; shift 2 ;;
-        --size) size="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
-        *) echo "kernel-time-ab: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/lib/options.sh"
+parse_options kernel-time-ab device filter=filters format=formats size rounds -- "$@"
 mkdir -p "$out"
 for fmt in ${formats//,/ }; do
     for round in $(seq "$rounds"); do

@@ -13,15 +13,8 @@ bench="${1:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--dev
 out="${2:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
 shift 2
 size=6720x4480 repeat=20 device="" only=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --size) size="$2"; shift 2 ;;
-        --repeat) repeat="$2"; shift 2 ;;
-        --device) device="$2"; shift 2 ;;
-        --only) only="$2"; shift 2 ;;
-        *) echo "npp-compare: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/lib/options.sh"
+parse_options npp-compare size repeat device only -- "$@"
 mkdir -p "$out"
 devargs=()
 [ -n "$device" ] && devargs=(--device "$device")

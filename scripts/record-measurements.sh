@@ -16,15 +16,8 @@ bench="${1:?usage: record-measurements.sh BENCH OUT_DIR [--device SPEC] [--size 
 out="${2:?usage: record-measurements.sh BENCH OUT_DIR [--device SPEC] [--size WxH] [--repeat N]}"
 shift 2
 device="" size=1920x1080 repeat=20 filters=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --device) device="$2"; shift 2 ;;
-        --size) size="$2"; shift 2 ;;
-        --repeat) repeat="$2"; shift 2 ;;
-        --filters) filters="$2"; shift 2 ;;
-        *) echo "record-measurements: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/lib/options.sh"
+parse_options record-measurements device size repeat filters -- "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] && commit="$commit-dirty"

@@ -359,8 +359,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         const std::uint64_t hash = request.reuseUpload && !tiled ? src.contentHash() : 0;
         const bool canSkipUpload = request.reuseUpload && !tiled && hash == d->uploadedHash && d->uploadedWhere == where;
         r.reuploaded = !canSkipUpload;
-        std::vector<double> uploads, kernels, downloads, walls;
-        std::vector<std::vector<double>> passTimes(launches.size());
+        RepeatTimes times(launches.size());
         // --transfer pinned on an input already in page-locked memory (Session::pinnedImage): the copies and
         // the tiles DMA straight from it and into an output in page-locked memory too, no staging memcpy.
         const bool pinnedDirect = mode == TransferMode::Pinned && d->isPinnedHost(src.data(), pixelBytes);
@@ -506,16 +505,11 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             }
             if (!timed)
                 continue;
-            uploads.push_back(!uploaded ? 0.0 : upHostMs >= 0 ? upHostMs : eventMs(upEvent));
-            double kernelSum = 0;
-            for (std::size_t p = 0; p < launches.size(); ++p) {
-                const double ms = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
-                passTimes[p].push_back(ms);
-                kernelSum += ms;
-            }
-            kernels.push_back(kernelSum);
-            downloads.push_back(downHostMs >= 0 ? downHostMs : eventMs(downEvent));
-            walls.push_back(msBetween(t0, t1));
+            std::vector<double> passMs(launches.size());
+            for (std::size_t p = 0; p < launches.size(); ++p)
+                passMs[p] = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
+            times.add(!uploaded ? 0.0 : upHostMs >= 0 ? upHostMs : eventMs(upEvent), passMs,
+                      downHostMs >= 0 ? downHostMs : eventMs(downEvent), msBetween(t0, t1));
         }
         launching = false;
         if (downloadTo != out.data()) {
@@ -524,7 +518,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             r.stagingMs += msBetween(s0, Clock::now());
         }
         if (!tiled) {
-            fillRepeatStats(r, uploads, kernels, passTimes, downloads, walls);
+            times.fill(r);
         }
         r.endToEndMs = r.totalMs + (mode == TransferMode::Pinned && !tiled ? r.stagingMs : 0.0); // tiles: inside totalMs
         if (r.uploadMs > 0)

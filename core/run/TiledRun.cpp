@@ -140,8 +140,8 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
             } catch (const cl::Error &) {
             }
     };
-    std::vector<double> uploads, kernels, downloads, walls, overlaps, stagings, stageSums;
-    std::vector<std::vector<double>> passTimes(launches.size());
+    RepeatTimes times(launches.size());
+    std::vector<double> overlaps, stagings, stageSums;
     const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
     try {
     for (int iter = 0; iter < total; ++iter) {
@@ -258,7 +258,7 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
         const auto t1 = Clock::now();
         if (!timed)
             continue;
-        double up = 0, kernel = 0, down = 0;
+        double up = 0, down = 0;
         cl_ulong first = ~cl_ulong(0), last = 0;
         auto span = [&](const cl::Event &e) {
             first = std::min(first, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
@@ -273,16 +273,9 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                     passSum[p] += span(passEvents[std::size_t(t)][p]);
             down += span(downs[std::size_t(t)]);
         }
-        for (std::size_t p = 0; p < launches.size(); ++p) {
-            passTimes[p].push_back(passSum[p]);
-            kernel += passSum[p];
-        }
-        uploads.push_back(up);
-        kernels.push_back(kernel);
-        downloads.push_back(down);
-        stagings.push_back(staging);
         const double wall = msBetween(t0, t1);
-        walls.push_back(wall);
+        const double kernel = times.add(up, passSum, down, wall);
+        stagings.push_back(staging);
         // Overlap, honestly: the stages one after another (host staging memcpy + upload + kernels +
         // download, each summed over the tiles) against the wall time of the whole repeat.
         const double serial = staging + up + kernel + down;
@@ -293,7 +286,7 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
         finishAll(); // nothing may still write into the staging or the output once the caller unwinds
         throw;
     }
-    fillRepeatStats(r, uploads, kernels, passTimes, downloads, walls);
+    times.fill(r);
     r.stagingMs = staged ? Stats::of(stagings).median : 0.0;
     r.stagesMs = Stats::of(stageSums).median;
     r.overlapPct = Stats::of(overlaps).median;

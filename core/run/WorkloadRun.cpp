@@ -124,8 +124,7 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                 throw Error("workload " + workload->name + " swaps a buffer it does not have");
         // bound[b]: the buffer passed as argument b right now (ping-pong pairs swap it between steps).
         std::vector<std::size_t> bound(buffers.size());
-        std::vector<double> uploads, kernels, downloads, walls;
-        std::vector<std::vector<double>> passTimes(launches.size());
+        RepeatTimes times(launches.size());
         const int total = std::max(0, request.warmup) + std::max(1, request.repeat);
         for (int iter = 0; iter < total; ++iter) {
             if (cancelled()) {
@@ -183,18 +182,12 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                     ms += eventMs(e);
                 return ms;
             };
-            uploads.push_back(sumMs(upEvents));
-            double kernelSum = 0;
-            for (std::size_t p = 0; p < launches.size(); ++p) {
-                const double ms = launches[p].empty ? 0.0 : sumMs(passEvents[p]);
-                passTimes[p].push_back(ms);
-                kernelSum += ms;
-            }
-            kernels.push_back(kernelSum);
-            downloads.push_back(sumMs(downEvents));
-            walls.push_back(msBetween(t0, t1));
+            std::vector<double> passMs(launches.size());
+            for (std::size_t p = 0; p < launches.size(); ++p)
+                passMs[p] = launches[p].empty ? 0.0 : sumMs(passEvents[p]);
+            times.add(sumMs(upEvents), passMs, sumMs(downEvents), msBetween(t0, t1));
         }
-        fillRepeatStats(r, uploads, kernels, passTimes, downloads, walls);
+        times.fill(r);
         r.bytesMoved = problem.bytesMoved;
         if (r.kernelMs.median > 0) {
             r.metricValue = problem.work / (r.kernelMs.median * 1e-3) / workload->metricScale;

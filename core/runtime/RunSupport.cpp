@@ -93,13 +93,25 @@ PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant,
                             kernelMaxItems, gx, gy, preferred);
 }
 
-void fillRepeatStats(RunResult &r, const std::vector<double> &uploads, const std::vector<double> &kernels,
-                     const std::vector<std::vector<double>> &passTimes, const std::vector<double> &downloads,
-                     const std::vector<double> &walls)
+double RepeatTimes::add(double upload, const std::vector<double> &passMs, double download, double wall)
+{
+    double kernel = 0;
+    for (std::size_t p = 0; p < passes.size(); ++p) {
+        passes[p].push_back(passMs[p]);
+        kernel += passMs[p];
+    }
+    uploads.push_back(upload);
+    kernels.push_back(kernel);
+    downloads.push_back(download);
+    walls.push_back(wall);
+    return kernel;
+}
+
+void RepeatTimes::fill(RunResult &r) const
 {
     r.uploadMs = Stats::of(uploads).median;
     r.kernelMs = Stats::of(kernels);
-    for (const auto &samples : passTimes)
+    for (const auto &samples : passes)
         r.passMs.push_back(Stats::of(samples).median);
     r.downloadMs = Stats::of(downloads).median;
     r.totalMs = Stats::of(walls).median;

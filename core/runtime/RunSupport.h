@@ -67,10 +67,19 @@ PassShape resolvePassShape(const DeviceInfo &device, const VariantSpec &variant,
                            const LocalSize &requested, const std::optional<LocalSize> &tuned,
                            std::size_t kernelMaxItems, std::size_t gx, std::size_t gy);
 
-// The medians of a run's timed repeats into the result (the kernel time as min/median/max).
-void fillRepeatStats(RunResult &r, const std::vector<double> &uploads, const std::vector<double> &kernels,
-                     const std::vector<std::vector<double>> &passTimes, const std::vector<double> &downloads,
-                     const std::vector<double> &walls);
+// A run's timed repeats, one sample of each time per repeat.
+struct RepeatTimes
+{
+    std::vector<double> uploads, kernels, downloads, walls;
+    std::vector<std::vector<double>> passes; // [pass][repeat]
+
+    explicit RepeatTimes(std::size_t passCount) : passes(passCount) {}
+    // One repeat: its upload, each pass's time, its download and its wall time (ms). Returns the kernel
+    // time, the passes' sum.
+    double add(double upload, const std::vector<double> &passMs, double download, double wall);
+    // Their medians into the result (the kernel time as min/median/max).
+    void fill(RunResult &r) const;
+};
 // A result naming what ran where (the device, and the work-group shape asked for).
 RunResult startResult(const DeviceInfo &device, const std::string &name, const std::string &variant,
                       const LocalSize &local);

@@ -5,6 +5,7 @@
 // QImageReader (readImageFileWithQt + imageFromQImage) and HeadlessImageIo; QtImageIo, which hands
 // PNG and JPEG to the headless reader, gives the same again.
 #include "HeadlessImageIo.h"
+#include "ImageBytes.h"
 #include "ImageFileIo.h"
 
 #include <QBuffer>
@@ -14,44 +15,9 @@
 #include <QtTest>
 
 using namespace fwb;
+using namespace fwb::test;
 
 namespace {
-
-QByteArray be32(quint32 v)
-{
-    QByteArray b(4, 0);
-    for (int i = 0; i < 4; ++i)
-        b[i] = char(v >> (24 - 8 * i));
-    return b;
-}
-
-quint32 crc32(const QByteArray &data)
-{
-    quint32 crc = 0xffffffffu;
-    for (char c : data) {
-        crc ^= quint8(c);
-        for (int k = 0; k < 8; ++k)
-            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-QByteArray chunk(const char *type, const QByteArray &data)
-{
-    const QByteArray body = QByteArray(type) + data;
-    return be32(quint32(data.size())) + body + be32(crc32(body));
-}
-
-// A PNG from raw scanlines (filter byte 0 first), any depth and colour type, extra chunks before IDAT.
-QByteArray png(quint32 w, quint32 h, int depth, int colourType, const QByteArray &rows, const QByteArray &extra = {})
-{
-    QByteArray ihdr = be32(w) + be32(h);
-    ihdr += char(depth);
-    ihdr += char(colourType);
-    ihdr += QByteArray(3, 0);
-    return QByteArray("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", ihdr) + extra + chunk("IDAT", qCompress(rows).mid(4))
-           + chunk("IEND", {});
-}
 
 // Rows of `w` pixels of `bytesPerPixel` bytes, each byte a function of its position.
 QByteArray rows(int w, int h, int rowBytes)
@@ -65,18 +31,6 @@ QByteArray rows(int w, int h, int rowBytes)
     return r;
 }
 
-QByteArray encoded(const QImage &image, const char *format, int quality = -1)
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QImageWriter writer(&buffer, format);
-    if (quality >= 0)
-        writer.setQuality(quality);
-    writer.write(image);
-    return bytes;
-}
-
 QImage photo(int w, int h, QImage::Format format)
 {
     QImage image(w, h, QImage::Format_ARGB32);
@@ -84,38 +38,6 @@ QImage photo(int w, int h, QImage::Format format)
         for (int x = 0; x < w; ++x)
             image.setPixel(x, y, qRgba((x * 9 + y * 2) & 255, (y * 7) & 255, (x * y) & 255, (x * 31 + y) & 255));
     return image.convertToFormat(format);
-}
-
-QByteArray withOrientation(const QByteArray &jpeg, int o)
-{
-    const QByteArray tiff = QByteArray("MM\0*\0\0\0\x08", 8) + QByteArray("\x00\x01", 2) + QByteArray("\x01\x12\x00\x03\x00\x00\x00\x01\x00", 9)
-                            + char(o) + QByteArray(2, 0) + QByteArray(4, 0);
-    const QByteArray payload = QByteArray("Exif\0\0", 6) + tiff;
-    QByteArray app1("\xff\xe1", 2);
-    app1 += char((payload.size() + 2) >> 8);
-    app1 += char((payload.size() + 2) & 0xff);
-    return jpeg.left(2) + app1 + payload + jpeg.mid(2);
-}
-
-// 8x8 CMYK JPEG with an Adobe marker, every coefficient zero (as tst_bad_input's).
-QByteArray cmykJpeg()
-{
-    QByteArray j("\xff\xd8", 2);
-    j += QByteArray("\xff\xee\x00\x0e" "Adobe" "\x00\x64\x00\x00\x00\x00\x00", 16);
-    j += QByteArray("\xff\xdb\x00\x43\x00", 5) + QByteArray(64, 1);
-    j += QByteArray("\xff\xc0\x00\x14\x08\x00\x08\x00\x08\x04", 10);
-    for (int id = 1; id <= 4; ++id)
-        j += QByteArray(1, char(id)) + char(0x11) + char(0);
-    QByteArray table(17, 0);
-    table[1] = 1;
-    j += QByteArray("\xff\xc4\x00\x26", 4) + char(0x00) + table.mid(1) + char(0) + char(0x10) + table.mid(1) + char(0);
-    j += QByteArray("\xff\xda\x00\x0e\x04", 5);
-    for (int id = 1; id <= 4; ++id)
-        j += QByteArray(1, char(id)) + char(0);
-    j += QByteArray("\x00\x3f\x00", 3);
-    j += char(0x00);
-    j += QByteArray("\xff\xd9", 2);
-    return j;
 }
 
 } // namespace
@@ -160,16 +82,16 @@ private slots:
             const int bytes = (37 * depth + 7) / 8;
             add(QString("gray%1-raw.png").arg(depth), png(37, 5, depth, 0, rows(37, 5, bytes)));
             const QByteArray grayKey = depth == 8 ? QByteArray("\x00\x25", 2) : QByteArray("\x00\x01", 2); // present in row 0
-            add(QString("gray%1-trns.png").arg(depth), png(37, 5, depth, 0, rows(37, 5, bytes), chunk("tRNS", grayKey)));
+            add(QString("gray%1-trns.png").arg(depth), png(37, 5, depth, 0, rows(37, 5, bytes), pngChunk("tRNS", grayKey)));
         }
-        const QByteArray plte = chunk("PLTE", rows(16, 1, 48).mid(1));
-        add("palette4.png", png(37, 5, 4, 3, rows(37, 5, 19), plte + chunk("tRNS", QByteArray("\x10\x80\xff", 3))));
-        add("palette1.png", png(37, 5, 1, 3, rows(37, 5, 5), chunk("PLTE", QByteArray("\x01\x02\x03\xfa\xfb\xfc", 6))));
+        const QByteArray plte = pngChunk("PLTE", rows(16, 1, 48).mid(1));
+        add("palette4.png", png(37, 5, 4, 3, rows(37, 5, 19), plte + pngChunk("tRNS", QByteArray("\x10\x80\xff", 3))));
+        add("palette1.png", png(37, 5, 1, 3, rows(37, 5, 5), pngChunk("PLTE", QByteArray("\x01\x02\x03\xfa\xfb\xfc", 6))));
         add("gray-alpha8.png", png(37, 5, 8, 4, rows(37, 5, 74)));
         add("gray-alpha16.png", png(37, 5, 16, 4, rows(37, 5, 148)));
-        add("rgb8-trns.png", png(37, 5, 8, 2, rows(37, 5, 111), chunk("tRNS", QByteArray("\x00\x00\x00\x25\x00\x4a", 6))));
-        add("rgb16-trns.png", png(37, 5, 16, 2, rows(37, 5, 222), chunk("tRNS", rows(37, 1, 6).mid(1))));
-        add("gray16-trns.png", png(37, 5, 16, 0, rows(37, 5, 74), chunk("tRNS", rows(37, 1, 2).mid(1))));
+        add("rgb8-trns.png", png(37, 5, 8, 2, rows(37, 5, 111), pngChunk("tRNS", QByteArray("\x00\x00\x00\x25\x00\x4a", 6))));
+        add("rgb16-trns.png", png(37, 5, 16, 2, rows(37, 5, 222), pngChunk("tRNS", rows(37, 1, 6).mid(1))));
+        add("gray16-trns.png", png(37, 5, 16, 0, rows(37, 5, 74), pngChunk("tRNS", rows(37, 1, 2).mid(1))));
         add("rgb16.png", png(37, 5, 16, 2, rows(37, 5, 222)));
         add("gray16-raw.png", png(37, 5, 16, 0, rows(37, 5, 74)));
         QByteArray every16; // all 65536 16-bit values, as gray and as RGBA: the 8-bit rounding, tie for tie
@@ -194,9 +116,9 @@ private slots:
         add("rgb.jpeg", encoded(photo(16, 16, QImage::Format_RGB32), "jpeg"));
         add("cmyk.jpg", cmykJpeg());
         for (int o = 1; o <= 8; ++o)
-            add(QString("exif-%1.jpg").arg(o), withOrientation(encoded(photo(13, 7, QImage::Format_RGB32), "jpeg", 95), o));
-        add("exif-gray-6.jpg", withOrientation(encoded(photo(13, 7, QImage::Format_Grayscale8), "jpeg", 95), 6));
-        add("exif-invalid.jpg", withOrientation(encoded(photo(13, 7, QImage::Format_RGB32), "jpeg", 95), 9));
+            add(QString("exif-%1.jpg").arg(o), withExifOrientation(encoded(photo(13, 7, QImage::Format_RGB32), "jpeg", 95), o));
+        add("exif-gray-6.jpg", withExifOrientation(encoded(photo(13, 7, QImage::Format_Grayscale8), "jpeg", 95), 6));
+        add("exif-invalid.jpg", withExifOrientation(encoded(photo(13, 7, QImage::Format_RGB32), "jpeg", 95), 9));
     }
 
     void samePixels_data()

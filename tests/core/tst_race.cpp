@@ -1,4 +1,5 @@
 // Race: every variant plus the CPU and OpenCV rows, ranked; cancel midway; the race verb's JSON rows.
+#include "SessionSuite.h"
 #include "TestSupport.h"
 
 #include "CpuReference.h"
@@ -14,19 +15,11 @@
 
 using namespace fwb;
 
-class TestRace : public QObject
+class TestRace : public fwb::test::SessionSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        if (!test::testDevice(m_device))
-            QSKIP("no OpenCL platform");
-        m_session = std::make_unique<Session>(m_device);
-    }
-    void cleanupTestCase() { m_session.reset(); }
-
     // The race and the presentation mode speak to people who never programmed: every variant has its
     // one-liner, and it uses none of the engineers' words.
     void everyVariantHasPlainWords()
@@ -369,10 +362,6 @@ private slots:
                  qPrintable(out));
         QVERIFY2(!out.contains("than the CPU"), qPrintable(out));
     }
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
 
 QTEST_GUILESS_MAIN(TestRace)

@@ -2,18 +2,18 @@
 // session, launch-shape rules, profiling and checking as the filters - shown with vector_add.
 #include "Session.h"
 #include "TestSupport.h"
+#include "SessionSuite.h"
 #include "Workload.h"
 
 #include <cstring>
 
 using namespace fwb;
 
-class TestWorkload : public QObject
+class TestWorkload : public fwb::test::DeviceSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void catalogueEntries();
     void variantsMatchReference_data();
     void variantsMatchReference();
@@ -21,16 +21,7 @@ private slots:
     void launchShapes();
     void wrongOutputIsCaught();
     void errorsAreValues();
-
-private:
-    DeviceInfo m_device;
-    bool m_haveDevice = false;
 };
-
-void TestWorkload::initTestCase()
-{
-    m_haveDevice = test::testDevice(m_device);
-}
 
 void TestWorkload::catalogueEntries()
 {

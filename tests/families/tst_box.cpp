@@ -3,39 +3,23 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 
 using namespace fwb;
 using namespace fwb::test;
 
-class TestBox : public QObject
+class TestBox : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
     void matchesCpuReference_data();
     void unavailableAboveItsRadius();
-    void matchesCpuReference();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestBox::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestBox::cleanupTestCase() { m_session.reset(); }
 
 void TestBox::matchesCpuReference_data()
 {
@@ -55,8 +39,6 @@ void TestBox::matchesCpuReference_data()
             addReferenceRow(QString::asprintf("box/strips/radius1/%s/%s", formatName(format), borderModeName(border)),
                             "box", "strips", format, border, 259, 194, "radius=1", 0);
 }
-
-void TestBox::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestBox::unavailableAboveItsRadius()
 {

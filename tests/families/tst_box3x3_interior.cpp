@@ -3,6 +3,7 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 
@@ -21,43 +22,24 @@ RunRequest referenceRequest(const char *filter, const char *variant)
 
 } // namespace
 
-class TestBox3x3Interior : public QObject
+class TestBox3x3Interior : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
     void matchesCpuReference_data();
-    void matchesCpuReference();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
     void exactCl12RefusesNonDividingShape();
     void exactCl12RunsWhenShapeDivides_data();
     void exactCl12RunsWhenShapeDivides();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestBox3x3Interior::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestBox3x3Interior::cleanupTestCase() { m_session.reset(); }
 
 void TestBox3x3Interior::matchesCpuReference_data()
 {
     addReferenceColumns();
     addVariantRows("box3x3_interior");
 }
-
-void TestBox3x3Interior::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
 
 // Seed 001: 638x478 (the interior of 640x480) with local 16x16 under OpenCL 1.2 rules must be refused.
 void TestBox3x3Interior::exactCl12RefusesNonDividingShape()

@@ -3,39 +3,23 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 
 using namespace fwb;
 using namespace fwb::test;
 
-class TestGaussian : public QObject
+class TestGaussian : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
     void matchesCpuReference_data();
-    void matchesCpuReference();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
     void stripsUnavailableAboveItsRadius();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestGaussian::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestGaussian::cleanupTestCase() { m_session.reset(); }
 
 void TestGaussian::matchesCpuReference_data()
 {
@@ -54,8 +38,6 @@ void TestGaussian::matchesCpuReference_data()
             addReferenceRow(QString::asprintf("gaussian/strips/%s/sigma%s", formatName(format), sigma), "gaussian",
                             "strips", format, BorderMode::Reflect101, 67, 45, QString("sigma=") + sigma, -1);
 }
-
-void TestGaussian::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestGaussian::rooflineBlockEdges_data()
 {

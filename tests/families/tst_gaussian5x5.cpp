@@ -4,20 +4,19 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 
 using namespace fwb;
 using namespace fwb::test;
 
-class TestGaussian5x5 : public QObject
+class TestGaussian5x5 : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void matchesReference_data();
-    void matchesReference();
+    void matchesCpuReference_data();
     void rooflineBlockEdges_data();
     void rooflineBlockEdges();
     void blocksNarrowerThanTheReach();
@@ -26,28 +25,14 @@ private slots:
     void cpuSingleAndMultiAgree();
     void vectorizedEveryWidthRemainder();
     void vectorizedLaunchesQuarterWidth();
-
-private:
-    std::unique_ptr<Session> m_session;
-    DeviceInfo m_device;
 };
 
-void TestGaussian5x5::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(device);
-    qInfo("device under test: %s", device.summary().c_str());
-}
-
 // Every variant x format x border from the catalogue, at sigma 1.3 (the block-edge rows' programs).
-void TestGaussian5x5::matchesReference_data()
+void TestGaussian5x5::matchesCpuReference_data()
 {
     addReferenceColumns();
     addVariantRows("gaussian5x5", {.param = "sigma=1.3"});
 }
-
-void TestGaussian5x5::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestGaussian5x5::sigmaChangesResult()
 {

@@ -3,6 +3,7 @@
 // one size checked by the spot-check path, and checks that must fail.
 #include "Session.h"
 #include "TestSupport.h"
+#include "SessionSuite.h"
 #include "Workload.h"
 
 #include <cstdio>
@@ -44,12 +45,11 @@ void setFloat(std::vector<std::uint8_t> &bytes, std::size_t i, float value)
 
 } // namespace
 
-class TestMatmul : public QObject
+class TestMatmul : public fwb::test::DeviceSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void catalogueEntries();
     void variantsMatchReference_data();
     void variantsMatchReference();
@@ -57,16 +57,7 @@ private slots:
     void wrongOutputIsCaught();
     void tiledVariantsRefuseOtherShapes();
     void ladderTable();
-
-private:
-    DeviceInfo m_device;
-    bool m_haveDevice = false;
 };
-
-void TestMatmul::initTestCase()
-{
-    m_haveDevice = test::testDevice(m_device);
-}
 
 void TestMatmul::catalogueEntries()
 {

@@ -3,6 +3,7 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 #include <utility>
@@ -11,43 +12,24 @@
 using namespace fwb;
 using namespace fwb::test;
 
-class TestMedian : public QObject
+class TestMedian : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
-    void matchesReference_data();
-    void matchesReference();
+    void matchesCpuReference_data();
 
     void roofline_data();
     void roofline();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
 
-void TestMedian::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestMedian::cleanupTestCase() { m_session.reset(); }
-
 // Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue.
-void TestMedian::matchesReference_data()
+void TestMedian::matchesCpuReference_data()
 {
     addReferenceColumns();
     addVariantRows("median3x3", {.otherBordersInGray8Only = true});
     addVariantRows("median5x5", {.otherBordersInGray8Only = true});
 }
-
-void TestMedian::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestMedian::roofline_data()
 {

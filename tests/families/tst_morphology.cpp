@@ -3,6 +3,7 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 #include <utility>
@@ -11,39 +12,22 @@
 using namespace fwb;
 using namespace fwb::test;
 
-class TestMorphology : public QObject
+class TestMorphology : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
-    void matchesReference_data();
-    void matchesReference();
+    void matchesCpuReference_data();
     void largeRadius_data();
     void largeRadius();
 
     void roofline_data();
     void roofline();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestMorphology::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestMorphology::cleanupTestCase() { m_session.reset(); }
 
 // Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue;
 // the constant rule in a colour layout too.
-void TestMorphology::matchesReference_data()
+void TestMorphology::matchesCpuReference_data()
 {
     addReferenceColumns();
     addVariantRows("erode", {.otherBordersInGray8Only = true});
@@ -52,8 +36,6 @@ void TestMorphology::matchesReference_data()
         addReferenceRow(QString::asprintf("erode/%s/rgb888/constant", v.name.c_str()), "erode",
                         QString::fromStdString(v.name), PixelFormat::Rgb888, BorderMode::Constant, 259, 194, {}, -1);
 }
-
-void TestMorphology::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 // Radius 30 (the maximum) and an odd-sized one, with a non-default border and colour layouts.
 void TestMorphology::largeRadius_data()

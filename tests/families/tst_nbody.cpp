@@ -2,6 +2,7 @@
 // body counts that end mid-tile and mid-group, with fast math, and checks that must fail.
 #include "Session.h"
 #include "TestSupport.h"
+#include "SessionSuite.h"
 #include "Workload.h"
 
 #include <cstdio>
@@ -33,28 +34,18 @@ QByteArray describe(const RunResult &r)
 
 } // namespace
 
-class TestNBody : public QObject
+class TestNBody : public fwb::test::DeviceSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void catalogueEntries();
     void variantsMatchReference_data();
     void variantsMatchReference();
     void stepsPingPong();
     void wrongOutputIsCaught();
     void benchTable();
-
-private:
-    DeviceInfo m_device;
-    bool m_haveDevice = false;
 };
-
-void TestNBody::initTestCase()
-{
-    m_haveDevice = test::testDevice(m_device);
-}
 
 void TestNBody::catalogueEntries()
 {

@@ -5,21 +5,19 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 
 using namespace fwb;
 using namespace fwb::test;
 
-class TestRecursiveGaussian : public QObject
+class TestRecursiveGaussian : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
-    void matchesReference_data();
-    void matchesReference();
+    void matchesCpuReference_data();
     void recursiveSigmaRange_data();
     void recursiveSigmaRange();
     void recursiveFastMath_data();
@@ -31,30 +29,14 @@ private slots:
     void blockedEdges();
     void blockedWorkGroupShapes_data();
     void blockedWorkGroupShapes();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
 
-void TestRecursiveGaussian::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestRecursiveGaussian::cleanupTestCase() { m_session.reset(); }
-
 // Every variant x format from the catalogue (FamilyTables.h's variant table).
-void TestRecursiveGaussian::matchesReference_data()
+void TestRecursiveGaussian::matchesCpuReference_data()
 {
     addReferenceColumns();
     addVariantRows("recursive_gaussian");
 }
-
-void TestRecursiveGaussian::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 // The host-coefficient path across the whole sigma range (the poles approach 1 at sigma 50).
 void TestRecursiveGaussian::recursiveSigmaRange_data()

@@ -3,6 +3,7 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 #include <utility>
@@ -11,33 +12,16 @@
 using namespace fwb;
 using namespace fwb::test;
 
-class TestSobel : public QObject
+class TestSobel : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
     void matchesCpuReference_data();
-    void matchesCpuReference();
 
     void roofline_data();
     void roofline();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestSobel::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestSobel::cleanupTestCase() { m_session.reset(); }
 
 void TestSobel::matchesCpuReference_data()
 {
@@ -49,8 +33,6 @@ void TestSobel::matchesCpuReference_data()
             addReferenceRow(QString::asprintf("sobel/%s/output%d", variant, output), "sobel", variant,
                             PixelFormat::Rgb888, BorderMode::Reflect101, 259, 194, QString("output=%1").arg(output), 0);
 }
-
-void TestSobel::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestSobel::roofline_data()
 {

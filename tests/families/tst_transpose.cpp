@@ -3,48 +3,30 @@
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
+#include "SessionSuite.h"
 
 #include <memory>
 
 using namespace fwb;
 using namespace fwb::test;
 
-class TestTranspose : public QObject
+class TestTranspose : public fwb::test::FamilySuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
-    void matchesReference_data();
-    void matchesReference();
+    void matchesCpuReference_data();
     void transposeOutputIsHeightByWidth();
     void rooflineEdges_data();
     void rooflineEdges();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
 
-void TestTranspose::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestTranspose::cleanupTestCase() { m_session.reset(); }
-
 // Every variant x format from the catalogue (FamilyTables.h's variant table).
-void TestTranspose::matchesReference_data()
+void TestTranspose::matchesCpuReference_data()
 {
     addReferenceColumns();
     addVariantRows("transpose");
 }
-
-void TestTranspose::matchesReference() { verifyReferenceRow(*m_session, m_device); }
 
 void TestTranspose::transposeOutputIsHeightByWidth()
 {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Image.h"
+#include "ImageIo.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,21 @@ inline void checkDecodedImage(const Image &image)
     volatile std::uint8_t sink = image.row(0)[0];
     sink = image.row(image.height() - 1)[std::size_t(image.width()) * std::size_t(image.channels()) - 1];
     (void)sink;
+}
+
+// A headless decoder (decodePng, decodeJpeg) on the fuzzer's bytes in memory: a refusal says why and
+// leaves no image; a decoded image passes checkDecodedImage.
+template <class Decode> int fuzzDecoder(Decode decode, const std::uint8_t *data, std::size_t size)
+{
+    Image image;
+    std::string error;
+    if (!decode(data, size, ImageIo::plainImage, image, error)) {
+        if (error.empty() || !image.isNull())
+            std::abort();
+        return 0;
+    }
+    checkDecodedImage(image);
+    return 0;
 }
 
 } // namespace fwb::fuzz

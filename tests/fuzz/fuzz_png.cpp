@@ -5,18 +5,8 @@
 #include "HeadlessImageIo.h"
 
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    fwb::Image image;
-    std::string error;
-    if (!fwb::decodePng(data, size, fwb::ImageIo::plainImage, image, error)) {
-        if (error.empty() || !image.isNull())
-            std::abort();
-        return 0;
-    }
-    fwb::fuzz::checkDecodedImage(image);
-    return 0;
+    return fwb::fuzz::fuzzDecoder(fwb::decodePng, data, size);
 }

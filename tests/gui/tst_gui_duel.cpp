@@ -40,11 +40,7 @@ private slots:
         MainWindow window(false);
         DuelPage *duel = duelPage(window);
         QVERIFY(duel);
-        bool found = false;
-        for (QAction *menu : window.menuBar()->actions())
-            if (menu->menu() && menu->text() == QLatin1String("&Run"))
-                found = menu->menu()->actions().contains(duel->duelAction());
-        QVERIFY(found);
+        QVERIFY(test::inRunMenu(window, duel->duelAction()));
     }
 
     void duel_data()

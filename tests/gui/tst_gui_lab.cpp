@@ -4,6 +4,7 @@
 // thread keeps ticking; switching workload stops it.
 #include "TestSupport.h"
 #include "GuiTestSupport.h"
+#include "SessionSuite.h"
 
 #include "LabPage.h"
 #include "MainWindow.h"
@@ -15,12 +16,11 @@
 
 using namespace fwb;
 
-class TestGuiLab : public QObject
+class TestGuiLab : public fwb::test::DeviceSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void pageIsATab();
     void seedFigures();
     void defaultSizes();
@@ -29,14 +29,19 @@ private slots:
 
 private:
     LabPage *labPage(MainWindow &window) { return test::findPage<LabPage>(window); }
-    DeviceInfo m_device;
-    bool m_haveDevice = false;
+    // The window shown, its lab page active on the device under test with this workload and size.
+    LabPage *openLab(MainWindow &window, LabPage::Workload workload, int size)
+    {
+        window.show();
+        LabPage *lab = labPage(window);
+        lab->activate();
+        if (!lab->setDeviceSpec(QString::fromStdString(m_device.spec())))
+            return nullptr;
+        lab->setWorkload(workload);
+        lab->setSize(size);
+        return lab;
+    }
 };
-
-void TestGuiLab::initTestCase()
-{
-    m_haveDevice = fwb::test::testDevice(m_device);
-}
 
 void TestGuiLab::pageIsATab()
 {
@@ -85,12 +90,8 @@ void TestGuiLab::ladder()
     if (!m_haveDevice)
         QSKIP("no OpenCL platform on this machine");
     MainWindow window(false);
-    window.show();
-    LabPage *lab = labPage(window);
-    lab->activate();
-    QVERIFY(lab->setDeviceSpec(QString::fromStdString(m_device.spec())));
-    lab->setWorkload(LabPage::Workload::Matmul);
-    lab->setSize(72);
+    LabPage *lab = openLab(window, LabPage::Workload::Matmul, 72);
+    QVERIFY(lab);
     QVERIFY(lab->setVariants({"naive", "tiled_local", "register_blocked"}));
     QSignalSpy finished(lab, &LabPage::ladderFinished);
     lab->start();
@@ -115,12 +116,8 @@ void TestGuiLab::nbodyAnimation()
     if (!m_haveDevice)
         QSKIP("no OpenCL platform on this machine");
     MainWindow window(false);
-    window.show();
-    LabPage *lab = labPage(window);
-    lab->activate();
-    QVERIFY(lab->setDeviceSpec(QString::fromStdString(m_device.spec())));
-    lab->setWorkload(LabPage::Workload::NBody);
-    lab->setSize(1024);
+    LabPage *lab = openLab(window, LabPage::Workload::NBody, 1024);
+    QVERIFY(lab);
     QSignalSpy painted(lab, &LabPage::framePainted);
     QSignalSpy failed(lab, &LabPage::labFailed);
     lab->start();

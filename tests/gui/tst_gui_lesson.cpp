@@ -112,6 +112,14 @@ QSize shotSize()
     return wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1366, 768);
 }
 
+// The window on the device under test with the catalogue's lesson filter and a small test card.
+bool setUpLessonWindow(MainWindow &window, const DeviceInfo &device)
+{
+    test::PageWindowSetup setup;
+    setup.filter = QString::fromStdString(lessonFilter()->name);
+    return test::setUpPageWindow(window, device, 160, 96, setup);
+}
+
 } // namespace
 
 class TestGuiLesson : public QObject
@@ -139,8 +147,8 @@ void TestGuiLesson::sentencesFollowTheNumbers()
     const LessonPlan plan = lessonPlan();
     QCOMPARE(plan.port, std::string("unrolled_constant")); // the catalogue's baseline
     // The spill pair comes from the catalogue's lesson roles (ui/ names no variant).
-    const FilterSpec *family = findFilter(plan.filter);
-    QVERIFY(family);
+    const FilterSpec *family = findFilter(plan.filter); // the catalogue's flagged family (ui/ names none)
+    QVERIFY(family && family->lessonFilter && family == lessonFilter());
     QVERIFY(family->variant(plan.spill) && family->variant(plan.spill)->lessonRole == LessonRole::Spill);
     QVERIFY(family->variant(plan.spillFix) && family->variant(plan.spillFix)->lessonRole == LessonRole::SpillFix);
     QVERIFY(!plan.rungs.empty());
@@ -240,9 +248,7 @@ void TestGuiLesson::opensFromHelpAndMeasuresEveryStep()
 {
     FWB_REQUIRE_DEVICE(device);
     MainWindow window(false);
-    test::PageWindowSetup setup;
-    setup.filter = "gaussian5x5";
-    QVERIFY(test::setUpPageWindow(window, device, 160, 96, setup));
+    QVERIFY(setUpLessonWindow(window, device));
     if (const QString photo = qEnvironmentVariable("FWB_LESSON_SHOTS_IMAGE"); !photo.isEmpty()) // shots only
         QVERIFY(window.loadFile(photo));
     window.resize(1000, 700);
@@ -371,9 +377,7 @@ void TestGuiLesson::presentModeOpensTheLesson()
 {
     FWB_REQUIRE_DEVICE(device);
     MainWindow window(false);
-    test::PageWindowSetup setup;
-    setup.filter = "gaussian5x5";
-    QVERIFY(test::setUpPageWindow(window, device, 160, 96, setup));
+    QVERIFY(setUpLessonWindow(window, device));
     auto *race = test::findPage<RacePage>(window);
     QVERIFY(race);
     race->setPresenting(true);

@@ -69,11 +69,7 @@ private slots:
         MainWindow window(false);
         SweepPage *sweep = sweepPage(window);
         QVERIFY(sweep);
-        bool found = false;
-        for (QAction *menu : window.menuBar()->actions())
-            if (menu->menu() && menu->text() == QLatin1String("&Run"))
-                found = menu->menu()->actions().contains(sweep->sweepAction());
-        QVERIFY(found);
+        QVERIFY(test::inRunMenu(window, sweep->sweepAction()));
     }
 
     void defaultsFollowTheFilter()

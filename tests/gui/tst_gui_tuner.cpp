@@ -50,11 +50,7 @@ private slots:
         MainWindow window(false);
         TunerPage *tuner = tunerPage(window);
         QVERIFY(tuner);
-        bool found = false;
-        for (QAction *menu : window.menuBar()->actions())
-            if (menu->menu() && menu->text() == QLatin1String("&Run"))
-                found = menu->menu()->actions().contains(tuner->tuneAction());
-        QVERIFY(found);
+        QVERIFY(test::inRunMenu(window, tuner->tuneAction()));
     }
 
     // The bug behind `--screenshot --tune` exiting 0 without tuning: the page never heard of the image.

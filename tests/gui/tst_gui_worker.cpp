@@ -30,11 +30,48 @@ signals:
     void runFinished(const fwb::ComputeResult &result);
 };
 
+// A worker with its signals watched (queued, as the window receives them).
+struct WatchedWorker
+{
+    ComputeWorker worker;
+    WorkerRelay relay{&worker};
+    QSignalSpy started{&relay, &WorkerRelay::runStarted};
+    QSignalSpy finished{&relay, &WorkerRelay::runFinished};
+
+    // Submits one request and waits for its result (an empty result after 60 s).
+    ComputeResult runAndWait(const ComputeRequest &r)
+    {
+        const int before = finished.count();
+        worker.submit(r);
+        return QTest::qWaitFor([&] { return finished.count() > before; }, 60000)
+                   ? finished.last().at(0).value<ComputeResult>()
+                   : ComputeResult();
+    }
+};
+
+// ... and a large test card, for a run long enough to interrupt.
+struct LongRun : WatchedWorker
+{
+    std::shared_ptr<const Image> image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
+};
+
 class TestGuiWorker : public QObject
 {
     Q_OBJECT
 
 private:
+    // Submits 1000 repeats (id 1) and returns once they have run a moment; false if they never started.
+    bool startLongRun(LongRun &run, const DeviceInfo &device)
+    {
+        ComputeRequest r = request(device, run.image, 1000);
+        r.id = 1;
+        run.worker.submit(r);
+        if (!QTest::qWaitFor([&] { return !run.started.isEmpty(); }, 30000))
+            return false;
+        QTest::qWait(200);
+        return true;
+    }
+
     ComputeRequest request(const DeviceInfo &device, std::shared_ptr<const Image> image, int repeat = 2)
     {
         ComputeRequest r;
@@ -52,27 +89,17 @@ private:
         return spy.last().at(0).value<ComputeResult>();
     }
 
-    // Submits one request and waits for its result (an empty result after 60 s).
-    static ComputeResult runAndWait(ComputeWorker &worker, const QSignalSpy &finished, const ComputeRequest &r)
-    {
-        const int before = finished.count();
-        worker.submit(r);
-        return QTest::qWaitFor([&] { return finished.count() > before; }, 60000) ? lastOf(finished) : ComputeResult();
-    }
-
 private slots:
     void resultMatchesReference()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
         auto image = std::make_shared<const Image>(makeTestCard(259, 194, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image);
         r.id = 7;
-        worker.submit(r);
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        const ComputeResult result = lastOf(finished);
+        watched.worker.submit(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!watched.finished.isEmpty(), 60000);
+        const ComputeResult result = lastOf(watched.finished);
         QCOMPARE(result.id, quint64(7));
         QVERIFY2(result.run.ok(), result.run.error.c_str());
         QVERIFY(result.run.matches);
@@ -128,44 +155,34 @@ private slots:
     void coalescesRequests()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
         auto image = std::make_shared<const Image>(makeTestCard(640, 480, PixelFormat::Gray8));
         for (int i = 1; i <= 20; ++i) {
             ComputeRequest r = request(device, image);
             r.id = quint64(i);
             r.run.params.values["sigma"] = 0.5 + i * 0.05;
-            worker.submit(r);
+            watched.worker.submit(r);
         }
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && lastOf(finished).id == 20, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!watched.finished.isEmpty() && lastOf(watched.finished).id == 20, 60000);
         // Far fewer than 20 runs started: requests waiting in line were replaced, not queued.
-        QVERIFY2(worker.startedCount() <= 3, qPrintable(QString::number(worker.startedCount())));
+        QVERIFY2(watched.worker.startedCount() <= 3, qPrintable(QString::number(watched.worker.startedCount())));
         int fresh = 0;
-        for (const QList<QVariant> &args : finished)
+        for (const QList<QVariant> &args : watched.finished)
             fresh += args.at(0).value<ComputeResult>().superseded ? 0 : 1;
         QCOMPARE(fresh, 1);
-        QVERIFY(lastOf(finished).run.ok());
+        QVERIFY(lastOf(watched.finished).run.ok());
     }
 
     void cancelStopsLongRun()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy started(&relay, &WorkerRelay::runStarted);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
-        ComputeRequest r = request(device, image, 1000);
-        r.id = 1;
-        worker.submit(r);
-        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 30000);
-        QTest::qWait(200);
+        LongRun run;
+        QVERIFY(startLongRun(run, device));
         QElapsedTimer timer;
         timer.start();
-        worker.cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
-        QVERIFY(lastOf(finished).run.cancelled);
+        run.worker.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!run.finished.isEmpty(), 30000);
+        QVERIFY(lastOf(run.finished).run.cancelled);
         QVERIFY(timer.elapsed() < 10000);
     }
 
@@ -173,32 +190,22 @@ private slots:
     void newerRequestCancelsRunningOne()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy started(&relay, &WorkerRelay::runStarted);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto image = std::make_shared<const Image>(makeTestCard(2000, 1500, PixelFormat::Gray8));
-        ComputeRequest r = request(device, image, 1000);
-        r.id = 1;
-        worker.submit(r);
-        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 30000);
-        QTest::qWait(200);
-        ComputeRequest next = request(device, image);
+        LongRun run;
+        QVERIFY(startLongRun(run, device));
+        ComputeRequest next = request(device, run.image);
         next.id = 2;
-        worker.submit(next);
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 30000);
-        const ComputeResult first = finished.at(0).at(0).value<ComputeResult>();
+        run.worker.submit(next);
+        QTRY_VERIFY_WITH_TIMEOUT(run.finished.count() == 2, 30000);
+        const ComputeResult first = run.finished.at(0).at(0).value<ComputeResult>();
         QCOMPARE(first.id, quint64(1));
         QVERIFY(first.run.cancelled && first.superseded);
-        QCOMPARE(lastOf(finished).id, quint64(2));
-        QVERIFY(lastOf(finished).run.ok() && !lastOf(finished).superseded);
+        QCOMPARE(lastOf(run.finished).id, quint64(2));
+        QVERIFY(lastOf(run.finished).run.ok() && !lastOf(run.finished).superseded);
     }
 
     void cpuEnginesRunTheReference()
     {
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
         auto image = std::make_shared<const Image>(makeTestCard(300, 200, PixelFormat::Rgba8888));
         for (auto kind : {ComputeEngine::CpuSingle, ComputeEngine::CpuMulti}) {
             ComputeRequest r;
@@ -207,10 +214,10 @@ private slots:
             r.run.filter = catalogue().front().name;
             r.run.variant = catalogue().front().variants.front().name;
             r.run.params.format = PixelFormat::Rgba8888;
-            const int before = finished.count();
-            worker.submit(r);
-            QTRY_VERIFY_WITH_TIMEOUT(finished.count() > before, 60000);
-            const ComputeResult result = lastOf(finished);
+            const int before = watched.finished.count();
+            watched.worker.submit(r);
+            QTRY_VERIFY_WITH_TIMEOUT(watched.finished.count() > before, 60000);
+            const ComputeResult result = lastOf(watched.finished);
             QVERIFY2(result.run.ok(), result.run.error.c_str());
             QCOMPARE(result.output.size(), QSize(300, 200));
             QVERIFY(result.run.kernelMs.median > 0);
@@ -238,10 +245,8 @@ private slots:
     void pinnedRunsFromPageLockedCopy()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto runOne = [&](const ComputeRequest &r) { return runAndWait(worker, finished, r); };
+        WatchedWorker watched;
+        auto runOne = [&](const ComputeRequest &r) { return watched.runAndWait(r); };
         auto image = std::make_shared<const Image>(makeTestCard(301, 157, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image, 1);
         r.run.tileWidth = 128;
@@ -272,10 +277,8 @@ private slots:
     void pinnedFallsBackToStaging()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
-        auto runOne = [&](const ComputeRequest &r) { return runAndWait(worker, finished, r); };
+        WatchedWorker watched;
+        auto runOne = [&](const ComputeRequest &r) { return watched.runAndWait(r); };
         auto image = std::make_shared<const Image>(makeTestCard(203, 101, PixelFormat::Gray8));
         ComputeRequest r = request(device, image, 1);
         const ComputeResult pageable = runOne(r);

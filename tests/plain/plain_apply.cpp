@@ -4,7 +4,7 @@
 // --out and an --out over the inputs refused; --shard 0/2 and 1/2 cover every input once; two
 // sessions (--device default,default) share the batch; every --queues and --max-inflight writes the same
 // files; --png-level changes the size, never the pixels.
-#include "Check.h"
+#include "PlainSupport.h"
 #include "HeadlessImageIo.h"
 #include "JsonIo.h"
 
@@ -21,27 +21,12 @@
 #include <vector>
 
 using namespace fwb;
+using namespace fwb::plain;
 namespace fs = std::filesystem;
 
 namespace {
 
 fs::path g_dir;
-
-std::string readAll(const fs::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeAll(const fs::path &path, const std::string &bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 std::size_t count(const std::string &text, const std::string &part)
 {
@@ -50,12 +35,6 @@ std::size_t count(const std::string &text, const std::string &part)
         ++n;
     return n;
 }
-
-#define CHECK_HAS(text, part)                                                                                \
-    do {                                                                                                     \
-        if (!contains((text), (part)))                                                                       \
-            fwb::plain::fail(__FILE__, __LINE__, "\"" + std::string(text) + "\" lacks \"" + (part) + "\"");  \
-    } while (0)
 
 // Smooth gradients with a few edges, different per image.
 Image pattern(int w, int h, PixelFormat format, int seed)
@@ -70,14 +49,7 @@ Image pattern(int w, int h, PixelFormat format, int seed)
 }
 
 // filter-bench with these arguments; its stdout and stderr together.
-std::string bench(const std::string &args, int &code)
-{
-    const fs::path out = g_dir / "bench-out.txt";
-    const std::string command = std::string("'") + FWB_FILTER_BENCH + "' " + args + " >'" + out.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
-    code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return readAll(out);
-}
+std::string bench(const std::string &args, int &code) { return runFilterBench(args, g_dir / "bench-out.txt", code); }
 
 std::string q(const fs::path &path) { return "'" + path.string() + "'"; }
 

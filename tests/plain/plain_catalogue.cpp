@@ -1,6 +1,7 @@
 // The catalogue as data: every filter has a title, a plain verb, variants with unique names, at most one
 // variant flagged as its baseline (the window's default), at most one spill and one fix for the lesson (the
-// fix only beside its spill), and an OpenCV equivalent that is whole.
+// fix only beside its spill), one family flagged as the lesson's (with its spill and fix), and an OpenCV
+// equivalent that is whole.
 #include "Catalogue.h"
 #include "Check.h"
 
@@ -11,6 +12,7 @@ using namespace fwb;
 int main()
 {
     std::set<std::string> names;
+    int lessonFamilies = 0;
     for (const FilterSpec &f : catalogue()) {
         CHECK(names.insert(f.name).second);
         CHECK(!f.title.empty() && !f.plainVerb.empty() && !f.variants.empty());
@@ -26,6 +28,11 @@ int main()
         if (spills > 1 || fixes > 1 || spills != fixes)
             plain::fail(__FILE__, __LINE__, f.name + " marks " + std::to_string(spills) + " spills and "
                                                 + std::to_string(fixes) + " fixes for the lesson (one of each, or none)");
+        if (f.lessonFilter) {
+            ++lessonFamilies;
+            if (spills != 1)
+                plain::fail(__FILE__, __LINE__, f.name + " is the lesson's filter but marks no spill and fix");
+        }
         if (baselines > 1)
             plain::fail(__FILE__, __LINE__, f.name + " flags " + std::to_string(baselines) + " variants as its baseline");
         const VariantSpec *baseline = baselineVariant(f);
@@ -54,6 +61,8 @@ int main()
                 CHECK(other->alternative == f.name);
         }
     }
+    CHECK_EQ(lessonFamilies, 1);
+    CHECK(lessonFilter() && lessonFilter()->name == "gaussian5x5");
     // The seed's story: the 5x5 blur starts from the unrolled kernel, not the slow private array.
     const FilterSpec *g = findFilter("gaussian5x5");
     CHECK(g && baselineVariant(*g) && baselineVariant(*g)->name == "unrolled_constant");

@@ -3,7 +3,7 @@
 // refused from the header before any memory is taken, cut-short and damaged files refused with their
 // reason, atomic saves; and filter-bench run --input/--output on a PNG (with --transfer pinned: the
 // decoder writes into page-locked memory, so the run stages nothing).
-#include "Check.h"
+#include "PlainSupport.h"
 #include "HeadlessImageIo.h"
 #include "JpegMarkers.h"
 
@@ -17,33 +17,12 @@
 #include <vector>
 
 using namespace fwb;
+using namespace fwb::plain;
 namespace fs = std::filesystem;
 
 namespace {
 
 fs::path g_dir;
-
-std::string readAll(const fs::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeAll(const fs::path &path, const std::string &bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
-#define CHECK_HAS(text, part)                                                                                \
-    do {                                                                                                     \
-        if (!contains((text), (part)))                                                                       \
-            fwb::plain::fail(__FILE__, __LINE__, "\"" + std::string(text) + "\" lacks \"" + (part) + "\"");  \
-    } while (0)
 
 // --- PNG files written by hand (stored deflate blocks), any depth and colour type ---
 std::uint32_t crc32(const std::string &data)
@@ -406,14 +385,7 @@ void savesAtomically()
 }
 
 #ifdef FWB_FILTER_BENCH
-std::string run(const std::string &args, int &code)
-{
-    const fs::path out = g_dir / "bench-out.txt";
-    const std::string command = std::string("'") + FWB_FILTER_BENCH + "' " + args + " >'" + out.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
-    code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return readAll(out);
-}
+std::string run(const std::string &args, int &code) { return runFilterBench(args, g_dir / "bench-out.txt", code); }
 
 void filterBenchReadsAndWrites()
 {

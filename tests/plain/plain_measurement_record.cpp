@@ -2,7 +2,7 @@
 // "record" key; the loader reads it through the run schema, refuses files that are not records, picks
 // the pageable and pinned records of a filter (the asked format first) and finds the folder.
 // The sample under tests/data/measurements-pocl-sample was made on PoCL (a CPU), not on a GPU.
-#include "Check.h"
+#include "PlainSupport.h"
 #include "JsonIo.h"
 #include "MeasurementRecord.h"
 
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 using namespace fwb;
+using fwb::plain::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -24,11 +25,6 @@ void write(const fs::path &path, const std::string &text)
 {
     fs::create_directories(path.parent_path());
     std::ofstream(path) << text;
-}
-
-bool contains(const std::string &text, const std::string &part)
-{
-    return text.find(part) != std::string::npos;
 }
 
 } // namespace

@@ -23,7 +23,8 @@ namespace fwb::test {
 // per build, a median's several, so the sizes of a row run inside it on the one program. A family
 // suite's matchesCpuReference_data() calls addReferenceColumns(), then addVariantRows(filter) - the
 // rows come from the catalogue, so a new variant needs no test line - and addReferenceRow() for what is
-// special to the family (parameter extremes); matchesCpuReference() calls verifyReferenceRow().
+// special to the family (parameter extremes); FamilySuite's matchesCpuReference() (SessionSuite.h)
+// calls verifyReferenceRow().
 
 using TestSizes = QList<QSize>;
 

@@ -9,7 +9,10 @@
 #include "MainWindow.h"
 #include "WorkbenchPage.h"
 
+#include <QAction>
 #include <QDeadlineTimer>
+#include <QMenu>
+#include <QMenuBar>
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSettings>
@@ -34,6 +37,15 @@ Page *findPage(MainWindow &window)
         if (auto *found = qobject_cast<Page *>(page))
             return found;
     return nullptr;
+}
+
+// Whether the window's Run menu holds `action` (a page's entry point).
+inline bool inRunMenu(MainWindow &window, const QAction *action)
+{
+    for (QAction *menu : window.menuBar()->actions())
+        if (menu->menu() && menu->text() == QLatin1String("&Run"))
+            return menu->menu()->actions().contains(action);
+    return false;
 }
 
 struct PageWindowSetup

@@ -61,7 +61,7 @@ void LessonCpuLoop::stop()
 
 void LessonCpuLoop::run()
 {
-    const FilterSpec *filter = findFilter("gaussian5x5");
+    const FilterSpec *filter = lessonFilter();
     if (!filter || !m_source)
         return;
     const int threads = int(std::max(1u, std::thread::hardware_concurrency()));

@@ -89,7 +89,7 @@ void LessonMeasurement::timeCpuAlone(std::shared_ptr<const Image> src, PixelForm
         return;
     QPointer<LessonMeasurement> self(this);
     m_cpuOnlyThread = QThread::create([self, src, format, params] {
-        const FilterSpec *filter = findFilter("gaussian5x5");
+        const FilterSpec *filter = lessonFilter();
         if (!filter)
             return;
         const Image in = src->format() == format ? *src : src->convertedTo(format);

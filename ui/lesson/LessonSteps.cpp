@@ -113,15 +113,25 @@ std::string lessonCpuTitle(const std::string &label)
     return threads.empty() ? who : who + " on " + threads;
 }
 
+namespace {
+
+// The device and picture a race or a record was made with (both name them alike).
+template <class Source> void takeDeviceAndPicture(LessonFigures &f, const Source &source)
+{
+    f.deviceName = source.deviceName;
+    f.deviceKind = source.deviceKind;
+    f.width = source.width;
+    f.height = source.height;
+    f.format = source.format;
+    f.copyGBps = source.copyGBps;
+}
+
+} // namespace
+
 LessonFigures lessonFiguresFromRaces(const RaceResult &race, const RaceResult *pinned)
 {
     LessonFigures f;
-    f.deviceName = race.deviceName;
-    f.deviceKind = race.deviceKind;
-    f.width = race.width;
-    f.height = race.height;
-    f.format = race.format;
-    f.copyGBps = race.copyGBps;
+    takeDeviceAndPicture(f, race);
     f.cpuMs = race.cpuReferenceMs;
     f.cpuTitle = race.cpuReferenceTitle;
     for (const RaceEntry &e : race.entries)
@@ -142,12 +152,7 @@ LessonFigures lessonFiguresFromRecords(const RecordPair &records)
     const MeasurementRecord &r = *records.pageable;
     f.recorded = true;
     f.provenance = r.provenance();
-    f.deviceName = r.deviceName;
-    f.deviceKind = r.deviceKind;
-    f.width = r.width;
-    f.height = r.height;
-    f.format = r.format;
-    f.copyGBps = r.copyGBps;
+    takeDeviceAndPicture(f, r);
     f.pageable = r.results;
     if (records.pinned)
         f.pinned = records.pinned->results;
@@ -177,9 +182,10 @@ std::vector<std::string> LessonPlan::variants() const
 LessonPlan lessonPlan()
 {
     LessonPlan plan;
-    const FilterSpec *f = findFilter(plan.filter);
+    const FilterSpec *f = lessonFilter();
     if (!f)
         return plan;
+    plan.filter = f->name;
     if (const VariantSpec *base = baselineVariant(*f))
         plan.port = base->name;
     for (const VariantSpec &v : f->variants) {

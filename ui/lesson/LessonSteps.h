@@ -1,9 +1,10 @@
 // LessonSteps: the guided lesson's steps (Help ▸ Show the Lesson) as values: for each step one title,
 // one chart (bars whose length is proportional to the number printed beside them) and one plain
 // sentence, all computed from measured numbers, live (this computer) or recorded (data/measurements).
-// Seed 004's story on the 5x5 Gaussian: the plain port against the best CPU code, the slow private
-// list and its fix, the copies against the computing (pageable and page-locked), the rung that reaches
-// the memory limit, the verdict from picture to picture, and a live step with frames per second.
+// Seed 004's story on the catalogue's lesson filter (FilterSpec::lessonFilter): the plain port against
+// the best CPU code, the slow private list and its fix, the copies against the computing (pageable and
+// page-locked), the rung that reaches the memory limit, the verdict from picture to picture, and a
+// live step with frames per second.
 //
 // No Qt and no OpenCL here: the window (LessonWindow) draws these values, and the tests feed numbers
 // in directly (a device slower than the CPU must never be called faster).
@@ -51,15 +52,15 @@ LessonFigures lessonFiguresFromRecords(const RecordPair &records);
 // "OpenCV on 16 CPU threads" from a result's cpu_ms.best_label ("OpenCV 4.6.0, 16 threads").
 std::string lessonCpuTitle(const std::string &bestLabel);
 
-// Which variants tell which part of the story, from the catalogue: the plain port is the family's
-// baseline (isBaseline); the memory-limit rungs are the block variants (makesBlocks); the slow private
+// Which variants tell which part of the story, from the catalogue: the family is the one flagged
+// lessonFilter; the plain port is its baseline (isBaseline); the memory-limit rungs are the block variants (makesBlocks); the slow private
 // array and its fix are the variants whose VariantSpec::lessonRole is Spill and SpillFix.
 struct LessonPlan
 {
-    std::string filter = "gaussian5x5";
+    std::string filter;     // the lesson filter (empty: the catalogue flags none)
     std::string port;       // the baseline variant
-    std::string spill;      // LessonRole::Spill (gaussian5x5: private_array)
-    std::string spillFix;   // LessonRole::SpillFix (gaussian5x5: constant_memory)
+    std::string spill;      // LessonRole::Spill: the weights in a private array
+    std::string spillFix;   // LessonRole::SpillFix: the same weights in constant memory
     std::vector<std::string> rungs; // the block variants, catalogue order
     // Every variant the live measurement runs, in catalogue order (port, spill, fix, rungs).
     std::vector<std::string> variants() const;

@@ -1,5 +1,5 @@
-// LessonWindow: Help ▸ Show the Lesson (and L in present mode). Six steps retell seed 004 on the 5x5
-// Gaussian with numbers measured here and now, on the current device and picture: the plain port
+// LessonWindow: Help ▸ Show the Lesson (and L in present mode). Six steps retell seed 004 on the
+// catalogue's lesson filter (FilterSpec::lessonFilter) with numbers measured here and now, on the current device and picture: the plain port
 // against the best CPU code, the slow private list and its fix, the copies against the computing
 // (ordinary and page-locked memory), the rung that reaches the memory limit, the verdict from picture
 // to picture, and a live step where the picture moves and each side shows its frames per second.

@@ -170,6 +170,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     f.openCv = {OpenCvEquivalent::Call::GaussianBlur, 2, {}, "sigma", {}, 2, {}};
     f.toleranceNote = "±1 per 8-bit channel: float sums in a different order (or fused multiply-add) can round "
                       "a .5 case the other way";
+    f.lessonFilter = true; // seed 004's story: the guided lesson and the helper-overhead measurement
     f.prepare = [](const FilterParams &p) {
         const FilterSpec *self = findFilter("gaussian5x5");
         PreparedFilter prepared;
