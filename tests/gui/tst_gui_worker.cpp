@@ -37,6 +37,7 @@ struct WatchedWorker
     WorkerRelay relay{&worker};
     QSignalSpy started{&relay, &WorkerRelay::runStarted};
     QSignalSpy finished{&relay, &WorkerRelay::runFinished};
+    QSignalSpy early{&relay, &WorkerRelay::firstPicture};
 
     // Submits one request and waits for its result (an empty result after 60 s).
     ComputeResult runAndWait(const ComputeRequest &r)
@@ -114,10 +115,10 @@ private slots:
     void firstPictureBeforeTheRepeats()
     {
         FWB_REQUIRE_DEVICE(device);
-        ComputeWorker worker;
-        WorkerRelay relay(&worker);
-        QSignalSpy early(&relay, &WorkerRelay::firstPicture);
-        QSignalSpy finished(&relay, &WorkerRelay::runFinished);
+        WatchedWorker watched;
+        ComputeWorker &worker = watched.worker;
+        QSignalSpy &early = watched.early;
+        QSignalSpy &finished = watched.finished;
         auto image = std::make_shared<const Image>(makeTestCard(259, 194, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image, 4000); // repeats that take far longer than one launch
         r.id = 11;
@@ -148,7 +149,7 @@ private slots:
         r.id = 12;
         r.earlyPicture = false;
         r.run.repeat = 2;
-        QVERIFY(runAndWait(worker, finished, r).run.ok());
+        QVERIFY(watched.runAndWait(r).run.ok());
         QCOMPARE(early.count(), 1);
     }
 
