@@ -4,7 +4,8 @@
 # OpenCV's own best CPU loop on the same host: cv2.imread -> GaussianBlur(5x5, sigma 1) -> imwrite
 # (quality 75) over a thread pool of one thread per core. Both write every result; images/s compared.
 # Needs the Qt-free (or Qt) build's filter-bench and Python with cv2. APPLY_ARGS adds options to apply
-# (e.g. APPLY_ARGS="--queues 3 --device all").
+# (e.g. APPLY_ARGS="--queues 3 --device all"); APPLY_FORMAT the layout (default rgba8888; rgb888 is a colour
+# JPEG's own three channels, as OpenCV's loop reads them).
 # Usage: scripts/apply-vs-opencv.sh OUT_DIR [COUNT] [FILTER_BENCH]
 set -euo pipefail
 out="$1"
@@ -36,10 +37,10 @@ PY
 "$bench" devices > "$out/devices.txt" 2>&1 || true
 # The program built first (a tiny run of the same variant and layout: a JPEG decodes to rgba8888), so that the
 # batch is timed warm, as OpenCV's loop is; the first measurement (2026-11-26) paid the cold build inside it.
-"$bench" run --filter gaussian5x5 --variant roofline --format rgba8888 --synthetic 64x64 --repeat 1 ${APPLY_DEVICE:+--device "$APPLY_DEVICE"} > /dev/null
+"$bench" run --filter gaussian5x5 --variant roofline --format "${APPLY_FORMAT:-rgba8888}" --synthetic 64x64 --repeat 1 ${APPLY_DEVICE:+--device "$APPLY_DEVICE"} > /dev/null
 start=$(date +%s%N)
 # shellcheck disable=SC2086 # APPLY_ARGS: several words
-"$bench" apply --filter gaussian5x5 --variant roofline --param sigma=1 --border reflect101 "$work/in" \
+"$bench" apply --filter gaussian5x5 --variant roofline --param sigma=1 --border reflect101 --format "${APPLY_FORMAT:-rgba8888}" "$work/in" \
     --out "$work/ours" --json ${APPLY_ARGS:-} > "$out/apply.jsonl"
 ours_ns=$(( $(date +%s%N) - start ))
 python3 - "$work/in" "$work/cv" <<'PY' > "$out/opencv.txt"
