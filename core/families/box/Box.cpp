@@ -271,7 +271,8 @@ void registerBox(std::vector<FilterSpec> &out)
                        "per half; three rows add in two more, and the rounded mean is one multiply and shift per "
                        "pixel (floor((s + 4) x 7282 / 65536), the reference's rounding for every sum a 3x3 window "
                        "can reach). One byte permute joins four results. About 5 operations per output byte. "
-                       "Radius 1 and gray8 only. Exact.",
+                       "Radius 1 and gray8 only. Exact. On a large GPU it is slower than the strips rung: fewer "
+                       "instructions did not pay where the time is set on the memory side.",
         .seedNote = "Not in the seeds: the box's sums as packed integers, two pixels per add.",
         .plainWords = "Each worker adds up pairs of pixels in one step, so the work per pixel shrinks until only "
                       "reading and writing the picture is left.",
