@@ -12,6 +12,11 @@
 #include <cstring>
 #include <thread>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FWB_NBODY_AVX2 1
+#endif
+
 namespace fwb {
 
 namespace {
@@ -96,6 +101,43 @@ void stepLanes(const Body *__restrict in, std::size_t n, std::size_t i0, std::si
     }
 }
 
+#ifdef FWB_NBODY_AVX2
+// stepLanes written out in AVX2 intrinsics, eight bodies in one register: the compiler's own
+// vectorisation of the lane loop above interleaved x, y and z across three registers and took three
+// square roots and three divides per pull of eight (and kept the sums on the stack), a third of the
+// speed. The same IEEE operations in the same order (no multiply-add is fused), so bit-identical.
+__attribute__((target("avx2"))) void stepLanesAvx2(const Body *__restrict in, std::size_t n, std::size_t i0,
+                                                  std::size_t last, float *__restrict acc /* 3 x kLanes */)
+{
+    static_assert(kLanes == 8, "one AVX register of bodies");
+    alignas(32) float px[kLanes], py[kLanes], pz[kLanes];
+    for (std::size_t l = 0; l < kLanes; ++l) {
+        const Body &b = in[std::min(i0 + l, last - 1)];
+        px[l] = b.p[0];
+        py[l] = b.p[1];
+        pz[l] = b.p[2];
+    }
+    const __m256 x = _mm256_load_ps(px), y = _mm256_load_ps(py), z = _mm256_load_ps(pz);
+    const __m256 eps2 = _mm256_set1_ps(kSoftening2), one = _mm256_set1_ps(1.0f);
+    __m256 ax = _mm256_setzero_ps(), ay = _mm256_setzero_ps(), az = _mm256_setzero_ps();
+    for (std::size_t j = 0; j < n; ++j) {
+        const __m256 dx = _mm256_sub_ps(_mm256_set1_ps(in[j].p[0]), x);
+        const __m256 dy = _mm256_sub_ps(_mm256_set1_ps(in[j].p[1]), y);
+        const __m256 dz = _mm256_sub_ps(_mm256_set1_ps(in[j].p[2]), z);
+        const __m256 r2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)), eps2);
+        const __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(r2));
+        const __m256 s = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(in[j].p[3]), inv), inv), inv);
+        ax = _mm256_add_ps(ax, _mm256_mul_ps(dx, s));
+        ay = _mm256_add_ps(ay, _mm256_mul_ps(dy, s));
+        az = _mm256_add_ps(az, _mm256_mul_ps(dz, s));
+    }
+    _mm256_storeu_ps(acc, ax);
+    _mm256_storeu_ps(acc + kLanes, ay);
+    _mm256_storeu_ps(acc + 2 * kLanes, az);
+}
+#endif
+
 void stepRange(const std::vector<Body> &in, std::vector<Body> &out, std::size_t first, std::size_t last)
 {
     const std::size_t n = in.size();
@@ -111,9 +153,17 @@ void stepRange(const std::vector<Body> &in, std::vector<Body> &out, std::size_t 
         b.p[2] = pz + b.v[2] * kDt;
         b.p[3] = in[i].p[3];
     };
+#ifdef FWB_NBODY_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (std::size_t i = first; i < last; i += kLanes) {
         float acc[3 * kLanes];
-        stepLanes(in.data(), n, i, last, acc);
+#ifdef FWB_NBODY_AVX2
+        if (avx2)
+            stepLanesAvx2(in.data(), n, i, last, acc);
+        else
+#endif
+            stepLanes(in.data(), n, i, last, acc);
         for (std::size_t l = 0; l < kLanes && i + l < last; ++l)
             finish(i + l, acc[l], acc[kLanes + l], acc[2 * kLanes + l]);
     }
