@@ -389,6 +389,21 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
     if (names.empty())
         for (const VariantSpec &v : filter->variants)
             names.push_back(v.name);
+    // Page-locked copies start from a picture that lives in page-locked memory, copied there once before
+    // the race (as the window's pinned runs and apply's decoders do): each version's end to end is then
+    // its DMA copies and kernels, not a staging memcpy of the picture repeated per version. Where the
+    // device gives no page-locked memory, the versions stage as before.
+    const auto pinnedCopy = [&] {
+        try {
+            Image copy = session.pinnedImage(input.width(), input.height(), base.params.format);
+            input.convertInto(copy);
+            return copy;
+        } catch (const std::exception &) {
+            return Image();
+        }
+    };
+    Image pinnedInput = base.transfer == TransferMode::Pinned ? pinnedCopy() : Image();
+    const Image &deviceInput = pinnedInput.isNull() ? input : pinnedInput;
     for (const std::string &name : names) {
         if (cancelled(cancel))
             break;
@@ -402,7 +417,7 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         const VariantSpec *variant = filter->variant(name);
         e.title = variant ? variant->title : name;
         starting(e.name, e.title, false, false);
-        e.result = session.run(input, request, cancel);
+        e.result = session.run(deviceInput, request, cancel);
         if (e.result.cancelled)
             break;
         add(std::move(e));
@@ -444,7 +459,8 @@ RaceResult runRace(Session &session, const Image &input, const RunRequest &base,
         pinned.transfer = TransferMode::Pinned;
         pinned.keepOutput = false;
         pinned.reuseUpload = false;
-        race.pinnedWinner = session.run(input, pinned, cancel);
+        const Image copy = pinnedCopy(); // the picture in page-locked memory, as in a pinned race
+        race.pinnedWinner = session.run(copy.isNull() ? input : copy, pinned, cancel);
         if (race.pinnedWinner.cancelled)
             race.cancelled = true;
     }
