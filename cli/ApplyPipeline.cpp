@@ -131,7 +131,8 @@ public:
         {
             std::unique_lock lock(m_mutex);
             m_wake.wait(lock, [&] {
-                serveRequests(lock);
+                while (serveOneRequest(lock)) {
+                }
                 return m_lent == 0;
             });
             blocks.swap(m_blocks);
@@ -212,11 +213,6 @@ private:
         request->done = true;
         m_wake.notify_all();
         return true;
-    }
-    void serveRequests(std::unique_lock<std::mutex> &lock)
-    {
-        while (serveOneRequest(lock)) {
-        }
     }
 
     // A w x h image on `block`'s memory that gives the block back when it goes (any thread); an

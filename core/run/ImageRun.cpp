@@ -398,6 +398,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         int warmups = std::max(0, request.warmup);
         int total = warmups + std::max(1, request.repeat);
         launching = true;
+        std::vector<double> passMs(launches.size()); // one repeat's pass times, reused
         if (tiled) {
             d->runTiles(src, out, *filter, *variant, launches, coeffs, params4, uploadFrom, downloadTo,
                         filter->transposesOutput ? 0 : prepared.radius, request, cancelled, r);
@@ -505,7 +506,6 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             }
             if (!timed)
                 continue;
-            std::vector<double> passMs(launches.size());
             for (std::size_t p = 0; p < launches.size(); ++p)
                 passMs[p] = launches[p].empty ? 0.0 : eventMs(passEvents[p]);
             times.add(!uploaded ? 0.0 : upHostMs >= 0 ? upHostMs : eventMs(upEvent), passMs,
