@@ -1,5 +1,5 @@
 // recursive_gaussian (Young & van Vliet IIR Gaussian: column passes and transposes;
-// kernels/recursive_gaussian/recursive_gaussian.cl with the shared kernels/transpose/transpose.clh): catalogue entry, the plain CPU
+// kernels/recursive_gaussian/recursive_gaussian.cl, the blocked rungs in recursive_gaussian_blocked.cl, with the shared kernels/transpose/transpose.clh): catalogue entry, the plain CPU
 // reference and the fast multi-threaded CPU path.
 #include "Catalogue.h"
 #include "CpuReference.h"
@@ -53,7 +53,7 @@ YvvCoefficients youngVanVliet(double sigmaParam)
     return {(1.0f - a3) - (a1 + a2), a1, a2, a3};
 }
 
-// The blocked variants' three 3x3 carry matrices for segments of L samples (kernels/recursive_gaussian/recursive_gaussian.cl:
+// The blocked variants' three 3x3 carry matrices for segments of L samples (kernels/recursive_gaussian/recursive_gaussian_blocked.cl:
 // -DIIR_SEG from the variant's defines, 32 or 64), appended to the coefficient table after B, a1, a2, a3
 // (the other variants read only those four), L = 32 first, then 64: M = A^L, the 3-tap state after L homogeneous steps; R,
 // the backward-from-zero run of the forward homogeneous response, read at the segment's head; Rl =
@@ -366,7 +366,7 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
     v = VariantSpec{};
     v.name = "blocked";
     v.title = "Blocked: segments with carries, no transposes";
-    v.kernelFile = "recursive_gaussian.cl";
+    v.kernelFile = "recursive_gaussian_blocked.cl";
     v.plainWords = "The walking blur cut into short pieces that thousands of workers walk at the same time, "
                    "each then corrected by a few numbers handed on from the piece before it.";
     v.passes = {{"iir_blocked_columns_tails", Slot::Src, Slot::TmpA, Geometry::Blocks},
