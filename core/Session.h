@@ -148,6 +148,12 @@ struct RunResult
     bool ok() const { return error.empty(); }
 };
 
+// The fastest CPU figure of `r` (cpuBestMs, its label, both speed-ups) from our multi-threaded time and
+// OpenCV's `openCvCpuMs` (<= 0: none), whichever is faster. The run verb calls it again with the
+// opencv_cpu row's own median, so a table's baseline and its OpenCV row show one number.
+void setCpuBest(RunResult &r, double openCvCpuMs);
+
+
 // True when a pass of the variant makes a block of outputs per work-item (Geometry::Blocks).
 bool makesBlocks(const VariantSpec &variant);
 inline constexpr int kMaxOutputBlockSide = 256; // the largest output block side run --block and the tuner take

@@ -108,6 +108,22 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
 }
 
 
+void setCpuBest(RunResult &r, double openCvCpuMs)
+{
+    const std::string threads = std::to_string(r.cpuThreads) + (r.cpuThreads == 1 ? " thread" : " threads");
+    r.cpuBestMs = r.cpuMultiMs;
+    r.cpuBestLabel = "ours, " + threads;
+    if (openCvCpuMs > 0) {
+        r.openCvCpuMs = openCvCpuMs;
+        if (r.cpuBestMs <= 0 || openCvCpuMs < r.cpuBestMs) {
+            r.cpuBestMs = openCvCpuMs;
+            r.cpuBestLabel = openCvVersion() + ", " + threads;
+        }
+    }
+    r.speedupVsCpu = r.kernelMs.median > 0 && r.cpuBestMs > 0 ? r.cpuBestMs / r.kernelMs.median : 0;
+    r.speedupTotalVsCpu = r.totalMs > 0 && r.cpuBestMs > 0 ? r.cpuBestMs / r.totalMs : 0;
+}
+
 RunResult Session::runBaseline(const Image &input, const RunRequest &request, Baseline baseline,
                                const std::atomic<bool> *cancel)
 {

@@ -412,8 +412,7 @@ struct Session::Impl
     std::shared_ptr<OpenCvTapiContext> openCvTapi; // declared after the context: released before it
     void fillCpuBest(RunResult &r, const Image &src, const FilterSpec &filter, const RunRequest &request, int threads)
     {
-        r.cpuBestMs = r.cpuMultiMs;
-        r.cpuBestLabel = "ours, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        r.cpuThreads = threads;
         if (request.openCvCpuBaseline && openCvUnsupportedReason(filter, request.params).empty()) {
             const std::string key = cpuKey(src.contentHash(), filter, request.params, threads);
             auto it = openCvCpuCache.find(key);
@@ -426,15 +425,8 @@ struct Session::Impl
                 it = openCvCpuCache.emplace(key, ocv.error.empty() ? Stats::of(ocv.opMs).median : -1.0).first;
             }
             r.openCvCpuMs = it->second;
-            if (r.openCvCpuMs > 0 && (r.cpuBestMs <= 0 || r.openCvCpuMs < r.cpuBestMs)) {
-                r.cpuBestMs = r.openCvCpuMs;
-                r.cpuBestLabel = openCvVersion() + ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-            }
         }
-        if (r.kernelMs.median > 0 && r.cpuBestMs > 0)
-            r.speedupVsCpu = r.cpuBestMs / r.kernelMs.median;
-        if (r.totalMs > 0 && r.cpuBestMs > 0)
-            r.speedupTotalVsCpu = r.cpuBestMs / r.totalMs;
+        setCpuBest(r, r.openCvCpuMs);
     }
 
     static std::string cpuKey(std::uint64_t picture, const FilterSpec &filter, const FilterParams &params, int threads)
