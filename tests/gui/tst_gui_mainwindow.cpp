@@ -10,6 +10,7 @@
 #include "HeadlessImageIo.h"
 #include "ImageFileIo.h"
 #include "ImageView.h"
+#include "JobPage.h"
 #include "MainWindow.h"
 #include "TimingPanel.h"
 
@@ -67,6 +68,15 @@ private:
         return path;
     }
 
+    // A file in the test folder with these bytes; its path (empty: it could not be written).
+    QString writeBytes(const QString &name, const QByteArray &bytes)
+    {
+        QFile file(m_dir.filePath(name));
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            return {};
+        return file.fileName();
+    }
+
 private slots:
     void initTestCase() { openSuiteWindow("tst_gui_mainwindow"); }
 
@@ -84,11 +94,9 @@ private slots:
         QVERIFY(w.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
 
         // A file that cannot be read: clear message, current image stays.
-        QFile bad(m_dir.filePath("corrupted.png"));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("\x89PNG\r\n\x1a\n not really a png");
-        bad.close();
-        QVERIFY(!w.loadFile(bad.fileName()));
+        const QString bad = writeBytes("corrupted.png", "\x89PNG\r\n\x1a\n not really a png");
+        QVERIFY(!bad.isEmpty());
+        QVERIFY(!w.loadFile(bad));
         QVERIFY2(w.banner()->text().contains("Cannot load"), qPrintable(w.banner()->text()));
         QCOMPARE(w.inputImage()->width(), 97);
         w.banner()->dismiss();
@@ -98,14 +106,26 @@ private slots:
         QCOMPARE(w.originalView()->image().size(), QSize(259, 194));
     }
 
+    // Every page that runs one long job (Race, Tuner, Sweep, Duel) is started from the Run menu too.
+    void everyJobPageIsInTheRunMenu()
+    {
+        MainWindow &w = *m_window;
+        QStringList titles;
+        for (WorkbenchPage *page : w.pages())
+            if (auto *job = qobject_cast<JobPage *>(page)) {
+                titles << job->title();
+                QVERIFY2(test::inRunMenu(w, job->startAction()), qPrintable(job->title()));
+            }
+        titles.sort();
+        QCOMPARE(titles, (QStringList{"Duel", "Race", "Sweep", "Tuner"}));
+    }
+
     void unreadableFileSaysWhy()
     {
         MainWindow &w = *m_window;
-        QFile text(m_dir.filePath("notes.png"));
-        QVERIFY(text.open(QIODevice::WriteOnly));
-        text.write("these are notes, not a picture\n");
-        text.close();
-        QVERIFY(!w.loadFile(text.fileName()));
+        const QString text = writeBytes("notes.png", "these are notes, not a picture\n");
+        QVERIFY(!text.isEmpty());
+        QVERIFY(!w.loadFile(text));
         QVERIFY2(w.banner()->text().contains("not PNG image data"), qPrintable(w.banner()->text()));
         w.banner()->dismiss();
     }

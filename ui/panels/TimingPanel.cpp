@@ -1,6 +1,7 @@
 // TimingPanel: painting the time-split bars, formatting the numbers, feeding the history chart.
 #include "TimingPanel.h"
 
+#include "ChartViews.h"
 #include "ProgramCache.h"
 
 #include <QBarCategoryAxis>
@@ -229,7 +230,6 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_chart->addSeries(m_series);
 
     m_chart->legend()->hide();
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_categories = new QBarCategoryAxis;
     m_valueAxis = new QValueAxis;
     m_valueAxis->setTitleText(tr("median kernel time (ms)"));
@@ -238,10 +238,7 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_valueAxis);
-    m_chartView = new QChartView(m_chart, this);
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(220);
-    m_chartView->setObjectName("historyChart");
+    m_chartView = createChartView(m_chart, "historyChart", 220, this);
 
     auto *top = new QBoxLayout(QBoxLayout::LeftToRight);
     m_top = top;
