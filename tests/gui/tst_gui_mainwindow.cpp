@@ -6,6 +6,7 @@
 
 #include "ComputeWorker.h"
 #include "ControlPanel.h"
+#include "ElidedLabel.h"
 #include "ErrorBanner.h"
 #include "HeadlessImageIo.h"
 #include "ImageFileIo.h"
@@ -22,7 +23,9 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QSettings>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 using namespace fwb;
@@ -118,6 +121,45 @@ private slots:
             }
         titles.sort();
         QCOMPARE(titles, (QStringList{"Duel", "Race", "Sweep", "Tuner"}));
+    }
+
+    // Issue 24: at 1366x768 under a window manager (about 1366x700 for the window) a long status line was
+    // cut off mid-word at the edge of its label. The window still fits the screen; the line takes the width
+    // it is given, what it draws fits there and ends in "…" where its text is longer, and its tooltip holds
+    // the whole text.
+    void longStatusFitsALaptopScreen()
+    {
+        MainWindow &w = *m_window;
+        const QSize before = w.size();
+        const auto restore = qScopeGuard([&] {
+            w.setStatus(QStringLiteral("Ready"));
+            w.resize(before);
+        });
+        const QString text = QStringLiteral(
+            "Ran on cpu-haswell-AMD EPYC 7B13 64-Core Processor · program from disk cache · upload skipped: image "
+            "resident · matches the CPU reference (max diff 0) · kernel 0.412 ms — automatic runs paused: one run "
+            "takes 2.4 s on this picture (tick \"Run automatically\" to keep them)");
+        w.setStatus(text);
+        const QSize available(1366, 700);
+        const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(minimum.width() <= available.width(), qPrintable(QString("minimum width %1").arg(minimum.width())));
+        w.resize(available);
+        QTest::qWait(50);
+        QCOMPARE(w.size(), available);
+        auto *line = w.statusBar()->findChild<ElidedLabel *>(QStringLiteral("runStatus"));
+        QVERIFY(line && line->isVisible());
+        const QRect inWindow(line->mapTo(&w, QPoint(0, 0)), line->size());
+        QVERIFY2(w.rect().contains(inWindow), qPrintable(QString("status line at %1,%2 %3x%4")
+                                                            .arg(inWindow.x()).arg(inWindow.y())
+                                                            .arg(inWindow.width()).arg(inWindow.height())));
+        QCOMPARE(w.statusText(), text);
+        QCOMPARE(line->toolTip(), text);
+        QVERIFY2(line->fontMetrics().horizontalAdvance(line->text()) > line->width(), "the test's text fits anyway");
+        const QString shown = line->shownText();
+        QVERIFY2(shown.endsWith(QChar(0x2026)) && text.startsWith(shown.chopped(1)), qPrintable(shown));
+        QVERIFY(line->fontMetrics().horizontalAdvance(shown) <= line->contentsRect().width());
+        w.setStatus(QStringLiteral("Ready")); // a short one shows whole
+        QCOMPARE(line->shownText(), QStringLiteral("Ready"));
     }
 
     void unreadableFileSaysWhy()
