@@ -35,14 +35,6 @@ private:
     }
 
 private slots:
-    void duelIsInTheRunMenu()
-    {
-        MainWindow window(false);
-        DuelPage *duel = duelPage(window);
-        QVERIFY(duel);
-        QVERIFY(test::inRunMenu(window, duel->duelAction()));
-    }
-
     void duel_data()
     {
         QTest::addColumn<QString>("right");
@@ -61,9 +53,9 @@ private slots:
         const QString spec = QString::fromStdString(device.spec());
         QVERIFY(duel->setSideSpec(0, spec));
         QVERIFY(duel->setSideSpec(1, right.isEmpty() ? spec : right));
-        QSignalSpy finished(duel, &DuelPage::duelFinished);
-        QVERIFY(duel->startDuel());
-        QVERIFY(!duel->startDuel());
+        QSignalSpy finished(duel, &JobPage::jobFinished);
+        QVERIFY(duel->startJob());
+        QVERIFY(!duel->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         for (int side = 0; side < 2; ++side) {
             QVERIFY2(duel->hasResult(side), duel->result(side).run.error.c_str());
@@ -96,8 +88,8 @@ private slots:
         QVERIFY(duel->setSideSpec(1, QStringLiteral("cpu-multi")));
         if (auto *tabs = window.findChild<QTabWidget *>())
             tabs->setCurrentWidget(duel); // the page on show, laid out at this window size
-        QSignalSpy finished(duel, &DuelPage::duelFinished);
-        QVERIFY(duel->startDuel());
+        QSignalSpy finished(duel, &JobPage::jobFinished);
+        QVERIFY(duel->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QCoreApplication::processEvents();
         auto *view = duel->findChild<QChartView *>("duelChart");
@@ -131,21 +123,21 @@ private slots:
         const QString spec = QString::fromStdString(device.spec());
         QVERIFY(duel->setSideSpec(0, spec));
         QVERIFY(duel->setSideSpec(1, spec));
-        QSignalSpy finished(duel, &DuelPage::duelFinished);
+        QSignalSpy finished(duel, &JobPage::jobFinished);
         // The left side's worker waits at the start of its run until the page has cancelled.
         const QList<ComputeWorker *> workers = duel->findChildren<ComputeWorker *>();
         QCOMPARE(workers.size(), 2);
         test::WorkerGate gate;
         QVERIFY(gate.attach(workers.front(), &ComputeWorker::runStarted));
-        QVERIFY(duel->startDuel());
+        QVERIFY(duel->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(gate.holding(), 60000);
-        duel->cancelDuel();
+        duel->cancelJob();
         gate.release();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
         QVERIFY(!duel->hasResult(1)); // the second side never started
         QVERIFY(!duel->isDueling());
         QCOMPARE(duel->barCount(), duel->hasResult(0) ? 2 : 0);
-        QVERIFY(duel->duelAction()->isEnabled());
+        QVERIFY(duel->startAction()->isEnabled());
     }
 };
 

@@ -34,7 +34,7 @@ private:
     {
         window.show();
         LabPage *lab = labPage(window);
-        lab->activate();
+        lab->raiseTab();
         if (!lab->setDeviceSpec(QString::fromStdString(m_device.spec())))
             return nullptr;
         lab->setWorkload(workload);
@@ -51,7 +51,7 @@ void TestGuiLab::pageIsATab()
     QCOMPARE(lab->title(), QStringLiteral("Compute Lab"));
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("pageTabs"));
     QVERIFY(tabs && tabs->indexOf(lab) >= 0);
-    lab->activate();
+    lab->raiseTab();
     QCOMPARE(tabs->currentWidget(), lab);
 }
 

@@ -6,10 +6,12 @@
 
 #include "ComputeWorker.h"
 #include "ControlPanel.h"
+#include "ElidedLabel.h"
 #include "ErrorBanner.h"
 #include "HeadlessImageIo.h"
 #include "ImageFileIo.h"
 #include "ImageView.h"
+#include "JobPage.h"
 #include "MainWindow.h"
 #include "TimingPanel.h"
 
@@ -21,7 +23,9 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QSettings>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 using namespace fwb;
@@ -67,6 +71,15 @@ private:
         return path;
     }
 
+    // A file in the test folder with these bytes; its path (empty: it could not be written).
+    QString writeBytes(const QString &name, const QByteArray &bytes)
+    {
+        QFile file(m_dir.filePath(name));
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            return {};
+        return file.fileName();
+    }
+
 private slots:
     void initTestCase() { openSuiteWindow("tst_gui_mainwindow"); }
 
@@ -84,11 +97,9 @@ private slots:
         QVERIFY(w.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
 
         // A file that cannot be read: clear message, current image stays.
-        QFile bad(m_dir.filePath("corrupted.png"));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("\x89PNG\r\n\x1a\n not really a png");
-        bad.close();
-        QVERIFY(!w.loadFile(bad.fileName()));
+        const QString bad = writeBytes("corrupted.png", "\x89PNG\r\n\x1a\n not really a png");
+        QVERIFY(!bad.isEmpty());
+        QVERIFY(!w.loadFile(bad));
         QVERIFY2(w.banner()->text().contains("Cannot load"), qPrintable(w.banner()->text()));
         QCOMPARE(w.inputImage()->width(), 97);
         w.banner()->dismiss();
@@ -98,14 +109,65 @@ private slots:
         QCOMPARE(w.originalView()->image().size(), QSize(259, 194));
     }
 
+    // Every page that runs one long job (Race, Tuner, Sweep, Duel) is started from the Run menu too.
+    void everyJobPageIsInTheRunMenu()
+    {
+        MainWindow &w = *m_window;
+        QStringList titles;
+        for (WorkbenchPage *page : w.pages())
+            if (auto *job = qobject_cast<JobPage *>(page)) {
+                titles << job->title();
+                QVERIFY2(test::inRunMenu(w, job->startAction()), qPrintable(job->title()));
+            }
+        titles.sort();
+        QCOMPARE(titles, (QStringList{"Duel", "Race", "Sweep", "Tuner"}));
+    }
+
+    // Issue 24: at 1366x768 under a window manager (about 1366x700 for the window) a long status line was
+    // cut off mid-word at the edge of its label. The window still fits the screen; the line takes the width
+    // it is given, what it draws fits there and ends in "…" where its text is longer, and its tooltip holds
+    // the whole text.
+    void longStatusFitsALaptopScreen()
+    {
+        MainWindow &w = *m_window;
+        const QSize before = w.size();
+        const auto restore = qScopeGuard([&] {
+            w.setStatus(QStringLiteral("Ready"));
+            w.resize(before);
+        });
+        const QString text = QStringLiteral(
+            "Ran on cpu-haswell-AMD EPYC 7B13 64-Core Processor · program from disk cache · upload skipped: image "
+            "resident · matches the CPU reference (max diff 0) · kernel 0.412 ms — automatic runs paused: one run "
+            "takes 2.4 s on this picture (tick \"Run automatically\" to keep them)");
+        w.setStatus(text);
+        const QSize available(1366, 700);
+        const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(minimum.width() <= available.width(), qPrintable(QString("minimum width %1").arg(minimum.width())));
+        w.resize(available);
+        QTest::qWait(50);
+        QCOMPARE(w.size(), available);
+        auto *line = w.statusBar()->findChild<ElidedLabel *>(QStringLiteral("runStatus"));
+        QVERIFY(line && line->isVisible());
+        const QRect inWindow(line->mapTo(&w, QPoint(0, 0)), line->size());
+        QVERIFY2(w.rect().contains(inWindow), qPrintable(QString("status line at %1,%2 %3x%4")
+                                                            .arg(inWindow.x()).arg(inWindow.y())
+                                                            .arg(inWindow.width()).arg(inWindow.height())));
+        QCOMPARE(w.statusText(), text);
+        QCOMPARE(line->toolTip(), text);
+        QVERIFY2(line->fontMetrics().horizontalAdvance(line->text()) > line->width(), "the test's text fits anyway");
+        const QString shown = line->shownText();
+        QVERIFY2(shown.endsWith(QChar(0x2026)) && text.startsWith(shown.chopped(1)), qPrintable(shown));
+        QVERIFY(line->fontMetrics().horizontalAdvance(shown) <= line->contentsRect().width());
+        w.setStatus(QStringLiteral("Ready")); // a short one shows whole
+        QCOMPARE(line->shownText(), QStringLiteral("Ready"));
+    }
+
     void unreadableFileSaysWhy()
     {
         MainWindow &w = *m_window;
-        QFile text(m_dir.filePath("notes.png"));
-        QVERIFY(text.open(QIODevice::WriteOnly));
-        text.write("these are notes, not a picture\n");
-        text.close();
-        QVERIFY(!w.loadFile(text.fileName()));
+        const QString text = writeBytes("notes.png", "these are notes, not a picture\n");
+        QVERIFY(!text.isEmpty());
+        QVERIFY(!w.loadFile(text));
         QVERIFY2(w.banner()->text().contains("not PNG image data"), qPrintable(w.banner()->text()));
         w.banner()->dismiss();
     }

@@ -86,7 +86,7 @@ private slots:
         QVERIFY2(title.contains(q(sobel->plainVerb)) && !title.contains("blurring"), qPrintable(title));
 
         // Space: the race runs to its end.
-        QSignalSpy finished(race, &RacePage::raceFinished);
+        QSignalSpy finished(race, &JobPage::jobFinished);
         QTest::keyClick(present, Qt::Key_Space);
         QVERIFY(race->isRacing());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 240000);

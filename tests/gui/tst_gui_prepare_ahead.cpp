@@ -154,8 +154,8 @@ void TestPrepareAhead::raceAfterPrepareCompilesNothing()
     QVERIFY(race);
     QStringList said;
     connect(race, &WorkbenchPage::statusMessage, this, [&said](const QString &text) { said << text; });
-    QSignalSpy finished(race, &RacePage::raceFinished);
-    QVERIFY(race->startRace());
+    QSignalSpy finished(race, &JobPage::jobFinished);
+    QVERIFY(race->startJob());
     QVERIFY(finished.wait(300000));
     QVERIFY2(said.filter("Running ").size() >= 3, qPrintable(said.join('\n')));
     QVERIFY2(said.filter("Compiling").isEmpty(), qPrintable(said.join('\n')));

@@ -47,21 +47,13 @@ class TestGuiRace : public test::PageWindowSuite<RacePage>
             return true;
         if (!setUp(window, device, 192, 128))
             return false;
-        QSignalSpy finished(race, &RacePage::raceFinished);
-        return race->startRace() && (!finished.isEmpty() || finished.wait(120000));
+        QSignalSpy finished(race, &JobPage::jobFinished);
+        return race->startJob() && (!finished.isEmpty() || finished.wait(120000));
     }
 
 private slots:
     void initTestCase() { openSuiteWindow(); }
     void cleanupTestCase() { m_window.reset(); }
-
-    void raceIsInTheRunMenu()
-    {
-        MainWindow &window = *m_window;
-        RacePage *race = page(window);
-        QVERIFY(race);
-        QVERIFY(test::inRunMenu(window, race->raceAction()));
-    }
 
     void oneBarPerRun()
     {
@@ -69,28 +61,31 @@ private slots:
         MainWindow &window = *m_window;
         QVERIFY(setUp(window, device, 192, 128));
         RacePage *race = page(window);
-        QVERIFY(race->raceAction()->isEnabled());
-        QSignalSpy finished(race, &RacePage::raceFinished);
+        QVERIFY(race->startAction()->isEnabled());
+        QSignalSpy finished(race, &JobPage::jobFinished);
         // Issue 25: a version being compiled has its row in the chart saying so, not an empty row, and the
         // row goes when its result arrives. Connected after the page: what the chart shows at each step
         // (this is the window's first race: its versions compile) and right after each result.
         BenchWorker *worker = race->findChild<BenchWorker *>();
         QStringList compiling, stale;
-        const QMetaObject::Connection stepWatch = connect(worker, &BenchWorker::raceStep, this,
-                [&](const RaceEntry &upcoming, int, int, bool firstBuild) {
-                    if (!firstBuild || !upcoming.onDevice() || upcoming.isCheckingReference())
+        const QMetaObject::Connection stepWatch = connect(worker, &BenchWorker::progress, this,
+                [&](const BenchProgress &progress) {
+                    const auto *step = std::get_if<BenchProgress::RaceStep>(&progress.what);
+                    if (!step || !step->firstBuild || !step->upcoming.onDevice() || step->upcoming.isCheckingReference())
                         return;
+                    const RaceEntry &upcoming = step->upcoming;
                     const QRect row = race->chart()->pendingRect();
                     compiling << QString("%1: '%2'%3").arg(q(upcoming.title), race->chart()->pendingText(),
                                                            row.isValid() && row.intersects(race->chart()->rect()) ? "" : " (no row)");
                 });
-        const QMetaObject::Connection resultWatch = connect(worker, &BenchWorker::raceProgress, this,
-                [&](const RaceEntry &entry, int, int) {
-                    if (!race->chart()->pendingText().isEmpty())
-                        stale << q(entry.title) + ": " + race->chart()->pendingText();
+        const QMetaObject::Connection resultWatch = connect(worker, &BenchWorker::progress, this,
+                [&](const BenchProgress &progress) {
+                    const auto *entry = std::get_if<RaceEntry>(&progress.what);
+                    if (entry && !race->chart()->pendingText().isEmpty())
+                        stale << q(entry->title) + ": " + race->chart()->pendingText();
                 });
-        QVERIFY(race->startRace());
-        QVERIFY(!race->startRace()); // one race at a time
+        QVERIFY(race->startJob());
+        QVERIFY(!race->startJob()); // one race at a time
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         disconnect(stepWatch); // the window outlives this test
         disconnect(resultWatch);
@@ -306,7 +301,7 @@ private slots:
         // The key starts it, from present mode itself.
         present->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(present));
-        QSignalSpy finished(race, &RacePage::raceFinished);
+        QSignalSpy finished(race, &JobPage::jobFinished);
         QTest::keyClick(present, Qt::Key_Space);
         QVERIFY(race->isRacing());
         QVERIFY(!start->isEnabled());
@@ -339,10 +334,10 @@ private slots:
         QVERIFY2(winner.contains(q(raceWhy(result.filter, result.entries[win])).toHtmlEscaped()), qPrintable(winner));
 
         // The button starts the next one.
-        QSignalSpy again(race, &RacePage::raceFinished);
+        QSignalSpy again(race, &JobPage::jobFinished);
         QTest::mouseClick(start, Qt::LeftButton);
         QVERIFY(race->isRacing());
-        race->cancelRace();
+        race->cancelJob();
         QTRY_VERIFY_WITH_TIMEOUT(!again.isEmpty(), 120000);
 
         const QString shots = qEnvironmentVariable("FWB_SCREENSHOT_DIR");
@@ -409,13 +404,15 @@ private slots:
         QVERIFY(progress);
         // Connected after the page: at the end of each run, what the page says it was waiting for.
         QStringList seenStatus, seenProgress;
-        const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::raceProgress,
-                                                      this, [&](const RaceEntry &, int, int) {
+        const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::progress,
+                                                      this, [&](const BenchProgress &report) {
+                                                          if (!std::holds_alternative<RaceEntry>(report.what))
+                                                              return;
                                                           seenStatus << window.statusText();
                                                           seenProgress << progress->text();
                                                       });
-        QSignalSpy finished(race, &RacePage::raceFinished);
-        QVERIFY(race->startRace());
+        QSignalSpy finished(race, &JobPage::jobFinished);
+        QVERIFY(race->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         disconnect(watch); // the window outlives this test
         const QRegularExpression step(QStringLiteral("^(Compiling|Running|Measuring) .+ \\((\\d+) of (\\d+)\\)…$"));
@@ -446,17 +443,20 @@ private slots:
         MainWindow &window = *m_window;
         QVERIFY(setUp(window, device, 96, 64));
         RacePage *race = page(window);
-        QSignalSpy finished(race, &RacePage::raceFinished);
+        QSignalSpy finished(race, &JobPage::jobFinished);
         // Connected after the page: this slot sees the chart right after the page drew the k-th run.
         std::vector<int> bars, ok;
         int okSoFar = 0;
-        const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::raceProgress, this,
-                [&](const RaceEntry &entry, int, int) {
-                    okSoFar += entry.ok() && entry.onDevice() ? 1 : 0; // the bars: the device's versions
+        const QMetaObject::Connection watch = connect(race->findChild<BenchWorker *>(), &BenchWorker::progress, this,
+                [&](const BenchProgress &progress) {
+                    const auto *entry = std::get_if<RaceEntry>(&progress.what);
+                    if (!entry)
+                        return;
+                    okSoFar += entry->ok() && entry->onDevice() ? 1 : 0; // the bars: the device's versions
                     bars.push_back(race->chart()->barCount());
                     ok.push_back(okSoFar);
                 });
-        QVERIFY(race->startRace());
+        QVERIFY(race->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         disconnect(watch); // the window outlives this test
         QVERIFY(bars.size() >= 3);
@@ -473,13 +473,14 @@ private slots:
         RacePage *race = page(window);
         auto *metric = race->findChild<QComboBox *>("raceMetric");
         metric->setCurrentIndex(1); // every run a bar, the CPU rows too (the first run is one)
-        QSignalSpy finished(race, &RacePage::raceFinished);
+        QSignalSpy finished(race, &JobPage::jobFinished);
         // The worker waits after its first run until the page has cancelled.
         test::WorkerGate gate;
-        QVERIFY(gate.attach(race->findChild<BenchWorker *>(), &BenchWorker::raceProgress)); // after the page's
-        QVERIFY(race->startRace());
+        QVERIFY(gate.attach(race->findChild<BenchWorker *>(), &BenchWorker::progress, // after the page's
+                            [](const BenchProgress &progress) { return std::holds_alternative<RaceEntry>(progress.what); }));
+        QVERIFY(race->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(race->chart()->barCount() >= 1, 120000);
-        race->cancelRace();
+        race->cancelJob();
         gate.release();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
         QVERIFY(race->race().cancelled);
@@ -487,7 +488,7 @@ private slots:
         QVERIFY(int(race->race().entries.size()) < int(filter->variants.size()) + 2);
         QVERIFY(race->chart()->barCount() >= 1);
         QVERIFY(!race->isRacing());
-        QVERIFY(race->raceAction()->isEnabled()); // ready for the next race
+        QVERIFY(race->startAction()->isEnabled()); // ready for the next race
         metric->setCurrentIndex(0);
     }
 };

@@ -264,8 +264,8 @@ private slots:
         QCOMPARE(race->chart()->metric(), RaceMetric::KernelOnly); // the default
         race->setPresenting(true);
         QWidget *present = race->presentation();
-        QSignalSpy finished(race, &RacePage::raceFinished);
-        QVERIFY(race->startRace());
+        QSignalSpy finished(race, &JobPage::jobFinished);
+        QVERIFY(race->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         present->showNormal();
         present->resize(1366, 768);

@@ -61,25 +61,25 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
 
         RacePage *race = page<RacePage>(window);
-        QSignalSpy raced(race, &RacePage::raceFinished);
-        QVERIFY(race->startRace());
+        QSignalSpy raced(race, &JobPage::jobFinished);
+        QVERIFY(race->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!raced.isEmpty(), 120000);
 
         TunerPage *tuner = page<TunerPage>(window);
-        QSignalSpy tuned(tuner, &TunerPage::tuneFinished);
-        QVERIFY(tuner->startTune());
+        QSignalSpy tuned(tuner, &JobPage::jobFinished);
+        QVERIFY(tuner->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!tuned.isEmpty(), 120000);
 
         SweepPage *sweep = page<SweepPage>(window);
         sweep->setRange(1, 4, 2);
-        QSignalSpy swept(sweep, &SweepPage::sweepFinished);
-        QVERIFY(sweep->startSweep());
+        QSignalSpy swept(sweep, &JobPage::jobFinished);
+        QVERIFY(sweep->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!swept.isEmpty(), 120000);
 
         DuelPage *duel = page<DuelPage>(window);
         QVERIFY(duel->setSideSpec(1, QStringLiteral("cpu-multi")));
-        QSignalSpy dueled(duel, &DuelPage::duelFinished);
-        QVERIFY(duel->startDuel());
+        QSignalSpy dueled(duel, &JobPage::jobFinished);
+        QVERIFY(duel->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!dueled.isEmpty(), 120000);
 
         const ReportData data = workbenchReport(window);

@@ -64,14 +64,6 @@ private:
     }
 
 private slots:
-    void sweepIsInTheRunMenu()
-    {
-        MainWindow window(false);
-        SweepPage *sweep = sweepPage(window);
-        QVERIFY(sweep);
-        QVERIFY(test::inRunMenu(window, sweep->sweepAction()));
-    }
-
     void defaultsFollowTheFilter()
     {
         MainWindow window(false);
@@ -97,12 +89,12 @@ private slots:
         sweep->setRange(1, 16, 3); // 1, 4, 16: a factor of 16, so the x axis is logarithmic
         QVERIFY(sweep->setCompareFilter("recursive_gaussian"));
         const int lines = runnableVariants("gaussian", device) + runnableVariants("recursive_gaussian", device);
-        QSignalSpy finished(sweep, &SweepPage::sweepFinished);
+        QSignalSpy finished(sweep, &JobPage::jobFinished);
         std::vector<int> points;
-        connect(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep, this,
-                [&](const SweepResult &, int done, int) { points.push_back(done); });
-        QVERIFY(sweep->startSweep());
-        QVERIFY(!sweep->startSweep());
+        connect(sweep->findChild<BenchWorker *>(), &BenchWorker::progress, this,
+                [&](const BenchProgress &progress) { points.push_back(progress.done); });
+        QVERIFY(sweep->startJob());
+        QVERIFY(!sweep->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY(!sweep->sweep().cancelled);
         QCOMPARE(int(sweep->sweep().values.size()), 3);
@@ -149,25 +141,25 @@ private slots:
         SweepPage *sweep = sweepPage(window);
         sweep->setRange(0.5, 16, 8);
         sweep->setCompareFilter(QString());
-        QSignalSpy finished(sweep, &SweepPage::sweepFinished);
+        QSignalSpy finished(sweep, &JobPage::jobFinished);
         int total = 0, done = 0;
         // The worker waits after its first point until the page has cancelled.
         test::WorkerGate gate;
-        connect(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep, this,
-                [&](const SweepResult &, int d, int t) {
-                    done = d;
-                    total = t;
-                    sweep->cancelSweep();
+        connect(sweep->findChild<BenchWorker *>(), &BenchWorker::progress, this,
+                [&](const BenchProgress &progress) {
+                    done = progress.done;
+                    total = progress.total;
+                    sweep->cancelJob();
                     gate.release();
                 });
-        QVERIFY(gate.attach(sweep->findChild<BenchWorker *>(), &BenchWorker::sweepStep)); // after the slot above
-        QVERIFY(sweep->startSweep());
+        QVERIFY(gate.attach(sweep->findChild<BenchWorker *>(), &BenchWorker::progress)); // after the slot above
+        QVERIFY(sweep->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY(sweep->sweep().cancelled);
         QVERIFY2(done < total, qPrintable(QStringLiteral("%1 of %2").arg(done).arg(total)));
         QVERIFY(sweep->pointCount() >= 1);
         QVERIFY(!sweep->isSweeping());
-        QVERIFY(sweep->sweepAction()->isEnabled());
+        QVERIFY(sweep->startAction()->isEnabled());
     }
 };
 

@@ -45,14 +45,6 @@ private slots:
         qputenv("FWB_CACHE_DIR", m_cache.path().toLocal8Bit());
     }
 
-    void tuneIsInTheRunMenu()
-    {
-        MainWindow window(false);
-        TunerPage *tuner = tunerPage(window);
-        QVERIFY(tuner);
-        QVERIFY(test::inRunMenu(window, tuner->tuneAction()));
-    }
-
     // The bug behind `--screenshot --tune` exiting 0 without tuning: the page never heard of the image.
     void startsRightAfterTheImageOpens()
     {
@@ -63,10 +55,10 @@ private slots:
         QVERIFY(c->setDeviceSpec(QString::fromStdString(device.spec())));
         window.openTestCard(64, 48);
         TunerPage *tuner = tunerPage(window);
-        QVERIFY(tuner->tuneAction()->isEnabled());
-        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
-        QVERIFY(tuner->startTune());
-        tuner->cancelTune();
+        QVERIFY(tuner->startAction()->isEnabled());
+        QSignalSpy finished(tuner, &JobPage::jobFinished);
+        QVERIFY(tuner->startJob());
+        tuner->cancelJob();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
     }
 
@@ -78,10 +70,10 @@ private slots:
         QVERIFY(setUp(window, device, 160, 120));
         TunerPage *tuner = tunerPage(window);
         int progress = 0;
-        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this,
-                [&](const TuneCell &, int, int) { ++progress; });
-        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
-        QVERIFY(tuner->startTune());
+        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::progress, this,
+                [&](const BenchProgress &) { ++progress; });
+        QSignalSpy finished(tuner, &JobPage::jobFinished);
+        QVERIFY(tuner->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         const TuneResult &tune = tuner->heatMap()->tune();
         QVERIFY(!tune.cancelled);
@@ -130,13 +122,13 @@ private slots:
         QVERIFY(window.controls()->setVariantName("roofline"));
         QTRY_VERIFY(tuner->blocksOption()->isEnabled());
         tuner->blocksOption()->setChecked(true);
-        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
-        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this, [&](const TuneCell &c, int d, int) {
-            QVERIFY(c.blockStage);
-            if (d == 2)
-                tuner->cancelTune();
+        QSignalSpy finished(tuner, &JobPage::jobFinished);
+        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::progress, this, [&](const BenchProgress &p) {
+            QVERIFY(std::get<TuneCell>(p.what).blockStage);
+            if (p.done == 2)
+                tuner->cancelJob();
         });
-        QVERIFY(tuner->startTune());
+        QVERIFY(tuner->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         const TuneResult &tune = tuner->heatMap()->tune();
         QVERIFY(tune.tunedBlocks());
@@ -156,24 +148,24 @@ private slots:
         QVERIFY(setUp(window, device, 800, 600));
         window.controls()->setRepeat(3);
         TunerPage *tuner = tunerPage(window);
-        QSignalSpy finished(tuner, &TunerPage::tuneFinished);
+        QSignalSpy finished(tuner, &JobPage::jobFinished);
         int total = 0, done = 0;
         // The worker waits after its first cell until the page has cancelled.
         test::WorkerGate gate;
-        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress, this, [&](const TuneCell &, int d, int t) {
-            done = d;
-            total = t;
-            if (d == 1)
-                tuner->cancelTune();
+        connect(tuner->findChild<BenchWorker *>(), &BenchWorker::progress, this, [&](const BenchProgress &p) {
+            done = p.done;
+            total = p.total;
+            if (p.done == 1)
+                tuner->cancelJob();
             gate.release();
         });
-        QVERIFY(gate.attach(tuner->findChild<BenchWorker *>(), &BenchWorker::tuneProgress)); // after the slot above
-        QVERIFY(tuner->startTune());
+        QVERIFY(gate.attach(tuner->findChild<BenchWorker *>(), &BenchWorker::progress)); // after the slot above
+        QVERIFY(tuner->startJob());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY(tuner->heatMap()->tune().cancelled);
         QVERIFY2(done < total, qPrintable(QStringLiteral("%1 of %2").arg(done).arg(total)));
         QVERIFY(!tuner->isTuning());
-        QVERIFY(tuner->tuneAction()->isEnabled());
+        QVERIFY(tuner->startAction()->isEnabled());
     }
 };
 

@@ -8,6 +8,8 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 
+#include <algorithm>
+
 using namespace fwb;
 
 // The worker emits from its own thread; a QSignalSpy on it (Qt 6.4) appends there without a lock
@@ -88,6 +90,14 @@ private:
     static ComputeResult lastOf(const QSignalSpy &spy)
     {
         return spy.last().at(0).value<ComputeResult>();
+    }
+
+    // Both runs' pictures: the same size and the same bytes.
+    static bool samePixels(const ComputeResult &a, const ComputeResult &b)
+    {
+        return a.outputImage && b.outputImage && a.outputImage->sizeBytes() == b.outputImage->sizeBytes()
+               && std::equal(a.outputImage->data(), a.outputImage->data() + a.outputImage->sizeBytes(),
+                             b.outputImage->data());
     }
 
 private slots:
@@ -247,28 +257,25 @@ private slots:
     {
         FWB_REQUIRE_DEVICE(device);
         WatchedWorker watched;
-        auto runOne = [&](const ComputeRequest &r) { return watched.runAndWait(r); };
         auto image = std::make_shared<const Image>(makeTestCard(301, 157, PixelFormat::Rgba8888));
         ComputeRequest r = request(device, image, 1);
         r.run.tileWidth = 128;
         r.run.tileHeight = 48;
-        const ComputeResult pageable = runOne(r);
+        const ComputeResult pageable = watched.runAndWait(r);
         QVERIFY2(pageable.run.ok(), pageable.run.error.c_str());
         QVERIFY(pageable.run.tiles > 1 && !pageable.pageLockedInput);
         r.run.transfer = TransferMode::Pinned;
-        const ComputeResult first = runOne(r);
+        const ComputeResult first = watched.runAndWait(r);
         QVERIFY2(first.run.ok(), first.run.error.c_str());
         QVERIFY(first.pageLockedInput && first.pageLockedCopyMs >= 0);
         QCOMPARE(first.run.tiles, pageable.run.tiles);
         QCOMPARE(first.run.stagingMs, 0.0);
-        QCOMPARE(first.outputImage->sizeBytes(), pageable.outputImage->sizeBytes());
-        QVERIFY(std::equal(first.outputImage->data(), first.outputImage->data() + first.outputImage->sizeBytes(),
-                           pageable.outputImage->data()));
-        const ComputeResult again = runOne(r);
+        QVERIFY(samePixels(first, pageable));
+        const ComputeResult again = watched.runAndWait(r);
         QVERIFY(again.pageLockedInput);
         QCOMPARE(again.pageLockedCopyMs, -1.0); // the same image: the copy is reused
         r.input = std::make_shared<const Image>(*image); // same pixels, another image: copied again
-        const ComputeResult other = runOne(r);
+        const ComputeResult other = watched.runAndWait(r);
         QVERIFY(other.pageLockedInput && other.pageLockedCopyMs >= 0);
         QCOMPARE(other.run.stagingMs, 0.0);
     }
@@ -279,27 +286,25 @@ private slots:
     {
         FWB_REQUIRE_DEVICE(device);
         WatchedWorker watched;
-        auto runOne = [&](const ComputeRequest &r) { return watched.runAndWait(r); };
         auto image = std::make_shared<const Image>(makeTestCard(203, 101, PixelFormat::Gray8));
         ComputeRequest r = request(device, image, 1);
-        const ComputeResult pageable = runOne(r);
+        const ComputeResult pageable = watched.runAndWait(r);
         QVERIFY2(pageable.run.ok(), pageable.run.error.c_str());
         r.run.transfer = TransferMode::Pinned;
         qputenv("FWB_TEST_NO_PAGE_LOCKED", "1");
-        const ComputeResult staged = runOne(r);
+        const ComputeResult staged = watched.runAndWait(r);
         qunsetenv("FWB_TEST_NO_PAGE_LOCKED");
         QVERIFY2(staged.run.ok(), staged.run.error.c_str());
         QVERIFY(!staged.pageLockedInput);
         QVERIFY(staged.run.stagingMs > 0);
         QVERIFY2(QString::fromStdString(staged.run.transferNote).startsWith("no page-locked copy of the image"),
                  staged.run.transferNote.c_str());
-        QVERIFY(std::equal(staged.outputImage->data(), staged.outputImage->data() + staged.outputImage->sizeBytes(),
-                           pageable.outputImage->data()));
+        QVERIFY(samePixels(staged, pageable));
         TimingPanel panel;
         panel.setResult(staged);
         QVERIFY2(panel.numbersText().contains("no page-locked copy of the image"), qPrintable(panel.numbersText()));
         r.input = std::make_shared<const Image>(*image);
-        const ComputeResult again = runOne(r);
+        const ComputeResult again = watched.runAndWait(r);
         QVERIFY(again.pageLockedInput && again.run.stagingMs == 0);
         panel.setResult(again);
         QVERIFY2(panel.numbersText().contains("staging 0.000 ms (image page-locked"), qPrintable(panel.numbersText()));

@@ -23,9 +23,11 @@
 #include <QThread>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include <optional>
+#include <type_traits>
 
 namespace fwb::test {
 
@@ -117,6 +119,18 @@ public:
     bool attach(Sender *sender, Signal signal)
     {
         m_connection = QObject::connect(sender, signal, sender, [this] { hold(); }, Qt::DirectConnection);
+        return bool(m_connection);
+    }
+    // Only in the emissions whose argument `when` accepts (a race's finished runs, not its next steps).
+    template <class Sender, class Arg>
+    bool attach(Sender *sender, void (Sender::*signal)(const Arg &), std::type_identity_t<std::function<bool(const Arg &)>> when)
+    {
+        m_connection = QObject::connect(
+            sender, signal, sender, [this, when = std::move(when)](const Arg &arg) {
+                if (when(arg))
+                    hold();
+            },
+            Qt::DirectConnection);
         return bool(m_connection);
     }
     bool holding() const { return m_seen.load() > 0 && !m_open.load(); }

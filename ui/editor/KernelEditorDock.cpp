@@ -304,11 +304,6 @@ QString KernelEditorDock::definesText() const
     return m_defines->text();
 }
 
-int KernelEditorDock::currentLine() const
-{
-    return m_code->line();
-}
-
 std::string KernelEditorDock::baseVariantName() const
 {
     return m_userVariant ? m_userVariant->baseVariant : m_request.run.variant;

@@ -72,7 +72,6 @@ public:
     double originalMs() const { return m_result->originalMs(); }
     double editedMs() const { return m_result->editedMs(); }
     bool editedMatches() const { return m_result->editedMatches(); }
-    int currentLine() const; // 1-based cursor line in the editor
     QString recoveryPath() const;
     bool recoveryOffered() const;
 

@@ -22,8 +22,12 @@ bool LessonMeasurement::start(const Job &job)
 {
     if (!m_bench) {
         m_bench = new BenchWorker(this);
-        connect(m_bench, &BenchWorker::raceStep, this, &LessonMeasurement::step);
-        connect(m_bench, &BenchWorker::raceFinished, this, [this](const RaceResult &race) {
+        connect(m_bench, &BenchWorker::progress, this, [this](const BenchProgress &progress) {
+            if (const auto *next = std::get_if<BenchProgress::RaceStep>(&progress.what))
+                emit step(next->upcoming, progress.done, progress.total, next->firstBuild);
+        });
+        connect(m_bench, &BenchWorker::finished, this, [this](const BenchResult &result) {
+            const RaceResult &race = std::get<RaceResult>(result.what);
             if (m_phase == Phase::Pageable) {
                 m_pageableRace = race;
                 m_figures = lessonFiguresFromRaces(m_pageableRace);

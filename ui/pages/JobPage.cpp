@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTabWidget>
 
 namespace fwb {
 
@@ -80,18 +79,11 @@ void JobPage::finishJob()
     emit jobFinished();
 }
 
-void JobPage::raiseTab()
-{
-    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
-        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
-            tabs->setCurrentWidget(this);
-            return;
-        }
-}
-
 BenchWorker *JobPage::createBenchWorker()
 {
     m_benchWorker = new BenchWorker(this);
+    connect(m_benchWorker, &BenchWorker::progress, this, &JobPage::benchProgress);
+    connect(m_benchWorker, &BenchWorker::finished, this, &JobPage::benchFinished);
     connect(m_benchWorker, &BenchWorker::failed, this, [this](const QString &message) {
         showFailure(message);
         finishJob();

@@ -30,6 +30,8 @@ public:
 
     // A job is running (started and not yet finished, failed or cancelled).
     virtual bool isBusy() const;
+    // The page's entry in the window's Run menu (it starts the job).
+    QAction *startAction() const { return m_startAct; }
 
 public slots:
     // Starts the page's job; false when one runs already or the page lacks what the job needs.
@@ -67,11 +69,9 @@ protected:
     virtual void updateActions();
     // The job ended: updateActions(), then jobFinished().
     void finishJob();
-    // Brings this page's tab to the front (the page sits in the shell's QTabWidget).
-    void raiseTab();
 
-    // The BenchWorker pages: the worker, a child of the page; its `failed` shows showFailure() and
-    // ends the job. The page connects its own progress and result signals.
+    // The BenchWorker pages: the worker, a child of the page; its `progress` goes to benchProgress(), its
+    // `finished` to benchFinished(), its `failed` shows showFailure() and ends the job.
     BenchWorker *createBenchWorker();
     BenchWorker *benchWorker() const { return m_benchWorker; }
     // A job on the request's device, input, filter, variant and parameters.
@@ -79,6 +79,10 @@ protected:
     // Hands the job and its work (&BenchWorker::raceJob, ...) to the worker; on success updateActions()
     // (busy now). False: refused (busy).
     bool startBenchJob(const BenchJob &job, BenchWorker::Work work);
+    // What the page's BenchWorker job reports as it goes, and its result (the kind of job the page starts;
+    // benchFinished calls finishJob() when the page has shown it).
+    virtual void benchProgress(const BenchProgress &progress) { Q_UNUSED(progress); }
+    virtual void benchFinished(const BenchResult &result) { Q_UNUSED(result); }
     // A BenchWorker job could not run: the page says so (its summary line, its winner line, ...).
     virtual void showFailure(const QString &message) { Q_UNUSED(message); }
 

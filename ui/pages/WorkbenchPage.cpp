@@ -1,10 +1,12 @@
-// WorkbenchPage: the report pictures every page adds the same way (see WorkbenchPage.h).
+// WorkbenchPage: raising a page's tab, and the report pictures every page adds the same way (see
+// WorkbenchPage.h).
 #include "WorkbenchPage.h"
 
 #include "Report.h"
 
 #include <QBuffer>
 #include <QImage>
+#include <QTabWidget>
 
 namespace fwb {
 
@@ -21,6 +23,15 @@ std::string thumbnailPng(const QImage &image, int side)
     if (!small.save(&buffer, "PNG"))
         return {};
     return bytes.toStdString();
+}
+
+void WorkbenchPage::raiseTab()
+{
+    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
+        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
+            tabs->setCurrentWidget(this);
+            return;
+        }
 }
 
 void WorkbenchPage::addReportImage(ReportData &data, const std::string &caption, const QImage &picture)

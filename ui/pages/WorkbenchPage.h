@@ -30,6 +30,8 @@ public:
 
     // The tab's text.
     virtual QString title() const = 0;
+    // Brings this page's tab to the front (the page sits in the shell's QTabWidget).
+    void raiseTab();
 
     // A new input image (a file or the test card); any earlier result no longer belongs to it.
     virtual void setInput(const std::shared_ptr<const Image> &image, const QString &description)

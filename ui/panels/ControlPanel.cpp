@@ -2,6 +2,7 @@
 #include "ControlPanel.h"
 
 #include "Catalogue.h"
+#include "ComboBoxes.h"
 #include "UiText.h"
 #include "VariantPicker.h"
 #include "WorkGroupEditor.h"
@@ -194,11 +195,7 @@ QString ControlPanel::deviceSpec() const
 
 bool ControlPanel::setDeviceSpec(const QString &spec)
 {
-    const int index = m_device->findData(spec);
-    if (index < 0)
-        return false;
-    m_device->setCurrentIndex(index);
-    return true;
+    return selectByData(m_device, spec);
 }
 
 ComputeEngine ControlPanel::engine() const
@@ -390,9 +387,7 @@ void ControlPanel::suggestTransfer()
         return;
     const ComputeEngine eng = engine();
     const TransferMode mode = eng.isCpu() ? TransferMode::Pageable : fastestTransferFor(eng.device);
-    const int index = m_transfer->findData(QString::fromStdString(transferModeName(mode)));
-    if (index >= 0)
-        m_transfer->setCurrentIndex(index);
+    selectByData(m_transfer, QString::fromStdString(transferModeName(mode)));
 }
 
 bool ControlPanel::setTransfer(const QString &modeName)

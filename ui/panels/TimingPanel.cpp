@@ -1,6 +1,7 @@
 // TimingPanel: painting the time-split bars, formatting the numbers, feeding the history chart.
 #include "TimingPanel.h"
 
+#include "ChartViews.h"
 #include "ProgramCache.h"
 
 #include <QBarCategoryAxis>
@@ -229,7 +230,6 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_chart->addSeries(m_series);
 
     m_chart->legend()->hide();
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_categories = new QBarCategoryAxis;
     m_valueAxis = new QValueAxis;
     m_valueAxis->setTitleText(tr("median kernel time (ms)"));
@@ -238,10 +238,7 @@ TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
     m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_valueAxis);
-    m_chartView = new QChartView(m_chart, this);
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(220);
-    m_chartView->setObjectName("historyChart");
+    m_chartView = createChartView(m_chart, "historyChart", 220, this);
 
     auto *top = new QBoxLayout(QBoxLayout::LeftToRight);
     m_top = top;
@@ -276,21 +273,22 @@ QString TimingPanel::summaryLine(const ComputeResult &result)
 {
     const RunResult &r = result.run;
     auto q = [](const std::string &text) { return QString::fromStdString(text); };
+    // What a user must read first, first: a narrow status line ends in "…" (issue 24, 1366x768).
     QStringList parts;
-    parts << tr("Ran on %1").arg(q(r.device));
+    parts << (result.engine.isCpu() ? tr("CPU filter %1 ms") : tr("Kernel %1 ms")).arg(r.kernelMs.median, 0, 'f', 3);
+    if (!result.engine.isCpu())
+        parts << (r.matches ? tr("matches the CPU reference (max diff %1)").arg(r.maxAbsDiff)
+                            : tr("DIFFERS from the CPU reference (max diff %1 > %2)")
+                                  .arg(r.maxAbsDiff)
+                                  .arg(r.tolerance));
+    parts << tr("ran on %1").arg(q(r.device));
     if (!result.engine.isCpu()) {
         if (r.buildOrigin == "compiled")
             parts << compiledText(result);
         else
             parts << tr("program from %1 cache").arg(q(r.buildOrigin));
         parts << (r.reuploaded ? tr("image uploaded each repeat") : tr("upload skipped: image resident"));
-        parts << (r.matches ? tr("matches the CPU reference (max diff %1)").arg(r.maxAbsDiff)
-                            : tr("DIFFERS from the CPU reference (max diff %1 > %2)")
-                                  .arg(r.maxAbsDiff)
-                                  .arg(r.tolerance));
     }
-    parts << (result.engine.isCpu() ? tr("CPU filter %1 ms") : tr("kernel %1 ms"))
-                 .arg(r.kernelMs.median, 0, 'f', 3);
     return parts.join(QStringLiteral(" · "));
 }
 

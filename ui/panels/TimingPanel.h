@@ -63,7 +63,7 @@ public:
     // so none stands beside the new picture. setResult() then brings the timings.
     void setTimingPending(const ComputeResult &preview);
     bool isTimingPending() const { return m_pending; }
-    // The run in one line for the status bar: device, program origin, transfers, check, time.
+    // The run in one line for the status bar: time, check, device, program origin, transfers.
     static QString summaryLine(const ComputeResult &result);
     // An error or cancelled run: the numbers of the previous run stay, with this note above them.
     void setNote(const QString &text);

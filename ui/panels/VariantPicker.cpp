@@ -3,6 +3,7 @@
 #include "VariantPicker.h"
 
 #include "Catalogue.h"
+#include "ComboBoxes.h"
 #include "MeasurementRecord.h"
 #include "UiText.h"
 #include "UserVariants.h"
@@ -90,11 +91,7 @@ QString VariantPicker::filterName() const
 
 bool VariantPicker::setFilterName(const QString &name)
 {
-    const int index = m_filter->findData(name);
-    if (index < 0)
-        return false;
-    m_filter->setCurrentIndex(index);
-    return true;
+    return selectByData(m_filter, name);
 }
 
 QString VariantPicker::variantName() const

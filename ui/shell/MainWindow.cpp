@@ -12,6 +12,7 @@
 #include "Catalogue.h"
 #include "ComparePage.h"
 #include "ControlPanel.h"
+#include "ElidedLabel.h"
 #include "ErrorBanner.h"
 #include "HelpDialog.h"
 #include "lesson/LessonWindow.h"
@@ -102,7 +103,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     addPage(new DuelPage(m_pageTabs));
     addPage(new TransferComparePage(m_pageTabs)); // Run ▸ Compare Transfer Modes
 
-    m_statusLabel = new QLabel(tr("Ready"), this);
+    m_statusLabel = new ElidedLabel(tr("Ready"), this);
     m_statusLabel->setObjectName("runStatus");
     m_pixelLabel = new QLabel(this);
     m_pixelLabel->setObjectName("pixelReadout");
@@ -277,8 +278,7 @@ QString MainWindow::pixelText() const
 
 void MainWindow::setStatus(const QString &text)
 {
-    m_statusLabel->setText(text);
-    m_statusLabel->setToolTip(text);
+    m_statusLabel->setText(text); // and its tooltip: the whole text where the line is too narrow
 }
 
 QString MainWindow::statusText() const

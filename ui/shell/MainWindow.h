@@ -24,6 +24,7 @@ class QTabWidget;
 namespace fwb {
 
 class ControlPanel;
+class ElidedLabel;
 class ErrorBanner;
 class ImageView;
 class RecentFilesMenu;
@@ -163,7 +164,7 @@ private:
     QTabWidget *m_pageTabs = nullptr;
     QList<WorkbenchPage *> m_pages;
     ComparePage *m_comparePage = nullptr;
-    QLabel *m_statusLabel = nullptr;
+    ElidedLabel *m_statusLabel = nullptr;
     QLabel *m_pixelLabel = nullptr;
 
     std::shared_ptr<const Image> m_input;

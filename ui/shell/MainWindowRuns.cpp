@@ -197,9 +197,11 @@ void MainWindow::onRunFinished(const ComputeResult &result)
     if (m_autoRunChoice < 0 && m_controls->autoRun() && waitedMs > m_autoRunLimitMs) {
         m_controls->setAutoRun(false);
         m_autoRunPaused = true;
-        setStatus(statusText() + tr(" — automatic runs paused: one run takes %1 s on this picture "
-                                    "(tick \"Run automatically\" to keep them)")
-                                     .arg(waitedMs / 1000.0, 0, 'f', 1));
+        // First, so that a narrow status line keeps it in view: the run's summary is in the timing panel too.
+        setStatus(tr("Automatic runs paused: one run takes %1 s on this picture (tick \"Run automatically\" to keep "
+                     "them) — %2")
+                      .arg(waitedMs / 1000.0, 0, 'f', 1)
+                      .arg(statusText()));
     }
     updateActions();
     emit resultShown(result);

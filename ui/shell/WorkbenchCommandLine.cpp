@@ -309,7 +309,7 @@ int WorkbenchCommandLine::setUpPages(MainWindow &window)
             m_labPage = found;
     if (!m_labPage || (which != QLatin1String("matmul") && which != QLatin1String("nbody")))
         return fail(QStringLiteral("bad --lab '%1' (matmul or nbody)").arg(which));
-    m_labPage->activate();
+    m_labPage->raiseTab();
     m_labPage->setWorkload(which == QLatin1String("nbody") ? LabPage::Workload::NBody : LabPage::Workload::Matmul);
     if (m_parser.isSet(m_labSize)) {
         const std::optional<int> n = wholeNumberAtLeast(m_parser.value(m_labSize), 16);

@@ -69,11 +69,8 @@ bool BenchWorker::waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &progr
 
 BenchWorker::BenchWorker(QObject *parent) : SessionWorker(QThread::LowPriority, false, parent)
 {
-    qRegisterMetaType<fwb::RaceEntry>();
-    qRegisterMetaType<fwb::RaceResult>();
-    qRegisterMetaType<fwb::TuneCell>();
-    qRegisterMetaType<fwb::TuneResult>();
-    qRegisterMetaType<fwb::SweepResult>();
+    qRegisterMetaType<fwb::BenchProgress>();
+    qRegisterMetaType<fwb::BenchResult>();
 }
 
 BenchWorker::~BenchWorker()
@@ -123,7 +120,7 @@ void BenchWorker::raceJob(Session &session, const BenchJob &job)
     }
     const RaceResult race = runRace(
         session, *job.input, job.run, job.race, &m_cancel,
-        [this](const RaceEntry &e, int done, int total) { emit raceProgress(e, done, total); },
+        [this](const RaceEntry &e, int done, int total) { emit progress({e, done, total}); },
         [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
             const bool variant = index > 0 && !upcoming.baseline;
             const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
@@ -131,12 +128,12 @@ void BenchWorker::raceJob(Session &session, const BenchJob &job)
             const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
             bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
             if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
-                                                     [&] { emit raceStep(upcoming, index, total, true); }))
+                                                     [&] { emit progress({BenchProgress::RaceStep{upcoming, true}, index, total}); }))
                 first = false; // built ahead (or just now by a child): a quick load, not a compile
-            emit raceStep(upcoming, index, total, first);
+            emit progress({BenchProgress::RaceStep{upcoming, first}, index, total});
         });
     endJob();
-    emit raceFinished(race);
+    emit finished({race});
 }
 
 void BenchWorker::tuneJob(Session &session, const BenchJob &job)
@@ -148,12 +145,12 @@ void BenchWorker::tuneJob(Session &session, const BenchJob &job)
     db.setEnabled(false);
     const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
                                         [this](const TuneCell &c, int done, int total) {
-                                            emit tuneProgress(c, done, total);
+                                            emit progress({c, done, total});
                                         });
     db.setEnabled(true);
     m_built.insert(programKey(job.run, job.run.variant));
     endJob();
-    emit tuneFinished(tune);
+    emit finished({tune});
 }
 
 void BenchWorker::sweepJob(Session &session, const BenchJob &job)
@@ -161,11 +158,10 @@ void BenchWorker::sweepJob(Session &session, const BenchJob &job)
     // Every point reaches the chart as soon as its value of its filter is measured; Cancel stops between runs.
     const SweepResult result = runSweep(session, *job.input, job.run, job.sweepParam, job.sweepValues, {}, &m_cancel,
                                         {}, job.sweepFilters, [this](const SweepResult &soFar, int done, int total) {
-                                            emit sweepProgress(done, total);
-                                            emit sweepStep(soFar, done, total);
+                                            emit progress({soFar, done, total});
                                         });
     endJob();
-    emit sweepFinished(result);
+    emit finished({result});
 }
 
 } // namespace fwb

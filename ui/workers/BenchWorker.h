@@ -1,6 +1,7 @@
 // BenchWorker: a thread of its own for the long comparisons (race, work-group tuning, sweep), with its
 // own Session on the chosen device (a SessionWorker), so the interactive worker stays free. Jobs go in as values;
-// every finished run comes back as a value by a queued signal (a bar appears as its run ends).
+// every job, of whatever kind, reports by the same two queued signals: `progress` as it goes (a bar appears as
+// its run ends) and `finished` with its result, each carrying its kind's value.
 #pragma once
 
 #include "ComputeWorker.h"
@@ -15,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <variant>
 
 namespace fwb {
 
@@ -40,6 +42,29 @@ struct BenchJob
     std::vector<std::string> sweepFilters;
 };
 
+// What a running job reports, `done` of `total`: a race's next run before it starts (RaceStep: done is its
+// index; firstBuild: its program has not been built by this worker's session for these settings yet, it
+// compiles before it runs; the copy-speed probe is index 0) and each run it finished (RaceEntry); each shape a
+// tuning measured (TuneCell); every (variant, value) point of a sweep so far, after each value of each filter
+// (SweepResult: the chart fills in).
+struct BenchProgress
+{
+    struct RaceStep
+    {
+        RaceEntry upcoming;
+        bool firstBuild = false;
+    };
+    std::variant<RaceStep, RaceEntry, TuneCell, SweepResult> what;
+    int done = 0;
+    int total = 0;
+};
+
+// What a job ends with: its kind's result.
+struct BenchResult
+{
+    std::variant<RaceResult, TuneResult, SweepResult> what;
+};
+
 class BenchWorker : public SessionWorker
 {
     Q_OBJECT
@@ -48,12 +73,12 @@ public:
     explicit BenchWorker(QObject *parent = nullptr);
     ~BenchWorker() override;
 
-    // What a job does on the worker's thread once its Session is open, ending with its finishing signal
-    // (after endJob()). Passed to start(); never called directly.
+    // What a job does on the worker's thread once its Session is open, reporting its progress and ending
+    // with finished() (after endJob()). Passed to start(); never called directly.
     using Work = void (BenchWorker::*)(Session &session, const BenchJob &job);
-    void raceJob(Session &session, const BenchJob &job);  // raceStep/raceProgress, raceFinished
-    void tuneJob(Session &session, const BenchJob &job);  // tuneProgress, tuneFinished
-    void sweepJob(Session &session, const BenchJob &job); // sweepProgress/sweepStep, sweepFinished
+    void raceJob(Session &session, const BenchJob &job);  // RaceStep and RaceEntry, RaceResult
+    void tuneJob(Session &session, const BenchJob &job);  // TuneCell, TuneResult
+    void sweepJob(Session &session, const BenchJob &job); // SweepResult, SweepResult
 
     // Starts `work` on the job; refused (false) while one runs. A job that throws ends with failed().
     bool start(const BenchJob &job, Work work);
@@ -61,18 +86,8 @@ public:
     bool isBusy() const;
 
 signals:
-    // Before each run of a race (and the copy-speed probe, index 0): what starts now. firstBuild: this
-    // variant's program has not been built by this worker's session for these settings yet (it compiles
-    // before it runs).
-    void raceStep(const fwb::RaceEntry &upcoming, int index, int total, bool firstBuild);
-    void raceProgress(const fwb::RaceEntry &entry, int done, int total);
-    void raceFinished(const fwb::RaceResult &race);
-    void tuneProgress(const fwb::TuneCell &cell, int done, int total);
-    void tuneFinished(const fwb::TuneResult &tune);
-    void sweepProgress(int done, int total);
-    // Every (variant, value) run done so far, after each value of each filter: the chart fills in.
-    void sweepStep(const fwb::SweepResult &soFar, int done, int total);
-    void sweepFinished(const fwb::SweepResult &sweep);
+    void progress(const fwb::BenchProgress &progress);
+    void finished(const fwb::BenchResult &result);
     void failed(const QString &message);
 
 private:
@@ -89,8 +104,5 @@ private:
 
 } // namespace fwb
 
-Q_DECLARE_METATYPE(fwb::RaceEntry)
-Q_DECLARE_METATYPE(fwb::RaceResult)
-Q_DECLARE_METATYPE(fwb::TuneCell)
-Q_DECLARE_METATYPE(fwb::TuneResult)
-Q_DECLARE_METATYPE(fwb::SweepResult)
+Q_DECLARE_METATYPE(fwb::BenchProgress)
+Q_DECLARE_METATYPE(fwb::BenchResult)

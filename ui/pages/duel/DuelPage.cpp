@@ -1,5 +1,7 @@
 // DuelPage: one variant on two devices, side by side (see DuelPage.h).
 #include "DuelPage.h"
+#include "ChartViews.h"
+#include "ComboBoxes.h"
 #include "UiText.h"
 
 #include "Report.h"
@@ -91,18 +93,14 @@ DuelPage::DuelPage(QWidget *parent) : JobPage(parent), m_devices(listDevices())
 
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_view = new QChartView(m_chart, this);
-    m_view->setObjectName("duelChart");
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(175); // two sides' bars with their labels, the axis and its title
+    // two sides' bars with their labels, the axis and its title
+    m_view = createChartView(m_chart, "duelChart", 175, this);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(createJobBar());
     layout->addWidget(m_summary);
     layout->addLayout(grid, 3);
     layout->addWidget(m_view, 2);
-    connect(this, &JobPage::jobFinished, this, &DuelPage::duelFinished);
     updateChart();
     updateActions();
 }
@@ -116,11 +114,7 @@ DuelPage::~DuelPage()
 
 bool DuelPage::setSideSpec(int side, const QString &spec)
 {
-    const int index = m_sides[side]->findData(spec);
-    if (index < 0)
-        return false;
-    m_sides[side]->setCurrentIndex(index);
-    return true;
+    return selectByData(m_sides[side], spec);
 }
 
 QString DuelPage::sideSpec(int side) const

@@ -33,7 +33,6 @@ public:
     // --duel: the window's device against --duel-with's (default: as the page chose).
     std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override;
 
-    QAction *duelAction() const { return m_startAct; }
     // "P:D", "cpu-single" or "cpu-multi" for each side (0 left, 1 right).
     bool setSideSpec(int side, const QString &spec);
     QString sideSpec(int side) const;
@@ -48,11 +47,6 @@ public:
 public slots:
     bool startJob() override;
     void cancelJob() override;
-    bool startDuel() { return startJob(); }
-    void cancelDuel() { cancelJob(); }
-
-signals:
-    void duelFinished();
 
 protected:
     bool canStart() const override;

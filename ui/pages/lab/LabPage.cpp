@@ -2,6 +2,7 @@
 #include "LabPage.h"
 
 #include "ClBlastBaseline.h"
+#include "ComboBoxes.h"
 #include "Workload.h"
 
 #include <QCheckBox>
@@ -12,7 +13,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -156,11 +156,7 @@ void LabPage::setNBodyVariant(const QString &name)
 
 bool LabPage::setDeviceSpec(const QString &spec)
 {
-    const int index = m_deviceBox->findData(spec);
-    if (index < 0)
-        return false;
-    m_deviceBox->setCurrentIndex(index);
-    return true;
+    return selectByData(m_deviceBox, spec);
 }
 
 bool LabPage::setVariants(const QStringList &names)
@@ -254,30 +250,15 @@ LabWorker *LabPage::deviceWorker()
                 setStatus(note);
         });
         connect(m_deviceWorker, &LabWorker::ladderFinished, this, [this] {
-            m_running = false;
-            m_ladder->setRunning(false);
-            m_runButton->setEnabled(true);
-            setStatus(tr("Ladder done: hover a rung's name on the left for what it changes and what the seed measured."));
+            ladderEnded(tr("Ladder done: hover a rung's name on the left for what it changes and what the seed measured."));
             emit ladderFinished();
         });
         connect(m_deviceWorker, &LabWorker::failed, this, [this](const QString &m) {
-            setStatus(m);
-            m_running = false;
-            m_ladder->setRunning(false);
-            m_runButton->setEnabled(true);
+            ladderEnded(m);
             emit labFailed(m);
         });
     }
     return m_deviceWorker;
-}
-
-void LabPage::activate()
-{
-    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
-        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
-            tabs->setCurrentWidget(this);
-            return;
-        }
 }
 
 void LabPage::start()
@@ -345,6 +326,14 @@ void LabPage::stop()
 void LabPage::setStatus(const QString &text)
 {
     m_status->setText(text);
+}
+
+void LabPage::ladderEnded(const QString &status)
+{
+    m_running = false;
+    m_ladder->setRunning(false);
+    m_runButton->setEnabled(true);
+    setStatus(status);
 }
 
 QString LabPage::statusText() const

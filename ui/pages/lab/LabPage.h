@@ -46,8 +46,6 @@ public:
     bool setDeviceSpec(const QString &spec);
     void setNBodyVariant(const QString &name);
 
-    // Makes this page the current tab of the window.
-    void activate();
     // Matmul: runs the checked rungs. N-body: starts (or restarts) both animations.
     void start();
     void stop();
@@ -70,6 +68,8 @@ private:
     void deviceChanged();
     void fillVariantList();
     void setStatus(const QString &text);
+    // The device's ladder stopped (done or failed): the page is idle again, `status` says how it ended.
+    void ladderEnded(const QString &status);
     LabWorker *deviceWorker();
 
     std::vector<DeviceInfo> m_devices;

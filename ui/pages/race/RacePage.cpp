@@ -132,11 +132,7 @@ RacePage::RacePage(QWidget *parent) : JobPage(parent)
     layout->addWidget(m_winner);
     layout->addWidget(m_split, 1);
 
-    BenchWorker *worker = createBenchWorker();
-    connect(worker, &BenchWorker::raceStep, this, &RacePage::onStep);
-    connect(worker, &BenchWorker::raceProgress, this, &RacePage::onProgress);
-    connect(worker, &BenchWorker::raceFinished, this, &RacePage::onFinished);
-    connect(this, &JobPage::jobFinished, this, &RacePage::raceFinished);
+    createBenchWorker();
     updateActions();
 }
 
@@ -234,6 +230,19 @@ bool RacePage::startJob()
     const bool started = startBenchJob(job, &BenchWorker::raceJob);
     updatePresentPictures();
     return started;
+}
+
+void RacePage::benchProgress(const BenchProgress &progress)
+{
+    if (const auto *step = std::get_if<BenchProgress::RaceStep>(&progress.what))
+        onStep(step->upcoming, progress.done, progress.total, step->firstBuild);
+    else if (const auto *entry = std::get_if<RaceEntry>(&progress.what))
+        onProgress(*entry, progress.done, progress.total);
+}
+
+void RacePage::benchFinished(const BenchResult &result)
+{
+    onFinished(std::get<RaceResult>(result.what));
 }
 
 void RacePage::onStep(const RaceEntry &upcoming, int index, int total, bool firstBuild)

@@ -42,7 +42,6 @@ public:
     std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override;
     QWidget *screenshotWidget() const override; // present mode while it is shown
 
-    QAction *raceAction() const { return m_startAct; }
     RaceChart *chart() const { return m_chart; }
     // The end-to-end story under the bars: the fastest version's copies and filtering stacked, the pinned
     // alternative, the CPU rows, the verdict (the presentation's: presentVerdict(), nullptr before it opened).
@@ -61,12 +60,9 @@ public:
 
 public slots:
     bool startJob() override;
-    bool startRace() { return startJob(); }
-    void cancelRace() { cancelJob(); }
     void setPresenting(bool on);
 
 signals:
-    void raceFinished();
     // Present mode's "Show the lesson" button or L: the shell opens the guided lesson.
     void lessonRequested();
 
@@ -74,6 +70,8 @@ protected:
     bool canStart() const override;
     void updateActions() override;
     void showFailure(const QString &message) override;
+    void benchProgress(const BenchProgress &progress) override; // onStep, onProgress
+    void benchFinished(const BenchResult &result) override;     // onFinished
     // The presentation's pictures follow its size; the splitter's share of the chart follows its own.
     bool eventFilter(QObject *watched, QEvent *event) override;
 

@@ -50,11 +50,16 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
         f.setBold(bold);
         w->setFont(f);
     };
+    // The big words: a word-wrapped label, its type `factor` times the window's.
+    auto words = [this, scaled](const char *name, double factor, bool bold = false) {
+        auto *label = new QLabel(this);
+        label->setObjectName(name);
+        label->setWordWrap(true);
+        scaled(label, factor, bold);
+        return label;
+    };
     // The question comes from the filter (issue 24: every race was "Which way of blurring ...").
-    m_title = new QLabel(this);
-    m_title->setObjectName("presentTitle");
-    m_title->setWordWrap(true);
-    scaled(m_title, 2.4, true);
+    m_title = words("presentTitle", 2.4, true);
     // A teacher starts the race from here (issue 24: the empty state asked for a race and nothing here
     // could start one): a button a class can see, and Space or Enter.
     m_start = new QPushButton(tr("Start the race"), this);
@@ -64,24 +69,12 @@ RacePresentation::RacePresentation(RaceMetric metric, const QKeySequence &raceSh
     scaled(m_start, 1.8, true);
     m_start->setMinimumHeight(m_start->fontMetrics().height() * 2);
     connect(m_start, &QPushButton::clicked, this, &RacePresentation::startPressed);
-    m_device = new QLabel(this);
-    m_device->setObjectName("presentDevice");
-    m_device->setWordWrap(true);
-    scaled(m_device, 1.4);
+    m_device = words("presentDevice", 1.4);
     // Without a GPU, what a real one measured (issue 24: honest without a GPU), always marked as recorded.
-    m_recorded = new QLabel(this);
-    m_recorded->setObjectName("presentRecorded");
-    m_recorded->setWordWrap(true);
+    m_recorded = words("presentRecorded", 1.2);
     m_recorded->setVisible(false);
-    scaled(m_recorded, 1.2);
-    m_winner = new QLabel(this);
-    m_winner->setObjectName("presentWinner");
-    m_winner->setWordWrap(true);
-    scaled(m_winner, 1.8);
-    m_status = new QLabel(this);
-    m_status->setObjectName("presentStatus");
-    m_status->setWordWrap(true);
-    scaled(m_status, 1.4);
+    m_winner = words("presentWinner", 1.8);
+    m_status = words("presentStatus", 1.4);
     m_chart = new RaceChart(this);
     m_chart->setObjectName("presentChart");
     m_chart->setLarge(true);

@@ -2,6 +2,8 @@
 #include "SweepPage.h"
 
 #include "Catalogue.h"
+#include "ChartViews.h"
+#include "ComboBoxes.h"
 #include "Report.h"
 
 #include <QAction>
@@ -77,11 +79,7 @@ SweepPage::SweepPage(QWidget *parent) : JobPage(parent)
 
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_view = new QChartView(m_chart, this);
-    m_view->setObjectName("sweepChart");
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(200);
+    m_view = createChartView(m_chart, "sweepChart", 200, this);
 
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Parameter"), this));
@@ -126,20 +124,24 @@ SweepPage::SweepPage(QWidget *parent) : JobPage(parent)
         m_compare->setCurrentIndex(std::max(0, index));
     });
 
-    BenchWorker *worker = createBenchWorker();
-    connect(worker, &BenchWorker::sweepStep, this, [this](const SweepResult &soFar, int done, int total) {
-        m_progress->setMaximum(total);
-        m_progress->setValue(done);
-        showSweep(soFar);
-    });
-    connect(worker, &BenchWorker::sweepFinished, this, [this](const SweepResult &sweep) {
-        showSweep(sweep);
-        if (sweep.cancelled)
-            m_progress->setFormat(tr("cancelled after %v of %m runs"));
-        finishJob();
-    });
-    connect(this, &JobPage::jobFinished, this, &SweepPage::sweepFinished);
+    createBenchWorker();
     updateActions();
+}
+
+void SweepPage::benchProgress(const BenchProgress &progress)
+{
+    m_progress->setMaximum(progress.total);
+    m_progress->setValue(progress.done);
+    showSweep(std::get<SweepResult>(progress.what));
+}
+
+void SweepPage::benchFinished(const BenchResult &result)
+{
+    const SweepResult &sweep = std::get<SweepResult>(result.what);
+    showSweep(sweep);
+    if (sweep.cancelled)
+        m_progress->setFormat(tr("cancelled after %v of %m runs"));
+    finishJob();
 }
 
 void SweepPage::showFailure(const QString &message)
@@ -196,11 +198,7 @@ QString SweepPage::param() const
 
 bool SweepPage::setParam(const QString &key)
 {
-    const int index = m_param->findData(key);
-    if (index < 0)
-        return false;
-    m_param->setCurrentIndex(index);
-    return true;
+    return selectByData(m_param, key);
 }
 
 void SweepPage::setRange(double from, double to, int steps)
@@ -212,11 +210,7 @@ void SweepPage::setRange(double from, double to, int steps)
 
 bool SweepPage::setCompareFilter(const QString &filter)
 {
-    const int index = m_compare->findData(filter);
-    if (index < 0)
-        return false;
-    m_compare->setCurrentIndex(index);
-    return true;
+    return selectByData(m_compare, filter);
 }
 
 bool SweepPage::startJob()

@@ -32,7 +32,6 @@ public:
     void addToReport(ReportData &data) const override; // the sweep's chart
     std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override; // --sweep
 
-    QAction *sweepAction() const { return m_startAct; }
     const SweepResult &sweep() const { return m_sweep; }
     bool isSweeping() const { return isBusy(); }
     // Points on the chart (one per finished run that produced a time) and lines (one per variant).
@@ -52,16 +51,13 @@ public:
 
 public slots:
     bool startJob() override;
-    bool startSweep() { return startJob(); }
-    void cancelSweep() { cancelJob(); }
-
-signals:
-    void sweepFinished();
 
 protected:
     bool canStart() const override;
     void updateActions() override;
     void showFailure(const QString &message) override;
+    void benchProgress(const BenchProgress &progress) override; // the points so far on the chart
+    void benchFinished(const BenchResult &result) override;
 
 private:
     void rebuildParams();

@@ -41,57 +41,62 @@ TunerPage::TunerPage(QWidget *parent) : JobPage(parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_map, 1);
 
-    BenchWorker *worker = createBenchWorker();
-    connect(worker, &BenchWorker::tuneProgress, this, [this](const TuneCell &cell, int done, int total) {
-        TuneResult partial = m_map->tune();
-        partial.cells.push_back(cell);
-        if (cell.ok() && (partial.best < 0 || cell.kernelMs < partial.cells[partial.best].kernelMs))
-            partial.best = int(partial.cells.size()) - 1;
-        m_map->setTune(partial);
-        m_progress->setMaximum(total);
-        m_progress->setValue(done);
-    });
-    connect(worker, &BenchWorker::tuneFinished, this, [this](const TuneResult &tune) {
-        m_map->setTune(tune);
-        QString text;
-        if (tune.defaultIsBest()) {
-            // No tried shape beat the default: calling one of them "best" would be untrue.
-            const TuneCell &fastest = tune.cells[tune.best];
-            const QString tried = tune.tunedBlocks()
-                                      ? tr("%1 with output block <b>%2</b>")
-                                            .arg(QString::fromStdString(fastest.local.toString()),
-                                                 QString::fromStdString(fastest.block.toString()))
-                                      : QString::fromStdString(fastest.local.toString());
-            text = tr("<b>%1 / %2</b>: the default launch <b>%3</b> is best, %4 ms; no shape tried beat it "
-                      "(the fastest, %5, took %6 ms)")
-                       .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
-                            QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
-                       .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
-                       .arg(tried)
-                       .arg(fastest.kernelMs, 0, 'g', 4);
-        } else if (tune.best >= 0) {
-            const TuneCell &best = tune.cells[tune.best];
-            text = tr("<b>%1 / %2</b>: best shape <b>%3</b>, %4 ms")
-                       .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
-                            QString::fromStdString(best.local.toString()))
-                       .arg(best.kernelMs, 0, 'g', 4);
-            if (tune.tunedBlocks())
-                text += tr(" with output block <b>%1</b>").arg(QString::fromStdString(best.block.toString()));
-            if (tune.defaultRun.ok())
-                text += tr("; the default launch %1 took %2 ms (best is %3× faster)")
-                            .arg(QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
-                            .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
-                            .arg(tune.speedupOverDefault(), 0, 'f', 2);
-        } else {
-            text = tr("No shape ran.");
-        }
-        if (tune.cancelled)
-            text += tr(" (cancelled)");
-        m_summary->setText(text);
-        finishJob();
-    });
-    connect(this, &JobPage::jobFinished, this, &TunerPage::tuneFinished);
+    createBenchWorker();
     updateActions();
+}
+
+void TunerPage::benchProgress(const BenchProgress &progress)
+{
+    const TuneCell &cell = std::get<TuneCell>(progress.what);
+    TuneResult partial = m_map->tune();
+    partial.cells.push_back(cell);
+    if (cell.ok() && (partial.best < 0 || cell.kernelMs < partial.cells[partial.best].kernelMs))
+        partial.best = int(partial.cells.size()) - 1;
+    m_map->setTune(partial);
+    m_progress->setMaximum(progress.total);
+    m_progress->setValue(progress.done);
+}
+
+void TunerPage::benchFinished(const BenchResult &result)
+{
+    const TuneResult &tune = std::get<TuneResult>(result.what);
+    m_map->setTune(tune);
+    QString text;
+    if (tune.defaultIsBest()) {
+        // No tried shape beat the default: calling one of them "best" would be untrue.
+        const TuneCell &fastest = tune.cells[tune.best];
+        const QString tried = tune.tunedBlocks()
+                                  ? tr("%1 with output block <b>%2</b>")
+                                        .arg(QString::fromStdString(fastest.local.toString()),
+                                             QString::fromStdString(fastest.block.toString()))
+                                  : QString::fromStdString(fastest.local.toString());
+        text = tr("<b>%1 / %2</b>: the default launch <b>%3</b> is best, %4 ms; no shape tried beat it "
+                  "(the fastest, %5, took %6 ms)")
+                   .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
+                        QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
+                   .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
+                   .arg(tried)
+                   .arg(fastest.kernelMs, 0, 'g', 4);
+    } else if (tune.best >= 0) {
+        const TuneCell &best = tune.cells[tune.best];
+        text = tr("<b>%1 / %2</b>: best shape <b>%3</b>, %4 ms")
+                   .arg(QString::fromStdString(tune.filter), QString::fromStdString(tune.variant),
+                        QString::fromStdString(best.local.toString()))
+                   .arg(best.kernelMs, 0, 'g', 4);
+        if (tune.tunedBlocks())
+            text += tr(" with output block <b>%1</b>").arg(QString::fromStdString(best.block.toString()));
+        if (tune.defaultRun.ok())
+            text += tr("; the default launch %1 took %2 ms (best is %3× faster)")
+                        .arg(QString::fromStdString(launchShapeLabel(tune.defaultRun.local, tune.defaultRun.localSource)))
+                        .arg(tune.defaultRun.kernelMs.median, 0, 'g', 4)
+                        .arg(tune.speedupOverDefault(), 0, 'f', 2);
+    } else {
+        text = tr("No shape ran.");
+    }
+    if (tune.cancelled)
+        text += tr(" (cancelled)");
+    m_summary->setText(text);
+    finishJob();
 }
 
 void TunerPage::showFailure(const QString &message)

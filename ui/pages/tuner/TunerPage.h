@@ -29,7 +29,6 @@ public:
     void addToReport(ReportData &data) const override; // the heat map
     std::optional<ScreenshotJob> screenshotJob(const ScreenshotPlan &plan) override; // --tune
 
-    QAction *tuneAction() const { return m_startAct; }
     TuneHeatMap *heatMap() const { return m_map; }
     QPushButton *applyButton() const { return m_apply; }
     QCheckBox *blocksOption() const { return m_blocks; }
@@ -37,18 +36,17 @@ public:
 
 public slots:
     bool startJob() override;
-    bool startTune() { return startJob(); }
-    void cancelTune() { cancelJob(); }
     bool applyBest();
 
 signals:
-    void tuneFinished();
     void bestApplied(const QString &shape);
 
 protected:
     bool canStart() const override;
     void updateActions() override;
     void showFailure(const QString &message) override;
+    void benchProgress(const BenchProgress &progress) override; // a shape measured: its cell on the map
+    void benchFinished(const BenchResult &result) override;     // the map and the summary
 
 private:
     DeviceInfo m_tunedDevice;
