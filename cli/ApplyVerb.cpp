@@ -156,7 +156,8 @@ void addApplyOptions(CLI::App &c, ApplyOptions &o)
 
 Verb applyVerb(CLI::App &root, ImageIo *io)
 {
-    return optionsVerb(root, "apply", "apply one variant to many image files", addApplyOptions, checkApply, cmdApply, io);
+    return optionsVerb(root, "apply", "apply one variant to many image files", addApplyOptions, checkApply, cmdApply,
+                       io);
 }
 
 } // namespace fwb::cli

@@ -92,11 +92,12 @@ struct Writer
     }
     // A key written from other fields, never read back.
     template <typename Value> void derived(const char *key, const Value &value) { j[key] = value(); }
-    // A key with a form of its own: write() gives its JSON, read(value) takes it back (value: the key's
-    // JSON, nullptr when it is missing or null).
-    template <typename Write, typename Read> void custom(const char *key, const Write &write, const Read &)
+    // A key with a form of its own: write(field) gives its JSON, read(value, field) takes it back (value:
+    // the key's JSON, nullptr when it is missing or null).
+    template <typename T, typename Write, typename Read>
+    void custom(const char *key, const T &field, const Write &write, const Read &)
     {
-        j[key] = write();
+        j[key] = write(field);
     }
 };
 
@@ -127,9 +128,10 @@ struct Reader
     }
     template <typename Fields> void when(bool, const Fields &fields) { fields(*this); }
     template <typename Value> void derived(const char *, const Value &) {}
-    template <typename Write, typename Read> void custom(const char *key, const Write &, const Read &read)
+    template <typename T, typename Write, typename Read>
+    void custom(const char *key, T &field, const Write &, const Read &read)
     {
-        read(member(j, key));
+        read(member(j, key), field);
     }
 };
 
@@ -154,17 +156,17 @@ template <typename Io, Fields<RunRequest> R> void schemaFields(Io &io, R &r)
     io.field("opencv_cpu", r.openCvCpuBaseline);
     io.field("cpu_baseline", r.cpuBaseline);
     io.custom(
-        "transfer", [&] { return Json(transferModeName(r.transfer)); },
-        [&](const auto *value) {
+        "transfer", r.transfer, [](TransferMode mode) { return Json(transferModeName(mode)); },
+        [](const Json *value, TransferMode &mode) {
             std::string transfer;
             if (value)
                 value->get_to(transfer);
             if (transfer.empty())
                 return;
-            const std::optional<TransferMode> mode = parseTransferMode(transfer);
-            if (!mode)
+            const std::optional<TransferMode> named = parseTransferMode(transfer);
+            if (!named)
                 throw Error("unknown transfer mode '" + transfer + "'");
-            r.transfer = *mode;
+            mode = *named;
         });
     io.field("tile_width", r.tileWidth);
     io.field("tile_height", r.tileHeight);
@@ -189,11 +191,12 @@ template <typename Io, Fields<RunResult> R> void schemaFields(Io &io, R &r)
     io.shape("block", r.block, r.block.isConcrete());
     io.source("block_source", r.blockSource, r.block.isConcrete());
     io.custom(
-        "global", [&] { return Json::array({std::int64_t(r.global[0]), std::int64_t(r.global[1])}); },
-        [&](const auto *value) {
+        "global", r.global,
+        [](const auto &global) { return Json::array({std::int64_t(global[0]), std::int64_t(global[1])}); },
+        [](const Json *value, auto &global) {
             if (value) {
-                r.global[0] = value->at(0).template get<std::size_t>();
-                r.global[1] = value->at(1).template get<std::size_t>();
+                global[0] = value->at(0).get<std::size_t>();
+                global[1] = value->at(1).get<std::size_t>();
             }
         });
     io.field("build_options", r.buildOptions);
@@ -212,17 +215,17 @@ template <typename Io, Fields<RunResult> R> void schemaFields(Io &io, R &r)
     io.field("reuploaded", r.reuploaded);
     io.field("tiles", r.tiles);
     io.custom(
-        "tile_size",
-        [&] {
-            return r.tiles > 1 || r.tileWidth > 0 ? Json(std::to_string(r.tileWidth) + "x" + std::to_string(r.tileHeight))
-                                                  : Json(nullptr);
+        "tile_size", r,
+        [](const RunResult &t) {
+            const bool tiled = t.tiles > 1 || t.tileWidth > 0;
+            return tiled ? Json(std::to_string(t.tileWidth) + "x" + std::to_string(t.tileHeight)) : Json(nullptr);
         },
-        [&](const auto *value) {
+        [](const Json *value, RunResult &t) {
             std::string size;
             if (value)
                 value->get_to(size);
             if (!size.empty())
-                std::sscanf(size.c_str(), "%dx%d", &r.tileWidth, &r.tileHeight);
+                std::sscanf(size.c_str(), "%dx%d", &t.tileWidth, &t.tileHeight);
         });
     io.field("tile_halo", r.tileHalo);
     io.field("streams", r.streams);

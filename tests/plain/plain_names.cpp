@@ -50,12 +50,14 @@ int main()
     CHECK(findNamed(std::vector<Named>{}, "a") == nullptr);
 
     // The enums named through it: every value round-trips, in the order the lists give them.
-    CHECK(allBorderModes() == (std::vector<BorderMode>{BorderMode::Reflect101, BorderMode::Replicate, BorderMode::Constant}));
+    const std::vector<BorderMode> borders{BorderMode::Reflect101, BorderMode::Replicate, BorderMode::Constant};
+    CHECK(allBorderModes() == borders);
     for (BorderMode mode : allBorderModes())
         CHECK(parseBorderMode(borderModeName(mode)) == mode);
     CHECK(std::string(borderModeName(BorderMode::Reflect101)) == "reflect101");
     CHECK(!parseBorderMode("reflect").has_value());
-    CHECK(allPixelFormats() == (std::vector<PixelFormat>{PixelFormat::Gray8, PixelFormat::Rgb888, PixelFormat::Rgba8888}));
+    const std::vector<PixelFormat> formats{PixelFormat::Gray8, PixelFormat::Rgb888, PixelFormat::Rgba8888};
+    CHECK(allPixelFormats() == formats);
     for (PixelFormat format : allPixelFormats())
         CHECK(parsePixelFormat(formatName(format)) == format);
     CHECK(allTransferModes().size() == 5);

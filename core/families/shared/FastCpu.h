@@ -1,7 +1,8 @@
-// Shared by every filter family's fast CPU path (core/families/<family>/<Family>.cpp): the switch that picks it,
-// the parameter lookup and the whole-row border helpers. A family's fast path is a cache-friendly, auto-vectorisable version
-// of its plain reference, bit-identical to it, used as the multi-threaded "speedup vs CPU" baseline
-// (threads > 1); rows are split over threads with parallelRows() (CpuReference.h).
+// Shared by every filter family's fast CPU path (core/families/<family>/<Family>.cpp): the switch that
+// picks it, the parameter lookup and the whole-row border helpers. A family's fast path is a
+// cache-friendly, auto-vectorisable version of its plain reference, bit-identical to it, used as the
+// multi-threaded "speedup vs CPU" baseline (threads > 1); rows are split over threads with
+// parallelRows() (CpuReference.h).
 #pragma once
 
 #include "Catalogue.h"
