@@ -32,6 +32,22 @@ struct Job
     ItemOutcome outcome;
 };
 
+// Makes `change` under `mutex`, then wakes one or every thread waiting on `wake` for it (after the
+// unlock, so none wakes into a held lock).
+enum class Wake { One, All };
+template <typename Change>
+void changeThenWake(std::mutex &mutex, std::condition_variable &wake, Wake who, const Change &change)
+{
+    {
+        std::lock_guard lock(mutex);
+        change();
+    }
+    if (who == Wake::One)
+        wake.notify_one();
+    else
+        wake.notify_all();
+}
+
 std::size_t bytesOf(int w, int h, PixelFormat format)
 {
     return std::size_t(w) * std::size_t(h) * std::size_t(channelCount(format));
@@ -85,20 +101,12 @@ public:
 
     void push(Job job)
     {
-        {
-            std::lock_guard lock(m_mutex);
-            m_jobs.push_back(std::move(job));
-        }
-        m_wake.notify_all();
+        changeThenWake(m_mutex, m_wake, Wake::All, [&] { m_jobs.push_back(std::move(job)); });
     }
 
     void close()
     {
-        {
-            std::lock_guard lock(m_mutex);
-            m_closed = true;
-        }
-        m_wake.notify_all();
+        changeThenWake(m_mutex, m_wake, Wake::All, [&] { m_closed = true; });
     }
 
     // The lane's thread: the next image, making the blocks decoders ask for while none waits; nullopt
@@ -222,12 +230,10 @@ private:
         if (!block)
             return Image(w, h, format);
         return Image::adopt(w, h, format, block->storage.data(), [this, block] {
-            {
-                std::lock_guard lock(m_mutex);
+            changeThenWake(m_mutex, m_wake, Wake::All, [&] {
                 block->lent = false;
                 --m_lent;
-            }
-            m_wake.notify_all();
+            });
         });
     }
 
@@ -280,11 +286,7 @@ public:
     }
     void encode(Job job)
     {
-        {
-            std::lock_guard lock(m_mutex);
-            m_encodes.push_back(std::move(job));
-        }
-        m_wake.notify_one();
+        changeThenWake(m_mutex, m_wake, Wake::One, [&] { m_encodes.push_back(std::move(job)); });
     }
     // A decode is over (its image sent on, or finished); true once for the last one of the batch.
     bool decoded()
@@ -309,11 +311,7 @@ public:
     }
     void finished()
     {
-        {
-            std::lock_guard lock(m_mutex);
-            --m_inflight;
-        }
-        m_wake.notify_all();
+        changeThenWake(m_mutex, m_wake, Wake::All, [&] { --m_inflight; });
     }
 
 private:

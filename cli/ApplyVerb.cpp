@@ -98,70 +98,66 @@ int cmdApply(const ApplyOptions &o, ImageIo *io)
     return report.summarize(threads) ? 0 : 1;
 }
 
-} // namespace
-
-Verb applyVerb(CLI::App &root, ImageIo *io)
+void addApplyOptions(CLI::App &c, ApplyOptions &o)
 {
-    auto o = std::make_shared<ApplyOptions>();
-    Verb verb = optionsVerb(root, "apply", "apply one variant to many image files", o, checkApply, cmdApply, io);
-    CLI::App &c = *verb.command;
-    c.add_option("INPUT", o->inputs, "image files, folders (their PNG and JPEG files) or globs")
+    c.add_option("INPUT", o.inputs, "image files, folders (their PNG and JPEG files) or globs")
         ->type_name("FILE|DIR|GLOB");
-    c.add_option("--filter", o->filterName, "the filter (see filter-bench list)")->type_name("NAME");
-    c.add_option("--variant", o->variantName, "the variant to apply")->type_name("NAME");
-    c.add_option("--param", o->paramAssignments, "filter parameter, e.g. sigma=1.5 (repeatable)")
+    c.add_option("--filter", o.filterName, "the filter (see filter-bench list)")->type_name("NAME");
+    c.add_option("--variant", o.variantName, "the variant to apply")->type_name("NAME");
+    c.add_option("--param", o.paramAssignments, "filter parameter, e.g. sigma=1.5 (repeatable)")
         ->type_name("NAME=VALUE")
         ->expected(1)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    c.add_option("--border", o->borderText, "border rule (default reflect101)")
+    c.add_option("--border", o.borderText, "border rule (default reflect101)")
         ->type_name("reflect101|replicate|constant");
-    c.add_option("--format", o->formatText, "pixel layout the kernels see and the outputs have\n"
-                                            "(default rgba8888; rgb888: a colour JPEG's own three channels,\n"
-                                            "a quarter fewer bytes to decode, copy and encode)")
+    c.add_option("--format", o.formatText, "pixel layout the kernels see and the outputs have\n"
+                                           "(default rgba8888; rgb888: a colour JPEG's own three channels,\n"
+                                           "a quarter fewer bytes to decode, copy and encode)")
         ->type_name("gray8|rgb888|rgba8888");
-    c.add_option("--out", o->outDir, "folder for the results: the inputs' names relative to the\n"
-                                     "folder they came from (made when missing)")
+    c.add_option("--out", o.outDir, "folder for the results: the inputs' names relative to the\n"
+                                    "folder they came from (made when missing)")
         ->type_name("DIR");
-    c.add_option("--out-format", o->outFormat, "write this format instead of each input's own")->type_name("png|jpg");
-    c.add_flag("--recursive", o->recursive, "take the files in the INPUT folders' subfolders too");
-    c.add_flag("--overwrite", o->overwrite, "replace results already in --out (default: skip them, so an\n"
-                                            "interrupted batch resumes)");
-    c.add_option("--max-inflight", o->maxInflight, "images in memory at once, decoded to encoded (default one per\n"
-                                                    "core and two per device thread, 4 to 64)")
+    c.add_option("--out-format", o.outFormat, "write this format instead of each input's own")->type_name("png|jpg");
+    c.add_flag("--recursive", o.recursive, "take the files in the INPUT folders' subfolders too");
+    c.add_flag("--overwrite", o.overwrite, "replace results already in --out (default: skip them, so an\n"
+                                           "interrupted batch resumes)");
+    c.add_option("--max-inflight", o.maxInflight, "images in memory at once, decoded to encoded (default one per\n"
+                                                   "core and two per device thread, 4 to 64)")
         ->type_name("N")
-        ->transform(wholeNumberIn(1, 1024, [](const std::string &text) {
-            return "--max-inflight '" + text + "' must be a whole number in 1..1024";
-        }));
-    c.add_option("--device", o->deviceSpec, "P:D, gpu, cpu, a name substring, a list (0:0,1:0) or all:\n"
-                                            "every GPU of the host (not the CPU device beside them), every\n"
-                                            "device where there is no GPU (default: best GPU, else CPU)")
+        ->transform(wholeNumberIn("--max-inflight", 1, 1024));
+    c.add_option("--device", o.deviceSpec, "P:D, gpu, cpu, a name substring, a list (0:0,1:0) or all:\n"
+                                           "every GPU of the host (not the CPU device beside them), every\n"
+                                           "device where there is no GPU (default: best GPU, else CPU)")
         ->type_name("SPEC[,SPEC..]|all");
-    c.add_option("--queues", o->queues, "sessions per device, each with its queue and thread, so one image's\n"
-                                        "copies and kernels overlap another's setup (default 2 on a GPU,\n"
-                                        "1 on a CPU device)")
+    c.add_option("--queues", o.queues, "sessions per device, each with its queue and thread, so one image's\n"
+                                       "copies and kernels overlap another's setup (default 2 on a GPU,\n"
+                                       "1 on a CPU device)")
         ->type_name("N")
-        ->transform(wholeNumberIn(1, 16, [](const std::string &text) {
-            return "--queues '" + text + "' must be a whole number in 1..16";
-        }));
-    c.add_option("--png-level", o->pngLevel, "zlib level of the PNGs written: 0 (fastest, largest) to 9\n"
-                                             "(smallest, slowest); the pixels are the same at every level\n"
-                                             "(default " + std::to_string(kApplyPngLevel) + ")")
+        ->transform(wholeNumberIn("--queues", 1, 16));
+    c.add_option("--png-level", o.pngLevel, "zlib level of the PNGs written: 0 (fastest, largest) to 9\n"
+                                            "(smallest, slowest); the pixels are the same at every level\n"
+                                            "(default " + std::to_string(kApplyPngLevel) + ")")
         ->type_name("0-9")
-        ->transform(wholeNumberIn(0, 9, [](const std::string &text) {
-            return "--png-level '" + text + "' must be a whole number in 0..9";
-        }));
-    c.add_option("--shard", o->shardText, "take every Nth input (sorted) from the Ith, 0-based: for\n"
-                                          "job arrays (Slurm, GNU parallel over hosts)")
+        ->transform(wholeNumberIn("--png-level", 0, 9));
+    c.add_option("--shard", o.shardText, "take every Nth input (sorted) from the Ith, 0-based: for\n"
+                                         "job arrays (Slurm, GNU parallel over hosts)")
         ->type_name("I/N")
         ->check(shardUpTo(kMaxShards, [](const std::string &text) {
             return "--shard '" + text + "' must be I/N with 0 <= I < N, e.g. 0/4 (the first of four shards)";
         }));
-    c.add_flag("--check", o->check, "compare each result with the CPU reference (a mismatch fails it)");
-    c.add_flag("--no-tuned", o->noTuned, "ignore the work-group tuning database");
-    addCacheDirOption(c, o->cacheDir);
-    addJsonFlag(c, o->json, "one JSON line per image and a summary line");
-    return verb;
+    c.add_flag("--check", o.check, "compare each result with the CPU reference (a mismatch fails it)");
+    c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database");
+    addCacheDirOption(c, o.cacheDir);
+    addJsonFlag(c, o.json, "one JSON line per image and a summary line");
+}
+
+} // namespace
+
+Verb applyVerb(CLI::App &root, ImageIo *io)
+{
+    return optionsVerb(root, "apply", "apply one variant to many image files", addApplyOptions, checkApply, cmdApply,
+                       io);
 }
 
 } // namespace fwb::cli

@@ -144,24 +144,25 @@ int cmdCache(const CacheOptions &o)
     return 0;
 }
 
+void addCacheOptions(CLI::App &c, CacheOptions &o)
+{
+    c.add_flag("--list", o.list, "one line per entry, least recently used first (evicted first)");
+    c.add_flag("--clear", o.clear, "remove every entry");
+    c.add_option("--max-mib", o.maxMib, "keep the folder under N MiB (stored in the folder; evicts now;\n"
+                                        "$FWB_CACHE_MAX_MIB overrides it; default 256)")
+        ->type_name("N")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    addCacheDirOption(c, o.dir);
+    addJsonFlag(c, o.json, "one JSON object instead of the text");
+}
+
 } // namespace
 
 Verb cacheVerb(CLI::App &root)
 {
-    auto o = std::make_shared<CacheOptions>();
-    Verb verb = optionsVerb(root, "cache",
-                            "show the program-binary cache (entries, size, limit); --list, --clear, --max-mib",
-                            o, checkCache, cmdCache);
-    CLI::App &c = *verb.command;
-    c.add_flag("--list", o->list, "one line per entry, least recently used first (evicted first)");
-    c.add_flag("--clear", o->clear, "remove every entry");
-    c.add_option("--max-mib", o->maxMib, "keep the folder under N MiB (stored in the folder; evicts now;\n"
-                                         "$FWB_CACHE_MAX_MIB overrides it; default 256)")
-        ->type_name("N")
-        ->check(CLI::Range(0LL, 1LL << 40));
-    addCacheDirOption(c, o->dir);
-    addJsonFlag(c, o->json, "one JSON object instead of the text");
-    return verb;
+    return optionsVerb(root, "cache",
+                       "show the program-binary cache (entries, size, limit); --list, --clear, --max-mib",
+                       addCacheOptions, checkCache, cmdCache);
 }
 
 } // namespace fwb::cli

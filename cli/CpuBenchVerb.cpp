@@ -189,27 +189,28 @@ int cmdCpuBench(const CpuBenchOptions &o)
     return 0;
 }
 
+void addCpuBenchOptions(CLI::App &c, CpuBenchOptions &o)
+{
+    c.add_option("--filter", o.filters, "filters to time (default opencv: every filter OpenCV also has; all)")
+        ->type_name("NAME[,NAME..]|opencv|all");
+    c.add_option("--format", o.formats, "pixel formats (default gray8,rgba8888)")->type_name("FORMAT[,FORMAT..]");
+    addSyntheticOption(c, o.size, "size of the built-in test card (default 3840x2160)");
+    c.add_option("--border", o.border, "border rule (default reflect101)")->type_name("reflect101|replicate|constant");
+    c.add_option("--param", o.params, "filter parameter NAME=VALUE for the filters that have it (repeatable)")
+        ->type_name("NAME=VALUE");
+    c.add_option("--threads", o.threads, "threads for both (default: the hardware's)")->type_name("N");
+    c.add_option("--repeat", o.repeat, "timed calls per round and side (default 9)")->type_name("N");
+    c.add_option("--rounds", o.rounds, "alternating rounds, ours then OpenCV's (default 3)")->type_name("N");
+    addJsonFlag(c, o.json, "one JSON object instead of the table");
+}
+
 } // namespace
 
 Verb cpuBenchVerb(CLI::App &root)
 {
-    auto o = std::make_shared<CpuBenchOptions>();
-    Verb verb = optionsVerb(root, "cpu-bench",
-                            "our multi-threaded CPU code against OpenCV's CPU call, same filter and image, in one process",
-                            o, checkCpuBench, cmdCpuBench);
-    CLI::App &c = *verb.command;
-    c.add_option("--filter", o->filters, "filters to time (default opencv: every filter OpenCV also has; all)")
-        ->type_name("NAME[,NAME..]|opencv|all");
-    c.add_option("--format", o->formats, "pixel formats (default gray8,rgba8888)")->type_name("FORMAT[,FORMAT..]");
-    addSyntheticOption(c, o->size, "size of the built-in test card (default 3840x2160)");
-    c.add_option("--border", o->border, "border rule (default reflect101)")->type_name("reflect101|replicate|constant");
-    c.add_option("--param", o->params, "filter parameter NAME=VALUE for the filters that have it (repeatable)")
-        ->type_name("NAME=VALUE");
-    c.add_option("--threads", o->threads, "threads for both (default: the hardware's)")->type_name("N");
-    c.add_option("--repeat", o->repeat, "timed calls per round and side (default 9)")->type_name("N");
-    c.add_option("--rounds", o->rounds, "alternating rounds, ours then OpenCV's (default 3)")->type_name("N");
-    addJsonFlag(c, o->json, "one JSON object instead of the table");
-    return verb;
+    return optionsVerb(root, "cpu-bench",
+                       "our multi-threaded CPU code against OpenCV's CPU call, same filter and image, in one process",
+                       addCpuBenchOptions, checkCpuBench, cmdCpuBench);
 }
 
 } // namespace fwb::cli

@@ -123,24 +123,25 @@ int cmdInspect(const InspectOptions &o)
     return status;
 }
 
+void addInspectOptions(CLI::App &c, InspectOptions &o)
+{
+    c.add_option("--global", o.globalText, "NDRange size to launch")->type_name("WxH");
+    addSyntheticOption(c, o.syntheticText, "or an image whose interior (W-2)x(H-2) is launched\n"
+                                           "(default --synthetic 640x480: global 638x478, as in seed 001)");
+    addLocalOption(c, o.localText, "work-group shape (default auto); e.g. 16x16 to see the CL 1.2 failure");
+    c.add_flag("--cl20", o.cl20, "build with -cl-std=CL2.0 (non-uniform groups, get_enqueued_local_size)");
+    addDeviceOption(c, o.deviceSpec);
+    addCacheDirOption(c, o.cacheDir);
+    addJsonFlag(c, o.json, "one JSON object instead of the table");
+}
+
 } // namespace
 
 Verb inspectVerb(CLI::App &root)
 {
-    auto o = std::make_shared<InspectOptions>();
-    Verb verb = optionsVerb(root, "inspect",
-                            "work-group inspector (seed 001): ids and sizes at the NDRange corners",
-                            o, [](const InspectOptions &x) { checkInspect(x); }, cmdInspect);
-    CLI::App &c = *verb.command;
-    c.add_option("--global", o->globalText, "NDRange size to launch")->type_name("WxH");
-    addSyntheticOption(c, o->syntheticText, "or an image whose interior (W-2)x(H-2) is launched\n"
-                                            "(default --synthetic 640x480: global 638x478, as in seed 001)");
-    addLocalOption(c, o->localText, "work-group shape (default auto); e.g. 16x16 to see the CL 1.2 failure");
-    c.add_flag("--cl20", o->cl20, "build with -cl-std=CL2.0 (non-uniform groups, get_enqueued_local_size)");
-    addDeviceOption(c, o->deviceSpec);
-    addCacheDirOption(c, o->cacheDir);
-    addJsonFlag(c, o->json, "one JSON object instead of the table");
-    return verb;
+    return optionsVerb(root, "inspect",
+                       "work-group inspector (seed 001): ids and sizes at the NDRange corners",
+                       addInspectOptions, [](const InspectOptions &x) { checkInspect(x); }, cmdInspect);
 }
 
 } // namespace fwb::cli

@@ -182,22 +182,23 @@ int cmdMatmul(const MatmulOptions &o)
     return printLabReport(o.lab, workload, device, peak, results, report);
 }
 
+void addMatmulOptions(CLI::App &c, MatmulOptions &o)
+{
+    c.add_option("--n", o.sizes, "matrix size n, or a list to sweep (default 2000)")->type_name("N[,N..]");
+    addLabOptions(c, o.lab, 3);
+    c.add_flag("--no-baselines", o.lab.noBaselines,
+               "no clblast row (by default it follows the ladder with --variant all, when built with CLBlast;\n"
+               "--variant clblast runs it alone)");
+}
+
 } // namespace
 
 Verb matmulVerb(CLI::App &root)
 {
-    auto o = std::make_shared<MatmulOptions>();
-    Verb verb = optionsVerb(root, "matmul",
-                            "the matrix-multiplication ladder (seed 003's nine steps and past them)\n"
-                            "against the device's FP32 peak (an FMA probe) and CLBlast",
-                            o, checkMatmul, cmdMatmul);
-    CLI::App &c = *verb.command;
-    c.add_option("--n", o->sizes, "matrix size n, or a list to sweep (default 2000)")->type_name("N[,N..]");
-    addLabOptions(c, o->lab, 3);
-    c.add_flag("--no-baselines", o->lab.noBaselines,
-               "no clblast row (by default it follows the ladder with --variant all, when built with CLBlast;\n"
-               "--variant clblast runs it alone)");
-    return verb;
+    return optionsVerb(root, "matmul",
+                       "the matrix-multiplication ladder (seed 003's nine steps and past them)\n"
+                       "against the device's FP32 peak (an FMA probe) and CLBlast",
+                       addMatmulOptions, checkMatmul, cmdMatmul);
 }
 
 } // namespace fwb::cli

@@ -139,25 +139,26 @@ int cmdNBody(const NBodyOptions &o)
     return printLabReport(o.lab, workload, device, peak, results, report);
 }
 
-} // namespace
-
-Verb nbodyVerb(CLI::App &root)
+void addNbodyOptions(CLI::App &c, NBodyOptions &o)
 {
-    auto o = std::make_shared<NBodyOptions>();
-    Verb verb = optionsVerb(root, "nbody",
-                            "the all-pairs N-body simulation (seed 002) and its variants",
-                            o, checkNBody, cmdNBody);
-    CLI::App &c = *verb.command;
-    c.add_option("--bodies", o->bodies, "bodies in the cloud, or a list to sweep (default 10000)")
+    c.add_option("--bodies", o.bodies, "bodies in the cloud, or a list to sweep (default 10000)")
         ->type_name("N[,N..]");
-    c.add_option("--steps", o->steps, "time steps per run, each a launch (default 10)")
+    c.add_option("--steps", o.steps, "time steps per run, each a launch (default 10)")
         ->type_name("N")
         ->transform(wholeNumberIn(1, 10000, [](const std::string &text) {
             const std::optional<long long> n = parseWholeNumber(text);
             return "--steps '" + text + "' must be a whole number " + (n && *n > 10000 ? "from 1 to 10000" : ">= 1");
         }));
-    addLabOptions(c, o->lab, 3);
-    return verb;
+    addLabOptions(c, o.lab, 3);
+}
+
+} // namespace
+
+Verb nbodyVerb(CLI::App &root)
+{
+    return optionsVerb(root, "nbody",
+                       "the all-pairs N-body simulation (seed 002) and its variants",
+                       addNbodyOptions, checkNBody, cmdNBody);
 }
 
 } // namespace fwb::cli

@@ -78,6 +78,14 @@ CLI::Validator wholeNumberIn(long long minimum, long long maximum, RefusalText r
         ""));
 }
 
+CLI::Validator wholeNumberIn(const std::string &flag, long long minimum, long long maximum)
+{
+    return wholeNumberIn(minimum, maximum, [flag, minimum, maximum](const std::string &text) {
+        return flag + " '" + text + "' must be a whole number in " + std::to_string(minimum) + ".."
+               + std::to_string(maximum);
+    });
+}
+
 CLI::Validator positiveDecimalUpTo(double maximum, RefusalText refusal)
 {
     return lastValue(CLI::Validator(

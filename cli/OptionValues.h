@@ -38,6 +38,8 @@ enum class EmptyValue { NeedsAValue, Refused }; // Refused: the validator's own 
 // read "010" as octal and "0x10" as hexadecimal).
 CLI::Validator wholeNumberIn(long long minimum, long long maximum, RefusalText refusal,
                              EmptyValue empty = EmptyValue::NeedsAValue);
+// The same with the ranges' wording: "FLAG 'TEXT' must be a whole number in MINIMUM..MAXIMUM".
+CLI::Validator wholeNumberIn(const std::string &flag, long long minimum, long long maximum);
 // A plain decimal in (0, maximum].
 CLI::Validator positiveDecimalUpTo(double maximum, RefusalText refusal);
 // I/N with 0 <= I < N <= maxCount.

@@ -189,27 +189,28 @@ int cmdPrepare(const PrepareOptions &o)
     return failed ? 1 : 0;
 }
 
+void addPrepareOptions(CLI::App &c, PrepareOptions &o)
+{
+    c.add_option("--filter", o.filters, "filters to prepare, comma-separated, or all (default all)")
+        ->type_name("NAME[,NAME..]|all");
+    c.add_option("--format", o.formats, "pixel layouts, comma-separated, or all (default gray8,rgba8888)")
+        ->type_name("F[,F..]|all");
+    addDeviceOption(c, o.deviceSpec);
+    c.add_option("--jobs", o.jobs, "builds at a time, each in its own process (default: one per core)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 256));
+    addCacheDirOption(c, o.cacheDir);
+    addJsonFlag(c, o.json, "one JSON object instead of the table");
+}
+
 } // namespace
 
 Verb prepareVerb(CLI::App &root)
 {
-    auto o = std::make_shared<PrepareOptions>();
-    Verb verb = optionsVerb(root, "prepare",
-                            "build every program a device can need ahead of time, in parallel, into the program "
-                            "cache; prints each build's time, slowest first",
-                            o, checkPrepare, cmdPrepare);
-    CLI::App &c = *verb.command;
-    c.add_option("--filter", o->filters, "filters to prepare, comma-separated, or all (default all)")
-        ->type_name("NAME[,NAME..]|all");
-    c.add_option("--format", o->formats, "pixel layouts, comma-separated, or all (default gray8,rgba8888)")
-        ->type_name("F[,F..]|all");
-    addDeviceOption(c, o->deviceSpec);
-    c.add_option("--jobs", o->jobs, "builds at a time, each in its own process (default: one per core)")
-        ->type_name("N")
-        ->check(CLI::Range(1, 256));
-    addCacheDirOption(c, o->cacheDir);
-    addJsonFlag(c, o->json, "one JSON object instead of the table");
-    return verb;
+    return optionsVerb(root, "prepare",
+                       "build every program a device can need ahead of time, in parallel, into the program "
+                       "cache; prints each build's time, slowest first",
+                       addPrepareOptions, checkPrepare, cmdPrepare);
 }
 
 } // namespace fwb::cli

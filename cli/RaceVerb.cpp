@@ -151,25 +151,26 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
     return status;
 }
 
+void addRaceOptions(CLI::App &c, RaceVerbOptions &o)
+{
+    addBenchInputOptions(c, o.in, "one JSON object (rows cpu_single, cpu_multi and OpenCV's marked baseline: true)",
+                         10);
+    c.add_option("--variant", o.variants, "race only these variants (default: all)")->type_name("NAME[,NAME..]");
+    c.add_flag("--kernel-only", o.kernelOnly,
+               "rank the device's versions by their filtering time alone (the default; the copies, the same for "
+               "every version, are said once, with the end-to-end verdict against the CPU)");
+    c.add_flag("--end-to-end", o.endToEnd, "rank every row by its whole time, copies included");
+    c.add_flag("--no-baselines", o.noBaselines, "no OpenCV rows");
+    c.add_flag("--no-cpu", o.noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
+}
+
 } // namespace
 
 Verb raceVerb(CLI::App &root, ImageIo *io)
 {
-    auto o = std::make_shared<RaceVerbOptions>();
-    Verb verb = optionsVerb(root, "race",
-                            "every variant of a filter plus the CPU and OpenCV, fastest first",
-                            o, checkRace, cmdRace, io);
-    CLI::App &c = *verb.command;
-    addBenchInputOptions(c, o->in, "one JSON object (rows cpu_single, cpu_multi and OpenCV's marked baseline: true)",
-                         10);
-    c.add_option("--variant", o->variants, "race only these variants (default: all)")->type_name("NAME[,NAME..]");
-    c.add_flag("--kernel-only", o->kernelOnly,
-               "rank the device's versions by their filtering time alone (the default; the copies, the same for "
-               "every version, are said once, with the end-to-end verdict against the CPU)");
-    c.add_flag("--end-to-end", o->endToEnd, "rank every row by its whole time, copies included");
-    c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
-    c.add_flag("--no-cpu", o->noCpu, "no cpu_single / cpu_multi rows (the single thread is slow on big images)");
-    return verb;
+    return optionsVerb(root, "race",
+                       "every variant of a filter plus the CPU and OpenCV, fastest first",
+                       addRaceOptions, checkRace, cmdRace, io);
 }
 
 } // namespace fwb::cli

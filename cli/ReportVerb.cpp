@@ -230,30 +230,31 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
     return 0;
 }
 
+void addReportOptions(CLI::App &c, ReportVerbOptions &o)
+{
+    addBenchInputOptions(c, o.in, "(ignored: the report is HTML)", 5);
+    c.add_option("--out", o.out, "the HTML file to write")->type_name("FILE.html");
+    c.add_flag("--overwrite", o.overwrite, "replace an existing --out file");
+    c.add_flag("--kernel-only", o.kernelOnly, "rank the race by kernel time (default: end to end)");
+    c.add_flag("--no-baselines", o.noBaselines, "no OpenCV rows in the race");
+    c.add_option("--tune-variant", o.tuneVariant, "variant to tune (default: the race's fastest kernel; none: skip)")
+        ->type_name("NAME|none");
+    c.add_option("--shapes", o.shapes, "tune only these shapes, e.g. 8x8,16x16")->type_name("WxH[,WxH..]");
+    c.add_option("--max-items", o.maxItems, "largest work-group tried (default 1024)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 65536)); // as tune
+    c.add_option("--sweep", o.sweep, "parameter and values to sweep (default: sigma or radius over 6 values;\n"
+                                     "none: skip)")
+        ->type_name("NAME=V1,V2,..|none");
+}
+
 } // namespace
 
 Verb reportVerb(CLI::App &root, ImageIo *io)
 {
-    auto o = std::make_shared<ReportVerbOptions>();
-    Verb verb = optionsVerb(root, "report",
-                            "race, tune and sweep one filter; write one self-contained HTML file",
-                            o, checkReport, cmdReport, io);
-    CLI::App &c = *verb.command;
-    addBenchInputOptions(c, o->in, "(ignored: the report is HTML)", 5);
-    c.add_option("--out", o->out, "the HTML file to write")->type_name("FILE.html");
-    c.add_flag("--overwrite", o->overwrite, "replace an existing --out file");
-    c.add_flag("--kernel-only", o->kernelOnly, "rank the race by kernel time (default: end to end)");
-    c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows in the race");
-    c.add_option("--tune-variant", o->tuneVariant, "variant to tune (default: the race's fastest kernel; none: skip)")
-        ->type_name("NAME|none");
-    c.add_option("--shapes", o->shapes, "tune only these shapes, e.g. 8x8,16x16")->type_name("WxH[,WxH..]");
-    c.add_option("--max-items", o->maxItems, "largest work-group tried (default 1024)")
-        ->type_name("N")
-        ->check(CLI::Range(1, 65536)); // as tune
-    c.add_option("--sweep", o->sweep, "parameter and values to sweep (default: sigma or radius over 6 values;\n"
-                                      "none: skip)")
-        ->type_name("NAME=V1,V2,..|none");
-    return verb;
+    return optionsVerb(root, "report",
+                       "race, tune and sweep one filter; write one self-contained HTML file",
+                       addReportOptions, checkReport, cmdReport, io);
 }
 
 } // namespace fwb::cli

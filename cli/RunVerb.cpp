@@ -336,55 +336,48 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     return status;
 }
 
-} // namespace
-
-Verb runVerb(CLI::App &root, ImageIo *io)
+void addRunOptions(CLI::App &c, RunOptions &o)
 {
-    auto o = std::make_shared<RunOptions>();
-    Verb verb = optionsVerb(root, "run",
-                            "run variants, time them and check them against the CPU",
-                            o, checkRun, cmdRun, io);
-    CLI::App &c = *verb.command;
-    c.add_option("--filter", o->filterName, "filters to run, in this order (all: the whole catalogue;\n"
-                                            "see filter-bench list)")
+    c.add_option("--filter", o.filterName, "filters to run, in this order (all: the whole catalogue;\n"
+                                           "see filter-bench list)")
         ->type_name("NAME[,NAME..]|all");
-    c.add_option("--variant", o->variantName, "variant to run (default: all)")->type_name("NAME|all");
-    addDeviceOption(c, o->deviceSpec);
-    addLocalOption(c, o->localText, "work-group shape (default: auto = the project's shape for the device,\n"
-                                    "e.g. 32x8 on GPUs; driver = NULL local size, the runtime picks)");
-    c.add_option("--input", o->input, "image file to filter (PNG, JPEG; Qt builds also TIFF, WebP, BMP, ...)")
+    c.add_option("--variant", o.variantName, "variant to run (default: all)")->type_name("NAME|all");
+    addDeviceOption(c, o.deviceSpec);
+    addLocalOption(c, o.localText, "work-group shape (default: auto = the project's shape for the device,\n"
+                                   "e.g. 32x8 on GPUs; driver = NULL local size, the runtime picks)");
+    c.add_option("--input", o.input, "image file to filter (PNG, JPEG; Qt builds also TIFF, WebP, BMP, ...)")
         ->type_name("FILE");
-    addSyntheticOption(c, o->synthetic, "the built-in test card at this size instead (default 1920x1080)");
-    c.add_option("--format", o->formatText, "pixel layout the kernels see (default gray8)")
+    addSyntheticOption(c, o.synthetic, "the built-in test card at this size instead (default 1920x1080)");
+    c.add_option("--format", o.formatText, "pixel layout the kernels see (default gray8)")
         ->type_name("gray8|rgb888|rgba8888");
-    c.add_option("--param", o->paramAssignments,
+    c.add_option("--param", o.paramAssignments,
                  "filter parameter, e.g. sigma=1.5 (repeatable); a list sweeps it,\n"
                  "e.g. --filter recursive_gaussian,gaussian --param sigma=1,2,4,8,16,32")
         ->type_name("NAME=VALUE[,VALUE..]")
         ->expected(1)
         ->allow_extra_args(false) // one NAME=VALUES per --param: a following word is not another value
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    c.add_option("--border", o->borderText, "border rule (default reflect101)")
+    c.add_option("--border", o.borderText, "border rule (default reflect101)")
         ->type_name("reflect101|replicate|constant");
-    c.add_flag("--fast-math", o->fastMath, "build with -cl-fast-relaxed-math where the variant uses such math");
-    addCountOption(c, "--repeat", o->repeat, 1, "timed repeats (default 10)");
-    addCountOption(c, "--warmup", o->warmup, 0, "untimed warm-up runs (default 2)");
-    c.add_option("--output", o->output, "save the result of a single variant (never over the input)")
+    c.add_flag("--fast-math", o.fastMath, "build with -cl-fast-relaxed-math where the variant uses such math");
+    addCountOption(c, "--repeat", o.repeat, 1, "timed repeats (default 10)");
+    addCountOption(c, "--warmup", o.warmup, 0, "untimed warm-up runs (default 2)");
+    c.add_option("--output", o.output, "save the result of a single variant (never over the input)")
         ->type_name("FILE");
-    c.add_flag("--overwrite", o->overwrite, "let --output and --json-file replace an existing file");
-    c.add_flag("--check", o->check, "fail (exit 1) unless every result matches the CPU reference");
-    c.add_flag("--no-cpu-single", o->noCpuSingle,
+    c.add_flag("--overwrite", o.overwrite, "let --output and --json-file replace an existing file");
+    c.add_flag("--check", o.check, "fail (exit 1) unless every result matches the CPU reference");
+    c.add_flag("--no-cpu-single", o.noCpuSingle,
                "skip timing the single-threaded CPU reference (the check still runs)");
-    c.add_option("--transfer", o->transferText,
+    c.add_option("--transfer", o.transferText,
                  "how the image moves (seed 004's table): pageable copies (the default, except on a\n"
                  "discrete GPU: pinned there), pinned\n"
                  "(image and result in page-locked memory), zero_copy (kernel on host-visible\n"
                  "memory), output_mapped, svm; all = one row per mode (one ordinary image:\n"
                  "pinned copies through page-locked staging there)")
         ->type_name("pageable|pinned|zero_copy|output_mapped|svm|all")
-        ->each([o](const std::string &) { o->transferGiven = true; });
+        ->each([&o](const std::string &) { o.transferGiven = true; });
     // --block, --tile and --max-alloc-mib refuse '' themselves, with the form they need.
-    addSizeOption(c, "--block", o->block, kMaxOutputBlockSide,
+    addSizeOption(c, "--block", o.block, kMaxOutputBlockSide,
                   [](const std::string &text) {
                       return "--block '" + text + "' is not of the form WxH with sides 1.."
                              + std::to_string(kMaxOutputBlockSide) + ", e.g. 16x8";
@@ -393,39 +386,48 @@ Verb runVerb(CLI::App &root, ImageIo *io)
                   "(roofline, strips, forgetful...) instead of the variant's own; with --variant all\n"
                   "only the block variants run",
                   EmptyValue::Refused);
-    addSizeOption(c, "--tile", o->tile, kMaxImageSide,
+    addSizeOption(c, "--tile", o.tile, kMaxImageSide,
                   [](const std::string &text) {
                       return "--tile '" + text + "' is not of the form WxH with sides >= 1, e.g. 1024x1024";
                   },
                   "process the image in tiles of WxH output pixels, with halos, streamed over\n"
                   "several queues (default: only when the image does not fit the device)",
                   EmptyValue::Refused);
-    c.add_option("--max-alloc-mib", o->maxAllocMib, "pretend the device allows at most N MiB in one allocation (tiles then)")
+    c.add_option("--max-alloc-mib", o.maxAllocMib, "pretend the device allows at most N MiB in one allocation (tiles then)")
         ->type_name("N")
         ->transform(wholeNumberIn(
             1, 1ll << 30,
             [](const std::string &text) { return "--max-alloc-mib '" + text + "' must be a whole number of MiB >= 1"; },
             EmptyValue::Refused));
-    c.add_flag("--baselines", o->baselines,
+    c.add_flag("--baselines", o.baselines,
                "add OpenCV's rows (opencv_cpu, opencv_tapi) for a single --variant too\n"
                "(default: with --variant all, for every filter OpenCV also has)");
-    c.add_flag("--no-baselines", o->noBaselines, "no OpenCV rows");
-    c.add_flag("--no-tuned", o->noTuned, "ignore the work-group tuning database (auto = the project's default)");
-    addCacheDirOption(c, o->cacheDir);
-    c.add_option("--kernel-dir", o->kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
+    c.add_flag("--no-baselines", o.noBaselines, "no OpenCV rows");
+    c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
+    addCacheDirOption(c, o.cacheDir);
+    c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory); // a mistyped folder must not fall back to the built-in kernels silently
-    c.add_option("--user-variant", o->userVariant,
+    c.add_option("--user-variant", o.userVariant,
                  "run a saved user variant (see filter-bench user-variants) in the helper\n"
                  "process; its base filter and variant stand in for --filter/--variant")
         ->type_name("NAME|PATH");
-    addTimeoutOption(c, o->timeoutS,
+    addTimeoutOption(c, o.timeoutS,
                      "run each variant in the helper process and stop it after S seconds\n"
                      "(exit 1: '... did not finish within S s and was stopped'; default 10\n"
                      "with --user-variant)");
-    addJsonFlag(c, o->json, "one JSON object instead of the table");
-    c.add_option("--json-file", o->jsonFile, "also write that JSON object to FILE (the table still prints)")
+    addJsonFlag(c, o.json, "one JSON object instead of the table");
+    c.add_option("--json-file", o.jsonFile, "also write that JSON object to FILE (the table still prints)")
         ->type_name("FILE");
+}
+
+} // namespace
+
+Verb runVerb(CLI::App &root, ImageIo *io)
+{
+    Verb verb = optionsVerb(root, "run",
+                            "run variants, time them and check them against the CPU",
+                            addRunOptions, checkRun, cmdRun, io);
     verb.unknownArgument = [](const std::string &argument) {
         return "unknown option '" + argument + "' (see filter-bench --help)";
     };

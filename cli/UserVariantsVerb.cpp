@@ -204,29 +204,30 @@ int cmdUserVariants(const UserVariantsOptions &o)
     return 0;
 }
 
+void addUserVariantsOptions(CLI::App &c, UserVariantsOptions &o)
+{
+    c.add_option("--delete", o.remove, "delete this user variant (its .cl and .json)")->type_name("NAME");
+    c.add_option("--show", o.show, "show one user variant")->type_name("NAME|PATH");
+    addJsonFlag(c, o.json, "the list (or the overhead figures) as one JSON object");
+    c.add_flag("--overhead", o.overhead,
+               "measure the helper process's cost per run: the same variant in this process and\n"
+               "through filter-worker, alternately, median of --runs (scripts/helper-overhead.sh)");
+    c.add_option("--sizes", o.sizes, "--overhead: image sizes (default 640x480,6720x4480)")->type_name("WxH,...");
+    c.add_option("--runs", o.runs, "--overhead: runs of each kind per size (default 9)")->type_name("N");
+    c.add_option("--filter", o.filter, "--overhead: filter (default " + o.filter + ")")->type_name("F");
+    c.add_option("--variant", o.variant, "--overhead: variant (default " + o.variant + ")")->type_name("V");
+    addDeviceOption(c, o.device);
+    addCacheDirOption(c, o.cacheDir);
+}
+
 } // namespace
 
 Verb userVariantsVerb(CLI::App &root)
 {
-    auto o = std::make_shared<UserVariantsOptions>();
-    Verb verb = optionsVerb(root, "user-variants",
-                            "list, show or delete your saved kernels (run one with\n"
-                            "run --user-variant NAME)",
-                            o, checkUserVariants, cmdUserVariants);
-    CLI::App &c = *verb.command;
-    c.add_option("--delete", o->remove, "delete this user variant (its .cl and .json)")->type_name("NAME");
-    c.add_option("--show", o->show, "show one user variant")->type_name("NAME|PATH");
-    addJsonFlag(c, o->json, "the list (or the overhead figures) as one JSON object");
-    c.add_flag("--overhead", o->overhead,
-               "measure the helper process's cost per run: the same variant in this process and\n"
-               "through filter-worker, alternately, median of --runs (scripts/helper-overhead.sh)");
-    c.add_option("--sizes", o->sizes, "--overhead: image sizes (default 640x480,6720x4480)")->type_name("WxH,...");
-    c.add_option("--runs", o->runs, "--overhead: runs of each kind per size (default 9)")->type_name("N");
-    c.add_option("--filter", o->filter, "--overhead: filter (default " + o->filter + ")")->type_name("F");
-    c.add_option("--variant", o->variant, "--overhead: variant (default " + o->variant + ")")->type_name("V");
-    addDeviceOption(c, o->device);
-    addCacheDirOption(c, o->cacheDir);
-    return verb;
+    return optionsVerb(root, "user-variants",
+                       "list, show or delete your saved kernels (run one with\n"
+                       "run --user-variant NAME)",
+                       addUserVariantsOptions, checkUserVariants, cmdUserVariants);
 }
 
 } // namespace fwb::cli

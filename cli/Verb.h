@@ -38,15 +38,17 @@ CLI::App *addVerbCommand(CLI::App &root, const std::string &name, const std::str
 // "unknown option 'X' for VERB (see filter-bench --help)": the wording for verbs with options.
 std::function<std::string(const std::string &)> unknownOptionFor(const std::string &verb);
 
-// A verb as most are made: the subcommand (addVerbCommand) whose parsed options live in one shared
-// struct that `check` and `run` read (each called with the struct, then `extra`, e.g. the image I/O),
-// and unknown options worded by unknownOptionFor(name). The caller adds the options to verb.command.
+// A verb as most are made: the subcommand (addVerbCommand) with the options `addOptions` declares on it,
+// parsed into one Options struct of the verb's own that `check` and `run` read (each called with the
+// struct, then `extra`, e.g. the image I/O), and unknown options worded by unknownOptionFor(name).
 template <class Options, class Check, class Run, class... Extra>
 Verb optionsVerb(CLI::App &root, const std::string &name, const std::string &description,
-                 std::shared_ptr<Options> options, Check check, Run run, Extra... extra)
+                 void (*addOptions)(CLI::App &command, Options &options), Check check, Run run, Extra... extra)
 {
+    auto options = std::make_shared<Options>();
     Verb verb;
     verb.command = addVerbCommand(root, name, description);
+    addOptions(*verb.command, *options);
     verb.check = [options, check, extra...] { check(*options, extra...); };
     verb.run = [options, run, extra...] { return run(*options, extra...); };
     verb.unknownArgument = unknownOptionFor(name);

@@ -2,6 +2,7 @@
 #include "Catalogue.h"
 
 #include "Devices.h"
+#include "Names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,27 +11,19 @@
 
 namespace fwb {
 
-const char *borderModeName(BorderMode mode)
-{
-    switch (mode) {
-    case BorderMode::Reflect101: return "reflect101";
-    case BorderMode::Replicate: return "replicate";
-    case BorderMode::Constant: return "constant";
-    }
-    return "?";
-}
+constexpr EnumName<BorderMode> kBorderModes[] = {
+    {BorderMode::Reflect101, "reflect101"},
+    {BorderMode::Replicate, "replicate"},
+    {BorderMode::Constant, "constant"},
+};
 
-std::optional<BorderMode> parseBorderMode(const std::string &name)
-{
-    for (BorderMode m : allBorderModes())
-        if (name == borderModeName(m))
-            return m;
-    return std::nullopt;
-}
+const char *borderModeName(BorderMode mode) { return nameIn(kBorderModes, mode); }
+
+std::optional<BorderMode> parseBorderMode(const std::string &name) { return valueIn(kBorderModes, name); }
 
 const std::vector<BorderMode> &allBorderModes()
 {
-    static const std::vector<BorderMode> modes{BorderMode::Reflect101, BorderMode::Replicate, BorderMode::Constant};
+    static const std::vector<BorderMode> modes = valuesIn(kBorderModes);
     return modes;
 }
 
@@ -58,10 +51,7 @@ int borderIndex(int i, int n, BorderMode mode)
 
 const VariantSpec *FilterSpec::variant(const std::string &variantName) const
 {
-    for (const VariantSpec &v : variants)
-        if (v.name == variantName)
-            return &v;
-    return nullptr;
+    return findNamed(variants, variantName);
 }
 
 double FilterSpec::param(const FilterParams &p, const std::string &key) const
@@ -86,13 +76,7 @@ const std::vector<FilterSpec> &catalogue()
     return filters;
 }
 
-const FilterSpec *findFilter(const std::string &name)
-{
-    for (const FilterSpec &f : catalogue())
-        if (f.name == name)
-            return &f;
-    return nullptr;
-}
+const FilterSpec *findFilter(const std::string &name) { return findNamed(catalogue(), name); }
 
 const FilterSpec *lessonFilter()
 {

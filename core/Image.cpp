@@ -1,6 +1,7 @@
 // Image storage, pixel-format conversions and the deterministic test card generator.
 #include "Image.h"
 
+#include "Names.h"
 #include "Error.h"
 #include "Hash.h"
 
@@ -25,28 +26,19 @@ int channelCount(PixelFormat format)
     return 1;
 }
 
-const char *formatName(PixelFormat format)
-{
-    switch (format) {
-    case PixelFormat::Gray8: return "gray8";
-    case PixelFormat::Rgb888: return "rgb888";
-    case PixelFormat::Rgba8888: return "rgba8888";
-    }
-    return "?";
-}
+constexpr EnumName<PixelFormat> kPixelFormats[] = {
+    {PixelFormat::Gray8, "gray8"},
+    {PixelFormat::Rgb888, "rgb888"},
+    {PixelFormat::Rgba8888, "rgba8888"},
+};
 
-std::optional<PixelFormat> parsePixelFormat(std::string_view name)
-{
-    for (PixelFormat f : allPixelFormats())
-        if (name == formatName(f))
-            return f;
-    return std::nullopt;
-}
+const char *formatName(PixelFormat format) { return nameIn(kPixelFormats, format); }
+
+std::optional<PixelFormat> parsePixelFormat(std::string_view name) { return valueIn(kPixelFormats, name); }
 
 const std::vector<PixelFormat> &allPixelFormats()
 {
-    static const std::vector<PixelFormat> formats{PixelFormat::Gray8, PixelFormat::Rgb888,
-                                                  PixelFormat::Rgba8888};
+    static const std::vector<PixelFormat> formats = valuesIn(kPixelFormats);
     return formats;
 }
 

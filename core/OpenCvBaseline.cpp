@@ -3,10 +3,13 @@
 // the session's context). Built without OpenCV, every entry point reports "unavailable".
 #include "OpenCvBaseline.h"
 
+#include "Names.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #ifdef FWB_HAVE_OPENCV
 #include "ClConfig.h"
@@ -19,17 +22,24 @@
 
 namespace fwb {
 
-const char *baselineName(Baseline baseline)
-{
-    switch (baseline) {
-    case Baseline::OpenCvCpu: return "opencv_cpu";
-    case Baseline::OpenCvTapi: return "opencv_tapi";
-    case Baseline::Npp: return "npp";
-    }
-    return "?";
-}
+constexpr EnumName<Baseline> kBaselines[] = {
+    {Baseline::OpenCvCpu, "opencv_cpu"},
+    {Baseline::OpenCvTapi, "opencv_tapi"},
+    {Baseline::Npp, "npp"},
+};
+
+const char *baselineName(Baseline baseline) { return nameIn(kBaselines, baseline); }
 
 namespace {
+
+// A row that does not run, and why.
+OpenCvRun unavailableRun(std::string why)
+{
+    OpenCvRun run;
+    run.unavailable = true;
+    run.error = std::move(why);
+    return run;
+}
 
 int intParam(const FilterSpec &filter, const FilterParams &params, const std::string &key)
 {
@@ -70,10 +80,7 @@ std::string openCvVersion() { return {}; }
 
 OpenCvRun runOpenCvCpu(const Image &, const FilterSpec &filter, const FilterParams &params, int, int, int)
 {
-    OpenCvRun run;
-    run.unavailable = true;
-    run.error = openCvUnsupportedReason(filter, params);
-    return run;
+    return unavailableRun(openCvUnsupportedReason(filter, params));
 }
 
 class OpenCvTapiContext
@@ -116,15 +123,13 @@ int cvBorder(BorderMode mode)
     return cv::BORDER_REFLECT_101;
 }
 
-const char *cvBorderName(BorderMode mode)
-{
-    switch (mode) {
-    case BorderMode::Reflect101: return "BORDER_REFLECT_101";
-    case BorderMode::Replicate: return "BORDER_REPLICATE";
-    case BorderMode::Constant: return "BORDER_CONSTANT 0";
-    }
-    return "?";
-}
+constexpr EnumName<BorderMode> kCvBorderNames[] = {
+    {BorderMode::Reflect101, "BORDER_REFLECT_101"},
+    {BorderMode::Replicate, "BORDER_REPLICATE"},
+    {BorderMode::Constant, "BORDER_CONSTANT 0"},
+};
+
+const char *cvBorderName(BorderMode mode) { return nameIn(kCvBorderNames, mode); }
 
 int cvType(PixelFormat format) { return CV_8UC(channelCount(format)); }
 
@@ -238,12 +243,9 @@ Image copyOut(const cv::Mat &mat, PixelFormat format)
 OpenCvRun runOpenCvCpu(const Image &src, const FilterSpec &filter, const FilterParams &params, int threads, int repeat,
                        int warmup)
 {
+    if (std::string why = openCvUnsupportedReason(filter, params); !why.empty())
+        return unavailableRun(why);
     OpenCvRun run;
-    if (std::string why = openCvUnsupportedReason(filter, params); !why.empty()) {
-        run.unavailable = true;
-        run.error = why;
-        return run;
-    }
     try {
         const int previousThreads = cv::getNumThreads();
         const bool previousOcl = cv::ocl::useOpenCL();
@@ -305,18 +307,12 @@ std::shared_ptr<OpenCvTapiContext> makeOpenCvTapiContext(const ClHandles &cl)
 OpenCvRun runOpenCvTapi(const Image &src, const FilterSpec &filter, const FilterParams &params, const ClHandles &cl,
                         std::shared_ptr<OpenCvTapiContext> &state, int repeat, int warmup)
 {
+    if (std::string why = openCvUnsupportedReason(filter, params); !why.empty())
+        return unavailableRun(why);
     OpenCvRun run;
-    if (std::string why = openCvUnsupportedReason(filter, params); !why.empty()) {
-        run.unavailable = true;
-        run.error = why;
-        return run;
-    }
     try {
-        if (!cv::ocl::haveOpenCL()) {
-            run.unavailable = true;
-            run.error = "OpenCV reports no OpenCL support (cv::ocl::haveOpenCL() is false)";
-            return run;
-        }
+        if (!cv::ocl::haveOpenCL())
+            return unavailableRun("OpenCV reports no OpenCL support (cv::ocl::haveOpenCL() is false)");
         if (!state)
             state = makeOpenCvTapiContext(cl);
         cv::ocl::OpenCLExecutionContextScope scope(state->context);

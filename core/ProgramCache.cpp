@@ -8,6 +8,7 @@
 
 #include "AtomicFile.h"
 #include "BuildDiagnostics.h"
+#include "Names.h"
 #include "Error.h"
 #include "FaultInjection.h"
 #include "Hash.h"
@@ -82,15 +83,13 @@ std::atomic<bool> g_warnedNoCache{false};
 
 } // namespace
 
-const char *programOriginName(ProgramOrigin origin)
-{
-    switch (origin) {
-    case ProgramOrigin::Memory: return "memory";
-    case ProgramOrigin::Disk: return "disk";
-    case ProgramOrigin::Compiled: return "compiled";
-    }
-    return "?";
-}
+constexpr EnumName<ProgramOrigin> kProgramOrigins[] = {
+    {ProgramOrigin::Memory, "memory"},
+    {ProgramOrigin::Disk, "disk"},
+    {ProgramOrigin::Compiled, "compiled"},
+};
+
+const char *programOriginName(ProgramOrigin origin) { return nameIn(kProgramOrigins, origin); }
 
 ProgramCache::ProgramCache(std::string diskDir)
     : m_diskDir(diskDir.empty() ? defaultDiskDir() : diskDir == "-" ? std::string() : diskDir)

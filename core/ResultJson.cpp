@@ -7,8 +7,10 @@
 #include "Error.h"
 #include "Session.h"
 
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 namespace fwb {
 
@@ -50,6 +52,245 @@ LocalSource localSourceOf(const std::string &name)
     return LocalSource::Default;
 }
 
+// The schema's two directions over one field list (schemaFields, one per type): each field is named
+// there once, in the order its key comes out, with the form it takes. Writer puts the fields into a JSON
+// object; Reader takes them back, a missing or null key leaving the field as it is (its default).
+struct Writer
+{
+    Json &j;
+
+    template <typename T> void field(const char *key, const T &value) { j[key] = value; }
+    // A key the reader cannot do without (Reader: j.at(key), which throws when it is missing).
+    template <typename T> void required(const char *key, const T &value) { j[key] = value; }
+    void text(const char *key, const std::string &value) { j[key] = textOrNull(value); }
+    void measured(const char *key, double value) { j[key] = measuredOrNull(value); }
+    // A work-group or block shape by its text, and where it came from; null where `present` is false.
+    void shape(const char *key, const LocalSize &value, bool present = true)
+    {
+        j[key] = present ? Json(value.toString()) : Json();
+    }
+    void source(const char *key, LocalSource value, bool present = true)
+    {
+        j[key] = present ? Json(localSourceName(value)) : Json();
+    }
+    // A required enum by its name; the reader takes an unknown name as `fallback`.
+    template <typename E, typename Name, typename Parse>
+    void named(const char *key, const E &value, Name name, Parse, E)
+    {
+        j[key] = name(value);
+    }
+    template <typename Fields> void object(const char *key, const Fields &fields)
+    {
+        Writer inner{j[key] = Json::object()};
+        fields(inner);
+    }
+    // Keys written only where `written` holds (read back whenever they are there).
+    template <typename Fields> void when(bool written, const Fields &fields)
+    {
+        if (written)
+            fields(*this);
+    }
+    // A key written from other fields, never read back.
+    template <typename Value> void derived(const char *key, const Value &value) { j[key] = value(); }
+    // A key with a form of its own: write(field) gives its JSON, read(value, field) takes it back (value:
+    // the key's JSON, nullptr when it is missing or null).
+    template <typename T, typename Write, typename Read>
+    void custom(const char *key, const T &field, const Write &write, const Read &)
+    {
+        j[key] = write(field);
+    }
+};
+
+struct Reader
+{
+    const Json &j;
+
+    template <typename T> void field(const char *key, T &value) { readField(j, key, value); }
+    template <typename T> void required(const char *key, T &value) { j.at(key).get_to(value); }
+    void text(const char *key, std::string &value) { readField(j, key, value); }
+    void measured(const char *key, double &value) { readField(j, key, value); }
+    void shape(const char *key, LocalSize &value, bool = true)
+    {
+        value = LocalSize::parse(textOf(j, key)).value_or(LocalSize{});
+    }
+    void source(const char *key, LocalSource &value, bool = true) { value = localSourceOf(textOf(j, key)); }
+    template <typename E, typename Name, typename Parse>
+    void named(const char *key, E &value, Name, Parse parse, E fallback)
+    {
+        value = parse(j.at(key).template get<std::string>()).value_or(fallback);
+    }
+    template <typename Fields> void object(const char *key, const Fields &fields)
+    {
+        if (const Json *value = member(j, key)) {
+            Reader inner{*value};
+            fields(inner);
+        }
+    }
+    template <typename Fields> void when(bool, const Fields &fields) { fields(*this); }
+    template <typename Value> void derived(const char *, const Value &) {}
+    template <typename T, typename Write, typename Read>
+    void custom(const char *key, T &field, const Write &, const Read &read)
+    {
+        read(member(j, key), field);
+    }
+};
+
+// The fields of T, const T for the writer.
+template <typename R, typename T> concept Fields = std::same_as<std::remove_const_t<R>, T>;
+
+template <typename Io, Fields<RunRequest> R> void schemaFields(Io &io, R &r)
+{
+    io.required("filter", r.filter);
+    io.required("variant", r.variant);
+    io.required("params", r.params.values);
+    io.named("border", r.params.border, borderModeName, parseBorderMode, BorderMode::Reflect101);
+    io.named("format", r.params.format, formatName, parsePixelFormat, PixelFormat::Gray8);
+    io.field("fast_math", r.params.fastMath);
+    io.shape("local", r.local);
+    io.shape("block", r.block); // "auto": the variant's own (or a tuned one)
+    io.field("repeat", r.repeat);
+    io.field("warmup", r.warmup);
+    io.field("check", r.check);
+    io.field("cpu_single", r.cpuSingle);
+    io.field("keep_output", r.keepOutput);
+    io.field("opencv_cpu", r.openCvCpuBaseline);
+    io.field("cpu_baseline", r.cpuBaseline);
+    io.custom(
+        "transfer", r.transfer, [](TransferMode mode) { return Json(transferModeName(mode)); },
+        [](const Json *value, TransferMode &mode) {
+            std::string transfer;
+            if (value)
+                value->get_to(transfer);
+            if (transfer.empty())
+                return;
+            const std::optional<TransferMode> named = parseTransferMode(transfer);
+            if (!named)
+                throw Error("unknown transfer mode '" + transfer + "'");
+            mode = *named;
+        });
+    io.field("tile_width", r.tileWidth);
+    io.field("tile_height", r.tileHeight);
+    io.field("max_alloc_bytes", r.maxAllocBytes);
+    io.field("allow_tiles", r.allowTiles);
+    io.field("streams", r.streams);
+}
+
+template <typename Io, Fields<RunResult> R> void schemaFields(Io &io, R &r)
+{
+    io.field("filter", r.filter);
+    io.field("variant", r.variant);
+    io.field("params", r.params);
+    io.field("format", r.format);
+    io.text("border", r.border);
+    io.field("device", r.device);
+    io.field("device_spec", r.deviceSpec);
+    io.shape("local", r.local);
+    io.source("local_source", r.localSource);
+    io.derived("local_label", [&] { return launchShapeLabel(r.local, r.localSource); });
+    // Block variants: the output block per work-item, and whose it is.
+    io.shape("block", r.block, r.block.isConcrete());
+    io.source("block_source", r.blockSource, r.block.isConcrete());
+    io.custom(
+        "global", r.global,
+        [](const auto &global) { return Json::array({std::int64_t(global[0]), std::int64_t(global[1])}); },
+        [](const Json *value, auto &global) {
+            if (value) {
+                global[0] = value->at(0).get<std::size_t>();
+                global[1] = value->at(1).get<std::size_t>();
+            }
+        });
+    io.field("build_options", r.buildOptions);
+    io.field("build_ms", r.buildMs);
+    io.field("build_cached", r.buildCached);
+    io.field("build_origin", r.buildOrigin);
+    io.field("transfer", r.transfer);
+    io.text("transfer_note", r.transferNote);
+    io.field("staging_ms", r.stagingMs);
+    io.field("upload_ms", r.uploadMs);
+    io.field("upload_gbps", r.uploadGBps);
+    io.measured("upload_pct_of_probe", r.uploadPctOfProbe);
+    io.field("download_gbps", r.downloadGBps);
+    io.measured("download_pct_of_probe", r.downloadPctOfProbe);
+    io.field("end_to_end_ms", r.endToEndMs);
+    io.field("reuploaded", r.reuploaded);
+    io.field("tiles", r.tiles);
+    io.custom(
+        "tile_size", r,
+        [](const RunResult &t) {
+            const bool tiled = t.tiles > 1 || t.tileWidth > 0;
+            return tiled ? Json(std::to_string(t.tileWidth) + "x" + std::to_string(t.tileHeight)) : Json(nullptr);
+        },
+        [](const Json *value, RunResult &t) {
+            std::string size;
+            if (value)
+                value->get_to(size);
+            if (!size.empty())
+                std::sscanf(size.c_str(), "%dx%d", &t.tileWidth, &t.tileHeight);
+        });
+    io.field("tile_halo", r.tileHalo);
+    io.field("streams", r.streams);
+    io.field("overlap_pct", r.overlapPct);
+    io.field("stages_ms", r.stagesMs);
+    io.object("kernel_ms", [&](auto &kernel) {
+        kernel.field("min", r.kernelMs.min);
+        kernel.field("median", r.kernelMs.median);
+        kernel.field("max", r.kernelMs.max);
+    });
+    io.field("pass_ms", r.passMs);
+    io.field("download_ms", r.downloadMs);
+    io.field("total_ms", r.totalMs);
+    io.field("mpix_per_s", r.mpixPerS);
+    io.field("bytes_moved", r.bytesMoved);
+    io.field("gbps", r.gbps);
+    io.object("cpu_ms", [&](auto &cpu) {
+        cpu.measured("single", r.cpuSingleMs);
+        cpu.measured("multi", r.cpuMultiMs);
+        cpu.field("threads", r.cpuThreads);
+        cpu.measured("opencv", r.openCvCpuMs);
+        cpu.measured("best", r.cpuBestMs);
+        cpu.text("best_label", r.cpuBestLabel);
+    });
+    io.field("speedup_vs_cpu", r.speedupVsCpu);
+    io.field("speedup_total_vs_cpu", r.speedupTotalVsCpu);
+    io.when(r.baseline, [&](auto &baseline) {
+        baseline.field("baseline", r.baseline);
+        baseline.text("baseline_call", r.baselineCall);
+    });
+    io.when(!r.metricName.empty(), [&](auto &metric) {
+        metric.field("metric", r.metricName);
+        metric.field("metric_value", r.metricValue);
+        metric.field("max_error", r.maxError);
+        metric.text("check_detail", r.checkDetail);
+    });
+    io.field("checked", r.checked);
+    io.field("max_abs_diff", r.maxAbsDiff);
+    io.field("mean_abs_diff", r.meanAbsDiff);
+    io.field("tolerance", r.tolerance);
+    io.field("matches", r.matches);
+    io.field("expected_failure", r.expectedFailure);
+    io.field("unavailable", r.unavailable);
+    // Only a helper process's answer can say so: reports leave cancelled runs out.
+    io.when(r.cancelled, [&](auto &cancelled) { cancelled.field("cancelled", r.cancelled); });
+    io.text("error", r.error);
+    io.text("error_code", r.errorCode);
+    io.text("warning", r.warning);
+    io.when(!r.buildLog.empty(), [&](auto &log) { log.field("build_log", r.buildLog); });
+}
+
+template <typename T> void writeSchema(Json &j, const T &value)
+{
+    j = Json::object();
+    Writer writer{j};
+    schemaFields(writer, value);
+}
+
+template <typename T> void readSchema(const Json &j, T &value)
+{
+    value = T{};
+    Reader reader{j};
+    schemaFields(reader, value);
+}
+
 } // namespace
 
 Json deviceJson(const DeviceInfo &d)
@@ -89,227 +330,10 @@ Json deviceJson(const DeviceInfo &d)
     return j;
 }
 
-void to_json(Json &j, const RunRequest &r)
-{
-    j = Json::object();
-    j["filter"] = r.filter;
-    j["variant"] = r.variant;
-    Json &params = j["params"] = Json::object();
-    for (const auto &[key, value] : r.params.values)
-        params[key] = value;
-    j["border"] = borderModeName(r.params.border);
-    j["format"] = formatName(r.params.format);
-    j["fast_math"] = r.params.fastMath;
-    j["local"] = r.local.toString();
-    j["block"] = r.block.toString(); // "auto": the variant's own (or a tuned one)
-    j["repeat"] = r.repeat;
-    j["warmup"] = r.warmup;
-    j["check"] = r.check;
-    j["cpu_single"] = r.cpuSingle;
-    j["keep_output"] = r.keepOutput;
-    j["opencv_cpu"] = r.openCvCpuBaseline;
-    j["cpu_baseline"] = r.cpuBaseline;
-    j["transfer"] = transferModeName(r.transfer);
-    j["tile_width"] = r.tileWidth;
-    j["tile_height"] = r.tileHeight;
-    j["max_alloc_bytes"] = r.maxAllocBytes;
-    j["allow_tiles"] = r.allowTiles;
-    j["streams"] = r.streams;
-}
-
-void from_json(const Json &j, RunRequest &r)
-{
-    r = RunRequest{};
-    r.filter = j.at("filter").get<std::string>();
-    r.variant = j.at("variant").get<std::string>();
-    for (const auto &[key, value] : j.at("params").items())
-        r.params.values[key] = value.get<double>();
-    r.params.border = parseBorderMode(j.at("border").get<std::string>()).value_or(BorderMode::Reflect101);
-    r.params.format = parsePixelFormat(j.at("format").get<std::string>()).value_or(PixelFormat::Gray8);
-    readField(j, "fast_math", r.params.fastMath);
-    r.local = LocalSize::parse(textOf(j, "local")).value_or(LocalSize{});
-    r.block = LocalSize::parse(textOf(j, "block")).value_or(LocalSize{});
-    readField(j, "repeat", r.repeat);
-    readField(j, "warmup", r.warmup);
-    readField(j, "check", r.check);
-    readField(j, "cpu_single", r.cpuSingle);
-    readField(j, "keep_output", r.keepOutput);
-    readField(j, "opencv_cpu", r.openCvCpuBaseline);
-    readField(j, "cpu_baseline", r.cpuBaseline);
-    if (const std::string transfer = textOf(j, "transfer"); !transfer.empty()) {
-        const std::optional<TransferMode> mode = parseTransferMode(transfer);
-        if (!mode)
-            throw Error("unknown transfer mode '" + transfer + "'");
-        r.transfer = *mode;
-    }
-    readField(j, "tile_width", r.tileWidth);
-    readField(j, "tile_height", r.tileHeight);
-    readField(j, "max_alloc_bytes", r.maxAllocBytes);
-    readField(j, "allow_tiles", r.allowTiles);
-    readField(j, "streams", r.streams);
-}
-
-void to_json(Json &j, const RunResult &r)
-{
-    j = Json::object();
-    j["filter"] = r.filter;
-    j["variant"] = r.variant;
-    Json &params = j["params"] = Json::object();
-    for (const auto &[name, value] : r.params)
-        params[name] = value;
-    j["format"] = r.format;
-    j["border"] = textOrNull(r.border);
-    j["device"] = r.device;
-    j["device_spec"] = r.deviceSpec;
-    j["local"] = r.local.toString();
-    j["local_source"] = localSourceName(r.localSource);
-    j["local_label"] = launchShapeLabel(r.local, r.localSource); // derived: not read back
-    const bool block = r.block.isConcrete(); // block variants: the output block per work-item, and whose
-    j["block"] = block ? Json(r.block.toString()) : Json();
-    j["block_source"] = block ? Json(localSourceName(r.blockSource)) : Json();
-    j["global"] = Json::array({std::int64_t(r.global[0]), std::int64_t(r.global[1])});
-    j["build_options"] = r.buildOptions;
-    j["build_ms"] = r.buildMs;
-    j["build_cached"] = r.buildCached;
-    j["build_origin"] = r.buildOrigin;
-    j["transfer"] = r.transfer;
-    j["transfer_note"] = textOrNull(r.transferNote);
-    j["staging_ms"] = r.stagingMs;
-    j["upload_ms"] = r.uploadMs;
-    j["upload_gbps"] = r.uploadGBps;
-    j["upload_pct_of_probe"] = measuredOrNull(r.uploadPctOfProbe);
-    j["download_gbps"] = r.downloadGBps;
-    j["download_pct_of_probe"] = measuredOrNull(r.downloadPctOfProbe);
-    j["end_to_end_ms"] = r.endToEndMs;
-    j["reuploaded"] = r.reuploaded;
-    j["tiles"] = r.tiles;
-    j["tile_size"] = r.tiles > 1 || r.tileWidth > 0 ? Json(std::to_string(r.tileWidth) + "x" + std::to_string(r.tileHeight))
-                                                    : Json(nullptr);
-    j["tile_halo"] = r.tileHalo;
-    j["streams"] = r.streams;
-    j["overlap_pct"] = r.overlapPct;
-    j["stages_ms"] = r.stagesMs;
-    j["kernel_ms"] = Json::object(
-        {{"min", r.kernelMs.min}, {"median", r.kernelMs.median}, {"max", r.kernelMs.max}});
-    j["pass_ms"] = r.passMs;
-    j["download_ms"] = r.downloadMs;
-    j["total_ms"] = r.totalMs;
-    j["mpix_per_s"] = r.mpixPerS;
-    j["bytes_moved"] = r.bytesMoved;
-    j["gbps"] = r.gbps;
-    j["cpu_ms"] = Json::object({{"single", measuredOrNull(r.cpuSingleMs)},
-                                {"multi", measuredOrNull(r.cpuMultiMs)},
-                                {"threads", r.cpuThreads},
-                                {"opencv", measuredOrNull(r.openCvCpuMs)},
-                                {"best", measuredOrNull(r.cpuBestMs)},
-                                {"best_label", textOrNull(r.cpuBestLabel)}});
-    j["speedup_vs_cpu"] = r.speedupVsCpu;
-    j["speedup_total_vs_cpu"] = r.speedupTotalVsCpu;
-    if (r.baseline) {
-        j["baseline"] = true;
-        j["baseline_call"] = textOrNull(r.baselineCall);
-    }
-    if (!r.metricName.empty()) {
-        j["metric"] = r.metricName;
-        j["metric_value"] = r.metricValue;
-        j["max_error"] = r.maxError;
-        j["check_detail"] = textOrNull(r.checkDetail);
-    }
-    j["checked"] = r.checked;
-    j["max_abs_diff"] = r.maxAbsDiff;
-    j["mean_abs_diff"] = r.meanAbsDiff;
-    j["tolerance"] = r.tolerance;
-    j["matches"] = r.matches;
-    j["expected_failure"] = r.expectedFailure;
-    j["unavailable"] = r.unavailable;
-    if (r.cancelled) // only a helper process's answer can say so: reports leave cancelled runs out
-        j["cancelled"] = true;
-    j["error"] = textOrNull(r.error);
-    j["error_code"] = textOrNull(r.errorCode);
-    j["warning"] = textOrNull(r.warning);
-    if (!r.buildLog.empty())
-        j["build_log"] = r.buildLog;
-}
-
-void from_json(const Json &j, RunResult &r)
-{
-    r = RunResult{};
-    readField(j, "filter", r.filter);
-    readField(j, "variant", r.variant);
-    readField(j, "params", r.params);
-    readField(j, "format", r.format);
-    readField(j, "border", r.border);
-    readField(j, "device", r.device);
-    readField(j, "device_spec", r.deviceSpec);
-    r.local = LocalSize::parse(textOf(j, "local")).value_or(LocalSize{});
-    r.localSource = localSourceOf(textOf(j, "local_source"));
-    r.block = LocalSize::parse(textOf(j, "block")).value_or(LocalSize{});
-    r.blockSource = localSourceOf(textOf(j, "block_source"));
-    if (const Json *global = member(j, "global")) {
-        r.global[0] = global->at(0).get<std::size_t>();
-        r.global[1] = global->at(1).get<std::size_t>();
-    }
-    readField(j, "build_options", r.buildOptions);
-    readField(j, "build_ms", r.buildMs);
-    readField(j, "build_cached", r.buildCached);
-    readField(j, "build_origin", r.buildOrigin);
-    readField(j, "transfer", r.transfer);
-    readField(j, "transfer_note", r.transferNote);
-    readField(j, "staging_ms", r.stagingMs);
-    readField(j, "upload_ms", r.uploadMs);
-    readField(j, "upload_gbps", r.uploadGBps);
-    readField(j, "upload_pct_of_probe", r.uploadPctOfProbe);
-    readField(j, "download_gbps", r.downloadGBps);
-    readField(j, "download_pct_of_probe", r.downloadPctOfProbe);
-    readField(j, "end_to_end_ms", r.endToEndMs);
-    readField(j, "reuploaded", r.reuploaded);
-    readField(j, "tiles", r.tiles);
-    if (const std::string size = textOf(j, "tile_size"); !size.empty())
-        std::sscanf(size.c_str(), "%dx%d", &r.tileWidth, &r.tileHeight);
-    readField(j, "tile_halo", r.tileHalo);
-    readField(j, "streams", r.streams);
-    readField(j, "overlap_pct", r.overlapPct);
-    readField(j, "stages_ms", r.stagesMs);
-    if (const Json *kernel = member(j, "kernel_ms")) {
-        readField(*kernel, "min", r.kernelMs.min);
-        readField(*kernel, "median", r.kernelMs.median);
-        readField(*kernel, "max", r.kernelMs.max);
-    }
-    readField(j, "pass_ms", r.passMs);
-    readField(j, "download_ms", r.downloadMs);
-    readField(j, "total_ms", r.totalMs);
-    readField(j, "mpix_per_s", r.mpixPerS);
-    readField(j, "bytes_moved", r.bytesMoved);
-    readField(j, "gbps", r.gbps);
-    if (const Json *cpu = member(j, "cpu_ms")) {
-        readField(*cpu, "single", r.cpuSingleMs);
-        readField(*cpu, "multi", r.cpuMultiMs);
-        readField(*cpu, "threads", r.cpuThreads);
-        readField(*cpu, "opencv", r.openCvCpuMs);
-        readField(*cpu, "best", r.cpuBestMs);
-        readField(*cpu, "best_label", r.cpuBestLabel);
-    }
-    readField(j, "speedup_vs_cpu", r.speedupVsCpu);
-    readField(j, "speedup_total_vs_cpu", r.speedupTotalVsCpu);
-    readField(j, "baseline", r.baseline);
-    readField(j, "baseline_call", r.baselineCall);
-    readField(j, "metric", r.metricName);
-    readField(j, "metric_value", r.metricValue);
-    readField(j, "max_error", r.maxError);
-    readField(j, "check_detail", r.checkDetail);
-    readField(j, "checked", r.checked);
-    readField(j, "max_abs_diff", r.maxAbsDiff);
-    readField(j, "mean_abs_diff", r.meanAbsDiff);
-    readField(j, "tolerance", r.tolerance);
-    readField(j, "matches", r.matches);
-    readField(j, "expected_failure", r.expectedFailure);
-    readField(j, "unavailable", r.unavailable);
-    readField(j, "cancelled", r.cancelled);
-    readField(j, "error", r.error);
-    readField(j, "error_code", r.errorCode);
-    readField(j, "warning", r.warning);
-    readField(j, "build_log", r.buildLog);
-}
+void to_json(Json &j, const RunRequest &r) { writeSchema(j, r); }
+void from_json(const Json &j, RunRequest &r) { readSchema(j, r); }
+void to_json(Json &j, const RunResult &r) { writeSchema(j, r); }
+void from_json(const Json &j, RunResult &r) { readSchema(j, r); }
 
 Json reportNumbers(Json json)
 {

@@ -2,6 +2,7 @@
 #include "WorkGroup.h"
 
 #include "Devices.h"
+#include "Names.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,16 +16,14 @@ std::string LocalSize::toString() const
     return isAuto() ? std::string("auto") : std::to_string(width) + "x" + std::to_string(height);
 }
 
-const char *localSourceName(LocalSource source)
-{
-    switch (source) {
-    case LocalSource::Default: return "default";
-    case LocalSource::Tuned: return "tuned";
-    case LocalSource::User: return "user";
-    case LocalSource::Driver: return "driver";
-    }
-    return "?";
-}
+constexpr EnumName<LocalSource> kLocalSources[] = {
+    {LocalSource::Default, "default"},
+    {LocalSource::Tuned, "tuned"},
+    {LocalSource::User, "user"},
+    {LocalSource::Driver, "driver"},
+};
+
+const char *localSourceName(LocalSource source) { return nameIn(kLocalSources, source); }
 
 LocalSize defaultLocalSize(const DeviceInfo &device, bool oneDimensional)
 {

@@ -1,14 +1,13 @@
 // The compute-workload registry and its small helpers (the runner is Session::runWorkload).
 #include "Workload.h"
 
+#include "Names.h"
+
 namespace fwb {
 
 const VariantSpec *WorkloadSpec::variant(const std::string &variantName) const
 {
-    for (const VariantSpec &v : variants)
-        if (v.name == variantName)
-            return &v;
-    return nullptr;
+    return findNamed(variants, variantName);
 }
 
 std::map<std::string, double> WorkloadSpec::resolvedParams(const std::map<std::string, double> &given) const
@@ -33,12 +32,6 @@ const std::vector<WorkloadSpec> &workloads()
     return all;
 }
 
-const WorkloadSpec *findWorkload(const std::string &name)
-{
-    for (const WorkloadSpec &w : workloads())
-        if (w.name == name)
-            return &w;
-    return nullptr;
-}
+const WorkloadSpec *findWorkload(const std::string &name) { return findNamed(workloads(), name); }
 
 } // namespace fwb

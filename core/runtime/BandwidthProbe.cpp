@@ -36,6 +36,18 @@ std::string probeKey(const DeviceInfo &info)
     return info.platformName + "|" + info.name + "|" + info.driverVersion + "|" + info.spec();
 }
 
+// A probe buffer's size: `mib` MiB, at most half the largest allocation and an eighth of the device's
+// memory, whole 4 KiB pages.
+std::size_t probeBytes(const DeviceInfo &info, std::size_t mib)
+{
+    std::size_t bytes = mib << 20;
+    if (info.maxAllocSize)
+        bytes = std::min<std::size_t>(bytes, std::size_t(info.maxAllocSize / 2));
+    if (info.globalMemSize)
+        bytes = std::min<std::size_t>(bytes, std::size_t(info.globalMemSize / 8));
+    return bytes & ~std::size_t(4095);
+}
+
 } // namespace
 
 const Session::BandwidthProbe *Session::Impl::probeIfMeasured() const
@@ -52,12 +64,7 @@ const Session::BandwidthProbe &Session::bandwidthProbe()
         return *known;
     BandwidthProbe p;
     try {
-        std::size_t bytes = std::size_t(64) << 20;
-        if (d->info.maxAllocSize)
-            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.maxAllocSize / 2));
-        if (d->info.globalMemSize)
-            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.globalMemSize / 8));
-        bytes &= ~std::size_t(4095);
+        const std::size_t bytes = probeBytes(d->info, 64);
         p.bytes = bytes;
         p.deviceCopyGBps = copyBandwidthGBps();
         cl::CommandQueue &q = d->queue;
@@ -120,12 +127,7 @@ double Session::copyBandwidthGBps()
     if (d->copyGBps >= 0)
         return d->copyGBps;
     try {
-        std::size_t bytes = std::size_t(256) << 20;
-        if (d->info.maxAllocSize)
-            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.maxAllocSize / 2));
-        if (d->info.globalMemSize)
-            bytes = std::min<std::size_t>(bytes, std::size_t(d->info.globalMemSize / 8));
-        bytes &= ~std::size_t(4095);
+        const std::size_t bytes = probeBytes(d->info, 256);
         cl::Buffer a(d->context, CL_MEM_READ_WRITE, bytes), b(d->context, CL_MEM_READ_WRITE, bytes);
         const cl_uchar zero = 0;
         d->queue.enqueueFillBuffer(a, zero, 0, bytes);

@@ -1,6 +1,8 @@
 // Transfer modes: names, and why a mode does not apply to a device or variant.
 #include "runtime/SessionImpl.h"
 
+#include "Names.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,35 +19,26 @@ namespace fwb {
 
 using namespace runtime;
 
-const char *transferModeName(TransferMode mode)
-{
-    switch (mode) {
-    case TransferMode::Pageable: return "pageable";
-    case TransferMode::Pinned: return "pinned";
-    case TransferMode::ZeroCopy: return "zero_copy";
-    case TransferMode::OutputMapped: return "output_mapped";
-    case TransferMode::Svm: return "svm";
-    }
-    return "?";
-}
+constexpr EnumName<TransferMode> kTransferModes[] = {
+    {TransferMode::Pageable, "pageable"},
+    {TransferMode::Pinned, "pinned"},
+    {TransferMode::ZeroCopy, "zero_copy"},
+    {TransferMode::OutputMapped, "output_mapped"},
+    {TransferMode::Svm, "svm"},
+};
+
+const char *transferModeName(TransferMode mode) { return nameIn(kTransferModes, mode); }
 
 TransferMode fastestTransferFor(const DeviceInfo &device)
 {
     return device.isDiscreteGpu() ? TransferMode::Pinned : TransferMode::Pageable;
 }
 
-std::optional<TransferMode> parseTransferMode(const std::string &name)
-{
-    for (TransferMode mode : allTransferModes())
-        if (name == transferModeName(mode))
-            return mode;
-    return std::nullopt;
-}
+std::optional<TransferMode> parseTransferMode(const std::string &name) { return valueIn(kTransferModes, name); }
 
 const std::vector<TransferMode> &allTransferModes()
 {
-    static const std::vector<TransferMode> modes{TransferMode::Pageable, TransferMode::Pinned, TransferMode::ZeroCopy,
-                                                 TransferMode::OutputMapped, TransferMode::Svm};
+    static const std::vector<TransferMode> modes = valuesIn(kTransferModes);
     return modes;
 }
 

@@ -1,11 +1,11 @@
 // matmul (seed 003's ladder, seed 002's tiles, myGEMM's rungs past them; kernels/workloads/matmul.cl): C = A * B
 // over n x n floats, its inputs, launch geometry, padding and a host check in double precision.
 #include "../Workload.h"
+#include "FloatBytes.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -82,21 +82,6 @@ void makeInputs(std::size_t n, std::vector<float> &a, std::vector<float> &b)
         x = next();
     for (float &x : b)
         x = next();
-}
-
-std::vector<std::uint8_t> floatBytes(const std::vector<float> &values)
-{
-    std::vector<std::uint8_t> bytes(values.size() * sizeof(float));
-    if (!bytes.empty())
-        std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-
-float floatAt(const std::vector<std::uint8_t> &bytes, std::size_t i)
-{
-    float value;
-    std::memcpy(&value, bytes.data() + i * sizeof(float), sizeof value);
-    return value;
 }
 
 // Relative error of one device value against the exact sum, scaled by the sum of |terms| (the

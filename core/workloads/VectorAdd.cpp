@@ -1,28 +1,10 @@
 // vector_add (seed 002): c = a + b over n floats, two variants; the smallest compute workload.
 #include "../Workload.h"
+#include "FloatBytes.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace fwb {
-
-namespace {
-
-std::vector<std::uint8_t> floatBytes(const std::vector<float> &values)
-{
-    std::vector<std::uint8_t> bytes(values.size() * sizeof(float));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-
-float floatAt(const std::vector<std::uint8_t> &bytes, std::size_t i)
-{
-    float value;
-    std::memcpy(&value, bytes.data() + i * sizeof(float), sizeof value);
-    return value;
-}
-
-} // namespace
 
 void registerVectorAdd(std::vector<WorkloadSpec> &out)
 {

@@ -4,6 +4,7 @@
 #include "CpuReference.h"
 #include "families/shared/CpuRows.h"
 #include "families/shared/FastCpu.h"
+#include "families/shared/Packed.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -15,11 +16,9 @@ namespace {
 
 using namespace fastcpu;
 
-int boxRadius(const FilterParams &p)
-{
-    const FilterSpec *self = findFilter("box");
-    return self ? int(self->param(p, "radius")) : 3;
-}
+constexpr int kDefaultBoxRadius = 3;
+
+int boxRadius(const FilterParams &p) { return int(paramOr(p, "radius", kDefaultBoxRadius)); }
 
 // Exact integer box sums, computed separably (the result is the same integer whatever the order):
 // row sums with the border rule on x, then column sums of those with the border rule on y.
@@ -123,8 +122,10 @@ void boxSlideDivide(std::int32_t *__restrict sums, const std::uint16_t *__restri
 // Fast path, per strip of rows: row sums of the source rows the strip's windows need (each computed
 // once, in a cache of 2r+2 rows), then a running column sum (add the row entering the window,
 // subtract the one leaving). Exact integers, so equal to the reference.
-void boxFast(const Image &src, Image &dst, int r, BorderMode border, int threads)
+void boxFast(const Image &src, Image &dst, const FilterParams &p, int threads)
 {
+    const int r = boxRadius(p);
+    const BorderMode border = p.border;
     const int w = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(w) * std::size_t(ch);
     const int area = (2 * r + 1) * (2 * r + 1);
@@ -162,7 +163,7 @@ void registerBox(std::vector<FilterSpec> &out)
                     "(constant: zeros count in the mean). The ladder shows how the cost per pixel falls from "
                     "(2r+1)^2 reads (naive) to 2(2r+1) (separable) to about 4 whatever the radius (sliding window).";
     b.params = {{"radius", "Radius (px)", "Half-width of the square window: the blur averages (2r+1)^2 pixels.",
-                 3, 1, 50, 1, true}};
+                 double(kDefaultBoxRadius), 1, 50, 1, true}};
     b.tolerance = 0;
     b.openCv = {OpenCvEquivalent::Call::Blur, 0, "radius", {}, {}, 1, {}}; // cvRound's .5 cases: ±1
     b.toleranceNote = "exact (0): every variant sums integers exactly (float scratch values stay below 2^24) and "
@@ -174,12 +175,7 @@ void registerBox(std::vector<FilterSpec> &out)
         prepared.defines.push_back("-DBOX_RADIUS=" + std::to_string(prepared.radius));
         return prepared;
     };
-    b.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
-        if (useFastCpuPath(threads))
-            boxFast(src, dst, boxRadius(p), p.border, threads);
-        else
-            boxReference(src, dst, p, threads);
-    };
+    b.cpuReference = fastOrReference(boxFast, boxReference);
     out.push_back(b);
     FilterSpec &box = out.back();
     box.variants.push_back(VariantSpec{
@@ -249,21 +245,12 @@ void registerBox(std::vector<FilterSpec> &out)
         .plainWords = "For a small blur, each worker slides down a thin strip of the picture and keeps the last few "
                       "rows in its head, so every pixel is read from memory about once.",
     });
-    box.variants.push_back(VariantSpec{
+    box.variants.push_back(packedVariant(VariantSpec{
         .name = "packed",
         .title = "Packed: two sums per 32-bit add (3x3, gray8)",
         .kernelFile = "box.cl",
         .passes = {{"box_packed", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .defines = {"BOX_PACKED"},
-        .formats = {PixelFormat::Gray8},
-        .blockWidth = 16, // one aligned 16-byte vector across, on every device
-        .blockHeight = 8,
-        .blockBytesGpu = 16,
-        .blockBytesCpu = 16,
-        .maxRadius = 1, // the row pass is written for the 3-wide window
-        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-        .preferredLocalGpu = {16, 8},
-        .preferredLocalCpu = {16, 4},
         .description = "The 3x3 mean on strips 16 pixels across and 8 rows down, each input row loaded once as an "
                        "aligned 16-byte vector plus the halo, with the sums done two pixels at a time in the 16-bit "
                        "halves of 32-bit words: a row word's even and odd pixels (two masks), each shifted by one "
@@ -276,7 +263,7 @@ void registerBox(std::vector<FilterSpec> &out)
         .seedNote = "Not in the seeds: the box's sums as packed integers, two pixels per add.",
         .plainWords = "Each worker adds up pairs of pixels in one step, so the work per pixel shrinks until only "
                       "reading and writing the picture is left.",
-    });
+    }));
     box.variants.push_back(VariantSpec{
         .name = "roofline",
         .title = "Both passes fused in local memory, running sums",

@@ -47,7 +47,7 @@ void box3x3InteriorRow(const u8 *__restrict a, const u8 *__restrict b, const u8 
 }
 
 // Fast path: the same integer sums and rounding as the reference, a whole row at a time.
-void box3x3InteriorFast(const Image &src, Image &dst, int threads)
+void box3x3InteriorFast(const Image &src, Image &dst, const FilterParams &, int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
     if (w < 3 || h < 3)
@@ -83,12 +83,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
         prepared.radius = 1;
         return prepared;
     };
-    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
-        if (useFastCpuPath(threads))
-            box3x3InteriorFast(src, dst, threads);
-        else
-            box3x3InteriorReference(src, dst, p, threads);
-    };
+    f.cpuReference = fastOrReference(box3x3InteriorFast, box3x3InteriorReference);
     out.push_back(f);
     FilterSpec &interior = out.back();
     interior.variants.push_back(VariantSpec{

@@ -4,6 +4,7 @@
 #include "CpuReference.h"
 #include "families/shared/CpuRows.h"
 #include "families/shared/FastCpu.h"
+#include "families/shared/Packed.h"
 
 #include <algorithm>
 #include <cstring>
@@ -18,11 +19,7 @@ using namespace fastcpu;
 
 constexpr int kDefaultMorphRadius = 2;
 
-int morphRadius(const FilterParams &p)
-{
-    const auto it = p.values.find("radius");
-    return int(it == p.values.end() ? kDefaultMorphRadius : it->second);
-}
+int morphRadius(const FilterParams &p) { return int(paramOr(p, "radius", kDefaultMorphRadius)); }
 
 // Separable min/max: rows, then columns of the row result. Equal to the 2-D window for every border
 // rule because the rule maps x and y independently (constant: 0 enters either way).
@@ -31,27 +28,22 @@ void morphologyReference(const Image &src, Image &dst, int radius, bool dilate, 
     const int w = src.width(), h = src.height(), ch = src.channels();
     auto op = [dilate](int a, int b) { return dilate ? std::max(a, b) : std::min(a, b); };
     const int identity = dilate ? 0 : 255;
+    // One 1-D pass of the window, stepping (sx, sy) per tap: along the rows (1, 0), then the columns (0, 1).
+    auto pass = [&](const Image &in, Image &out, int sx, int sy) {
+        parallelRows(h, threads, [&](int y0, int y1) {
+            for (int y = y0; y < y1; ++y)
+                for (int x = 0; x < w; ++x)
+                    for (int c = 0; c < ch; ++c) {
+                        int acc = identity;
+                        for (int d = -radius; d <= radius; ++d)
+                            acc = op(acc, int(pixelAt(in, x + d * sx, y + d * sy, c, border)));
+                        out.row(y)[std::size_t(x * ch + c)] = static_cast<unsigned char>(acc);
+                    }
+        });
+    };
     Image rows(w, h, src.format());
-    parallelRows(h, threads, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y)
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < ch; ++c) {
-                    int acc = identity;
-                    for (int dx = -radius; dx <= radius; ++dx)
-                        acc = op(acc, int(pixelAt(src, x + dx, y, c, border)));
-                    rows.row(y)[std::size_t(x * ch + c)] = static_cast<unsigned char>(acc);
-                }
-    });
-    parallelRows(h, threads, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y)
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < ch; ++c) {
-                    int acc = identity;
-                    for (int dy = -radius; dy <= radius; ++dy)
-                        acc = op(acc, int(pixelAt(rows, x, y + dy, c, border)));
-                    dst.row(y)[std::size_t(x * ch + c)] = static_cast<unsigned char>(acc);
-                }
-    });
+    pass(src, rows, 1, 0);
+    pass(rows, dst, 0, 1);
 }
 
 // The row loops, one per operation (plain functions so each gets its AVX2 clone): out = op(a, b), and
@@ -213,20 +205,11 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                     "line of the digest (2 bytes per 8-bit pixel) is the target.",
         .plainWords = "Each worker slides down a strip of the picture reading each row once, so every pixel comes from memory about once.",
     });
-    f.variants.push_back(VariantSpec{
+    f.variants.push_back(packedVariant(VariantSpec{
         .name = "packed",
         .title = "Packed: two pixels per 16-bit min/max (3x3, gray8)",
         .kernelFile = "morphology.cl",
         .passes = {{"morph_packed", Slot::Src, Slot::Dst, Geometry::Blocks}},
-        .formats = {PixelFormat::Gray8},
-        .blockWidth = 16, // one aligned 16-byte vector across, on every device
-        .blockHeight = 8,
-        .blockBytesGpu = 16,
-        .blockBytesCpu = 16,
-        .maxRadius = 1, // the row pass is written for the 3-wide window
-        .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned vectors (byte_strips.clh)
-        .preferredLocalGpu = {16, 8},
-        .preferredLocalCpu = {16, 4},
         .description = "The roofline rung's strips (each input row loaded once as an aligned 16-byte vector plus "
                        "the halo, the window's rows kept in registers while the block slides down) with the "
                        + opName + " done two pixels at a time on 16-bit halves of 32-bit words. A half whose "
@@ -245,7 +228,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
         .plainWords = "Like the strip version, but every comparison handles two pixels at once. On a big graphics "
                       "card that hardly changes the time: waiting for the picture's bytes, not comparing them, "
                       "sets the pace.",
-    });
+    }));
     f.variants.push_back(cpuRowsVariant("cpu_rows_morph",
                        "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",
                        "CPU-shaped: byte vectors down row strips", 4,

@@ -18,11 +18,7 @@ using namespace fastcpu;
 
 constexpr double kDefaultSigma = 3.0;
 
-double recursiveSigma(const FilterParams &p)
-{
-    const auto it = p.values.find("sigma");
-    return it == p.values.end() ? kDefaultSigma : it->second;
-}
+double recursiveSigma(const FilterParams &p) { return paramOr(p, "sigma", kDefaultSigma); }
 
 // Young & van Vliet (1995) third-order recursive Gaussian: w[n] = B x[n] + a1 w[n-1] + a2 w[n-2] +
 // a3 w[n-3] forward, the same backward. Computed in double, rounded to float once; the kernels (host

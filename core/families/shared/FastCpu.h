@@ -1,7 +1,8 @@
-// Shared by every filter family's fast CPU path (core/families/<family>/<Family>.cpp): the switch that picks it
-// and the whole-row border helpers. A family's fast path is a cache-friendly, auto-vectorisable version
-// of its plain reference, bit-identical to it, used as the multi-threaded "speedup vs CPU" baseline
-// (threads > 1); rows are split over threads with parallelRows() (CpuReference.h).
+// Shared by every filter family's fast CPU path (core/families/<family>/<Family>.cpp): the switch that
+// picks it, the parameter lookup and the whole-row border helpers. A family's fast path is a
+// cache-friendly, auto-vectorisable version of its plain reference, bit-identical to it, used as the
+// multi-threaded "speedup vs CPU" baseline (threads > 1); rows are split over threads with
+// parallelRows() (CpuReference.h).
 #pragma once
 
 #include "Catalogue.h"
@@ -9,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace fwb {
@@ -17,6 +19,19 @@ namespace fwb {
 // stays the plain, obviously-correct oracle. A ForceFastCpuPath alive on the calling thread makes
 // every thread count take the fast path, so tests can compare it with the oracle single-threaded too.
 bool useFastCpuPath(int threads);
+
+// A family's FilterSpec::cpuReference from its two CPU paths, each called as path(src, dst, params,
+// threads): the fast one where useFastCpuPath(threads), else the plain reference.
+template <typename Fast, typename Reference>
+auto fastOrReference(Fast fast, Reference reference)
+{
+    return [fast, reference](const Image &src, Image &dst, const FilterParams &p, int threads) {
+        if (useFastCpuPath(threads))
+            fast(src, dst, p, threads);
+        else
+            reference(src, dst, p, threads);
+    };
+}
 
 class ForceFastCpuPath
 {
@@ -29,6 +44,13 @@ public:
 private:
     bool m_previous;
 };
+
+// The run's value of parameter `key`, else `fallback` (the family's default for it, as its ParamSpec says).
+inline double paramOr(const FilterParams &p, const std::string &key, double fallback)
+{
+    const auto it = p.values.find(key);
+    return it == p.values.end() ? fallback : it->second;
+}
 
 namespace fastcpu {
 

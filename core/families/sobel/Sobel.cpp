@@ -17,11 +17,9 @@ namespace {
 
 using namespace fastcpu;
 
-int sobelOutput(const FilterParams &p)
-{
-    const FilterSpec *self = findFilter("sobel");
-    return self ? int(self->param(p, "output")) : 2;
-}
+constexpr int kDefaultSobelOutput = 2; // the gradient magnitude
+
+int sobelOutput(const FilterParams &p) { return int(paramOr(p, "output", kDefaultSobelOutput)); }
 
 // Same arithmetic as sobel_store() in kernels/sobel/sobel.cl.
 inline unsigned char sobelValue(int gx, int gy, int output)
@@ -92,8 +90,10 @@ void sobelRow(const u8 *__restrict a, const u8 *__restrict b, const u8 *__restri
 
 // Fast path, per strip of rows: each source row padded once (a cache of three), then the reference's
 // integer arithmetic over three padded rows per output row.
-void sobelFast(const Image &src, Image &dst, int output, BorderMode border, int threads)
+void sobelFast(const Image &src, Image &dst, const FilterParams &p, int threads)
 {
+    const int output = sobelOutput(p);
+    const BorderMode border = p.border;
     const int w = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(w) * std::size_t(ch);
     const std::size_t padLen = n + 2 * std::size_t(ch);
@@ -132,8 +132,8 @@ void registerSobel(std::vector<FilterSpec> &out)
                     "shows |gx| (vertical edges), 1 |gy| (horizontal edges), 2 the magnitude sqrt(gx^2 + gy^2). "
                     "All divided by 4, the sum of the positive weights, so |gx| and |gy| (0..1020) fill 0..255 "
                     "exactly; the magnitude saturates at 255 only for the strongest diagonal edges.";
-    f.params = {{"output", "Output", "0 = |gx|, 1 = |gy|, 2 = gradient magnitude (all divided by 4).", 2, 0, 2, 1,
-                 true}};
+    f.params = {{"output", "Output", "0 = |gx|, 1 = |gy|, 2 = gradient magnitude (all divided by 4).",
+                 double(kDefaultSobelOutput), 0, 2, 1, true}};
     f.tolerance = 1;
     f.toleranceNote = "|gx| and |gy| are exact (integer arithmetic, tested at 0); the magnitude allows ±1 because "
                       "OpenCL 1.2 lets sqrt be off by up to 3 ulp, which can move a .5 case";
@@ -143,12 +143,7 @@ void registerSobel(std::vector<FilterSpec> &out)
         prepared.params[0] = float(sobelOutput(p)); // a run-time choice: no rebuild per output
         return prepared;
     };
-    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &p, int threads) {
-        if (useFastCpuPath(threads))
-            sobelFast(src, dst, sobelOutput(p), p.border, threads);
-        else
-            sobelReference(src, dst, p, threads);
-    };
+    f.cpuReference = fastOrReference(sobelFast, sobelReference);
     out.push_back(f);
     FilterSpec &s = out.back();
     s.variants.push_back(VariantSpec{

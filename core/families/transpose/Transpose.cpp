@@ -1,6 +1,6 @@
 // transpose (the output is height x width: naive, local tile, diagonal, padded; kernels/transpose/transpose.cl
-// with the shared kernels/transpose/transpose.clh): catalogue entry, the plain CPU reference (inline below) and
-// the fast multi-threaded CPU path.
+// with the shared kernels/transpose/transpose.clh): catalogue entry, the plain CPU reference and the fast
+// multi-threaded CPU path.
 #include "Catalogue.h"
 #include "CpuReference.h"
 #include "families/shared/FastCpu.h"
@@ -56,13 +56,27 @@ struct Rgb
 };
 
 // Fast path: 32x32-pixel blocks, one move per pixel.
-void transposeFast(const Image &src, Image &dst, int threads)
+void transposeFast(const Image &src, Image &dst, const FilterParams &, int threads)
 {
     switch (src.channels()) {
     case 1: transposeImpl<u8, 1>(src, dst, threads); break;
     case 3: transposeImpl<Rgb, 3>(src, dst, threads); break;
     default: transposeImpl<std::uint32_t, 4>(src, dst, threads); break;
     }
+}
+
+// The plain reference: output pixel (ox, oy) is input pixel (oy, ox), channel by channel.
+void transposeReference(const Image &src, Image &dst, const FilterParams &, int threads)
+{
+    const int ch = src.channels();
+    parallelRows(dst.height(), threads, [&](int y0, int y1) {
+        for (int oy = y0; oy < y1; ++oy) { // output row oy = input column oy
+            unsigned char *o = dst.row(oy);
+            for (int ox = 0; ox < dst.width(); ++ox)
+                for (int c = 0; c < ch; ++c)
+                    o[std::size_t(ox * ch + c)] = src.row(ox)[std::size_t(oy * ch + c)];
+        }
+    });
 }
 
 } // namespace
@@ -82,21 +96,7 @@ void registerTranspose(std::vector<FilterSpec> &out)
     f.tolerance = 0;
     f.toleranceNote = "exact: pixels are moved, never computed";
     f.prepare = [](const FilterParams &) { return PreparedFilter{}; };
-    f.cpuReference = [](const Image &src, Image &dst, const FilterParams &, int threads) {
-        if (useFastCpuPath(threads)) {
-            transposeFast(src, dst, threads);
-            return;
-        }
-        const int ch = src.channels();
-        parallelRows(dst.height(), threads, [&](int y0, int y1) {
-            for (int oy = y0; oy < y1; ++oy) { // output row oy = input column oy
-                unsigned char *o = dst.row(oy);
-                for (int ox = 0; ox < dst.width(); ++ox)
-                    for (int c = 0; c < ch; ++c)
-                        o[std::size_t(ox * ch + c)] = src.row(ox)[std::size_t(oy * ch + c)];
-            }
-        });
-    };
+    f.cpuReference = fastOrReference(transposeFast, transposeReference);
     f.variants.push_back(VariantSpec{
         .name = "naive",
         .isBaseline = true,
