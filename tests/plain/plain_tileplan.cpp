@@ -84,7 +84,8 @@ void imagesStayWithinImageLimits()
 
 void transposedTilesLandTransposed()
 {
-    const TilePlanInput in{.width = 333, .height = 211, .requestedWidth = 64, .requestedHeight = 50, .transposed = true};
+    const TilePlanInput in{
+        .width = 333, .height = 211, .requestedWidth = 64, .requestedHeight = 50, .transposed = true};
     checkCoverage(in, planTiles(in));
 }
 
@@ -102,7 +103,8 @@ void oddSizesAndHalos()
 
 void impossiblePlansRefused()
 {
-    TilePlanInput in{.width = 1920, .height = 1080, .halo = 8, .bytesPerPixel = 4, .maxAlloc = 100}; // not even a tile's halo fits
+    // maxAlloc 100: not even a tile's halo fits
+    TilePlanInput in{.width = 1920, .height = 1080, .halo = 8, .bytesPerPixel = 4, .maxAlloc = 100};
     CHECK_THROWS_WITH(planTiles(in), "no tile fits");
     in.maxAlloc = 0;
     in.requestedWidth = 1;
