@@ -1,7 +1,7 @@
 // filter-bench's command line end to end: one subcommand per verb, each with its own generated --help;
 // usage errors and bad input are exit 2 and one exact line; output files are never written over the
 // input or an existing file. The runs' own output (JSON, sweeps, transfers, tiles): tst_cli_run.
-#include "BenchSuite.h"
+#include "SessionSuite.h"
 #include "TestSupport.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 // variant, kernel_ms, gflops or steps_per_s and interactions_per_s, % of the FP32 peak), the table,
 // bad input (sizes, memory, malformed work-group shapes) as exit 2 with one clear line, never a driver
 // error, and shapes that cannot launch as failed runs (exit 1), as filter-bench run has them.
-#include "BenchSuite.h"
+#include "SessionSuite.h"
 #include "TestSupport.h"
 
 #include "ClBlastBaseline.h"

@@ -1,7 +1,7 @@
 // filter-bench run end to end: its JSON (every variant, OpenCV's rows), files in and out, sweeps over
 // filters and parameters, every transfer mode, tiles and the pretend allocation limit, and --block; each
 // result checked against the CPU reference.
-#include "BenchSuite.h"
+#include "SessionSuite.h"
 #include "OpenCvBaseline.h"
 #include "TestSupport.h"
 
