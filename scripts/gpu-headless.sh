@@ -17,10 +17,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$out"
 args=()
 if [ -n "$pfx" ]; then
-    export PKG_CONFIG_PATH="$pfx/usr/lib/x86_64-linux-gnu/pkgconfig:$pfx/usr/share/pkgconfig"
-    export PKG_CONFIG_SYSROOT_DIR="$pfx"
-    export LD_LIBRARY_PATH="$pfx/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    args=(-DCMAKE_PREFIX_PATH="$pfx/usr" -DCMAKE_CXX_FLAGS="-I$pfx/usr/include")
+    . "$root/scripts/lib/device-record.sh"
+    devdeps_prefix "$pfx"
+    args=("${PREFIX_CMAKE_ARGS[@]}")
 fi
 build="$root/build-headless"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFWB_WITH_QT=OFF "${args[@]}" | grep -E "without Qt|OpenCV|CLBlast" || true

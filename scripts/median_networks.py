@@ -56,20 +56,14 @@ class Net:
     def _op(self, op, a, b):
         if a == b:
             return a
-        if op == 'min':
-            if a == NEG or b == NEG:
-                return NEG
-            if a == POS:
-                return b
-            if b == POS:
-                return a
-        else:
-            if a == POS or b == POS:
-                return POS
-            if a == NEG:
-                return b
-            if b == NEG:
-                return a
+        # min: -inf absorbs, +inf is the identity; max the other way round
+        absorbing, identity = (NEG, POS) if op == 'min' else (POS, NEG)
+        if a == absorbing or b == absorbing:
+            return absorbing
+        if a == identity:
+            return b
+        if b == identity:
+            return a
         key = (op, min(a, b), max(a, b))
         if key not in self.cse:
             self.nodes.append(key)

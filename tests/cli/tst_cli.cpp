@@ -1,7 +1,7 @@
 // filter-bench's command line end to end: one subcommand per verb, each with its own generated --help;
 // usage errors and bad input are exit 2 and one exact line; output files are never written over the
 // input or an existing file. The runs' own output (JSON, sweeps, transfers, tiles): tst_cli_run.
-#include "BenchProcess.h"
+#include "SessionSuite.h"
 #include "TestSupport.h"
 
 #include <QDir>
@@ -13,12 +13,11 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-class TestCli : public QObject
+class TestCli : public fwb::test::BenchSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void help();
     void usageErrors_data();
     void usageErrors();
@@ -28,11 +27,6 @@ private slots:
     void badInput();
     void neverOverwrites();
     void kernelDirEnvironment();
-
-private:
-    using Outcome = fwb::test::BenchOutcome;
-    static Outcome bench(const QStringList &args) { return fwb::test::runBench(args); }
-    QTemporaryDir m_dir;
 };
 
 // FWB_KERNEL_DIR naming no folder: exit 2 and one line, nothing run; naming a folder: used.
@@ -55,12 +49,6 @@ void TestCli::kernelDirEnvironment()
                   {"run", "--filter", "gaussian5x5", "--variant", "roofline", "--synthetic", "16x8", "--repeat", "1"});
     QVERIFY(process.waitForFinished(120000));
     QCOMPARE(process.exitCode(), 0);
-}
-
-void TestCli::initTestCase()
-{
-    QVERIFY(m_dir.isValid());
-    QVERIFY(QFileInfo::exists(QStringLiteral(FWB_FILTER_BENCH)));
 }
 
 // The top-level help documents every verb and every option; each verb has its own --help.
@@ -190,9 +178,7 @@ void TestCli::usageErrors()
     const Outcome o = bench(args);
     QCOMPARE(o.code, 2);
     QVERIFY2(o.out.isEmpty(), o.out.constData());
-    QVERIFY2(o.err.startsWith(("filter-bench: " + line).toUtf8()) && o.err.endsWith('\n')
-                 && o.err.count('\n') == 1,
-             o.err.constData());
+    QVERIFY2(saysOneLine(o, line) && o.err.endsWith('\n'), o.err.constData());
 }
 
 void TestCli::devicesJson()

@@ -2,7 +2,7 @@
 // variant, kernel_ms, gflops or steps_per_s and interactions_per_s, % of the FP32 peak), the table,
 // bad input (sizes, memory, malformed work-group shapes) as exit 2 with one clear line, never a driver
 // error, and shapes that cannot launch as failed runs (exit 1), as filter-bench run has them.
-#include "BenchProcess.h"
+#include "SessionSuite.h"
 #include "TestSupport.h"
 
 #include "ClBlastBaseline.h"
@@ -12,12 +12,11 @@
 #include <QJsonObject>
 #include <QProcess>
 
-class TestCliLab : public QObject
+class TestCliLab : public fwb::test::BenchSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void help();
     void matmulJson();
     void matmulTable();
@@ -31,16 +30,19 @@ private slots:
     void shapeRefused();
 
 private:
-    using Outcome = fwb::test::BenchOutcome;
-    static Outcome bench(const QStringList &args) { return fwb::test::runBench(args); }
-    bool m_haveDevice = false;
+    void verifyRefusal(int code, Outcome &o);
 };
 
-void TestCliLab::initTestCase()
+// The row's `args` refused: exit `code`, the row's `line` as the one line of stderr, never a driver
+// error; the outcome in `o`, for the row's own checks.
+void TestCliLab::verifyRefusal(int code, Outcome &o)
 {
-    QVERIFY(QFileInfo::exists(QStringLiteral(FWB_FILTER_BENCH)));
-    fwb::DeviceInfo device;
-    m_haveDevice = fwb::test::testDevice(device);
+    QFETCH(QStringList, args);
+    QFETCH(QString, line);
+    o = bench(args);
+    QCOMPARE(o.code, code);
+    QVERIFY2(saysOneLine(o, line), o.err.constData());
+    QVERIFY2(!o.err.contains("CL_"), o.err.constData()); // never a driver error
 }
 
 void TestCliLab::help()
@@ -232,23 +234,15 @@ void TestCliLab::shapeRefused()
 {
     if (!m_haveDevice)
         QSKIP("no OpenCL platform on this machine");
-    QFETCH(QStringList, args);
-    QFETCH(QString, line);
-    const Outcome o = bench(args);
-    QCOMPARE(o.code, 1);
-    QVERIFY2(o.err.startsWith(("filter-bench: " + line).toUtf8()) && o.err.count('\n') == 1, o.err.constData());
-    QVERIFY2(!o.err.contains("CL_"), o.err.constData()); // never a driver error
+    Outcome o;
+    verifyRefusal(1, o);
 }
 
 void TestCliLab::badInput()
 {
-    QFETCH(QStringList, args);
-    QFETCH(QString, line);
-    const Outcome o = bench(args);
-    QCOMPARE(o.code, 2);
+    Outcome o;
+    verifyRefusal(2, o);
     QVERIFY2(o.out.isEmpty(), o.out.constData());
-    QVERIFY2(o.err.startsWith(("filter-bench: " + line).toUtf8()) && o.err.count('\n') == 1, o.err.constData());
-    QVERIFY2(!o.err.contains("CL_"), o.err.constData()); // never a driver error
 }
 
 QTEST_GUILESS_MAIN(TestCliLab)

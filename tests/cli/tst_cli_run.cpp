@@ -1,7 +1,7 @@
 // filter-bench run end to end: its JSON (every variant, OpenCV's rows), files in and out, sweeps over
 // filters and parameters, every transfer mode, tiles and the pretend allocation limit, and --block; each
 // result checked against the CPU reference.
-#include "BenchProcess.h"
+#include "SessionSuite.h"
 #include "OpenCvBaseline.h"
 #include "TestSupport.h"
 
@@ -14,12 +14,11 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
-class TestCliRun : public QObject
+class TestCliRun : public fwb::test::BenchSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void runJson();
     void runFileInOut();
     void runSweep();
@@ -31,18 +30,7 @@ private slots:
     void runTiledRefusals();
     void runPinnedImageOutputs();
     void runBlock();
-
-private:
-    using Outcome = fwb::test::BenchOutcome;
-    static Outcome bench(const QStringList &args) { return fwb::test::runBench(args); }
-    QTemporaryDir m_dir;
 };
-
-void TestCliRun::initTestCase()
-{
-    QVERIFY(m_dir.isValid());
-    QVERIFY(QFileInfo::exists(QStringLiteral(FWB_FILTER_BENCH)));
-}
 
 // --block WxH: the block variants build and launch with that output block per work-item and still match
 // the reference (median's packed rung at the GPU's 16-byte block, on whatever device runs the tests); with

@@ -5,10 +5,10 @@
 #include "Catalogue.h"
 #include "OpenCvBaseline.h"
 #include "Session.h"
+#include "SessionSuite.h"
 #include "TestSupport.h"
 
 #include <algorithm>
-#include <memory>
 #include <utility>
 
 using namespace fwb;
@@ -55,32 +55,16 @@ void applyVariantLimit(const FilterSpec &filter, const VariantSpec &v, FilterPar
 
 } // namespace
 
-class TestAlpha : public QObject
+class TestAlpha : public SessionSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
     void sobelKeepsAlpha_data();
     void sobelKeepsAlpha();
     void opaqueStaysOpaque_data();
     void opaqueStaysOpaque();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestAlpha::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestAlpha::cleanupTestCase() { m_session.reset(); }
 
 void TestAlpha::sobelKeepsAlpha_data()
 {

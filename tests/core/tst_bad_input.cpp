@@ -135,6 +135,13 @@ private:
     }
 
 private slots:
+    // Every check of the unreadable file (each a row named after its case, addRows): root reads it anyway.
+    void init()
+    {
+        if (qstrcmp(QTest::currentDataTag(), "unreadable.png") == 0 && isRoot())
+            QSKIP("running as root: permissions do not stop reading");
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
@@ -245,8 +252,6 @@ private slots:
     {
         QFETCH(QString, name);
         const Case c = m_cases.value(name);
-        if (name == "unreadable.png" && isRoot())
-            QSKIP("running as root: permissions do not stop reading");
         QtImageIo io;
         Image image;
         std::string error;
@@ -295,8 +300,6 @@ private slots:
     {
         QFETCH(QString, name);
         const Case c = m_cases.value(name);
-        if (name == "unreadable.png" && isRoot())
-            QSKIP("running as root: permissions do not stop reading");
         if (c.problem.isEmpty()) {
             FWB_REQUIRE_DEVICE(device);
         }
@@ -334,8 +337,6 @@ private slots:
     {
         QFETCH(QString, name);
         const Case c = m_cases.value(name);
-        if (name == "unreadable.png" && isRoot())
-            QSKIP("running as root: permissions do not stop reading");
         if (!m_window) {
             QSettings::setDefaultFormat(QSettings::IniFormat);
             QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath("settings"));

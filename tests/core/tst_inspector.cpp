@@ -2,6 +2,7 @@
 // the expected failure, non-uniform CL 2.0 groups, and filter-bench inspect --json.
 #include "Catalogue.h"
 #include "Session.h"
+#include "SessionSuite.h"
 #include "TestSupport.h"
 #include "Inspector.h"
 
@@ -10,39 +11,21 @@
 #include <QJsonObject>
 #include <QProcess>
 
-#include <memory>
-
 using namespace fwb;
 using namespace fwb::test;
 
-class TestInspector : public QObject
+class TestInspector : public SessionSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void cleanupTestCase();
     void inspectorCornerTable_data();
     void inspectorCornerTable();
     void inspectorRefusesNonDividingShapeOnCl12();
     void inspectorNonUniformCl20();
     void cliInspectJson();
     void cliInspectExpectedFailure();
-
-private:
-    DeviceInfo m_device;
-    std::unique_ptr<Session> m_session;
 };
-
-void TestInspector::initTestCase()
-{
-    FWB_REQUIRE_DEVICE(device);
-    m_device = device;
-    m_session = std::make_unique<Session>(m_device);
-    qInfo("device under test: %s", m_device.summary().c_str());
-}
-
-void TestInspector::cleanupTestCase() { m_session.reset(); }
 
 // What the launch geometry implies: corner ids are the NDRange corners, every group under CL 1.2 rules
 // has the same (dividing) size, enqueued = local, num_groups x local = global, corner group ids.

@@ -16,6 +16,21 @@
 
 using namespace fwb;
 
+namespace {
+
+// tuneVariant with its progress checked: `done` counts 1, 2, ... of `total` (= `cells`).
+TuneResult tuneWithProgress(Session &session, const Image &image, const RunRequest &request,
+                            const TuneOptions &options, int cells)
+{
+    int calls = 0;
+    return tuneVariant(session, image, request, options, nullptr, [&](const TuneCell &, int done, int total) {
+        QCOMPARE(done, ++calls);
+        QCOMPARE(total, cells);
+    });
+}
+
+} // namespace
+
 class TestTuning : public QObject
 {
     Q_OBJECT
@@ -159,12 +174,7 @@ private slots:
         options.tuneBlocks = true;
         options.blocks = {LocalSize{4, 8}, LocalSize{8, 2}, LocalSize{6, 2}};
         options.shapes = {LocalSize{8, 8}, LocalSize{16, 4}};
-        int calls = 0;
-        const TuneResult tune = tuneVariant(session, image, request, options, nullptr,
-                                            [&](const TuneCell &, int done, int total) {
-                                                QCOMPARE(done, ++calls);
-                                                QCOMPARE(total, 5);
-                                            });
+        const TuneResult tune = tuneWithProgress(session, image, request, options, 5);
         QCOMPARE(int(tune.cells.size()), 5);
         QVERIFY(tune.tunedBlocks());
         for (const TuneCell &c : tune.cells)
@@ -240,12 +250,7 @@ private slots:
         TuneOptions options;
         const int tooBig = int(m_device.maxWorkGroupSize) * 2;
         options.shapes = {LocalSize{8, 8}, LocalSize{16, 4}, LocalSize{tooBig, 1}};
-        int calls = 0;
-        const TuneResult tune = tuneVariant(session, image, request, options, nullptr,
-                                            [&](const TuneCell &, int done, int total) {
-                                                QCOMPARE(done, ++calls);
-                                                QCOMPARE(total, 3);
-                                            });
+        const TuneResult tune = tuneWithProgress(session, image, request, options, 3);
         QCOMPARE(int(tune.cells.size()), 3);
         QVERIFY(tune.cells[0].ok());
         QVERIFY(tune.cells[1].ok());

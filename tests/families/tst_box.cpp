@@ -42,11 +42,7 @@ void TestBox::matchesCpuReference_data()
 
 void TestBox::unavailableAboveItsRadius()
 {
-    RunRequest request = oneShotRequest("box", "strips", PixelFormat::Gray8);
-    QCOMPARE(applyParam(*findFilter("box"), request.params, "radius=3"), std::string());
-    const RunResult r = m_session->run(makeTestCard(64, 48, PixelFormat::Gray8), request);
-    QVERIFY(r.unavailable);
-    QVERIFY2(r.error.find("radius up to 2") != std::string::npos, r.error.c_str());
+    verifyUnavailable(*m_session, "box", "strips", PixelFormat::Gray8, "radius=3", "radius up to 2");
 }
 
 void TestBox::rooflineBlockEdges_data()

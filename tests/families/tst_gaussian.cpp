@@ -55,11 +55,7 @@ void TestGaussian::rooflineBlockEdges()
 // sigma 2.7 reaches radius 9: strips keeps 2r rows of results in registers and stops at radius 8.
 void TestGaussian::stripsUnavailableAboveItsRadius()
 {
-    RunRequest request = oneShotRequest("gaussian", "strips", PixelFormat::Gray8);
-    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2.7"), std::string());
-    const RunResult r = m_session->run(makeTestCard(64, 48, PixelFormat::Gray8), request);
-    QVERIFY(r.unavailable);
-    QVERIFY2(r.error.find("radius up to 8") != std::string::npos, r.error.c_str());
+    verifyUnavailable(*m_session, "gaussian", "strips", PixelFormat::Gray8, "sigma=2.7", "radius up to 8");
 }
 
 QTEST_GUILESS_MAIN(TestGaussian)

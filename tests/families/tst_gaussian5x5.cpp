@@ -49,13 +49,7 @@ void TestGaussian5x5::sigmaChangesResult()
 
 void TestGaussian5x5::unavailableVariantsSayWhy()
 {
-    RunRequest request;
-    request.filter = "gaussian5x5";
-    request.variant = "image2d";
-    request.params.format = PixelFormat::Rgb888;
-    const RunResult r = m_session->run(makeTestCard(8, 8, PixelFormat::Rgb888), request);
-    QVERIFY(r.unavailable);
-    QVERIFY(r.error.find("rgb888") != std::string::npos);
+    verifyUnavailable(*m_session, "gaussian5x5", "image2d", PixelFormat::Rgb888, "", "rgb888");
 }
 
 void TestGaussian5x5::cpuSingleAndMultiAgree()

@@ -19,15 +19,17 @@ const char *const kLadder[] = {"naive",          "coalesced",        "private_su
                                "float8",         "tiled_local",      "register_blocked",      "register_blocked_wide",
                                "register_blocked_padded",            "register_blocked_prefetch", "column_strips"};
 
-RunResult runMatmul(Session &session, const std::string &variant, int n, LocalSize local = {})
+// One timed repeat for a check; the ladder's table times three after a warm-up.
+RunResult runMatmul(Session &session, const std::string &variant, int n, LocalSize local = {}, int repeat = 1,
+                    int warmup = 0)
 {
     WorkloadRequest request;
     request.workload = "matmul";
     request.variant = variant;
     request.params["n"] = n;
     request.local = local;
-    request.repeat = 1;
-    request.warmup = 0;
+    request.repeat = repeat;
+    request.warmup = warmup;
     return session.runWorkload(request);
 }
 
@@ -186,13 +188,7 @@ void TestMatmul::ladderTable()
     for (const char *variant : kLadder) {
         if (only && std::string(",") .append(only).append(",").find(std::string(",") + variant + ",") == std::string::npos)
             continue;
-        WorkloadRequest request;
-        request.workload = "matmul";
-        request.variant = variant;
-        request.params["n"] = n;
-        request.repeat = 3;
-        request.warmup = 1;
-        const RunResult r = session.runWorkload(request);
+        const RunResult r = runMatmul(session, variant, n, {}, 3, 1);
         std::printf("%-28s %10.3f %10.2f %s %s\n", variant, r.kernelMs.median, r.metricValue,
                     r.ok() ? (r.matches ? "ok" : "MISMATCH") : "error:", r.ok() ? r.checkDetail.c_str() : r.error.c_str());
         std::fflush(stdout);

@@ -13,7 +13,9 @@ using namespace fwb;
 
 namespace {
 
-RunResult runNBody(Session &session, const std::string &variant, int bodies, int steps, bool fastMath = false)
+// One timed repeat for a check; the measurement table times three after a warm-up.
+RunResult runNBody(Session &session, const std::string &variant, int bodies, int steps, bool fastMath = false,
+                   int repeat = 1, int warmup = 0)
 {
     WorkloadRequest request;
     request.workload = "nbody";
@@ -21,8 +23,8 @@ RunResult runNBody(Session &session, const std::string &variant, int bodies, int
     request.params["bodies"] = bodies;
     request.params["steps"] = steps;
     request.fastMath = fastMath;
-    request.repeat = 1;
-    request.warmup = 0;
+    request.repeat = repeat;
+    request.warmup = warmup;
     return session.runWorkload(request);
 }
 
@@ -144,15 +146,7 @@ void TestNBody::benchTable()
     std::printf("nbody %d bodies, %d steps on %s\n", bodies, steps, m_device.name.c_str());
     for (const char *variant : {"naive", "tiled_local", "unrolled", "unrolled+fast"}) {
         const bool fast = std::strcmp(variant, "unrolled+fast") == 0;
-        WorkloadRequest request;
-        request.workload = "nbody";
-        request.variant = fast ? "unrolled" : variant;
-        request.params["bodies"] = bodies;
-        request.params["steps"] = steps;
-        request.fastMath = fast;
-        request.repeat = 3;
-        request.warmup = 1;
-        const RunResult r = session.runWorkload(request);
+        const RunResult r = runNBody(session, fast ? "unrolled" : variant, bodies, steps, fast, 3, 1);
         const double stepsPerS = r.kernelMs.median > 0 ? steps / (r.kernelMs.median * 1e-3) : 0;
         std::printf("%-14s %9.3f ms  %8.1f steps/s  %8.2f Gint/s  %8.1f GFLOPS  cpu %d thr %.1f ms, 1 thr %.1f ms  %s\n  %s\n",
                     variant, r.kernelMs.median, stepsPerS, r.metricValue, 20 * r.metricValue, r.cpuThreads,

@@ -101,22 +101,14 @@ void TestRecursiveGaussian::tiledShapeLeavesColumnPassesToRuntime()
     QCOMPARE(r.passMs.size(), std::size_t(4));
 }
 
-void TestRecursiveGaussian::rooflineEdges_data()
-{
-    QTest::addColumn<int>("format");
-    for (PixelFormat f : allPixelFormats())
-        QTest::newRow(formatName(f)) << int(f);
-}
+void TestRecursiveGaussian::rooflineEdges_data() { addFormatRows(); }
 
 // The batched-load rung: the standard sizes and every width 1..40 at heights around its chunk length
 // (32 rows gray8, 16 otherwise: partial chunks at the ends of both sweeps), small and large sigma.
 void TestRecursiveGaussian::rooflineEdges()
 {
     QFETCH(int, format);
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
-    for (int w = 1; w <= 40; ++w)
-        for (int h : {1, 15, 16, 17, 33, 40})
-            sizes.emplace_back(w, h);
+    const EdgeSizes sizes = withEveryWidthTo40(kEdgeStandardSizes, {1, 15, 16, 17, 33, 40});
     for (double sigma : {0.5, 50.0}) {
         RunRequest req = oneShotRequest("recursive_gaussian", "roofline", PixelFormat(format));
         req.params.values["sigma"] = sigma;
@@ -144,7 +136,7 @@ void TestRecursiveGaussian::blockedEdges()
 {
     QFETCH(int, format);
     QFETCH(double, sigma);
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
+    EdgeSizes sizes = kEdgeStandardSizes;
     for (int n : {2, 3, 31, 32, 33, 34, 35, 63, 64, 65, 66, 97, 129, 130, 193})
         sizes.insert(sizes.end(), {{n, 3}, {5, n}, {n, n}});
     for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64"}) {

@@ -41,12 +41,7 @@ void TestTranspose::transposeOutputIsHeightByWidth()
     }
 }
 
-void TestTranspose::rooflineEdges_data()
-{
-    QTest::addColumn<int>("format");
-    for (PixelFormat f : allPixelFormats())
-        QTest::newRow(formatName(f)) << int(f);
-}
+void TestTranspose::rooflineEdges_data() { addFormatRows(); }
 
 // The 16x16-block rung: the standard sizes, sizes whose rows are (and are not) 16-byte aligned so both
 // the register path and the per-pixel path run, and every width 1..40 at a few heights (partial
@@ -55,12 +50,9 @@ void TestTranspose::rooflineEdges()
 {
     QFETCH(int, format);
     const RunRequest req = oneShotRequest("transpose", "roofline", PixelFormat(format));
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}, {16, 16},
-                                              {32, 48}, {48, 32}, {36, 20}, {64, 33}, {33, 64}, {80, 96}};
-    for (int w = 1; w <= 40; ++w)
-        for (int h : {1, 16, 17, 35})
-            sizes.emplace_back(w, h);
-    for (const auto &[w, h] : sizes) {
+    EdgeSizes sizes = kEdgeStandardSizes;
+    sizes.insert(sizes.end(), {{16, 16}, {32, 48}, {48, 32}, {36, 20}, {64, 33}, {33, 64}, {80, 96}});
+    for (const auto &[w, h] : withEveryWidthTo40(sizes, {1, 16, 17, 35})) {
         const RunResult r = runOnTestCard(*m_session, req, w, h);
         QVERIFY2(r.ok() && r.matches, describe(r, w, h).constData());
         QCOMPARE(r.output.width(), h);

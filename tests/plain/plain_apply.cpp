@@ -68,15 +68,31 @@ bool samePixels(const fs::path &a, const fs::path &b)
 
 const std::string kApply = "apply --filter box --variant naive --format rgba8888 --json ";
 
-void makeInputs(const fs::path &in)
+// pattern(w, h, format, seed) saved as `file` (PNG or JPEG by its extension).
+void savePattern(const fs::path &file, int w, int h, int seed, PixelFormat format = PixelFormat::Rgba8888)
 {
     HeadlessImageIo io;
     std::string error;
+    CHECK(io.save(file.string(), pattern(w, h, format, seed), error));
+}
+
+// The folder g_dir / name with `count` PNGs of w x h: <prefix>0.png (seed 0), <prefix>1.png (seed 1), ...
+fs::path patternFolder(const std::string &name, const std::string &prefix, int count, int w, int h)
+{
+    const fs::path folder = g_dir / name;
+    fs::create_directories(folder);
+    for (int i = 0; i < count; ++i)
+        savePattern(folder / (prefix + std::to_string(i) + ".png"), w, h, i);
+    return folder;
+}
+
+void makeInputs(const fs::path &in)
+{
     fs::create_directories(in / "sub");
-    CHECK(io.save((in / "a0.png").string(), pattern(67, 45, PixelFormat::Rgba8888, 0), error));
-    CHECK(io.save((in / "a1.jpg").string(), pattern(40, 31, PixelFormat::Rgba8888, 1), error));
-    CHECK(io.save((in / "a2.png").string(), pattern(33, 50, PixelFormat::Gray8, 2), error));
-    CHECK(io.save((in / "sub" / "a3.png").string(), pattern(20, 20, PixelFormat::Rgba8888, 3), error));
+    savePattern(in / "a0.png", 67, 45, 0);
+    savePattern(in / "a1.jpg", 40, 31, 1);
+    savePattern(in / "a2.png", 33, 50, 2, PixelFormat::Gray8);
+    savePattern(in / "sub" / "a3.png", 20, 20, 3);
     writeAll(in / "notes.txt", "not an image: folders contribute PNG and JPEG files only");
 }
 
@@ -135,13 +151,11 @@ void batchSkipResumeOverwrite(const fs::path &in)
 // A damaged file between good ones: reported and skipped, the others done, exit 1, no output for it.
 void corruptFileInTheMiddle()
 {
-    HeadlessImageIo io;
-    std::string error;
     const fs::path in = g_dir / "in-bad", out = g_dir / "out-bad";
     fs::create_directories(in);
-    CHECK(io.save((in / "b0.png").string(), pattern(30, 20, PixelFormat::Rgba8888, 4), error));
+    savePattern(in / "b0.png", 30, 20, 4);
     writeAll(in / "b1.png", "\x89PNG\r\n\x1a\nthis is not really a png");
-    CHECK(io.save((in / "b2.png").string(), pattern(30, 20, PixelFormat::Rgba8888, 5), error));
+    savePattern(in / "b2.png", 30, 20, 5);
     int code = 0;
     const std::string text = bench(kApply + q(in) + " --out " + q(out), code);
     CHECK_EQ(code, 1);
@@ -277,19 +291,14 @@ void queuesGiveTheSameFiles(const fs::path &in)
 // (the input and the output), however many images it has; a second size adds its own two.
 void pageLockedImagesReused()
 {
-    HeadlessImageIo io;
-    std::string error;
-    const fs::path in = g_dir / "in-same";
-    fs::create_directories(in);
-    for (int i = 0; i < 5; ++i)
-        CHECK(io.save((in / ("s" + std::to_string(i) + ".png")).string(), pattern(64, 40, PixelFormat::Rgba8888, i), error));
+    const fs::path in = patternFolder("in-same", "s", 5, 64, 40);
     int code = 0;
     const std::string args = kApply + "--queues 1 --max-inflight 1 --device default ";
     std::string text = bench(args + q(in) + " --out " + q(g_dir / "same"), code);
     CHECK_EQ(code, 0);
     CHECK_EQ(written(text).size(), std::size_t(5));
     CHECK_HAS(text, "\"page_locked_images\":2");
-    CHECK(io.save((in / "t.png").string(), pattern(300, 200, PixelFormat::Rgba8888, 9), error));
+    savePattern(in / "t.png", 300, 200, 9);
     text = bench(args + "--overwrite " + q(in) + " --out " + q(g_dir / "same"), code);
     CHECK_EQ(code, 0);
     CHECK_HAS(text, "\"page_locked_images\":4");
@@ -299,17 +308,12 @@ void pageLockedImagesReused()
 // within the batch's seconds; an image skipped because its result is there ran no stage.
 void timelineInOrder()
 {
-    HeadlessImageIo io;
-    std::string error;
-    const fs::path in = g_dir / "in-timeline";
-    fs::create_directories(in);
-    for (int i = 0; i < 3; ++i)
-        CHECK(io.save((in / ("t" + std::to_string(i) + ".png")).string(), pattern(48, 32, PixelFormat::Rgba8888, i), error));
+    const fs::path in = patternFolder("in-timeline", "t", 3, 48, 32);
     int code = 0;
     const fs::path out = g_dir / "timeline";
     fs::remove_all(out);
     fs::create_directories(out);
-    CHECK(io.save((out / "t1.png").string(), pattern(8, 8, PixelFormat::Rgba8888, 7), error)); // there: skipped
+    savePattern(out / "t1.png", 8, 8, 7); // there: skipped
     const std::string text = bench(kApply + "--device default " + q(in) + " --out " + q(out), code);
     CHECK_EQ(code, 0);
     std::istringstream lines(text);

@@ -34,12 +34,7 @@ void checkCoverage(const TilePlanInput &in, const TilePlan &plan)
 
 void requestedSize()
 {
-    TilePlanInput in;
-    in.width = 1000;
-    in.height = 700;
-    in.halo = 2;
-    in.requestedWidth = 256;
-    in.requestedHeight = 300;
+    TilePlanInput in{.width = 1000, .height = 700, .halo = 2, .requestedWidth = 256, .requestedHeight = 300};
     const TilePlan plan = planTiles(in);
     CHECK_EQ(plan.tileWidth, 256);
     CHECK_EQ(plan.tileHeight, 300);
@@ -61,13 +56,12 @@ void requestedSize()
 
 void chosenSizeFitsTheAllocation()
 {
-    TilePlanInput in;
-    in.width = 6720;
-    in.height = 4480;
-    in.halo = 3;
-    in.bytesPerPixel = 4;
-    in.slotBytesPerPixel = 8;
-    in.maxAlloc = std::uint64_t(16) << 20;
+    TilePlanInput in{.width = 6720,
+                     .height = 4480,
+                     .halo = 3,
+                     .bytesPerPixel = 4,
+                     .slotBytesPerPixel = 8,
+                     .maxAlloc = std::uint64_t(16) << 20};
     const TilePlan plan = planTiles(in);
     CHECK(plan.tiles > 1);
     CHECK(std::uint64_t(plan.capWidth) * std::uint64_t(plan.capHeight) * 4 <= in.maxAlloc);
@@ -81,13 +75,8 @@ void chosenSizeFitsTheAllocation()
 
 void imagesStayWithinImageLimits()
 {
-    TilePlanInput in;
-    in.width = 9000;
-    in.height = 3000;
-    in.halo = 1;
-    in.images = true;
-    in.imageMaxWidth = 4096;
-    in.imageMaxHeight = 4096;
+    const TilePlanInput in{
+        .width = 9000, .height = 3000, .halo = 1, .images = true, .imageMaxWidth = 4096, .imageMaxHeight = 4096};
     const TilePlan plan = planTiles(in);
     CHECK(plan.capWidth <= 4096 && plan.capHeight <= 4096);
     checkCoverage(in, plan);
@@ -95,12 +84,8 @@ void imagesStayWithinImageLimits()
 
 void transposedTilesLandTransposed()
 {
-    TilePlanInput in;
-    in.width = 333;
-    in.height = 211;
-    in.transposed = true;
-    in.requestedWidth = 64;
-    in.requestedHeight = 50;
+    const TilePlanInput in{
+        .width = 333, .height = 211, .requestedWidth = 64, .requestedHeight = 50, .transposed = true};
     checkCoverage(in, planTiles(in));
 }
 
@@ -110,24 +95,16 @@ void oddSizesAndHalos()
         for (int h : {1, 3, 64})
             for (int halo : {0, 1, 5})
                 for (int tile : {1, 3, 16}) {
-                    TilePlanInput in;
-                    in.width = w;
-                    in.height = h;
-                    in.halo = halo;
-                    in.requestedWidth = tile;
-                    in.requestedHeight = tile;
+                    const TilePlanInput in{
+                        .width = w, .height = h, .halo = halo, .requestedWidth = tile, .requestedHeight = tile};
                     checkCoverage(in, planTiles(in));
                 }
 }
 
 void impossiblePlansRefused()
 {
-    TilePlanInput in;
-    in.width = 1920;
-    in.height = 1080;
-    in.halo = 8;
-    in.bytesPerPixel = 4;
-    in.maxAlloc = 100; // not even a tile's halo fits
+    // maxAlloc 100: not even a tile's halo fits
+    TilePlanInput in{.width = 1920, .height = 1080, .halo = 8, .bytesPerPixel = 4, .maxAlloc = 100};
     CHECK_THROWS_WITH(planTiles(in), "no tile fits");
     in.maxAlloc = 0;
     in.requestedWidth = 1;

@@ -159,6 +159,44 @@ inline RunResult runOnTestCard(Session &session, const RunRequest &request, int 
     return session.run(makeTestCard(width, height, request.params.format), request);
 }
 
+// A variant asked for what it does not take (`param` beyond its radius, a layout it lacks) is listed, not
+// run, and its error says why (`reason` a part of it).
+inline void verifyUnavailable(Session &session, const char *filter, const char *variant, PixelFormat format,
+                              const char *param, const char *reason)
+{
+    RunRequest request = oneShotRequest(filter, variant, format);
+    if (*param)
+        QCOMPARE(applyParam(*findFilter(filter), request.params, param), std::string());
+    const RunResult r = runOnTestCard(session, request, 64, 48);
+    QVERIFY2(r.unavailable, describe(r, 64, 48).constData());
+    QVERIFY2(r.error.find(reason) != std::string::npos, r.error.c_str());
+}
+
+// ---- Edge sweeps: the sizes around a rung's blocks, chunks or segments ------------------------------
+using EdgeSizes = std::vector<std::pair<int, int>>;
+
+// The sizes every sweep starts from: a pixel, sizes smaller than, just over and no multiple of any block,
+// and the full 640x480.
+inline const EdgeSizes kEdgeStandardSizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
+
+// `sizes`, then every width 1..40 (every remainder of a 4- or 16-pixel block, with and without a full
+// one) at each of `heights`.
+inline EdgeSizes withEveryWidthTo40(EdgeSizes sizes, std::initializer_list<int> heights)
+{
+    for (int w = 1; w <= 40; ++w)
+        for (int h : heights)
+            sizes.emplace_back(w, h);
+    return sizes;
+}
+
+// One row per pixel format (column "format"): a sweep whose sizes run inside its row.
+inline void addFormatRows()
+{
+    QTest::addColumn<int>("format");
+    for (PixelFormat f : allPixelFormats())
+        QTest::newRow(formatName(f)) << int(f);
+}
+
 // ---- The block edges of multi-pixel rungs: one table for every family -----------------------------
 // A variant that computes a block of pixels per work-item (the roofline rungs) guards the partial
 // blocks at the right and bottom edges itself. Every pixel format x border x parameter set, each on
@@ -217,11 +255,7 @@ inline void verifyBlockEdgeRow(Session &session)
     request.keepOutput = false;
     if (!param.isEmpty())
         QCOMPARE(applyParam(*spec, request.params, param.toStdString()), std::string());
-    std::vector<std::pair<int, int>> sizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}, {640, 480}};
-    for (int w = 1; w <= 40; ++w)
-        for (int h : {1, 3, 9, 17})
-            sizes.emplace_back(w, h);
-    for (const auto &[w, h] : sizes) {
+    for (const auto &[w, h] : withEveryWidthTo40(kEdgeStandardSizes, {1, 3, 9, 17})) {
         const RunResult r = runOnTestCard(session, request, w, h);
         QVERIFY2(r.ok() && r.checked, describe(r, w, h).constData());
         QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), describe(r, w, h).constData());
@@ -235,10 +269,7 @@ inline void verifyBlockEdgeRow(Session &session)
     if (gpuW != spec_v.blockWidthFor(PixelFormat(format), true) && BorderMode(border) == BorderMode::Reflect101) {
         RunRequest gpu = request;
         gpu.block = LocalSize{gpuW, spec_v.blockHeight};
-        std::vector<std::pair<int, int>> gpuSizes = {{1, 1}, {7, 5}, {33, 17}, {259, 194}};
-        for (int w = 1; w <= 40; ++w)
-            gpuSizes.emplace_back(w, 9);
-        for (const auto &[w, h] : gpuSizes) {
+        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {7, 5}, {33, 17}, {259, 194}}, {9})) {
             const RunResult r = runOnTestCard(session, gpu, w, h);
             const QByteArray what = "GPU block " + QByteArray::number(gpuW) + "x" + QByteArray::number(spec_v.blockHeight)
                                     + ", " + describe(r, w, h);

@@ -1,8 +1,10 @@
-// SessionSuite, FamilySuite and DeviceSuite (SessionSuite.h): the device under test (and its one
-// Session) for the suite's lifetime, and the family suites' variant table.
+// SessionSuite, FamilySuite, DeviceSuite and BenchSuite (SessionSuite.h): the device under test (and its
+// one Session) for the suite's lifetime, the family suites' variant table, filter-bench for the CLI's.
 #include "SessionSuite.h"
 
 #include "FamilyTables.h"
+
+#include <QFileInfo>
 
 namespace fwb::test {
 
@@ -19,5 +21,13 @@ void SessionSuite::cleanupTestCase() { m_session.reset(); }
 void FamilySuite::matchesCpuReference() { verifyReferenceRow(*m_session, m_device); }
 
 void DeviceSuite::initTestCase() { m_haveDevice = testDevice(m_device); }
+
+void BenchSuite::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFileInfo::exists(QStringLiteral(FWB_FILTER_BENCH)));
+    DeviceInfo device;
+    m_haveDevice = testDevice(device);
+}
 
 } // namespace fwb::test
