@@ -21,6 +21,7 @@ private slots:
     void fastEqualsOracle_data();
     void fastEqualsOracle();
     void gaussian5x5SeparableMatchesOracle();
+    void gaussianPairedMatchesOracle();
     void catalogueIsComplete();
 };
 
@@ -170,28 +171,51 @@ void TestCpuReference::fastEqualsOracle()
     }
 }
 
+namespace {
+
+// The filter's fast path (3 threads) against the oracle on full-range noise of an odd size, byte for
+// byte, for each sigma in both formats and every border rule; the message names the first that differs.
+void checkGuardBand(const char *filter, const std::vector<double> &sigmas, int w, int h)
+{
+    const FilterSpec *spec = findFilter(filter);
+    QVERIFY(spec);
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888}) {
+        const Image noise = makeNoise(w, h, format, 20261126u, 256);
+        for (double sigma : sigmas)
+            for (BorderMode border : allBorderModes()) {
+                FilterParams p;
+                p.format = format;
+                p.border = border;
+                p.values["sigma"] = sigma;
+                const Image oracle = runFilter(*spec, noise, p, 1, false);
+                const Image fast = runFilter(*spec, noise, p, 3, false);
+                const int diff = maxAbsDiff(oracle, fast);
+                if (diff != 0)
+                    QFAIL((std::string(filter) + " sigma " + std::to_string(sigma) + " " + formatName(format) + " "
+                           + borderModeName(border) + ": max diff " + std::to_string(diff))
+                              .c_str());
+            }
+    }
+}
+
+} // namespace
+
 // gaussian5x5's fast path sums separably and recomputes only the pixels near a rounding boundary in the
 // oracle's order (the guard band, core/families/gaussian5x5/Gaussian5x5.cpp). Millions of noise bytes over many sigmas
 // meet enough near-boundary sums that a band too narrow for the two float orders would show here.
 void TestCpuReference::gaussian5x5SeparableMatchesOracle()
 {
-    const FilterSpec *spec = findFilter("gaussian5x5");
-    QVERIFY(spec);
-    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888}) {
-        const Image noise = makeNoise(613, 401, format, 20261126u, 256);
-        for (double sigma : {0.1, 0.35, 0.8, 1.0, 1.37, 2.2, 4.0, 10.0}) {
-            FilterParams p;
-            p.format = format;
-            p.border = sigma < 1.0 ? BorderMode::Constant : BorderMode::Reflect101;
-            p.values["sigma"] = sigma;
-            const Image oracle = runFilter(*spec, noise, p, 1, false);
-            const Image fast = runFilter(*spec, noise, p, 3, false);
-            const int diff = maxAbsDiff(oracle, fast);
-            if (diff != 0)
-                QFAIL(("sigma " + std::to_string(sigma) + " " + formatName(format) + ": max diff " + std::to_string(diff))
-                          .c_str());
-        }
-    }
+    checkGuardBand("gaussian5x5", {0.1, 0.35, 0.8, 1.0, 1.37, 2.2, 4.0, 10.0}, 613, 401);
+}
+
+// gaussian's fast path pairs the symmetric taps in both passes and recomputes the pixels within its
+// guard band in the oracle's order (core/families/gaussian/Gaussian.cpp), up to radius 24 (sigma 8);
+// above it sums in tap order. Sigmas from radius 1 to 24, the first above (8.1: radius 25) and a large
+// one; removing the band makes this fail.
+void TestCpuReference::gaussianPairedMatchesOracle()
+{
+    checkGuardBand("gaussian", {0.3, 0.7, 1.37, 2.0, 3.3, 5.0, 8.0, 8.1}, 613, 401);
+    checkGuardBand("gaussian", {21.0}, 211, 157);
 }
 
 void TestCpuReference::catalogueIsComplete()
