@@ -88,23 +88,22 @@ inline Floats8 load8(const float *p)
     return v;
 }
 
-// sum_k t[k] * line[k][i] for i in [i0, i0 + 32), added to 0 in k order (the reference's order), as four
-// independent vectors so several chains of dependent additions are in flight at once.
-inline void tapBlock(const float *const *line, const float *t, int taps, std::size_t i0, Floats8 acc[4])
+// Floats8 vectors per block: 64 floats, eight independent chains of dependent additions in flight.
+constexpr int kVecs = 8;
+constexpr std::size_t kBlock = 8 * kVecs;
+
+// sum_k t[k] * line[k][i] for i in [i0, i0 + kBlock), added to 0 in k order (the reference's order).
+inline void tapBlock(const float *const *line, const float *t, int taps, std::size_t i0, Floats8 acc[kVecs])
 {
-    Floats8 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    Floats8 a[kVecs] = {};
     for (int k = 0; k < taps; ++k) {
         const float *p = line[k] + i0;
         const float tk = t[k];
-        a0 += tk * load8(p);
-        a1 += tk * load8(p + 8);
-        a2 += tk * load8(p + 16);
-        a3 += tk * load8(p + 24);
+        for (int v = 0; v < kVecs; ++v)
+            a[v] += tk * load8(p + 8 * v);
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    for (int v = 0; v < kVecs; ++v)
+        acc[v] = a[v];
 }
 
 inline float tapOne(const float *const *line, const float *t, int taps, std::size_t i)
@@ -115,206 +114,78 @@ inline float tapOne(const float *const *line, const float *t, int taps, std::siz
     return sum;
 }
 
-// The same sum with the symmetric taps paired (t[r - j] == t[r + j]: the taps are built from exp(-k^2)):
-// t[r] line[r] + sum_j t[r + j] (line[r - j] + line[r + j]), r + 1 products instead of 2r + 1. Not the
-// reference's order: the guard band below keeps the bytes the oracle's.
-inline void pairBlock(const float *const *line, const float *t, int r, std::size_t i0, Floats8 acc[4])
-{
-    const float *m = line[r] + i0;
-    const float tm = t[r];
-    Floats8 a0 = tm * load8(m), a1 = tm * load8(m + 8), a2 = tm * load8(m + 16), a3 = tm * load8(m + 24);
-    for (int j = 1; j <= r; ++j) {
-        const float *p = line[r - j] + i0, *q = line[r + j] + i0;
-        const float tj = t[r + j];
-        a0 += tj * (load8(p) + load8(q));
-        a1 += tj * (load8(p + 8) + load8(q + 8));
-        a2 += tj * (load8(p + 16) + load8(q + 16));
-        a3 += tj * (load8(p + 24) + load8(q + 24));
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
-}
-
-inline float pairOne(const float *const *line, const float *t, int r, std::size_t i)
-{
-    float sum = t[r] * line[r][i];
-    for (int j = 1; j <= r; ++j)
-        sum += t[r + j] * (line[r - j][i] + line[r + j][i]);
-    return sum;
-}
-
-// Row pass: out[i] = sum_k t[k] * line[k][i], in tap order (paired == false) or paired.
+// Row pass: out[i] = sum_k t[k] * line[k][i].
 FWB_VECTOR_CLONES
-void tapSum(float *__restrict out, const float *const *line, const float *t, int taps, std::size_t n, bool paired)
+void tapSum(float *__restrict out, const float *const *line, const float *t, int taps, std::size_t n)
 {
-    const int r = taps / 2;
     std::size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        Floats8 acc[4];
-        if (paired)
-            pairBlock(line, t, r, i, acc);
-        else
-            tapBlock(line, t, taps, i, acc);
+    for (; i + kBlock <= n; i += kBlock) {
+        Floats8 acc[kVecs];
+        tapBlock(line, t, taps, i, acc);
         std::memcpy(out + i, acc, sizeof acc);
     }
     for (; i < n; ++i)
-        out[i] = paired ? pairOne(line, t, r, i) : tapOne(line, t, taps, i);
+        out[i] = tapOne(line, t, taps, i);
 }
 
-// Column pass in tap order: out[i] = roundToU8(sum_k t[k] * line[k][i]).
+// Column pass for `rows` (1 or 2) consecutive output rows: out[q][i] = roundToU8(sum_k t[k] * line[q + k][i]).
 FWB_VECTOR_CLONES
-void tapSumRound(u8 *__restrict out, const float *const *line, const float *t, int taps, std::size_t n)
+void tapSumRound(u8 *const *out, int rows, const float *const *line, const float *t, int taps, std::size_t n)
 {
     std::size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        Floats8 acc[4];
-        tapBlock(line, t, taps, i, acc);
-        for (int k = 0; k < 4; ++k)
-            for (int j = 0; j < 8; ++j) {
-                const int v = int(acc[k][j] + 0.5f); // roundToU8: sums >= 0
-                out[i + std::size_t(k * 8 + j)] = u8(v > 255 ? 255 : v);
-            }
-    }
-    for (; i < n; ++i)
-        out[i] = roundToU8(tapOne(line, t, taps, i));
-}
-
-// Paired column pass and rounding: out[i] = the rounded paired sum, near[i] = 1 where v = sum + 0.5 lies
-// within `guard` of an integer (the caller recomputes those in the oracle's order). Returns whether any did.
-FWB_VECTOR_CLONES
-bool pairSumRound(u8 *__restrict out, u8 *__restrict near, const float *const *line, const float *t, int r,
-                  std::size_t n, float guard)
-{
-    int any = 0;
-    float sums[32];
-    for (std::size_t i0 = 0; i0 < n; i0 += 32) {
-        const std::size_t len = std::min<std::size_t>(32, n - i0);
-        if (len == 32) {
-            Floats8 acc[4];
-            pairBlock(line, t, r, i0, acc);
+    float sums[kBlock];
+    for (; i + kBlock <= n; i += kBlock)
+        for (int q = 0; q < rows; ++q) {
+            Floats8 acc[kVecs];
+            tapBlock(line + q, t, taps, i, acc);
             std::memcpy(sums, acc, sizeof acc);
-        } else {
-            for (std::size_t j = 0; j < len; ++j)
-                sums[j] = pairOne(line, t, r, i0 + j);
+            u8 *__restrict o = out[q] + i;
+            for (std::size_t j = 0; j < kBlock; ++j) {
+                const int v = int(sums[j] + 0.5f); // roundToU8: sums >= 0
+                o[j] = u8(v > 255 ? 255 : v);
+            }
         }
-        for (std::size_t j = 0; j < len; ++j) {
-            const float v = sums[j] + 0.5f;
-            const int k = int(v);                // v in [0.5, 256.5): truncation is floor
-            const float frac = v - float(k);     // exact (Sterbenz)
-            const int close = int(frac < guard) | int(frac > 1.0f - guard);
-            near[i0 + j] = u8(close);
-            any |= close;
-            out[i0 + j] = u8(k > 255 ? 255 : k);
-        }
-    }
-    return any != 0;
+    for (int q = 0; q < rows; ++q)
+        for (std::size_t j = i; j < n; ++j)
+            out[q][j] = roundToU8(tapOne(line + q, t, taps, j));
 }
 
-// The guard band of the paired sums. Let t_k be the float taps (as reals), T = sum t_k, u = 2^-24 and
-// gamma(n) = n u / (1 - n u). An inner product of n nonnegative terms summed in any order, with or
-// without fused multiply-adds, is within gamma(n) sum |t_k x_k| of the exact one (Higham, Accuracy and
-// Stability, (3.5)). With p the source bytes (0..255) and S = sum_k t_k sum_m t_m p the exact result:
-// - oracle: each row value R' (2r+1 products in tap order) is within gamma(2r+1) 255 T of the exact R;
-//   the column sum C' of t_k R' within gamma(2r+1) sum t_k R' <= gamma(2r+1) 255 T^2 (1 + gamma(2r+1))
-//   of sum t_k R', itself within T gamma(2r+1) 255 T of S: |C' - S| <= 255 T^2 g (2 + g), g = gamma(2r+1);
-// - paired: a row value is r + 1 products of exact pair sums (integers <= 510): within gamma(r+1) 255 T
-//   of R; down the column each pair sum of row values rounds once more, so a term carries at most r + 2
-//   factors (1 + d): |C'' - S| <= 255 T^2 (gamma(r+1) + gamma(r+2) (1 + gamma(r+1))).
-// So |C' - C''| <= B, the sum of the two. Both add 0.5 (one rounding each, <= 2^-16 below 512) and
-// truncate. If v'' = fl(C'' + 0.5) lies at least G = B + 2^-14 from an integer k (k < v'' < k + 1),
-// then C' + 0.5 lies in [k + 2^-15, k + 1 - 2^-15] and fl(C' + 0.5) in [k, k + 1): the same byte.
-// For sigma 2 (r = 6) G = 6.9e-4: about 1 pixel in 700 of noise is recomputed.
-float pairedGuard(const std::vector<float> &taps)
-{
-    const int r = int(taps.size() / 2);
-    const double u = std::ldexp(1.0, -24);
-    auto gamma = [u](int n) { return n * u / (1.0 - n * u); };
-    double total = 0;
-    for (float t : taps)
-        total += double(t);
-    const double g = gamma(2 * r + 1);
-    const double bound = 255.0 * total * total * (g * (2.0 + g) + gamma(r + 1) + gamma(r + 2) * (1.0 + gamma(r + 1)));
-    return float((bound + std::ldexp(1.0, -14)) * 1.001); // rounded up, not down, into a float
-}
-
-// Above this radius the band (growing with r) recomputes too many pixels at (2r+1)(2r+2) operations
-// each: the tap-order sums (exact by construction) are faster there.
-constexpr int kMaxPairedRadius = 24;
-
-// The oracle's byte at channel c of pixel x of an output row, from the source rows of its column window
-// (`rows`; a row of zeros where the constant border drops one): each row value summed in tap order from
-// 0 (bytes convert to float exactly; a border's zero adds t * 0 = +0, as in the reference), then down
-// the column in tap order. The 2r+1 row values are independent chains, advanced together.
-u8 oracleAt(const u8 *const *rows, const float *t, int taps, int w, int ch, BorderMode border, int x, int c)
-{
-    const int r = taps / 2;
-    float row[2 * kMaxPairedRadius + 1] = {};
-    const bool inside = x >= r && x < w - r;
-    for (int m = 0; m < taps; ++m) {
-        const int bx = inside ? x + m - r : borderIndex(x + m - r, w, border);
-        const float tm = t[m];
-        if (bx < 0) {
-            for (int k = 0; k < taps; ++k)
-                row[k] += tm * 0.0f;
-            continue;
-        }
-        const std::size_t at = std::size_t(bx) * std::size_t(ch) + std::size_t(c);
-        for (int k = 0; k < taps; ++k)
-            row[k] += tm * float(rows[k][at]);
-    }
-    float sum = 0.0f;
-    for (int k = 0; k < taps; ++k)
-        sum += t[k] * row[k];
-    return roundToU8(sum);
-}
-
-// Fast path: the reference's two passes over padded rows and cached row results, the taps summed in
-// registers (no accumulator sweeps through memory). Up to kMaxPairedRadius the symmetric taps are paired
-// in both passes and the pixels within the guard band of a rounding boundary are recomputed in the
-// oracle's order; above, the taps are summed in the reference's order.
+// Fast path: the reference's two passes and tap order, over padded rows and cached row results, with
+// the taps summed in registers (no accumulator sweeps through memory).
 void gaussianFast(const Image &src, Image &dst, const std::vector<float> &taps, BorderMode border,
                   int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
     const int r = int(taps.size() / 2), count = 2 * r + 1;
     const std::size_t n = std::size_t(w) * std::size_t(ch);
-    const bool paired = r <= kMaxPairedRadius;
-    const float guard = paired ? pairedGuard(taps) : 0.0f;
-    // Each strip runs the row pass on demand for the rows its windows need, into a cache of 2r+1 row
+    // Each strip runs the row pass on demand for the rows its windows need, into a cache of 2r+2 row
     // results (RowCache), so the float intermediate stays in cache instead of going through a
     // whole-image buffer. A recomputed row is the same deterministic sum, bit for bit.
     parallelRows(h, threads, [&](int y0, int y1) {
-        RowCache<float> cache(count, n);
+        RowCache<float> cache(count + 1, n);
         std::vector<float> pad((std::size_t(w) + 2 * std::size_t(r)) * std::size_t(ch));
         const std::vector<float> zero(n, 0.0f);
-        const std::vector<u8> zeroBytes(n, 0);
-        std::vector<const float *> line(static_cast<std::size_t>(count)), at(line.size());
-        std::vector<const u8 *> srcRows(line.size());
-        std::vector<u8> near(n);
-        // Row pass over the padded row (a constant border's zero pixel adds t * 0 = +0, as in the
-        // reference, so padding with 0 changes no bit).
+        std::vector<const float *> line(static_cast<std::size_t>(count) + 1);
+        // Row pass: out = 0 + t0 * p[x-r] + t1 * p[x-r+1] + ... in tap order, as the reference sums
+        // (a constant border's zero pixel adds t * 0 = +0 there too, so padding with 0 changes no bit).
         auto rowPass = [&](int sy, float *out) {
             padRow(src.row(sy), pad.data() + std::size_t(r) * std::size_t(ch), w, ch, r, border);
+            std::vector<const float *> at(static_cast<std::size_t>(count));
             for (int k = 0; k < count; ++k)
                 at[std::size_t(k)] = pad.data() + std::size_t(k) * std::size_t(ch);
-            tapSum(out, at.data(), taps.data(), count, n, paired);
+            tapSum(out, at.data(), taps.data(), count, n);
         };
-        // Column pass: a row the constant border drops is a zero row (the reference adds t * 0 there too).
-        for (int y = y0; y < y1; ++y) {
-            for (int k = 0; k < count; ++k) {
+        // Column pass, two output rows at a time (their windows share 2r of their 2r+2 rows, so the
+        // second reads them from L1): the same tap order down the column; a row the constant border
+        // drops is a zero row (the reference adds t * 0 there too).
+        for (int y = y0; y < y1; y += 2) {
+            const int rows = std::min(2, y1 - y);
+            for (int k = 0; k < count + rows - 1; ++k) {
                 const int by = borderIndex(y + k - r, h, border);
                 line[std::size_t(k)] = by < 0 ? zero.data() : cache.get(by, rowPass);
-                srcRows[std::size_t(k)] = by < 0 ? zeroBytes.data() : src.row(by);
             }
-            u8 *out = dst.row(y);
-            if (!paired)
-                tapSumRound(out, line.data(), taps.data(), count, n);
-            else if (pairSumRound(out, near.data(), line.data(), taps.data(), r, n, guard))
-                forEachFlagged(near.data(), n, [&](std::size_t i) {
-                    out[i] = oracleAt(srcRows.data(), taps.data(), count, w, ch, border, int(i) / ch, int(i) % ch);
-                });
+            u8 *out[2] = {dst.row(y), rows == 2 ? dst.row(y + 1) : nullptr};
+            tapSumRound(out, rows, line.data(), taps.data(), count, n);
         }
     });
 }

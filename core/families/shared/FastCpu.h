@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 namespace fwb {
@@ -116,23 +115,6 @@ const T *rowOrZero(const T *base, std::size_t rowLen, int y, int h, BorderMode b
 {
     const int by = borderIndex(y, h, border);
     return by < 0 ? zero : base + std::size_t(by) * rowLen;
-}
-
-// Calls f(i) for every i in [0, n) with flags[i] != 0, eight flags at a time (for flags that are
-// mostly 0: the guard bands of the Gaussians' fast paths).
-template <typename F>
-void forEachFlagged(const u8 *flags, std::size_t n, const F &f)
-{
-    for (std::size_t i0 = 0; i0 < n; i0 += 8) {
-        const std::size_t len = n - i0 < 8 ? n - i0 : 8;
-        std::uint64_t word = 0;
-        std::memcpy(&word, flags + i0, len);
-        if (word == 0)
-            continue;
-        for (std::size_t i = i0; i < i0 + len; ++i)
-            if (flags[i])
-                f(i);
-    }
 }
 
 } // namespace fastcpu
