@@ -210,7 +210,7 @@ void TestCpuReference::gaussian5x5SeparableMatchesOracle()
 
 // gaussian's fast path keeps the oracle's tap order (exact by construction; a guard band with the
 // symmetric taps paired ran slower on the development machine, docs/MEASUREMENTS.md) but splits the work
-// differently: blocks of 64 floats, two output rows per column step (an odd strip ends on one). Noise over
+// differently: blocks of 64 floats, four output rows per column step (a strip may end on fewer). Noise over
 // radii 1 to 25, both formats and every border, odd sizes, and a radius larger than the image.
 void TestCpuReference::gaussianFastMatchesOracleOnNoise()
 {

@@ -91,6 +91,12 @@ inline Floats8 load8(const float *p)
 // Floats8 vectors per block: 64 floats, eight independent chains of dependent additions in flight.
 constexpr int kVecs = 8;
 constexpr std::size_t kBlock = 8 * kVecs;
+// Floats between one cached row result and the next beyond the row itself, so rows of a width that is a
+// multiple of 4 KB (rgba8888 at 3840: 60 KB) do not all map to the same L1 sets.
+constexpr std::size_t kSkew = 16;
+// Output rows per column step: their windows share 2r - 2 of their 2r + 4 rows, so the later rows'
+// blocks read them from L1 (the cache holds 2r + kStep row results).
+constexpr int kStep = 4;
 
 // sum_k t[k] * line[k][i] for i in [i0, i0 + kBlock), added to 0 in k order (the reference's order).
 inline void tapBlock(const float *const *line, const float *t, int taps, std::size_t i0, Floats8 acc[kVecs])
@@ -128,7 +134,7 @@ void tapSum(float *__restrict out, const float *const *line, const float *t, int
         out[i] = tapOne(line, t, taps, i);
 }
 
-// Column pass for `rows` (1 or 2) consecutive output rows: out[q][i] = roundToU8(sum_k t[k] * line[q + k][i]).
+// Column pass for `rows` (1 .. kStep) consecutive output rows: out[q][i] = roundToU8(sum_k t[k] * line[q + k][i]).
 FWB_VECTOR_CLONES
 void tapSumRound(u8 *const *out, int rows, const float *const *line, const float *t, int taps, std::size_t n)
 {
@@ -158,14 +164,14 @@ void gaussianFast(const Image &src, Image &dst, const std::vector<float> &taps, 
     const int w = src.width(), h = src.height(), ch = src.channels();
     const int r = int(taps.size() / 2), count = 2 * r + 1;
     const std::size_t n = std::size_t(w) * std::size_t(ch);
-    // Each strip runs the row pass on demand for the rows its windows need, into a cache of 2r+2 row
+    // Each strip runs the row pass on demand for the rows its windows need, into a cache of 2r+kStep row
     // results (RowCache), so the float intermediate stays in cache instead of going through a
     // whole-image buffer. A recomputed row is the same deterministic sum, bit for bit.
     parallelRows(h, threads, [&](int y0, int y1) {
-        RowCache<float> cache(count + 1, n);
+        RowCache<float> cache(count + kStep - 1, n + kSkew);
         std::vector<float> pad((std::size_t(w) + 2 * std::size_t(r)) * std::size_t(ch));
         const std::vector<float> zero(n, 0.0f);
-        std::vector<const float *> line(static_cast<std::size_t>(count) + 1);
+        std::vector<const float *> line(static_cast<std::size_t>(count + kStep - 1));
         // Row pass: out = 0 + t0 * p[x-r] + t1 * p[x-r+1] + ... in tap order, as the reference sums
         // (a constant border's zero pixel adds t * 0 = +0 there too, so padding with 0 changes no bit).
         auto rowPass = [&](int sy, float *out) {
@@ -175,16 +181,17 @@ void gaussianFast(const Image &src, Image &dst, const std::vector<float> &taps, 
                 at[std::size_t(k)] = pad.data() + std::size_t(k) * std::size_t(ch);
             tapSum(out, at.data(), taps.data(), count, n);
         };
-        // Column pass, two output rows at a time (their windows share 2r of their 2r+2 rows, so the
-        // second reads them from L1): the same tap order down the column; a row the constant border
-        // drops is a zero row (the reference adds t * 0 there too).
-        for (int y = y0; y < y1; y += 2) {
-            const int rows = std::min(2, y1 - y);
+        // Column pass, kStep output rows at a time: the same tap order down the column; a row the
+        // constant border drops is a zero row (the reference adds t * 0 there too).
+        for (int y = y0; y < y1; y += kStep) {
+            const int rows = std::min(kStep, y1 - y);
             for (int k = 0; k < count + rows - 1; ++k) {
                 const int by = borderIndex(y + k - r, h, border);
                 line[std::size_t(k)] = by < 0 ? zero.data() : cache.get(by, rowPass);
             }
-            u8 *out[2] = {dst.row(y), rows == 2 ? dst.row(y + 1) : nullptr};
+            u8 *out[kStep];
+            for (int q = 0; q < rows; ++q)
+                out[q] = dst.row(y + q);
             tapSumRound(out, rows, line.data(), taps.data(), count, n);
         }
     });
