@@ -111,43 +111,58 @@ void gaussian5x5Fast(const Image &src, Image &dst, double sigma, BorderMode bord
     const std::size_t n = std::size_t(width) * std::size_t(ch);
     const std::size_t padLen = n + 4 * std::size_t(ch);
     parallelRows(h, threads, [&](int y0, int y1) {
-        // Both caches hold the same source rows in the same slots (5 consecutive row numbers at a time).
-        RowCache<float> raw(5, padLen); // padded float copies of the source rows
-        RowCache<float> rows(5, n);     // their row-pass results
+        // Both caches hold the same source rows in the same slots (6 consecutive row numbers at a time).
+        RowCache<float> raw(6, padLen); // padded float copies of the source rows
+        RowCache<float> rows(6, n);     // their row-pass results
         const std::vector<float> zero(padLen, 0.0f);
-        std::vector<u8> near(n);
+        std::vector<u8> nearBuf(2 * n);
         auto padded = [&](int sy, float *out) {
             toFloatRow(src.row(sy), out + 2 * std::size_t(ch), n);
             padInPlace(out + 2 * std::size_t(ch), width, ch, 2, border);
         };
         auto rowPass = [&](int sy, float *out) { gauss5RowPass(raw.get(sy, padded), out, n, std::size_t(ch), g.data()); };
-        for (int y = y0; y < y1; ++y) {
-            const float *r[5], *p[5];
-            for (int k = 0; k < 5; ++k) {
+        // Two output rows at a time, a span of each in turn: their windows share 4 of their 6 rows, so
+        // the second row's span reads them from L1.
+        constexpr std::size_t kSpan = 512;
+        for (int y = y0; y < y1; y += 2) {
+            const int count = std::min(2, y1 - y);
+            const float *r[6];
+            for (int k = 0; k < 4 + count; ++k) {
                 const int by = borderIndex(y + k - 2, h, border);
                 r[k] = by < 0 ? zero.data() : rows.get(by, rowPass);
             }
-            u8 *out = dst.row(y);
-            if (!gauss5ColPass(r[0], r[1], r[2], r[3], r[4], g.data(), out, near.data(), n))
-                continue;
-            for (int k = 0; k < 5; ++k) {
-                const int by = borderIndex(y + k - 2, h, border);
-                p[k] = by < 0 ? zero.data() : raw.get(by, padded);
+            bool any[2] = {false, false};
+            for (std::size_t i0 = 0; i0 < n; i0 += kSpan) {
+                const std::size_t len = std::min(kSpan, n - i0);
+                for (int q = 0; q < count; ++q)
+                    any[q] |= gauss5ColPass(r[q] + i0, r[q + 1] + i0, r[q + 2] + i0, r[q + 3] + i0, r[q + 4] + i0, g.data(),
+                                            dst.row(y + q) + i0, nearBuf.data() + std::size_t(q) * n + i0, len);
             }
-            for (std::size_t i0 = 0; i0 < n; i0 += 8) { // eight flags at a time: most words are 0
-                const std::size_t len = std::min<std::size_t>(8, n - i0);
-                std::uint64_t word = 0;
-                std::memcpy(&word, near.data() + i0, len);
-                if (word == 0)
+            for (int q = 0; q < count; ++q) {
+                if (!any[q])
                     continue;
-                for (std::size_t i = i0; i < i0 + len; ++i)
-                    if (near[i]) { // the oracle's sum: dy outer, dx inner, from 0
-                        float acc = 0.0f;
-                        for (int dy = 0; dy < 5; ++dy)
-                            for (int dx = 0; dx < 5; ++dx)
-                                acc += w[std::size_t(dy * 5 + dx)] * p[dy][i + std::size_t(dx) * std::size_t(ch)];
-                        out[i] = roundToU8(acc);
-                    }
+                const float *p[5];
+                for (int k = 0; k < 5; ++k) {
+                    const int by = borderIndex(y + q + k - 2, h, border);
+                    p[k] = by < 0 ? zero.data() : raw.get(by, padded);
+                }
+                const u8 *near = nearBuf.data() + std::size_t(q) * n;
+                u8 *out = dst.row(y + q);
+                for (std::size_t i0 = 0; i0 < n; i0 += 8) { // eight flags at a time: most words are 0
+                    const std::size_t len = std::min<std::size_t>(8, n - i0);
+                    std::uint64_t word = 0;
+                    std::memcpy(&word, near + i0, len);
+                    if (word == 0)
+                        continue;
+                    for (std::size_t i = i0; i < i0 + len; ++i)
+                        if (near[i]) { // the oracle's sum: dy outer, dx inner, from 0
+                            float acc = 0.0f;
+                            for (int dy = 0; dy < 5; ++dy)
+                                for (int dx = 0; dx < 5; ++dx)
+                                    acc += w[std::size_t(dy * 5 + dx)] * p[dy][i + std::size_t(dx) * std::size_t(ch)];
+                            out[i] = roundToU8(acc);
+                        }
+                }
             }
         }
     });
