@@ -53,10 +53,10 @@ using namespace fastcpu;
 // without fused multiply-adds. The passes below also pair the symmetric taps (g0 = g4, g1 = g3: the taps
 // come from exp(-k^2)): g2 p2 + g1 (p1 + p3) + g0 (p0 + p4), 3 products instead of 5. Along the row the
 // pair sums are exact (integers <= 510): at most 3 roundings a term; down the column each pair sum rounds
-// once more: at most 4. That is 7 u * 255 in all, within the 10 above, so the same band holds. Rounding (int(v + 0.5f)) can therefore tell them apart only where the
-// sum lies within that of a boundary k + 0.5. Every pixel within kGuard = 1/1024 (1.8x the bound; the
-// final + 0.5 adds one rounding of at most 1.5e-5) of one
-// is recomputed with the oracle's own 25 operations in its order (from the padded rows, where the
+// once more: at most 4. That is 7 u * 255 in all, within the 10 above, so the same band holds.
+// Rounding (int(v + 0.5f)) can therefore tell them apart only where the sum lies within that of a
+// boundary k + 0.5. Every pixel within kGuard = 1/1024 (1.8x the bound; the final + 0.5 adds one
+// rounding of at most 1.5e-5) of one is recomputed with the oracle's own 25 operations in its order (from the padded rows, where the
 // border rule's zeros add w * 0 = +0, which the oracle skips: the same bits); every other pixel takes
 // the separable result, which is then the oracle's byte. tst_cpureference's fastEqualsOracle checks it
 // byte for byte (every format, border and sigma extreme, the card and noise). About 1 pixel in 512 of
@@ -82,8 +82,8 @@ void gauss5RowPass(const float *__restrict pad, float *__restrict out, std::size
         out[i] = g2 * p2[i] + g1 * (p1[i] + p3[i]) + g0 * (p0[i] + p4[i]);
 }
 
-// Column pass (the taps paired) and rounding: out = the rounded separable sum; near[i] = 1 where it lies within kGuard of
-// a rounding boundary (the caller recomputes those). Returns whether any did.
+// Column pass (the taps paired) and rounding: out = the rounded separable sum; near[i] = 1 where it lies
+// within kGuard of a rounding boundary (the caller recomputes those). Returns whether any did.
 FWB_VECTOR_CLONES
 bool gauss5ColPass(const float *__restrict r0, const float *__restrict r1, const float *__restrict r2,
                    const float *__restrict r3, const float *__restrict r4, const float *g, u8 *__restrict out,
@@ -135,8 +135,9 @@ void gaussian5x5Fast(const Image &src, Image &dst, double sigma, BorderMode bord
             for (std::size_t i0 = 0; i0 < n; i0 += kSpan) {
                 const std::size_t len = std::min(kSpan, n - i0);
                 for (int q = 0; q < count; ++q)
-                    any[q] |= gauss5ColPass(r[q] + i0, r[q + 1] + i0, r[q + 2] + i0, r[q + 3] + i0, r[q + 4] + i0, g.data(),
-                                            dst.row(y + q) + i0, nearBuf.data() + std::size_t(q) * n + i0, len);
+                    any[q] |= gauss5ColPass(r[q] + i0, r[q + 1] + i0, r[q + 2] + i0, r[q + 3] + i0, r[q + 4] + i0,
+                                            g.data(), dst.row(y + q) + i0, nearBuf.data() + std::size_t(q) * n + i0,
+                                            len);
             }
             for (int q = 0; q < count; ++q) {
                 if (!any[q])
