@@ -56,8 +56,9 @@ using namespace fastcpu;
 // once more: at most 4. That is 7 u * 255 in all, within the 10 above, so the same band holds.
 // Rounding (int(v + 0.5f)) can therefore tell them apart only where the sum lies within that of a
 // boundary k + 0.5. Every pixel within kGuard = 1/1024 (1.8x the bound; the final + 0.5 adds one
-// rounding of at most 1.5e-5) of one is recomputed with the oracle's own 25 operations in its order (from the padded rows, where the
-// border rule's zeros add w * 0 = +0, which the oracle skips: the same bits); every other pixel takes
+// rounding of at most 1.5e-5) of one is recomputed with the oracle's own 25 operations in its order
+// (from the padded rows, where the border rule's zeros add w * 0 = +0, which the oracle skips: the same
+// bits); every other pixel takes
 // the separable result, which is then the oracle's byte. tst_cpureference's fastEqualsOracle checks it
 // byte for byte (every format, border and sigma extreme, the card and noise). About 1 pixel in 512 of
 // noise is recomputed. (Fusing the 25 operations into one sweep instead, exact by construction, ran
