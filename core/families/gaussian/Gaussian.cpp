@@ -88,23 +88,28 @@ inline Floats8 load8(const float *p)
     return v;
 }
 
-// sum_k t[k] * line[k][i] for i in [i0, i0 + 32), added to 0 in k order (the reference's order), as four
-// independent vectors so several chains of dependent additions are in flight at once.
-inline void tapBlock(const float *const *line, const float *t, int taps, std::size_t i0, Floats8 acc[4])
+// Floats8 vectors per block: 64 floats, eight independent chains of dependent additions in flight.
+constexpr int kVecs = 8;
+constexpr std::size_t kBlock = 8 * kVecs;
+// Floats between one cached row result and the next beyond the row itself, so rows of a width that is a
+// multiple of 4 KB (rgba8888 at 3840: 60 KB) do not all map to the same L1 sets.
+constexpr std::size_t kSkew = 16;
+// Output rows per column step: their windows share 2r - 2 of their 2r + 4 rows, so the later rows'
+// blocks read them from L1 (the cache holds 2r + kStep row results).
+constexpr int kStep = 4;
+
+// sum_k t[k] * line[k][i] for i in [i0, i0 + kBlock), added to 0 in k order (the reference's order).
+inline void tapBlock(const float *const *line, const float *t, int taps, std::size_t i0, Floats8 acc[kVecs])
 {
-    Floats8 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    Floats8 a[kVecs] = {};
     for (int k = 0; k < taps; ++k) {
         const float *p = line[k] + i0;
         const float tk = t[k];
-        a0 += tk * load8(p);
-        a1 += tk * load8(p + 8);
-        a2 += tk * load8(p + 16);
-        a3 += tk * load8(p + 24);
+        for (int v = 0; v < kVecs; ++v)
+            a[v] += tk * load8(p + 8 * v);
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    for (int v = 0; v < kVecs; ++v)
+        acc[v] = a[v];
 }
 
 inline float tapOne(const float *const *line, const float *t, int taps, std::size_t i)
@@ -120,8 +125,8 @@ FWB_VECTOR_CLONES
 void tapSum(float *__restrict out, const float *const *line, const float *t, int taps, std::size_t n)
 {
     std::size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        Floats8 acc[4];
+    for (; i + kBlock <= n; i += kBlock) {
+        Floats8 acc[kVecs];
         tapBlock(line, t, taps, i, acc);
         std::memcpy(out + i, acc, sizeof acc);
     }
@@ -129,22 +134,26 @@ void tapSum(float *__restrict out, const float *const *line, const float *t, int
         out[i] = tapOne(line, t, taps, i);
 }
 
-// Column pass: out[i] = roundToU8(sum_k t[k] * line[k][i]).
+// Column pass for `rows` (1 .. kStep) consecutive output rows: out[q][i] = roundToU8(sum_k t[k] * line[q + k][i]).
 FWB_VECTOR_CLONES
-void tapSumRound(u8 *__restrict out, const float *const *line, const float *t, int taps, std::size_t n)
+void tapSumRound(u8 *const *out, int rows, const float *const *line, const float *t, int taps, std::size_t n)
 {
     std::size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        Floats8 acc[4];
-        tapBlock(line, t, taps, i, acc);
-        for (int k = 0; k < 4; ++k)
-            for (int j = 0; j < 8; ++j) {
-                const int v = int(acc[k][j] + 0.5f); // roundToU8: sums >= 0
-                out[i + std::size_t(k * 8 + j)] = u8(v > 255 ? 255 : v);
+    float sums[kBlock];
+    for (; i + kBlock <= n; i += kBlock)
+        for (int q = 0; q < rows; ++q) {
+            Floats8 acc[kVecs];
+            tapBlock(line + q, t, taps, i, acc);
+            std::memcpy(sums, acc, sizeof acc);
+            u8 *__restrict o = out[q] + i;
+            for (std::size_t j = 0; j < kBlock; ++j) {
+                const int v = int(sums[j] + 0.5f); // roundToU8: sums >= 0
+                o[j] = u8(v > 255 ? 255 : v);
             }
-    }
-    for (; i < n; ++i)
-        out[i] = roundToU8(tapOne(line, t, taps, i));
+        }
+    for (int q = 0; q < rows; ++q)
+        for (std::size_t j = i; j < n; ++j)
+            out[q][j] = roundToU8(tapOne(line + q, t, taps, j));
 }
 
 // Fast path: the reference's two passes and tap order, over padded rows and cached row results, with
@@ -155,14 +164,14 @@ void gaussianFast(const Image &src, Image &dst, const std::vector<float> &taps, 
     const int w = src.width(), h = src.height(), ch = src.channels();
     const int r = int(taps.size() / 2), count = 2 * r + 1;
     const std::size_t n = std::size_t(w) * std::size_t(ch);
-    // Each strip runs the row pass on demand for the rows its windows need, into a cache of 2r+1 row
+    // Each strip runs the row pass on demand for the rows its windows need, into a cache of 2r+kStep row
     // results (RowCache), so the float intermediate stays in cache instead of going through a
     // whole-image buffer. A recomputed row is the same deterministic sum, bit for bit.
     parallelRows(h, threads, [&](int y0, int y1) {
-        RowCache<float> cache(count, n);
+        RowCache<float> cache(count + kStep - 1, n + kSkew);
         std::vector<float> pad((std::size_t(w) + 2 * std::size_t(r)) * std::size_t(ch));
         const std::vector<float> zero(n, 0.0f);
-        std::vector<const float *> line(static_cast<std::size_t>(count));
+        std::vector<const float *> line(static_cast<std::size_t>(count + kStep - 1));
         // Row pass: out = 0 + t0 * p[x-r] + t1 * p[x-r+1] + ... in tap order, as the reference sums
         // (a constant border's zero pixel adds t * 0 = +0 there too, so padding with 0 changes no bit).
         auto rowPass = [&](int sy, float *out) {
@@ -172,14 +181,18 @@ void gaussianFast(const Image &src, Image &dst, const std::vector<float> &taps, 
                 at[std::size_t(k)] = pad.data() + std::size_t(k) * std::size_t(ch);
             tapSum(out, at.data(), taps.data(), count, n);
         };
-        // Column pass: the same tap order down the column; a row the constant border drops is a zero
-        // row (the reference adds t * 0 there too).
-        for (int y = y0; y < y1; ++y) {
-            for (int k = 0; k < count; ++k) {
+        // Column pass, kStep output rows at a time: the same tap order down the column; a row the
+        // constant border drops is a zero row (the reference adds t * 0 there too).
+        for (int y = y0; y < y1; y += kStep) {
+            const int rows = std::min(kStep, y1 - y);
+            for (int k = 0; k < count + rows - 1; ++k) {
                 const int by = borderIndex(y + k - r, h, border);
                 line[std::size_t(k)] = by < 0 ? zero.data() : cache.get(by, rowPass);
             }
-            tapSumRound(dst.row(y), line.data(), taps.data(), count, n);
+            u8 *out[kStep];
+            for (int q = 0; q < rows; ++q)
+                out[q] = dst.row(y + q);
+            tapSumRound(out, rows, line.data(), taps.data(), count, n);
         }
     });
 }

@@ -50,11 +50,15 @@ using namespace fastcpu;
 // roundings of the same real sum S = sum g[dy] g[dx] p: the oracle within 26 u * 255 (two roundings per
 // product, 24 additions, |terms| summing to at most 255 (1 + 5u)^2; u = 2^-24), the separable form
 // within 10 u * 255 (five per pass), so they differ by at most 36 * 255 * 2^-24 = 5.5e-4 - with or
-// without fused multiply-adds. Rounding (int(v + 0.5f)) can therefore tell them apart only where the
-// sum lies within that of a boundary k + 0.5. Every pixel within kGuard = 1/1024 (1.8x the bound; the
-// final + 0.5 adds one rounding of at most 1.5e-5) of one
-// is recomputed with the oracle's own 25 operations in its order (from the padded rows, where the
-// border rule's zeros add w * 0 = +0, which the oracle skips: the same bits); every other pixel takes
+// without fused multiply-adds. The passes below also pair the symmetric taps (g0 = g4, g1 = g3: the taps
+// come from exp(-k^2)): g2 p2 + g1 (p1 + p3) + g0 (p0 + p4), 3 products instead of 5. Along the row the
+// pair sums are exact (integers <= 510): at most 3 roundings a term; down the column each pair sum rounds
+// once more: at most 4. That is 7 u * 255 in all, within the 10 above, so the same band holds.
+// Rounding (int(v + 0.5f)) can therefore tell them apart only where the sum lies within that of a
+// boundary k + 0.5. Every pixel within kGuard = 1/1024 (1.8x the bound; the final + 0.5 adds one
+// rounding of at most 1.5e-5) of one is recomputed with the oracle's own 25 operations in its order
+// (from the padded rows, where the border rule's zeros add w * 0 = +0, which the oracle skips: the same
+// bits); every other pixel takes
 // the separable result, which is then the oracle's byte. tst_cpureference's fastEqualsOracle checks it
 // byte for byte (every format, border and sigma extreme, the card and noise). About 1 pixel in 512 of
 // noise is recomputed. (Fusing the 25 operations into one sweep instead, exact by construction, ran
@@ -68,27 +72,28 @@ void toFloatRow(const u8 *__restrict in, float *__restrict out, std::size_t n)
         out[i] = float(in[i]);
 }
 
-// out[i] = g0 p[i] + g1 p[i + ch] + ... + g4 p[i + 4ch] over a row padded by 2 pixels each side.
+// out[i] = g0 p[i] + g1 p[i + ch] + ... + g4 p[i + 4ch] over a row padded by 2 pixels each side, the
+// symmetric taps paired.
 FWB_VECTOR_CLONES
 void gauss5RowPass(const float *__restrict pad, float *__restrict out, std::size_t n, std::size_t ch, const float *g)
 {
-    const float g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
+    const float g0 = g[0], g1 = g[1], g2 = g[2];
     const float *p0 = pad, *p1 = pad + ch, *p2 = pad + 2 * ch, *p3 = pad + 3 * ch, *p4 = pad + 4 * ch;
     for (std::size_t i = 0; i < n; ++i)
-        out[i] = g0 * p0[i] + g1 * p1[i] + g2 * p2[i] + g3 * p3[i] + g4 * p4[i];
+        out[i] = g2 * p2[i] + g1 * (p1[i] + p3[i]) + g0 * (p0[i] + p4[i]);
 }
 
-// Column pass and rounding: out = the rounded separable sum; near[i] = 1 where it lies within kGuard of
-// a rounding boundary (the caller recomputes those). Returns whether any did.
+// Column pass (the taps paired) and rounding: out = the rounded separable sum; near[i] = 1 where it lies
+// within kGuard of a rounding boundary (the caller recomputes those). Returns whether any did.
 FWB_VECTOR_CLONES
 bool gauss5ColPass(const float *__restrict r0, const float *__restrict r1, const float *__restrict r2,
                    const float *__restrict r3, const float *__restrict r4, const float *g, u8 *__restrict out,
                    u8 *__restrict near, std::size_t n)
 {
-    const float g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
+    const float g0 = g[0], g1 = g[1], g2 = g[2];
     int any = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const float v = g0 * r0[i] + g1 * r1[i] + g2 * r2[i] + g3 * r3[i] + g4 * r4[i] + 0.5f;
+        const float v = g2 * r2[i] + g1 * (r1[i] + r3[i]) + g0 * (r0[i] + r4[i]) + 0.5f;
         const int k = int(v); // v in [0.5, 256.5): truncation is floor
         const float frac = v - float(k);
         const int close = int(frac < kGuard) | int(frac > 1.0f - kGuard);
@@ -107,43 +112,59 @@ void gaussian5x5Fast(const Image &src, Image &dst, double sigma, BorderMode bord
     const std::size_t n = std::size_t(width) * std::size_t(ch);
     const std::size_t padLen = n + 4 * std::size_t(ch);
     parallelRows(h, threads, [&](int y0, int y1) {
-        // Both caches hold the same source rows in the same slots (5 consecutive row numbers at a time).
-        RowCache<float> raw(5, padLen); // padded float copies of the source rows
-        RowCache<float> rows(5, n);     // their row-pass results
+        // Both caches hold the same source rows in the same slots (6 consecutive row numbers at a time).
+        RowCache<float> raw(6, padLen); // padded float copies of the source rows
+        RowCache<float> rows(6, n);     // their row-pass results
         const std::vector<float> zero(padLen, 0.0f);
-        std::vector<u8> near(n);
+        std::vector<u8> nearBuf(2 * n);
         auto padded = [&](int sy, float *out) {
             toFloatRow(src.row(sy), out + 2 * std::size_t(ch), n);
             padInPlace(out + 2 * std::size_t(ch), width, ch, 2, border);
         };
         auto rowPass = [&](int sy, float *out) { gauss5RowPass(raw.get(sy, padded), out, n, std::size_t(ch), g.data()); };
-        for (int y = y0; y < y1; ++y) {
-            const float *r[5], *p[5];
-            for (int k = 0; k < 5; ++k) {
+        // Two output rows at a time, a span of each in turn: their windows share 4 of their 6 rows, so
+        // the second row's span reads them from L1.
+        constexpr std::size_t kSpan = 512;
+        for (int y = y0; y < y1; y += 2) {
+            const int count = std::min(2, y1 - y);
+            const float *r[6];
+            for (int k = 0; k < 4 + count; ++k) {
                 const int by = borderIndex(y + k - 2, h, border);
                 r[k] = by < 0 ? zero.data() : rows.get(by, rowPass);
             }
-            u8 *out = dst.row(y);
-            if (!gauss5ColPass(r[0], r[1], r[2], r[3], r[4], g.data(), out, near.data(), n))
-                continue;
-            for (int k = 0; k < 5; ++k) {
-                const int by = borderIndex(y + k - 2, h, border);
-                p[k] = by < 0 ? zero.data() : raw.get(by, padded);
+            bool any[2] = {false, false};
+            for (std::size_t i0 = 0; i0 < n; i0 += kSpan) {
+                const std::size_t len = std::min(kSpan, n - i0);
+                for (int q = 0; q < count; ++q)
+                    any[q] |= gauss5ColPass(r[q] + i0, r[q + 1] + i0, r[q + 2] + i0, r[q + 3] + i0, r[q + 4] + i0,
+                                            g.data(), dst.row(y + q) + i0, nearBuf.data() + std::size_t(q) * n + i0,
+                                            len);
             }
-            for (std::size_t i0 = 0; i0 < n; i0 += 8) { // eight flags at a time: most words are 0
-                const std::size_t len = std::min<std::size_t>(8, n - i0);
-                std::uint64_t word = 0;
-                std::memcpy(&word, near.data() + i0, len);
-                if (word == 0)
+            for (int q = 0; q < count; ++q) {
+                if (!any[q])
                     continue;
-                for (std::size_t i = i0; i < i0 + len; ++i)
-                    if (near[i]) { // the oracle's sum: dy outer, dx inner, from 0
-                        float acc = 0.0f;
-                        for (int dy = 0; dy < 5; ++dy)
-                            for (int dx = 0; dx < 5; ++dx)
-                                acc += w[std::size_t(dy * 5 + dx)] * p[dy][i + std::size_t(dx) * std::size_t(ch)];
-                        out[i] = roundToU8(acc);
-                    }
+                const float *p[5];
+                for (int k = 0; k < 5; ++k) {
+                    const int by = borderIndex(y + q + k - 2, h, border);
+                    p[k] = by < 0 ? zero.data() : raw.get(by, padded);
+                }
+                const u8 *near = nearBuf.data() + std::size_t(q) * n;
+                u8 *out = dst.row(y + q);
+                for (std::size_t i0 = 0; i0 < n; i0 += 8) { // eight flags at a time: most words are 0
+                    const std::size_t len = std::min<std::size_t>(8, n - i0);
+                    std::uint64_t word = 0;
+                    std::memcpy(&word, near + i0, len);
+                    if (word == 0)
+                        continue;
+                    for (std::size_t i = i0; i < i0 + len; ++i)
+                        if (near[i]) { // the oracle's sum: dy outer, dx inner, from 0
+                            float acc = 0.0f;
+                            for (int dy = 0; dy < 5; ++dy)
+                                for (int dx = 0; dx < 5; ++dx)
+                                    acc += w[std::size_t(dy * 5 + dx)] * p[dy][i + std::size_t(dx) * std::size_t(ch)];
+                            out[i] = roundToU8(acc);
+                        }
+                }
             }
         }
     });
