@@ -223,6 +223,11 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.filter = planned.filter->name;
         request.variant = planned.variant;
         request.params = planned.params;
+        // OpenCV's rows close the group: its opencv_cpu row's time is the one every row divides by (below),
+        // so the rows do not time OpenCV themselves first.
+        const bool openCvRows = withBaselines && openCvUnsupportedReason(*planned.filter, planned.params)
+                                                         .find("no equivalent") == std::string::npos;
+        request.openCvCpuBaseline = !openCvRows;
         bool skip = false; // an "all" sweep with --block runs the block variants only
         if (request.block.isConcrete()) {
             const VariantSpec *spec = planned.filter->variant(planned.variant);
@@ -240,22 +245,22 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         request.transfer = modes.front();
         const bool lastOfGroup = i + 1 == plan.size() || plan[i + 1].filter != planned.filter
                                  || plan[i + 1].combo != planned.combo;
-        if (withBaselines && lastOfGroup && openCvUnsupportedReason(*planned.filter, planned.params)
-                                                    .find("no equivalent") == std::string::npos)
-        {
+        if (openCvRows && lastOfGroup) {
+            double openCvMs = -1;
             for (Baseline baseline : {Baseline::OpenCvCpu, Baseline::OpenCvTapi, Baseline::Npp}) {
                 results.push_back(session.runBaseline(image, request, baseline));
                 shown.push_back(planned);
                 shown.back().variant = baselineName(baseline);
+                if (baseline == Baseline::OpenCvCpu && results.back().ok())
+                    openCvMs = results.back().kernelMs.median;
             }
-            // The opencv_cpu row's median (20 calls) is the OpenCV time every row of the group divides by:
-            // the baseline line and the row then show one number (each row's own estimate, 7 calls taken
-            // earlier, differed from it by up to 25% on 16 threads).
-            const RunResult &openCvRow = results[results.size() - 3];
-            if (openCvRow.error.empty() && openCvRow.kernelMs.median > 0)
+            // The opencv_cpu row's median is OpenCV's time for every row of the group: the table's
+            // fastest-CPU line and the OpenCV row show one number (a separate estimate of 7 calls
+            // differed from the row's 20 by up to 25% on 16 threads).
+            if (openCvMs > 0)
                 for (std::size_t k = groupStart; k < results.size(); ++k)
                     if (results[k].cpuMultiMs > 0)
-                        setCpuBest(results[k], openCvRow.kernelMs.median);
+                        setCpuBest(results[k], openCvMs);
         }
     }
 

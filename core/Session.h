@@ -153,7 +153,6 @@ struct RunResult
 // opencv_cpu row's own median, so a table's baseline and its OpenCV row show one number.
 void setCpuBest(RunResult &r, double openCvCpuMs);
 
-
 // True when a pass of the variant makes a block of outputs per work-item (Geometry::Blocks).
 bool makesBlocks(const VariantSpec &variant);
 inline constexpr int kMaxOutputBlockSide = 256; // the largest output block side run --block and the tuner take

@@ -61,8 +61,7 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
     // call (which also faults in the output's pages and wakes the pool's threads) is a warm-up, and the
     // time is the median of up to five calls after it, into a scratch image (fewer when they take over a
     // quarter second together; at least two). One cold call read up to 2.5x slow on 16 threads at 1920x1080.
-    auto timeCpuSteadily = [&](Impl::CpuEntry &entry, const Image &in) {
-        const Image src = in.format() == params.format ? in : in.convertedTo(params.format);
+    auto timeCpuSteadily = [&](Impl::CpuEntry &entry, const Image &src) { // src in params.format
         Image scratch = filter.copySourceToDst ? src : entry.output;
         std::vector<double> times;
         double spent = 0;
@@ -79,7 +78,7 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
     const std::string key = Impl::cpuKey(picture, filter, params, threads);
     if (auto it = d->cpuCache.find(key); it != d->cpuCache.end()) {
         if (ms && threads > 1 && !it->second.steady)
-            timeCpuSteadily(it->second, input);
+            timeCpuSteadily(it->second, input.format() == params.format ? input : input.convertedTo(params.format));
         if (ms)
             *ms = it->second.ms;
         return it->second.output;
@@ -106,7 +105,6 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
         *ms = entry.ms;
     return dst;
 }
-
 
 void setCpuBest(RunResult &r, double openCvCpuMs)
 {
