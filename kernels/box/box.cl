@@ -277,3 +277,27 @@ kernel void box_packed(global const uchar *src, global uchar *dst, int width, in
     ps_strip(src, dst, width, height, srcPitch, dstPitch);
 }
 #endif
+
+// Streaming rung of the 3x3 mean (gray8 and rgba8888): stream3x3.clh's strips, 16 bytes across and
+// BLOCK_H rows down, every row's loads issued together; 16-bit row sums of the three views (at most 765),
+// three rows' sums (at most 2295) and the rounded mean (2s + 9) / 18 as floor((s + 4) * 7282 / 2^16), one
+// multiply-high per byte (box_packed's rounding, checked exhaustively). Exact.
+#if defined(BLOCK_W) && defined(BLOCK_H) && BLOCK_W * CHANNELS == 16 && BOX_RADIUS == 1 && CHANNELS != 3 \
+    && !defined(BOX_PACKED) && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_stream))
+#define S3_ROW_T ushort16
+inline ushort16 s3_row(uchar16 l, uchar16 c, uchar16 r)
+{
+    return convert_ushort16(l) + convert_ushort16(c) + convert_ushort16(r);
+}
+inline uchar16 s3_column(ushort16 above, ushort16 here, ushort16 below, uchar16 centre, float4 params)
+{
+    return convert_uchar16(mul_hi(above + here + below + (ushort16)(4), (ushort16)(7282)));
+}
+#include "stream3x3.clh"
+
+kernel void box_stream(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
+                       constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+{
+    s3_strip(src, dst, width, height, srcPitch, dstPitch, params);
+}
+#endif

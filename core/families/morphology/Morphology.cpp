@@ -5,6 +5,7 @@
 #include "families/shared/CpuRows.h"
 #include "families/shared/FastCpu.h"
 #include "families/shared/Packed.h"
+#include "families/shared/Stream3x3.h"
 
 #include <algorithm>
 #include <cstring>
@@ -228,6 +229,25 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
         .plainWords = "Like the strip version, but every comparison handles two pixels at once. On a big graphics "
                       "card that hardly changes the time: waiting for the picture's bytes, not comparing them, "
                       "sets the pace.",
+    }));
+    f.variants.push_back(stream3x3Variant(VariantSpec{
+        .name = "stream",
+        .title = "Streaming 3x3: every row's loads at once",
+        .kernelFile = "morphology.cl",
+        .passes = {{"morph_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .description = "The 3x3 " + opName + " (radius 1; gray8 and rgba8888) on strips 16 bytes across and 4 rows "
+                       "down. Each input row is three aligned 16-byte loads (the strip's vector and its "
+                       "neighbours, mostly served by the cache) seen as the pixels one to the left, the pixels "
+                       "themselves and one to the right; the row pass is the " + opName + " of the three views, the "
+                       "column pass that of three row results. Whether a strip lies inside the image is decided "
+                       "once, before its rows, and rows outside follow the border rule by index arithmetic, so "
+                       "the strip's loop has no branch between its loads and every row's loads go out at once: "
+                       "the roofline rung checks each row for the image's edge and issues one row's loads at a "
+                       "time. Only the strips at a row's two ends gather byte by byte. Exact.",
+        .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with a "
+                    "3x3 window on the way.",
+        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, so the "
+                      "picture streams through as fast as it can be copied.",
     }));
     f.variants.push_back(cpuRowsVariant("cpu_rows_morph",
                        "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",

@@ -6,6 +6,7 @@
 #include "Catalogue.h"
 #include "CpuReference.h"
 #include "families/shared/FastCpu.h"
+#include "families/shared/Stream3x3.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -212,6 +213,25 @@ void registerSobel(std::vector<FilterSpec> &out)
                     "and little more (the digest's 'physical limits': 2 bytes per 8-bit pixel).",
         .plainWords = "Each worker handles a whole block of pixels and reads each row once, so the picture is read in big gulps.",
     });
+    s.variants.push_back(stream3x3Variant(VariantSpec{
+        .name = "stream",
+        .title = "Streaming: every row's loads at once",
+        .kernelFile = "sobel.cl",
+        .passes = {{"sobel_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .description = "Strips 16 bytes across and 4 rows down (16 gray8 or 4 rgba8888 pixels). Each input row is "
+                       "three aligned 16-byte loads (the strip's vector and its neighbours, mostly served by the "
+                       "cache) seen as the pixels one to the left, the pixels themselves and one to the right; the "
+                       "row pass keeps right - left and left + 2 centre + right (16-bit), the column pass joins "
+                       "three rows into gx and gy with the reference's integers and rounding. Whether a strip lies "
+                       "inside the image is decided once, before its rows, and rows outside follow the border rule "
+                       "by index arithmetic, so the strip's loop has no branch between its loads and every row's "
+                       "loads go out at once (the roofline rung checks each row for the image's edge and issues one "
+                       "row's loads at a time). Exact; rgba8888 alpha passes through.",
+        .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with the "
+                    "edge test on the way.",
+        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, so the "
+                      "picture streams through as fast as it can be copied.",
+    }));
 }
 
 } // namespace fwb
