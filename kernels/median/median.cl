@@ -140,6 +140,16 @@ kernel void median_local(global const uchar *src, global uchar *dst, int width, 
 #ifndef MEDIAN_RING
 #define MEDIAN_RING (MEDIAN_SIZE * MEDIAN_NV <= 15)
 #endif
+// MR_ROW_LOOP: the roofline rung's rows in a rolled loop (1) or unrolled (0). The catalogue's choice comes as
+// MR_ROW_LOOP_DEFAULT and holds for rgba8888 only (core/families/median/Median.cpp); an explicit
+// -DMR_ROW_LOOP=0|1 (FWB_EXTRA_BUILD_OPTIONS) overrides it for every variant and layout.
+#ifndef MR_ROW_LOOP
+#if defined(MR_ROW_LOOP_DEFAULT) && CHANNELS == 4
+#define MR_ROW_LOOP MR_ROW_LOOP_DEFAULT
+#else
+#define MR_ROW_LOOP 0
+#endif
+#endif
 
 #define MX(a, b)                                                                                   \
     {                                                                                              \
@@ -177,8 +187,13 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #endif
     // Every row of the block is computed (row loads follow the border rule, so they stay inside the
     // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
-    // rows' loads (restrict: they cannot alias the stores) while the current row computes.
+    // rows' loads (restrict: they cannot alias the stores) while the current row computes. MR_ROW_LOOP:
+    // kept rolled instead, so the program holds one row's network, not BLOCK_H of them.
+#if MR_ROW_LOOP
+#pragma unroll 1
+#else
 #pragma unroll
+#endif
     for (int i = 0; i < BLOCK_H; ++i) {
         const int y = y0 + i;
 #if MEDIAN_RING

@@ -157,6 +157,35 @@ void medianFast(const Image &src, Image &dst, int size, BorderMode border, int t
     });
 }
 
+// The rgba8888 shapes that build fast on NVIDIA (issue 25): `rolled` keeps the roofline rung's rows in a
+// rolled loop (kernels/median/median.cl, MR_ROW_LOOP) and runs a forgetful rung's network one channel (or
+// packed channel pair) at a time in a rolled loop (median_forgetful.clh, MF_CHANNEL_LOOP), so the program
+// holds one copy of the network instead of one per row or channel; false keeps the whole pixel unrolled.
+// Flip a variant's shape here. The kernels read it in rgba8888 only (the define reaches gray8's program
+// too, which it leaves as it was), and -DMR_ROW_LOOP=0|1 / -DMF_CHANNEL_LOOP=0|1 in FWB_EXTRA_BUILD_OPTIONS
+// wins over it for every variant (scripts/median-shape-ab.sh builds and times both shapes).
+struct RgbaShape
+{
+    int size;
+    const char *variant;
+    bool rolled;
+};
+constexpr RgbaShape kRgbaShapes[] = {
+    {3, "roofline", true},  {3, "forgetful", true}, {3, "forgetful_w16", true}, {3, "forgetful_u16x2", true},
+    {3, "forgetful_u16x2_ptx", true},
+    {5, "roofline", true},  {5, "forgetful", true}, {5, "forgetful_w16", true}, {5, "forgetful_u16x2", true},
+    {5, "forgetful_u16x2_ptx", true},
+};
+
+void addRgbaShapes(FilterSpec &f, int size)
+{
+    for (VariantSpec &v : f.variants)
+        for (const RgbaShape &shape : kRgbaShapes)
+            if (shape.size == size && v.name == shape.variant)
+                v.defines.push_back(std::string(v.name == "roofline" ? "MR_ROW_LOOP_DEFAULT=" : "MF_CHANNEL_LOOP_DEFAULT=")
+                                    + (shape.rolled ? "1" : "0"));
+}
+
 void addMedian(std::vector<FilterSpec> &out, int size)
 {
     const std::string n = std::to_string(size);
@@ -381,6 +410,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                                             "kept in registers. Exact. On PoCL it runs 2-7x faster than the GPU-shaped "
                                             "roofline rung.",
                                             "Seed 000: min/max instead of branches, 16 bytes per instruction."));
+    addRgbaShapes(f, size);
     out.push_back(f);
 }
 
