@@ -96,7 +96,7 @@ struct ExtraBuildOptions
 } // namespace
 
 // Every median variant with an rgba8888 shape switch, in its catalogue shape under every border and in the
-// other shape (forced through FWB_EXTRA_BUILD_OPTIONS, as scripts/median-shape-ab.sh builds it) under
+// other shapes (forced through FWB_EXTRA_BUILD_OPTIONS, as scripts/median-shape-ab.sh builds it) under
 // reflect101, each at the block this CPU device builds and at the one a GPU builds where they differ.
 void TestMedian::rgbaShapes_data()
 {
@@ -114,10 +114,14 @@ void TestMedian::rgbaShapes_data()
             for (BorderMode border : allBorderModes())
                 QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/" + borderModeName(border) + "/catalogue")
                     << QString(name) << QString::fromStdString(v.name) << int(border) << QString();
-            const std::string other = "-D" + define + "=" + std::to_string(1 - value);
-            QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/reflect101" + other.c_str())
-                << QString(name) << QString::fromStdString(v.name) << int(BorderMode::Reflect101)
-                << QString::fromStdString(other);
+            const int shapes = define == "MF_CHANNEL_LOOP" ? 3 : 2; // 0: unrolled; 1, 2: the loops
+            for (int other = 0; other < shapes; ++other) {
+                const std::string force = "-D" + define + "=" + std::to_string(other);
+                if (other != value)
+                    QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/reflect101" + force.c_str())
+                        << QString(name) << QString::fromStdString(v.name) << int(BorderMode::Reflect101)
+                        << QString::fromStdString(force);
+            }
         }
     QVERIFY(switches >= 10); // roofline and the four forgetful rungs of both sizes
 }

@@ -157,33 +157,34 @@ void medianFast(const Image &src, Image &dst, int size, BorderMode border, int t
     });
 }
 
-// The rgba8888 shapes that build fast on NVIDIA (issue 25): `rolled` keeps the roofline rung's rows in a
-// rolled loop (kernels/median/median.cl, MR_ROW_LOOP) and runs a forgetful rung's network one channel (or
-// packed channel pair) at a time in a rolled loop (median_forgetful.clh, MF_CHANNEL_LOOP), so the program
-// holds one copy of the network instead of one per row or channel; false keeps the whole pixel unrolled.
-// Flip a variant's shape here. The kernels read it in rgba8888 only (the define reaches gray8's program
-// too, which it leaves as it was), and -DMR_ROW_LOOP=0|1 / -DMF_CHANNEL_LOOP=0|1 in FWB_EXTRA_BUILD_OPTIONS
-// wins over it for every variant (scripts/median-shape-ab.sh builds and times both shapes).
+// The rgba8888 shapes that build fast on NVIDIA (issue 25): the program holds one copy of the network instead
+// of one per row or channel. `shape` per variant: roofline (kernels/median/median.cl, MR_ROW_LOOP): 1 keeps
+// the block's rows in a rolled loop, 0 unrolls them; forgetful rungs (median_forgetful.clh, MF_CHANNEL_LOOP):
+// 1 runs each step's network one channel (or packed channel pair) at a time in a rolled loop, 2 runs the
+// whole strip a channel (or pair) at a time, 0 the whole pixel unrolled. Flip a variant's shape here. The
+// kernels read it in rgba8888 only (the define reaches gray8's program too, which it leaves as it was), and
+// -DMR_ROW_LOOP=N / -DMF_CHANNEL_LOOP=N in FWB_EXTRA_BUILD_OPTIONS wins over it for every variant
+// (scripts/median-shape-ab.sh builds and times every shape).
 struct RgbaShape
 {
     int size;
     const char *variant;
-    bool rolled;
+    int shape;
 };
 constexpr RgbaShape kRgbaShapes[] = {
-    {3, "roofline", true},  {3, "forgetful", true}, {3, "forgetful_w16", true}, {3, "forgetful_u16x2", true},
-    {3, "forgetful_u16x2_ptx", true},
-    {5, "roofline", true},  {5, "forgetful", true}, {5, "forgetful_w16", true}, {5, "forgetful_u16x2", true},
-    {5, "forgetful_u16x2_ptx", true},
+    {3, "roofline", 1},  {3, "forgetful", 2}, {3, "forgetful_w16", 2}, {3, "forgetful_u16x2", 2},
+    {3, "forgetful_u16x2_ptx", 2},
+    {5, "roofline", 1},  {5, "forgetful", 2}, {5, "forgetful_w16", 2}, {5, "forgetful_u16x2", 2},
+    {5, "forgetful_u16x2_ptx", 2},
 };
 
 void addRgbaShapes(FilterSpec &f, int size)
 {
     for (VariantSpec &v : f.variants)
-        for (const RgbaShape &shape : kRgbaShapes)
-            if (shape.size == size && v.name == shape.variant)
+        for (const RgbaShape &each : kRgbaShapes)
+            if (each.size == size && v.name == each.variant)
                 v.defines.push_back(std::string(v.name == "roofline" ? "MR_ROW_LOOP_DEFAULT=" : "MF_CHANNEL_LOOP_DEFAULT=")
-                                    + (shape.rolled ? "1" : "0"));
+                                    + std::to_string(each.shape));
 }
 
 void addMedian(std::vector<FilterSpec> &out, int size)
