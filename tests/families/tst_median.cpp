@@ -114,14 +114,20 @@ void TestMedian::rgbaShapes_data()
             for (BorderMode border : allBorderModes())
                 QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/" + borderModeName(border) + "/catalogue")
                     << QString(name) << QString::fromStdString(v.name) << int(border) << QString();
-            const int shapes = define == "MF_CHANNEL_LOOP" ? 3 : 2; // 0: unrolled; 1, 2: the loops
-            for (int other = 0; other < shapes; ++other) {
-                const std::string force = "-D" + define + "=" + std::to_string(other);
+            const bool channels = define == "MF_CHANNEL_LOOP";
+            std::vector<std::string> forced;
+            for (int other = 0; other < (channels ? 3 : 2); ++other) // 0: unrolled; 1, 2: the loops
                 if (other != value)
-                    QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/reflect101" + force.c_str())
-                        << QString(name) << QString::fromStdString(v.name) << int(BorderMode::Reflect101)
-                        << QString::fromStdString(force);
-            }
+                    forced.push_back("-D" + define + "=" + std::to_string(other));
+            // NVIDIA's byte permutes for a plane's values (MF_PLANE_PRMT), emulated here: 5x5 in the loop inside
+            // each step (its sorted pair goes back into the words too), 3x3 in the loop around the strip.
+            if (channels)
+                forced.push_back(std::string(name) == "median5x5" ? "-DMF_CHANNEL_LOOP=1 -DMF_PLANE_PRMT=1"
+                                                                 : "-DMF_CHANNEL_LOOP=2 -DMF_PLANE_PRMT=1");
+            for (const std::string &force : forced)
+                QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/reflect101" + force.c_str())
+                    << QString(name) << QString::fromStdString(v.name) << int(BorderMode::Reflect101)
+                    << QString::fromStdString(force);
         }
     QVERIFY(switches >= 10); // roofline and the four forgetful rungs of both sizes
 }
