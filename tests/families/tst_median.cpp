@@ -95,15 +95,18 @@ struct ExtraBuildOptions
 
 } // namespace
 
-// Every median variant with an rgba8888 shape switch, in its catalogue shape under every border and in the
-// other shapes (forced through FWB_EXTRA_BUILD_OPTIONS, as scripts/median-shape-ab.sh builds it) under
-// reflect101, each at the block this CPU device builds and at the one a GPU builds where they differ.
+// Every median variant with an rgba8888 shape switch. Roofline (MR_ROW_LOOP, the catalogue's shape on every
+// device): that shape under every border, the other under reflect101. Forgetful rungs (MF_CHANNEL_LOOP, the
+// catalogue's shape on NVIDIA only, so forced here through FWB_EXTRA_BUILD_OPTIONS, as
+// scripts/median-shape-ab.sh builds them): the catalogue's loop under every border; the other loop, the
+// byte permutes NVIDIA takes the planes with (MF_PLANE_PRMT, emulated here) and this device's own shape
+// under reflect101. Each at the block this CPU device builds and at the one a GPU builds where they differ.
 void TestMedian::rgbaShapes_data()
 {
     QTest::addColumn<QString>("filter");
     QTest::addColumn<QString>("variant");
     QTest::addColumn<int>("border");
-    QTest::addColumn<QString>("force"); // empty: the catalogue's shape
+    QTest::addColumn<QString>("force"); // empty: the catalogue's shape (as this device takes it)
     int switches = 0;
     for (const char *name : {"median3x3", "median5x5"})
         for (const VariantSpec &v : findFilter(name)->variants) {
@@ -111,23 +114,26 @@ void TestMedian::rgbaShapes_data()
             if (define.empty())
                 continue;
             ++switches;
-            for (BorderMode border : allBorderModes())
-                QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/" + borderModeName(border) + "/catalogue")
-                    << QString(name) << QString::fromStdString(v.name) << int(border) << QString();
+            const auto add = [&](BorderMode border, const std::string &force) {
+                QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/" + borderModeName(border)
+                              + (force.empty() ? "/catalogue" : force.c_str()))
+                    << QString(name) << QString::fromStdString(v.name) << int(border) << QString::fromStdString(force);
+            };
             const bool channels = define == "MF_CHANNEL_LOOP";
-            std::vector<std::string> forced;
-            for (int other = 0; other < (channels ? 3 : 2); ++other) // 0: unrolled; 1, 2: the loops
-                if (other != value)
-                    forced.push_back("-D" + define + "=" + std::to_string(other));
-            // NVIDIA's byte permutes for a plane's values (MF_PLANE_PRMT), emulated here: 5x5 in the loop inside
-            // each step (its sorted pair goes back into the words too), 3x3 in the loop around the strip.
-            if (channels)
+            const std::string everyBorder = channels ? (value ? "-DMF_CHANNEL_LOOP=" + std::to_string(value) : "-DMF_CHANNEL_LOOP=2")
+                                                     : std::string();
+            for (BorderMode border : allBorderModes())
+                add(border, everyBorder);
+            std::vector<std::string> forced{channels ? std::string() : "-DMR_ROW_LOOP=" + std::to_string(1 - value)};
+            if (channels) {
+                forced.push_back(everyBorder == "-DMF_CHANNEL_LOOP=2" ? "-DMF_CHANNEL_LOOP=1" : "-DMF_CHANNEL_LOOP=2");
+                // 5x5 in the loop inside each step (its sorted pair goes back into the words too), 3x3 in the
+                // loop around the strip.
                 forced.push_back(std::string(name) == "median5x5" ? "-DMF_CHANNEL_LOOP=1 -DMF_PLANE_PRMT=1"
                                                                  : "-DMF_CHANNEL_LOOP=2 -DMF_PLANE_PRMT=1");
+            }
             for (const std::string &force : forced)
-                QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/reflect101" + force.c_str())
-                    << QString(name) << QString::fromStdString(v.name) << int(BorderMode::Reflect101)
-                    << QString::fromStdString(force);
+                add(BorderMode::Reflect101, force);
         }
     QVERIFY(switches >= 10); // roofline and the four forgetful rungs of both sizes
 }

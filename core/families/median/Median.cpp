@@ -162,9 +162,10 @@ void medianFast(const Image &src, Image &dst, int size, BorderMode border, int t
 // the block's rows in a rolled loop, 0 unrolls them; forgetful rungs (median_forgetful.clh, MF_CHANNEL_LOOP):
 // 1 runs each step's network one channel (or packed channel pair) at a time in a rolled loop, 2 runs the
 // whole strip a channel (or pair) at a time, 0 the whole pixel unrolled. Flip a variant's shape here. The
-// kernels read it in rgba8888 only (the define reaches gray8's program too, which it leaves as it was), and
-// -DMR_ROW_LOOP=N / -DMF_CHANNEL_LOOP=N in FWB_EXTRA_BUILD_OPTIONS wins over it for every variant
-// (scripts/median-shape-ab.sh builds and times every shape).
+// kernels read it in rgba8888 only (the define reaches gray8's program too, which it leaves as it was), the
+// forgetful shape on NVIDIA only (elsewhere they keep 0: docs/MEASUREMENTS.md, "The median's rgba8888
+// shapes"), and -DMR_ROW_LOOP=N / -DMF_CHANNEL_LOOP=N in FWB_EXTRA_BUILD_OPTIONS wins over it for every
+// variant and device (scripts/median-shape-ab.sh builds and times every shape).
 struct RgbaShape
 {
     int size;
