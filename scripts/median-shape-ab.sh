@@ -14,7 +14,7 @@
 # The shapes are forced for every variant through FWB_EXTRA_BUILD_OPTIONS (-DMF_CHANNEL_LOOP=0|1|2
 # -DMR_ROW_LOOP=0|1, which win over the catalogue's per-variant MF_CHANNEL_LOOP_DEFAULT / MR_ROW_LOOP_DEFAULT,
 # core/families/median/Median.cpp kRgbaShapes). The options are read per process, so each shape is its own
-# filter-bench process; all sit in one program cache (OUTDIR/programs, keyed by the options).
+# filter-bench process; all sit in one program cache (OUTDIR/programs, keyed by the options; removed after).
 # Prints OUTDIR/summary.tsv: one row per variant, each shape's cold build s and kernel ms, step/old and
 # strip/old, whether every run matched, and `keep`: the new shape with the shorter kernel among those within
 # 1.03 of old (the issue's limit), else old; then the kRgbaShapes value that means (old 0, step 1, strip 2).
@@ -44,6 +44,7 @@ for round in $(seq "$rounds"); do
             >"$out/speed-$which-$round.txt" 2>&1
     done
 done
+rm -rf "$out/programs"
 python3 - "$out" "$rounds" >"$out/summary.tsv" <<'PY'
 import json, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
