@@ -45,9 +45,11 @@ for round in $(seq "$rounds"); do
     done
 done
 rm -rf "$out/programs"
-python3 - "$out" "$rounds" >"$out/summary.tsv" <<'PY'
-import json, sys
+python3 - "$out" "$rounds" "$(dirname "$0")/lib" >"$out/summary.tsv" <<'PY'
+import sys
 out, rounds = sys.argv[1], int(sys.argv[2])
+sys.path.insert(0, sys.argv[3])
+from kernel_times import best_kernel_ms
 def cold(which):
     rows = {}
     try:
@@ -59,17 +61,7 @@ def cold(which):
         pass
     return rows
 def speed(which):
-    best = {}
-    for r in range(1, rounds + 1):
-        try:
-            results = json.load(open(f'{out}/speed-{which}-{r}.json'))['results']
-        except (OSError, ValueError, KeyError):
-            continue
-        for x in results:
-            ms, k = (x.get('kernel_ms') or {}).get('median'), (x['filter'], x['variant'])
-            if ms and (k not in best or ms < best[k][0]):
-                best[k] = (ms, bool(x.get('matches')))
-    return best
+    return best_kernel_ms(f'{out}/speed-{which}-{r}.json' for r in range(1, rounds + 1))
 names = ['old', 'step', 'strip']
 cold_of, speed_of = {n: cold(n) for n in names}, {n: speed(n) for n in names}
 fmt = lambda v, d: '-' if v is None else f'{v:.{d}f}'
