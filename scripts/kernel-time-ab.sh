@@ -22,22 +22,13 @@ for fmt in ${formats//,/ }; do
         done
     done
 done
-python3 - "$out" "$formats" "$rounds" <<'PY'
-import json, sys
+python3 - "$out" "$formats" "$rounds" "$(dirname "$0")/lib" <<'PY'
+import sys
 out, formats, rounds = sys.argv[1], sys.argv[2].split(','), int(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+from kernel_times import best_kernel_ms
 def load(which, fmt):
-    best = {}
-    for r in range(1, rounds + 1):
-        try:
-            results = json.load(open(f'{out}/speed-{which}-{fmt}-{r}.json'))['results']
-        except (OSError, ValueError, KeyError):
-            continue
-        for x in results:
-            ms = (x.get('kernel_ms') or {}).get('median')
-            k = (x['filter'], x['variant'])
-            if ms and (k not in best or ms < best[k][0]):
-                best[k] = (ms, x.get('matches'))
-    return best
+    return best_kernel_ms(f'{out}/speed-{which}-{fmt}-{r}.json' for r in range(1, rounds + 1))
 print('format\tfilter\tvariant\tbefore_ms\tafter_ms\tafter/before\tafter_matches')
 for fmt in formats:
     b, a = load('before', fmt), load('after', fmt)

@@ -140,6 +140,16 @@ kernel void median_local(global const uchar *src, global uchar *dst, int width, 
 #ifndef MEDIAN_RING
 #define MEDIAN_RING (MEDIAN_SIZE * MEDIAN_NV <= 15)
 #endif
+// MR_ROW_LOOP: the roofline rung's rows in a rolled loop (1) or unrolled (0). The catalogue's choice comes as
+// MR_ROW_LOOP_DEFAULT and holds for rgba8888 only (core/families/median/Median.cpp); an explicit
+// -DMR_ROW_LOOP=0|1 (FWB_EXTRA_BUILD_OPTIONS) overrides it for every variant and layout.
+#ifndef MR_ROW_LOOP
+#if defined(MR_ROW_LOOP_DEFAULT) && CHANNELS == 4
+#define MR_ROW_LOOP MR_ROW_LOOP_DEFAULT
+#else
+#define MR_ROW_LOOP 0
+#endif
+#endif
 
 #define MX(a, b)                                                                                   \
     {                                                                                              \
@@ -177,8 +187,13 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #endif
     // Every row of the block is computed (row loads follow the border rule, so they stay inside the
     // buffer) and only the store clips: a loop without exits, unrolled, lets the compiler issue the next
-    // rows' loads (restrict: they cannot alias the stores) while the current row computes.
+    // rows' loads (restrict: they cannot alias the stores) while the current row computes. MR_ROW_LOOP:
+    // kept rolled instead, so the program holds one row's network, not BLOCK_H of them.
+#if MR_ROW_LOOP
+#pragma unroll 1
+#else
 #pragma unroll
+#endif
     for (int i = 0; i < BLOCK_H; ++i) {
         const int y = y0 + i;
 #if MEDIAN_RING
@@ -242,305 +257,5 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #endif
 
 #if defined(BLOCK_W) && defined(BLOCK_H)
-// ---- Forgetful rung: every comparison shared by the neighbouring outputs that need it -------------------
-// A work-item owns BLOCK_W pixels across and slides down BLOCK_H rows, two output rows per step. The
-// min/max program of one step comes from kernels/median/median_blocks.clh (generated and checked with the 0-1
-// principle by scripts/median_networks.py): the two rows' columns share their common rows (sorted once;
-// 5x5 carries the sorted pair of rows y-1, y over from the step above), each output row merges in its one
-// extra row; along the row, outputs x and x+1 share their N-1 common columns, merged once and kept only
-// for the ranks that can still be the median (the values certainly below or above it are forgotten, only
-// their count kept; 5x5 builds those cores from column pairs that two cores share), and each output takes
-// one rank of (core, its own extra column): min over i of max(A_i, B_k-i). Pixels are upix_t (uchar,
-// uchar3, uchar4: a channel per lane), so gray8, rgb888 and rgba8888 run the same program. Exact.
-#include "median_blocks.clh"
-// MEDIAN_PACKED (gray8 and rgba8888; rgb888 runs unpacked): two 8-bit values in the 16-bit halves of a
-// uint, so one 16x2 min/max does two of them. gray8: the block is two halves of MF_BW pixels, pixel c of
-// each half in one word; rgba8888: channels (R, G) and (B, A) of a pixel in two words, run as two
-// planes. 1: portable ushort2 min/max (a compiler may or may not map it to one packed instruction);
-// 2: on NVIDIA, PTX min.u16x2 / max.u16x2 (one instruction on sm_90, H100), elsewhere as 1.
-#ifndef MEDIAN_PACKED
-#define MEDIAN_PACKED 0
-#endif
-#if MEDIAN_PACKED && (CHANNELS == 1 || CHANNELS == 4)
-#define MF_PACKED 1
-typedef uint mf_t;
-#if CHANNELS == 1 // MF_BW = BLOCK_W / 2, spelled out: it is pasted into the network's name
-#if BLOCK_W == 32
-#define MF_BW 16
-#elif BLOCK_W == 16
-#define MF_BW 8
-#else
-#define MF_BW 4
-#endif
-#define MF_PLANES 1
-#else
-#define MF_BW BLOCK_W
-#define MF_PLANES 2
-#endif
-#if MEDIAN_PACKED == 2 && FWB_PTX
-inline uint mf_min2(uint a, uint b)
-{
-    uint d;
-    __asm__("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-inline uint mf_max2(uint a, uint b)
-{
-    uint d;
-    __asm__("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-#else
-inline uint mf_min2(uint a, uint b) { return as_uint(min(as_ushort2(a), as_ushort2(b))); }
-inline uint mf_max2(uint a, uint b) { return as_uint(max(as_ushort2(a), as_ushort2(b))); }
-#endif
-#if MEDIAN_PACKED == 2 && BS_VW == 16 && !(MEDIAN_SIZE == 3 && CHANNELS == 1)
-// MF_WORDS: the PTX rung packs and unpacks whole 32-bit words with byte permutes. mf_prmt(a, b, sel) is
-// PTX prmt.b32: byte i of the result is byte (sel >> 4i) & 7 of the 8 bytes b:a (one instruction on
-// NVIDIA; elsewhere the same bytes by shifts, so the CPU tests check this very packing). Each 16-bit half
-// holds its 8-bit value twice (v * 257): as monotone in v as v itself, so the 16x2 min/max order the
-// values exactly and byte 0 (or 1) of a half is the answer; but a half then comes from one source byte
-// alone, so a packed word is one permute of two loaded words, without clearing bytes (the byte-array
-// path below extracts and re-joins bytes: PRMT plus SHF or LOP3 per word in the SASS). H100, 6720x4480, replicate,
-// the same run: median5x5 gray8 0.112 ms vs 0.127 with the byte arrays, rgba8888 0.434 vs 0.523, median3x3
-// rgba8888 0.188 vs 0.198; median3x3 gray8 0.061 vs 0.056 (there the compiler loaded and addressed more
-// words than the byte arrays needed), so 3x3 gray8 keeps the byte arrays.
-#define MF_WORDS 1
-#if FWB_PTX
-inline uint mf_prmt(uint a, uint b, uint sel)
-{
-    uint d;
-    __asm__("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
-    return d;
-}
-#else
-inline uint mf_prmt(uint a, uint b, uint sel)
-{
-    const ulong x = ((ulong)b << 32) | a;
-    uint d = 0;
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-        d |= (uint)((x >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
-    return d;
-}
-#endif
-// Selector of (a's byte ra twice, b's byte rb twice): two halves v * 257.
-#define MF_SEL2(ra, rb) ((uint)(ra) * 0x11u | (uint)(4 + (rb)) * 0x1100u)
-#else
-#define MF_WORDS 0
-#endif
-#define MF_MIN mf_min2
-#define MF_MAX mf_max2
-#else
-#define MF_PACKED 0
-#define MF_WORDS 0
-typedef upix_t mf_t;
-#define MF_BW BLOCK_W
-#define MF_PLANES 1
-#define MF_MIN min
-#define MF_MAX max
-#endif
-#define MF_C (MF_BW + 2 * MEDIAN_R) // values of a row a plane reads (its block plus the halo)
-#if MEDIAN_SIZE == 3
-#define MF_NET BS_CAT(MEDIAN3_BLOCK, MF_BW)
-#else
-#define MF_NET BS_CAT(MEDIAN5_BLOCK, MF_BW)
-#endif
-#if !(MF_BW == 4 || MF_BW == 8 || MF_BW == 16) || MF_BW * (MF_PACKED && CHANNELS == 1 ? 2 : 1) != BLOCK_W
-#error "median_forgetful has networks for 4, 8 and 16 columns (scripts/median_networks.py makes others)"
-#endif
-#if BLOCK_H % 2 != 0
-#error "median_forgetful computes two rows per step: BLOCK_H must be even"
-#endif
-#if CHANNELS == 1
-#define MF_GET(b, i) ((b)[i])
-#define MF_PUT(v, b, i) ((b)[i] = (v))
-#elif CHANNELS == 3
-#define MF_GET(b, i) vload3(0, (b) + (i))
-#define MF_PUT(v, b, i) vstore3((v), 0, (b) + (i))
-#else
-#define MF_GET(b, i) vload4(0, (b) + (i))
-#define MF_PUT(v, b, i) vstore4((v), 0, (b) + (i))
-#endif
-inline uint mf_pack(uchar lo, uchar hi) { return (uint)lo | ((uint)hi << 16); }
-
-// Row y's values for columns x0 - R .. x0 + MF_BW + R - 1 of every plane (border rules on both axes).
-__attribute__((always_inline)) inline void mf_load_row(global const uchar *src, int width, int height, int pitch, int y, int x0,
-                                                       const bool inside, mf_t px[MF_PLANES][MF_C])
-{
-    bs_u8v v[MEDIAN_NV];
-    if (inside)
-        bs_load_row_inside(src, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
-    else
-        bs_load_row_p(src, width, height, pitch, y, x0, MEDIAN_NL, MEDIAN_NV, v);
-    const int base = MEDIAN_NL * BS_VW - MEDIAN_R * CHANNELS; // byte of column 0 (pixel x0 - R)
-#if MF_WORDS
-    uint w[MEDIAN_NV * BS_VW / 4]; // the row's bytes as words: byte i is byte i % 4 of w[i / 4]
-#pragma unroll
-    for (int k = 0; k < MEDIAN_NV; ++k)
-        vstore4(as_uint4(v[k]), k, w); // BS_VW is 16 here (MF_BW >= 4 pixels of 4 bytes, or 8 of 1)
-#pragma unroll
-    for (int c = 0; c < MF_C; ++c) {
-#if CHANNELS == 1
-        const int i = base + c, j = base + c + MF_BW;
-        px[0][c] = mf_prmt(w[i / 4], w[j / 4], MF_SEL2(i % 4, j % 4));
-#else
-        const uint p = w[(base + c * 4) / 4]; // pixel c: R, G, B, A (base is a multiple of 4)
-        px[0][c] = mf_prmt(p, p, MF_SEL2(0, 1));
-        px[1][c] = mf_prmt(p, p, MF_SEL2(2, 3));
-#endif
-    }
-#else
-    uchar b[MEDIAN_NV * BS_VW];
-#pragma unroll
-    for (int k = 0; k < MEDIAN_NV; ++k)
-        BS_VSTORE(v[k], k, b);
-#pragma unroll
-    for (int c = 0; c < MF_C; ++c) {
-#if !MF_PACKED
-        px[0][c] = MF_GET(b, base + c * CHANNELS);
-#elif CHANNELS == 1
-        px[0][c] = mf_pack(b[base + c], b[base + c + MF_BW]);
-#else
-        px[0][c] = mf_pack(b[base + c * 4], b[base + c * 4 + 1]);
-        px[1][c] = mf_pack(b[base + c * 4 + 2], b[base + c * 4 + 3]);
-#endif
-    }
-#endif
-}
-
-__attribute__((always_inline)) inline void mf_store_row(global uchar *dst, int width, int height, int pitch, int y, int x0,
-                                                        const bool inside, mf_t o[MF_PLANES][MF_BW])
-{
-    bs_u8v v[BS_NC];
-#if MF_WORDS
-    uint w[BS_BYTES / 4];
-#if CHANNELS == 1
-    // Four outputs c .. c+3 hold pixels c .. c+3 (byte 0) and c+MF_BW .. (byte 2): two permutes pair them
-    // up, two more make the words of bytes c .. c+3 and c+MF_BW .. c+MF_BW+3.
-#pragma unroll
-    for (int c = 0; c < MF_BW; c += 4) {
-        const uint lo = mf_prmt(o[0][c], o[0][c + 1], 0x6240u), hi = mf_prmt(o[0][c + 2], o[0][c + 3], 0x6240u);
-        w[c / 4] = mf_prmt(lo, hi, 0x5410u);
-        w[(c + MF_BW) / 4] = mf_prmt(lo, hi, 0x7632u);
-    }
-#else
-#pragma unroll
-    for (int c = 0; c < MF_BW; ++c)
-        w[c] = mf_prmt(o[0][c], o[1][c], 0x6420u); // R, G from plane 0, B, A from plane 1
-#endif
-#pragma unroll
-    for (int k = 0; k < BS_NC; ++k)
-        v[k] = as_uchar16(vload4(k, w));
-#else
-    uchar b[BS_BYTES];
-#pragma unroll
-    for (int c = 0; c < MF_BW; ++c) {
-#if !MF_PACKED
-        MF_PUT(o[0][c], b, c * CHANNELS);
-#elif CHANNELS == 1
-        b[c] = (uchar)o[0][c];
-        b[c + MF_BW] = (uchar)(o[0][c] >> 16);
-#else
-        b[c * 4] = (uchar)o[0][c];
-        b[c * 4 + 1] = (uchar)(o[0][c] >> 16);
-        b[c * 4 + 2] = (uchar)o[1][c];
-        b[c * 4 + 3] = (uchar)(o[1][c] >> 16);
-#endif
-    }
-#pragma unroll
-    for (int k = 0; k < BS_NC; ++k)
-        v[k] = BS_VLOAD(k, b);
-#endif
-    if (inside)
-        bs_store_row_inside(dst, height, pitch, y, x0, v);
-    else
-        bs_store_row_p(dst, width, height, pitch, y, x0, v);
-}
-
-// MF_INSIDE_COPY=0: rgba8888 without the interior strip's own copy, for a program that is too big to be worth it
-// (median5x5 forgetful_w16: NVIDIA built it in 44.7 s with the copy, 21.8 s without, and it ran 10.05 ->
-// 9.51 ms; the others lose 7-33% without it).
-#ifndef MF_INSIDE_COPY
-#define MF_INSIDE_COPY 1
-#endif
-// One strip; `inside` (a compile-time constant in each copy): bs_strip_inside() holds, so every row is
-// whole aligned vectors (no x checks, no byte-gather path in the loop).
-__attribute__((always_inline)) inline void mf_strip(global const uchar *restrict src, global uchar *restrict dst, int width,
-                                                    int height, int srcPitch, int dstPitch, int x0, int y0, const bool inside)
-{
-    // r0 .. r5: rows y - R .. y + R + 1 of the current step (3x3 uses r0 .. r3); pl / ph: 5x5's sorted
-    // pair of rows y - 1, y (the network leaves the next step's pair, rows y + 1, y + 2, there).
-    mf_t r0[MF_PLANES][MF_C], r1[MF_PLANES][MF_C], r2[MF_PLANES][MF_C], r3[MF_PLANES][MF_C];
-    mf_t r4[MF_PLANES][MF_C], r5[MF_PLANES][MF_C], pl[MF_PLANES][MF_C], ph[MF_PLANES][MF_C];
-    mf_t o0[MF_PLANES][MF_BW], o1[MF_PLANES][MF_BW];
-    mf_load_row(src, width, height, srcPitch, y0 - MEDIAN_R, x0, inside, r0);
-    mf_load_row(src, width, height, srcPitch, y0 - MEDIAN_R + 1, x0, inside, r1);
-#if MEDIAN_SIZE == 5
-    mf_load_row(src, width, height, srcPitch, y0, x0, inside, r2);
-    mf_load_row(src, width, height, srcPitch, y0 + 1, x0, inside, r3);
-#pragma unroll
-    for (int p = 0; p < MF_PLANES; ++p)
-#pragma unroll
-        for (int c = 0; c < MF_C; ++c) {
-            pl[p][c] = MF_MIN(r1[p][c], r2[p][c]);
-            ph[p][c] = MF_MAX(r1[p][c], r2[p][c]);
-        }
-#endif
-    for (int i = 0; i < BLOCK_H; i += 2) {
-        const int y = y0 + i;
-        if (y >= height)
-            break;
-#if MEDIAN_SIZE == 5
-        mf_load_row(src, width, height, srcPitch, y + 2, x0, inside, r4);
-        mf_load_row(src, width, height, srcPitch, y + 3, x0, inside, r5);
-#else
-        mf_load_row(src, width, height, srcPitch, y + 1, x0, inside, r2);
-        mf_load_row(src, width, height, srcPitch, y + 2, x0, inside, r3);
-#endif
-#pragma unroll
-        for (int p = 0; p < MF_PLANES; ++p)
-            MF_NET(r0[p], r1[p], r2[p], r3[p], r4[p], r5[p], pl[p], ph[p], o0[p], o1[p])
-        mf_store_row(dst, width, height, dstPitch, y, x0, inside, o0);
-        mf_store_row(dst, width, height, dstPitch, y + 1, x0, inside, o1);
-        // Slide down two rows: what the next step still reads raw.
-#pragma unroll
-        for (int p = 0; p < MF_PLANES; ++p)
-#pragma unroll
-            for (int c = 0; c < MF_C; ++c) {
-#if MEDIAN_SIZE == 5
-                r0[p][c] = r2[p][c]; // rows y - 1 .. y + 2 live on only through the sorted pair pl / ph, but
-                r2[p][c] = r4[p][c]; // rows y and y + 2 are the next steps' extra rows, and y + 3 is raw
-                r3[p][c] = r5[p][c];
-#else
-                r0[p][c] = r2[p][c];
-                r1[p][c] = r3[p][c];
-#endif
-            }
-    }
-}
-
-// srcPitch / dstPitch: bytes from one row to the next. The session pads rows to 16 bytes where the whole
-// image sits in device buffers (VariantSpec::rowAlign), so odd widths keep the aligned vector loads and
-// stores: with packed rows of an odd width every row took the vloadN path, which NVIDIA's compiler splits
-// into byte loads (H100 6719x4481 gray8: forgetful_u16x2_ptx 0.311 ms against 0.080 at 6720x4480).
-#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_forgetful)
-kernel void median_forgetful(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
-                             constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
-{
-    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
-    if (x0 >= width || y0 >= height)
-        return;
-#if CHANNELS == 4 && MF_INSIDE_COPY
-    // rgba8888: interior strips run their own copy, without x checks or byte gathers in the loop. H100,
-    // 6720x4480, replicate, the same run: median3x3 0.188 -> 0.142 ms, median5x5 0.434 -> 0.386. gray8
-    // keeps one copy (median3x3 0.056 -> 0.061 with two: more code for the loop to fetch; 5x5 unchanged).
-    if (bs_strip_inside(width, srcPitch, dstPitch, x0, MEDIAN_NL, MEDIAN_NV)) {
-        mf_strip(src, dst, width, height, srcPitch, dstPitch, x0, y0, true);
-        return;
-    }
-#endif
-    mf_strip(src, dst, width, height, srcPitch, dstPitch, x0, y0, false);
-}
-#endif
+#include "median_forgetful.clh"
 #endif

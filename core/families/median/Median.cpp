@@ -157,6 +157,37 @@ void medianFast(const Image &src, Image &dst, int size, BorderMode border, int t
     });
 }
 
+// The rgba8888 shapes that build fast on NVIDIA (issue 25): the program holds one copy of the network instead
+// of one per row or channel. `shape` per variant: roofline (kernels/median/median.cl, MR_ROW_LOOP): 1 keeps
+// the block's rows in a rolled loop, 0 unrolls them; forgetful rungs (median_forgetful.clh, MF_CHANNEL_LOOP):
+// 1 runs each step's network one channel (or packed channel pair) at a time in a rolled loop, 2 runs the
+// whole strip a channel (or pair) at a time, 0 the whole pixel unrolled. Flip a variant's shape here. The
+// kernels read it in rgba8888 only (the define reaches gray8's program too, which it leaves as it was), the
+// forgetful shape on NVIDIA only (elsewhere they keep 0: docs/MEASUREMENTS.md, "The median's rgba8888
+// shapes"), and -DMR_ROW_LOOP=N / -DMF_CHANNEL_LOOP=N in FWB_EXTRA_BUILD_OPTIONS wins over it for every
+// variant and device (scripts/median-shape-ab.sh builds and times every shape).
+struct RgbaShape
+{
+    int size;
+    const char *variant;
+    int shape;
+};
+constexpr RgbaShape kRgbaShapes[] = {
+    {3, "roofline", 1},  {3, "forgetful", 2}, {3, "forgetful_w16", 2}, {3, "forgetful_u16x2", 2},
+    {3, "forgetful_u16x2_ptx", 2},
+    {5, "roofline", 1},  {5, "forgetful", 2}, {5, "forgetful_w16", 2}, {5, "forgetful_u16x2", 2},
+    {5, "forgetful_u16x2_ptx", 2},
+};
+
+void addRgbaShapes(FilterSpec &f, int size)
+{
+    for (VariantSpec &v : f.variants)
+        for (const RgbaShape &each : kRgbaShapes)
+            if (each.size == size && v.name == each.variant)
+                v.defines.push_back(std::string(v.name == "roofline" ? "MR_ROW_LOOP_DEFAULT=" : "MF_CHANNEL_LOOP_DEFAULT=")
+                                    + std::to_string(each.shape));
+}
+
 void addMedian(std::vector<FilterSpec> &out, int size)
 {
     const std::string n = std::to_string(size);
@@ -381,6 +412,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                                             "kept in registers. Exact. On PoCL it runs 2-7x faster than the GPU-shaped "
                                             "roofline rung.",
                                             "Seed 000: min/max instead of branches, 16 bytes per instruction."));
+    addRgbaShapes(f, size);
     out.push_back(f);
 }
 
