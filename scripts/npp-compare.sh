@@ -20,15 +20,15 @@ devargs=()
 [ -n "$device" ] && devargs=(--device "$device")
 # filter variant [param] per format: the best rungs of the last roofline suite (docs/MEASUREMENTS.md).
 rows=(
-    "gaussian5x5 roofline -"
+    "gaussian5x5 strips -"
     "box strips radius=1"
     "box packed radius=1"
-    "erode roofline radius=1"
-    "dilate roofline radius=1"
+    "erode strips radius=1"
+    "dilate strips radius=1"
     "erode packed radius=1"
     "dilate packed radius=1"
-    "sobel roofline output=0"
-    "transpose roofline -"
+    "sobel strips output=0"
+    "transpose register_blocks -"
     "transpose local -"
     "median3x3 forgetful_u16x2_ptx -"
     "median5x5 forgetful_u16x2_ptx -"

@@ -184,8 +184,8 @@ void registerSobel(std::vector<FilterSpec> &out)
         .plainWords = "The edge test is split into a smoothing sweep and a difference sweep, which needs fewer sums per pixel.",
     });
     s.variants.push_back(VariantSpec{
-        .name = "roofline",
-        .title = "Roofline: blocks of rows in registers",
+        .name = "strips",
+        .title = "Row strips: blocks of rows in registers",
         .kernelFile = "sobel.cl",
         .passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
         // H100, 6720x4480, |gx|: gray8 8x8 in 32x4 groups 0.066 ms, 8x4 in 16x8 0.057 (8x2 0.062, 16x4 0.068);
