@@ -68,6 +68,16 @@ void TestCliRun::runFormerVariantNames()
     QVERIFY2(several.code == 0, several.err.constData());
     QCOMPARE(variantsOf(several), (QStringList{"strips", "register_blocks", "sorted_columns"}));
     QCOMPARE(several.err.count("former variant name"), 1);
+
+    // race and tune take the former names too, and answer with today's.
+    const Outcome race = bench({"race", "--filter", "median3x3", "--synthetic", "32x24", "--variant",
+                                "naive_sort,roofline", "--kernel-only", "--no-cpu", "--no-baselines", "--json"});
+    QVERIFY2(race.code == 0, race.err.constData());
+    QVERIFY2(race.out.contains("\"sorted_columns\"") && !race.out.contains("\"roofline\""), race.out.constData());
+    const Outcome tune = bench({"tune", "--filter", "sobel", "--variant", "roofline", "--shapes", "8x4", "--dry-run",
+                                "--synthetic", "32x24", "--json"});
+    QVERIFY2(tune.code == 0, tune.err.constData());
+    QVERIFY2(tune.out.contains("\"strips\"") && !tune.out.contains("\"roofline\""), tune.out.constData());
 }
 
 // --block WxH: the block variants build and launch with that output block per work-item and still match

@@ -448,6 +448,12 @@ private slots:
         QVERIFY2(text.contains(QString::fromStdString(records.front().record->date)), qPrintable(text));
         QVERIFY2(text.contains("not measured on this computer"), qPrintable(text));
         QVERIFY2(!text.contains("Measured on an H100"), qPrintable(text)); // no figure in the prose itself
+        // A rung renamed in issue 23, chosen by its former name (an old --variant or saved setting): the
+        // window selects today's and shows its kept record, found under the new name.
+        QVERIFY(!variantRecords(*installedMeasurementRecords(), "erode", "strips").empty());
+        QVERIFY(c->setVariantName("roofline"));
+        QCOMPARE(c->variantName(), QStringLiteral("strips"));
+        QVERIFY2(info->text().contains("Recorded on "), qPrintable(info->text()));
     }
 
     void variantListShowsEveryRow()
