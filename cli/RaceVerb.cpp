@@ -50,7 +50,8 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
     RaceOptions options;
     options.baselines = !o.noBaselines;
     options.cpuRows = !o.noCpu;
-    options.variants = splitList(o.variants);
+    for (const std::string &v : splitList(o.variants))
+        options.variants.push_back(variantNameNow(*setup.filter, v));
     const RaceMetric metric = o.endToEnd ? RaceMetric::EndToEnd : RaceMetric::KernelOnly;
     Session session(setup.device, benchSessionOptions(o.in, setup));
     const RaceResult race = runRace(session, setup.image, setup.request, options, nullptr,

@@ -175,7 +175,8 @@ int cmdReport(const ReportVerbOptions &o, ImageIo *io)
     const RaceResult &race = *data.race;
 
     // Tune the fastest of our own variants (or the one named).
-    std::string tuneName = o.tuneVariant;
+    std::string tuneName = o.tuneVariant.empty() || o.tuneVariant == "none" ? o.tuneVariant
+                                                                             : variantNameNow(*setup.filter, o.tuneVariant);
     if (tuneName.empty())
         for (int i : race.ranking(RaceMetric::KernelOnly))
             if (!race.entries[i].baseline && race.entries[i].ok()) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <utility>
 
 namespace fwb::cli {
@@ -22,6 +23,18 @@ std::vector<std::string> splitList(const std::string &text)
         start = comma + 1;
     }
     return items;
+}
+
+std::string variantNameNow(const FilterSpec &filter, const std::string &asked)
+{
+    const VariantSpec *variant = filter.variant(asked);
+    if (!variant)
+        return asked;
+    static std::set<std::string> noted; // the command line is read on one thread
+    if (variant->name != asked && noted.insert(asked).second)
+        std::fprintf(stderr, "note: '%s' is a former variant name, accepted for this release; %s's is now '%s'\n",
+                     asked.c_str(), filter.name.c_str(), variant->name.c_str());
+    return variant->name;
 }
 
 std::vector<const FilterSpec *> selectFilters(const std::string &names)
@@ -91,8 +104,8 @@ std::vector<PlannedRun> planRuns(const std::vector<const FilterSpec *> &filters,
             }
 
     std::vector<PlannedRun> plan;
-    for (const SweepPoint &point : planSweep(filters, axes, base, [&](const FilterSpec &, const VariantSpec &v) {
-             return variantName == "all" || v.name == variantName;
+    for (const SweepPoint &point : planSweep(filters, axes, base, [&](const FilterSpec &f, const VariantSpec &v) {
+             return variantName == "all" || v.name == variantNameNow(f, variantName);
          }))
         plan.push_back({point.filter, point.variant->name, point.params, point.combo});
     if (plan.empty())

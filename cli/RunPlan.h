@@ -26,6 +26,11 @@ struct PlannedRun
     int combo = 0; // index of the parameter combination (0 when nothing is swept)
 };
 
+// --variant NAME as this filter names it now: a former name (core's variantAliases) gives the variant's
+// name today, with a one-line note on stderr (once per process and former name); any other name comes
+// back as given (the caller reports one the filter lacks).
+std::string variantNameNow(const FilterSpec &filter, const std::string &asked);
+
 // Expands --variant and --param NAME=v1,v2,... (a sweep) into runs through core's planSweep: every
 // combination of the swept values (first --param varies slowest), and within it every filter and
 // variant. A parameter applies to each filter that has it; one that no chosen filter takes is an error,

@@ -388,7 +388,7 @@ void addRunOptions(CLI::App &c, RunOptions &o)
                              + std::to_string(kMaxOutputBlockSide) + ", e.g. 16x8";
                   },
                   "output pixels across x rows down per work-item for the block variants\n"
-                  "(roofline, strips, forgetful...) instead of the variant's own; with --variant all\n"
+                  "(strips, sorted_columns, forgetful...) instead of the variant's own; with --variant all\n"
                   "only the block variants run",
                   EmptyValue::Refused);
     addSizeOption(c, "--tile", o.tile, kMaxImageSide,

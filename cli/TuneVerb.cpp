@@ -138,7 +138,7 @@ int cmdTune(const TuneVerbOptions &o, ImageIo *io)
             const VariantSpec *spec = setup.filter->variant(v);
             if (std::string why = variantUnavailableReason(*spec, setup.device, setup.request.params.format); !why.empty())
                 throw Error("variant " + v + " cannot run here: " + why);
-            variants.push_back(v);
+            variants.push_back(variantNameNow(*setup.filter, v));
         }
     }
     setup.tuning->setEnabled(false); // the tuner measures the untuned default

@@ -4,6 +4,7 @@
 #include "Verb.h"
 
 #include "OptionValues.h"
+#include "RunPlan.h"
 
 #include "Catalogue.h"
 #include "Devices.h"
@@ -93,7 +94,7 @@ int cmdOverhead(const UserVariantsOptions &o)
     Session session(device, sessionOptions);
     RunRequest request;
     request.filter = o.filter;
-    request.variant = o.variant;
+    request.variant = variantNameNow(*findFilter(o.filter), o.variant);
     request.repeat = 1;
     request.warmup = 0;
     request.cpuSingle = false;

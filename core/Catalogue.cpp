@@ -49,9 +49,40 @@ int borderIndex(int i, int n, BorderMode mode)
     return -1;
 }
 
+// Issue 23's renames, one row per filter: the rungs once all called `roofline` are named after what
+// they do. Kept for a release; docs/MEASUREMENTS.md's "Names" table maps the old records' names.
+constexpr VariantAlias kVariantAliases[] = {
+    {"box", "roofline", "fused_local"},
+    {"box3x3_interior", "roofline", "strips"},
+    {"gaussian", "roofline", "fused_local"},
+    {"gaussian5x5", "roofline", "strips"},
+    {"gaussian5x5", "roofline_half2", "strips_half2"},
+    {"median3x3", "roofline", "sorted_columns"},
+    {"median5x5", "roofline", "sorted_columns"},
+    {"erode", "roofline", "strips"},
+    {"dilate", "roofline", "strips"},
+    {"recursive_gaussian", "roofline", "batched_columns"},
+    {"sobel", "roofline", "strips"},
+    {"transpose", "roofline", "register_blocks"},
+};
+
+std::span<const VariantAlias> variantAliases() { return kVariantAliases; }
+
 const VariantSpec *FilterSpec::variant(const std::string &variantName) const
 {
-    return findNamed(variants, variantName);
+    if (const VariantSpec *own = findNamed(variants, variantName))
+        return own;
+    for (const VariantAlias &alias : kVariantAliases)
+        if (name == alias.filter && variantName == alias.formerName)
+            return findNamed(variants, alias.name);
+    return nullptr;
+}
+
+std::string currentVariantName(const std::string &filterName, const std::string &name)
+{
+    const FilterSpec *filter = findFilter(filterName);
+    const VariantSpec *variant = filter ? filter->variant(name) : nullptr;
+    return variant ? variant->name : name;
 }
 
 double FilterSpec::param(const FilterParams &p, const std::string &key) const

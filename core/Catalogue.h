@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -185,12 +186,29 @@ struct FilterSpec
     // CPU oracle: same border rule and rounding; threads <= 1 is the single-threaded reference.
     std::function<void(const Image &src, Image &dst, const FilterParams &, int threads)> cpuReference;
 
+    // The variant of that name, else the one it was called before (variantAliases()); nullptr when neither.
     const VariantSpec *variant(const std::string &variantName) const;
     double param(const FilterParams &p, const std::string &key) const;
 };
 
 const std::vector<FilterSpec> &catalogue();
 const FilterSpec *findFilter(const std::string &name);
+
+// Former names of catalogue variants, accepted for a release wherever a user or stored data names a
+// variant: filter-bench's --variant, the window's --variant and settings, the tuning database,
+// prepared.json, kept measurements, saved user variants' bases. The `roofline` rungs were renamed after
+// what they do (issue 23). The one table of them is in Catalogue.cpp; FilterSpec::variant() reads it.
+struct VariantAlias
+{
+    const char *filter;
+    const char *formerName;
+    const char *name; // the variant's name now
+};
+std::span<const VariantAlias> variantAliases();
+// A variant name as it is now: the name of the variant `name` resolves to in that filter (its own name,
+// or the one a former name now has); `name` unchanged where it names no catalogue variant (user:
+// variants, workloads, OpenCV rows, a typo the caller reports).
+std::string currentVariantName(const std::string &filterName, const std::string &name);
 // The variant a newcomer starts from: the one flagged isBaseline (gaussian5x5: unrolled_constant, not
 // the seed's slow private_array), else the first.
 const VariantSpec *baselineVariant(const FilterSpec &filter);

@@ -1,5 +1,6 @@
 #include "MeasurementRecord.h"
 
+#include "Catalogue.h"
 #include "JsonIo.h"
 #include "ResultJson.h"
 
@@ -19,8 +20,9 @@ namespace fwb {
 
 namespace fs = std::filesystem;
 
-const RunResult *MeasurementRecord::result(const std::string &variant) const
+const RunResult *MeasurementRecord::result(const std::string &asked) const
 {
+    const std::string variant = currentVariantName(filter(), asked); // a former name finds today's
     for (const RunResult &r : results)
         if (r.variant == variant)
             return &r;
@@ -111,6 +113,8 @@ bool loadMeasurementRecord(const fs::path &path, MeasurementRecord &out, std::st
     try {
         for (const Json &row : *results)
             r.results.push_back(row.get<RunResult>());
+        for (RunResult &result : r.results) // a record kept under a variant's former name reads as today's
+            result.variant = currentVariantName(result.filter, result.variant);
     } catch (const std::exception &e) {
         return fail(error, where + "a result does not read: " + e.what());
     }

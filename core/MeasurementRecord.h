@@ -35,7 +35,7 @@ struct MeasurementRecord
     std::string commit, date, command; // the "record" key: which code, which day, which command
     std::vector<RunResult> results;    // one per variant (the run schema's from_json)
 
-    // The result of that variant, nullptr when the record has none.
+    // The result of that variant (by its name or a former one), nullptr when the record has none.
     const RunResult *result(const std::string &variant) const;
     // The filter the results are of ("" when none).
     std::string filter() const { return results.empty() ? std::string() : results.front().filter; }

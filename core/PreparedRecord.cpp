@@ -1,6 +1,7 @@
 #include "PreparedRecord.h"
 
 #include "AtomicFile.h"
+#include "Catalogue.h"
 #include "JsonIo.h"
 #include "ProgramCache.h"
 #include "UtcTime.h"
@@ -48,7 +49,7 @@ PreparedDevice deviceFrom(const Json &j)
                 continue;
             PreparedBuild build;
             build.filter = field<std::string>(b, "filter", "");
-            build.variant = field<std::string>(b, "variant", "");
+            build.variant = currentVariantName(build.filter, field<std::string>(b, "variant", "")); // a former name: today's
             build.format = field<std::string>(b, "format", "");
             build.origin = field<std::string>(b, "origin", "");
             build.buildMs = field<double>(b, "build_ms", -1);

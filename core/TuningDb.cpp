@@ -2,6 +2,7 @@
 #include "TuningDb.h"
 
 #include "AtomicFile.h"
+#include "Catalogue.h"
 #include "JsonIo.h"
 #include "ProgramCache.h"
 #include "UtcTime.h"
@@ -22,8 +23,9 @@ std::string imageSizeClass(int width, int height)
 TuningKey TuningKey::of(const DeviceInfo &device, const std::string &filter, const std::string &variant,
                         PixelFormat format, int width, int height)
 {
-    return TuningKey{device.platformName, device.name, device.driverVersion, filter, variant, formatName(format),
-                     imageSizeClass(width, height)};
+    // A former variant name finds the shape tuned under today's (and is saved under it).
+    return TuningKey{device.platformName, device.name, device.driverVersion, filter,
+                     currentVariantName(filter, variant), formatName(format), imageSizeClass(width, height)};
 }
 
 TuningDb::TuningDb(std::filesystem::path file) : m_path(file.empty() ? defaultPath() : std::move(file)) {}
@@ -86,7 +88,7 @@ TuningEntry entryFromJson(const Json &j)
     e.key.device = j.at("device").get<std::string>();
     e.key.driver = j.at("driver").get<std::string>();
     e.key.filter = j.at("filter").get<std::string>();
-    e.key.variant = j.at("variant").get<std::string>();
+    e.key.variant = currentVariantName(e.key.filter, j.at("variant").get<std::string>()); // saved under a former name
     e.key.format = j.at("format").get<std::string>();
     e.key.sizeClass = j.at("size_class").get<std::string>();
     std::string error;

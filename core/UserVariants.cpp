@@ -122,7 +122,7 @@ UserVariant loadUserVariant(const std::string &nameOrPath, const fs::path &dir)
         v.title = j.value("title", v.name);
         v.description = j.value("description", std::string());
         v.baseFilter = j.at("base_filter").get<std::string>();
-        v.baseVariant = j.at("base_variant").get<std::string>();
+        v.baseVariant = currentVariantName(v.baseFilter, j.at("base_variant").get<std::string>()); // a former name: today's
         kernelFile = j.value("kernel_file", v.name + ".cl");
     } catch (const Json::exception &e) {
         throw Error(json.string() + ": " + e.what());

@@ -16,7 +16,7 @@ inline std::string radiusUnavailableReason(const VariantSpec &variant, const Pre
 {
     if (variant.maxRadius > 0 && prepared.radius > variant.maxRadius)
         return variant.name + " is built for radius up to " + std::to_string(variant.maxRadius) + " (radius "
-               + std::to_string(prepared.radius) + " asked; the roofline rung takes any radius)";
+               + std::to_string(prepared.radius) + " asked; the variants without this limit take any radius)";
     return {};
 }
 

@@ -37,10 +37,10 @@ PY
 "$bench" devices > "$out/devices.txt" 2>&1 || true
 # The program built first (a tiny run of the same variant and layout: a JPEG decodes to rgba8888), so that the
 # batch is timed warm, as OpenCV's loop is; the first measurement (2026-11-26) paid the cold build inside it.
-"$bench" run --filter gaussian5x5 --variant roofline --format "${APPLY_FORMAT:-rgba8888}" --synthetic 64x64 --repeat 1 ${APPLY_DEVICE:+--device "$APPLY_DEVICE"} > /dev/null
+"$bench" run --filter gaussian5x5 --variant strips --format "${APPLY_FORMAT:-rgba8888}" --synthetic 64x64 --repeat 1 ${APPLY_DEVICE:+--device "$APPLY_DEVICE"} > /dev/null
 start=$(date +%s%N)
 # shellcheck disable=SC2086 # APPLY_ARGS: several words
-"$bench" apply --filter gaussian5x5 --variant roofline --param sigma=1 --border reflect101 --format "${APPLY_FORMAT:-rgba8888}" "$work/in" \
+"$bench" apply --filter gaussian5x5 --variant strips --param sigma=1 --border reflect101 --format "${APPLY_FORMAT:-rgba8888}" "$work/in" \
     --out "$work/ours" --json ${APPLY_ARGS:-} > "$out/apply.jsonl"
 ours_ns=$(( $(date +%s%N) - start ))
 python3 - "$work/in" "$work/cv" <<'PY' > "$out/opencv.txt"

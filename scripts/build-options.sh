@@ -8,7 +8,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: build-options.sh OUTDIR FILTER_BENCH [options]}" bench="${2:?}"
 shift 2
-device=gpu filters=median3x3,median5x5,gaussian5x5 variants=forgetful_w16,forgetful,forgetful_u16x2_ptx,roofline,roofline_half2
+device=gpu filters=median3x3,median5x5,gaussian5x5 variants=forgetful_w16,forgetful,forgetful_u16x2_ptx,sorted_columns,strips,strips_half2
 format=rgba8888
 . "$(dirname "$0")/lib/options.sh"
 parse_options build-options device filter=filters variant=variants format -- "$@"

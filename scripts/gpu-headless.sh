@@ -3,7 +3,7 @@
 # the Qt-free suites (tests/plain) on the default device, then times filter-bench on decoded files:
 #   - a photo (--input PHOTO, rgba8888, --transfer pinned): staging_ms shows whether the decode went
 #     straight into page-locked memory;
-#   - the 20000x15000 rgba8888 streamed run (gaussian5x5 roofline, --transfer pinned --tile 20000x500,
+#   - the 20000x15000 rgba8888 streamed run (gaussian5x5 strips, --transfer pinned --tile 20000x500,
 #     issue 10's setting) from a PNG file, beside the same run on the synthetic test card.
 # Usage: scripts/gpu-headless.sh OUT_DIR PHOTO [PREFIX]
 #   PREFIX: a folder holding unpacked header/library packages (dpkg -x) when the host lacks them
@@ -27,17 +27,17 @@ cmake --build "$build" --parallel "$(nproc)" > "$out/build.log" 2>&1 || { tail -
 (cd "$build" && ctest --output-on-failure 2>&1 | tee "$out/ctest.txt" | tail -6)
 bench="$build/filter-bench"
 "$bench" devices > "$out/devices.txt" 2>&1 || true
-"$bench" run --input "$photo" --filter gaussian5x5 --variant roofline --format rgba8888 --transfer pinned \
+"$bench" run --input "$photo" --filter gaussian5x5 --variant strips --format rgba8888 --transfer pinned \
     --repeat 5 --no-cpu-single --json > "$out/photo-pinned.json"
 big="$out/../big-20000x15000.png"
 start=$SECONDS
-"$bench" run --synthetic 20000x15000 --filter gaussian5x5 --variant roofline --format rgba8888 --repeat 1 \
+"$bench" run --synthetic 20000x15000 --filter gaussian5x5 --variant strips --format rgba8888 --repeat 1 \
     --no-cpu-single --output "$big" --overwrite > /dev/null
 echo "wrote $(du -h "$big" | cut -f1) PNG in $((SECONDS - start)) s" | tee "$out/big-png.txt"
 for source in "--input $big" "--synthetic 20000x15000"; do
     name=$([ "${source%% *}" = "--input" ] && echo png || echo synthetic)
     # shellcheck disable=SC2086
-    "$bench" run $source --filter gaussian5x5 --variant roofline --format rgba8888 --transfer pinned \
+    "$bench" run $source --filter gaussian5x5 --variant strips --format rgba8888 --transfer pinned \
         --tile 20000x500 --repeat 5 --no-cpu-single --json > "$out/streamed-$name.json"
 done
 rm -f "$big"

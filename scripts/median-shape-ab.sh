@@ -23,7 +23,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: median-shape-ab.sh OUTDIR FILTER_BENCH [options]}" bench="${2:?}"
 shift 2
 device=gpu size=6720x4480 rounds=2 jobs=4
-variants=roofline,forgetful,forgetful_w16,forgetful_u16x2,forgetful_u16x2_ptx
+variants=sorted_columns,forgetful,forgetful_w16,forgetful_u16x2,forgetful_u16x2_ptx
 . "$(dirname "$0")/lib/options.sh"
 parse_options median-shape-ab device size rounds jobs variant=variants -- "$@"
 mkdir -p "$out"
@@ -81,7 +81,7 @@ for k in sorted(keys):
         best = min(fits)[1] if fits else 0
         keep = names[best]
         # the roofline rung has rows rolled (1) or not (0): its step and strip shapes are the same program
-        value = str(min(best, 1) if k[1] == 'roofline' else best)
+        value = str(min(best, 1) if k[1] == "sorted_columns" else best)
     print(f'{k[0]}\t{k[1]}\t' + '\t'.join(fmt(b, 2) for b in builds) + '\t' + '\t'.join(fmt(m, 4) for m in ms)
           + '\t' + '\t'.join(fmt(r, 3) for r in ratios) + f'\t{matched}\t{keep}\t{value}')
 PY

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates the median kernels' min/max networks: kernels/median/median_blocks.clh (the `forgetful` rungs) and
-kernels/median/median_sorted_columns.clh (the 5x5 network for sorted columns, used by the roofline rung and by the
+kernels/median/median_sorted_columns.clh (the 5x5 network for sorted columns, used by the sorted_columns rung and by the
 CPU fast path in core/families/median/Median.cpp).
 
 A work-item computes BW outputs across x 2 rows down per step (and slides down by 2 rows). The work is
@@ -405,7 +405,7 @@ def sorted_columns_text(steps):
            '// The 5x5 median network given column-sorted input, p[dy * 5 + dx] = dy-th smallest of column dx:',
            "// kernels/median/median.cl's FWB_MEDIAN25_NETWORK pruned for sorted columns (%d steps instead of %d; see"
            % (len(steps), len(median25_network())),
-           '// that script). The median is p[12]. OpenCL C and C++ both: the roofline rung (kernels/median/median.cl) and',
+           '// that script). The median is p[12]. OpenCL C and C++ both: the sorted_columns rung (kernels/median/median.cl) and',
            '// the CPU fast path (core/families/median/Median.cpp) pass their own steps: X(a, b) p[a] = min, p[b] = max;',
            '// LO(a, b) p[a] = min only; HI(a, b) p[b] = max only.',
            '#ifndef FWB_MEDIAN_SORTED_COLUMNS_CLH', '#define FWB_MEDIAN_SORTED_COLUMNS_CLH', '',

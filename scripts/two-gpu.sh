@@ -42,7 +42,7 @@ run() { # name, devices, filter, variant, input folder, more apply options...
 # first measurement (2026-11-26) built the Gaussian inside its one-GPU JPEG batch. PARTS (default png,jpg,same) picks the figures.
 for g in "$g0" "$g1"; do
     [[ $parts == *png* ]] && "$bench" run --filter median5x5 --variant forgetful_w16 --format rgba8888 --device "$g" --synthetic 64x64 --repeat 1 > /dev/null
-    "$bench" run --filter gaussian5x5 --variant roofline --format rgba8888 --device "$g" --synthetic 64x64 --repeat 1 > /dev/null
+    "$bench" run --filter gaussian5x5 --variant strips --format rgba8888 --device "$g" --synthetic 64x64 --repeat 1 > /dev/null
     [[ $parts == *heavy* ]] && "$bench" run --filter box --variant naive --param radius=50 --format rgba8888 --device "$g" --synthetic 64x64 --repeat 1 > /dev/null
 done
 if [[ $parts == *heavy* ]]; then
@@ -58,13 +58,13 @@ if [[ $parts == *png* ]]; then
     run png-median-two "$g0,$g1" median5x5 forgetful_w16 png | tee -a "$out/summary.txt"
 fi
 if [[ $parts == *jpg* ]]; then
-    run jpg-gauss-one "$g0" gaussian5x5 roofline jpg | tee -a "$out/summary.txt"
-    run jpg-gauss-two "$g0,$g1" gaussian5x5 roofline jpg | tee -a "$out/summary.txt"
-    run jpg-gauss-all all gaussian5x5 roofline jpg | tee -a "$out/summary.txt" # --device all: every GPU, not PoCL beside them
+    run jpg-gauss-one "$g0" gaussian5x5 strips jpg | tee -a "$out/summary.txt"
+    run jpg-gauss-two "$g0,$g1" gaussian5x5 strips jpg | tee -a "$out/summary.txt"
+    run jpg-gauss-all all gaussian5x5 strips jpg | tee -a "$out/summary.txt" # --device all: every GPU, not PoCL beside them
 fi
 if [[ $parts == *same* ]]; then
 for g in "$g0" "$g1"; do
-    "$bench" run --filter gaussian5x5 --variant roofline --format rgba8888 --synthetic 6720x4480 --device "$g" \
+    "$bench" run --filter gaussian5x5 --variant strips --format rgba8888 --synthetic 6720x4480 --device "$g" \
         --repeat 20 --no-cpu-single --output "$work/gpu-${g/:/_}.png" --overwrite --json > "$out/run-${g/:/_}.json"
 done
 cmp "$work/gpu-${g0/:/_}.png" "$work/gpu-${g1/:/_}.png" && echo "outputs identical" | tee -a "$out/summary.txt"
@@ -73,7 +73,7 @@ import json, sys
 out, a, b = sys.argv[1:]
 ka = json.load(open(f"{out}/run-{a}.json"))["results"][0]["kernel_ms"]["median"]
 kb = json.load(open(f"{out}/run-{b}.json"))["results"][0]["kernel_ms"]["median"]
-print(f"gaussian5x5 roofline rgba8888 6720x4480 kernel median: GPU {a} {ka:.4f} ms, GPU {b} {kb:.4f} ms, ratio {max(ka,kb)/min(ka,kb):.3f}")
+print(f"gaussian5x5 strips rgba8888 6720x4480 kernel median: GPU {a} {ka:.4f} ms, GPU {b} {kb:.4f} ms, ratio {max(ka,kb)/min(ka,kb):.3f}")
 PY
 fi
 rm -rf "$work"

@@ -103,7 +103,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         }
         return r;
     }
-    RunResult r = startResult(d->info, request.filter, request.variant, request.local);
+    // A former variant name runs that variant, and the result bears its name now.
+    RunResult r = startResult(d->info, request.filter, currentVariantName(request.filter, request.variant), request.local);
     const FilterSpec *filter = findFilter(request.filter);
     if (!filter) {
         r.error = "unknown filter '" + request.filter + "'";

@@ -46,7 +46,7 @@ void TestCli::kernelDirEnvironment()
     env.insert(QStringLiteral("FWB_KERNEL_DIR"), m_dir.path()); // an empty folder: every file built in
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(FWB_FILTER_BENCH),
-                  {"run", "--filter", "gaussian5x5", "--variant", "roofline", "--synthetic", "16x8", "--repeat", "1"});
+                  {"run", "--filter", "gaussian5x5", "--variant", "strips", "--synthetic", "16x8", "--repeat", "1"});
     QVERIFY(process.waitForFinished(120000));
     QCOMPARE(process.exitCode(), 0);
 }
@@ -164,7 +164,7 @@ void TestCli::usageErrors_data()
         << "--blocks: sobel/naive makes one output per work-item (only block variants take --blocks)";
     for (const char *blocks : {"4x", "0x8", "4x8,abc", "300x2", "4x8x2"})
         QTest::newRow(qPrintable(QStringLiteral("--blocks '%1'").arg(blocks)))
-            << (tune + QStringList{"--variant", "roofline", "--blocks", blocks})
+            << (tune + QStringList{"--variant", "strips", "--blocks", blocks})
             << QStringLiteral("--blocks: '%1' is not an output block WxH with sides 1..256, e.g. 4x8,8x8,16x8")
                    .arg(QString(blocks).section(',', -1));
     QTest::newRow("--transfer empty") << (run + QStringList{"--transfer", ""})
@@ -215,7 +215,7 @@ void TestCli::listJson()
         QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
     }
     QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
-                                 "vectorized", "roofline", "roofline_half2", "cpu_rows"}));
+                                 "vectorized", "strips", "strips_half2", "cpu_rows"}));
 }
 
 void TestCli::badInput_data()

@@ -30,7 +30,55 @@ private slots:
     void runTiledRefusals();
     void runPinnedImageOutputs();
     void runBlock();
+    void runFormerVariantNames();
 };
+
+// Issue 23 renamed the `roofline` rungs; their former names stay accepted for a release (core's
+// variantAliases). --variant roofline runs today's variant, with the same picture, under today's name in
+// the JSON, and says so once on stderr; with several filters each runs its own renamed rung.
+void TestCliRun::runFormerVariantNames()
+{
+    const QStringList base{"run", "--filter", "sobel", "--synthetic", "64x48", "--repeat", "1", "--warmup", "0",
+                           "--no-cpu-single", "--no-baselines", "--check", "--json", "--overwrite", "--output"};
+    const QString formerOut = m_dir.filePath("former.png"), nowOut = m_dir.filePath("now.png");
+    const Outcome former = bench(base + QStringList{formerOut, "--variant", "roofline"});
+    const Outcome now = bench(base + QStringList{nowOut, "--variant", "strips"});
+    QVERIFY2(former.code == 0 && now.code == 0, (former.err + now.err).constData());
+    const auto variantsOf = [](const Outcome &o) {
+        QStringList names;
+        for (const QJsonValue &each : QJsonDocument::fromJson(o.out).object()["results"].toArray()) {
+            names << each.toObject()["variant"].toString();
+            if (!each.toObject()["matches"].toBool())
+                names << "(does not match)";
+        }
+        return names;
+    };
+    QCOMPARE(variantsOf(former), QStringList{"strips"});
+    QCOMPARE(variantsOf(now), QStringList{"strips"});
+    QVERIFY(!QImage(nowOut).isNull());
+    QCOMPARE(QImage(formerOut), QImage(nowOut));
+    QVERIFY2(former.err.contains("note: 'roofline' is a former variant name, accepted for this release; sobel's is "
+                                 "now 'strips'\n"),
+             former.err.constData());
+    QVERIFY2(!now.err.contains("former"), now.err.constData());
+
+    const Outcome several = bench({"run", "--filter", "sobel,transpose,median3x3", "--variant", "roofline",
+                                   "--synthetic", "40x24", "--repeat", "1", "--warmup", "0", "--no-cpu-single",
+                                   "--no-baselines", "--check", "--json"});
+    QVERIFY2(several.code == 0, several.err.constData());
+    QCOMPARE(variantsOf(several), (QStringList{"strips", "register_blocks", "sorted_columns"}));
+    QCOMPARE(several.err.count("former variant name"), 1);
+
+    // race and tune take the former names too, and answer with today's.
+    const Outcome race = bench({"race", "--filter", "median3x3", "--synthetic", "32x24", "--variant",
+                                "naive_sort,roofline", "--kernel-only", "--no-cpu", "--no-baselines", "--json"});
+    QVERIFY2(race.code == 0, race.err.constData());
+    QVERIFY2(race.out.contains("\"sorted_columns\"") && !race.out.contains("\"roofline\""), race.out.constData());
+    const Outcome tune = bench({"tune", "--filter", "sobel", "--variant", "roofline", "--shapes", "8x4", "--dry-run",
+                                "--synthetic", "32x24", "--json"});
+    QVERIFY2(tune.code == 0, tune.err.constData());
+    QVERIFY2(tune.out.contains("\"strips\"") && !tune.out.contains("\"roofline\""), tune.out.constData());
+}
 
 // --block WxH: the block variants build and launch with that output block per work-item and still match
 // the reference (median's packed rung at the GPU's 16-byte block, on whatever device runs the tests); with
@@ -61,7 +109,7 @@ void TestCliRun::runBlock()
     for (const QJsonValue &each : results)
         if (!each.toObject()["baseline"].toBool())
             variants << each.toObject()["variant"].toString();
-    QCOMPARE(variants, QStringList{"roofline"});
+    QCOMPARE(variants, QStringList{"strips"});
 }
 
 void TestCliRun::runJson()

@@ -60,7 +60,7 @@ void TestPrepare::fillsThenBuildsNothing()
     const Outcome first = prepare({"--json"});
     QVERIFY2(first.code == 0, first.out + first.err);
     const int programs = first.json["programs"].toInt();
-    QVERIFY2(programs >= 3, first.out.constData()); // uniform_padded, exact_cl12, roofline (+ nonuniform on CL 2.0)
+    QVERIFY2(programs >= 3, first.out.constData()); // uniform_padded, exact_cl12, strips (+ nonuniform on CL 2.0)
     QCOMPARE(first.json["built"].toInt(), programs);
     QCOMPARE(first.json["already_cached"].toInt(), 0);
     QCOMPARE(first.json["failed"].toInt(), 0);
@@ -82,7 +82,7 @@ void TestPrepare::fillsThenBuildsNothing()
     const Outcome table = prepare({});
     QCOMPARE(table.code, 0);
     QVERIFY2(table.out.contains("prepared " + QByteArray::number(programs) + " programs for ")
-                 && table.out.contains(": 0 built") && table.out.contains("roofline"),
+                 && table.out.contains(": 0 built") && table.out.contains("strips"),
              table.out.constData());
 }
 

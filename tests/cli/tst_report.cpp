@@ -24,7 +24,7 @@ private slots:
     {
         RaceResult race;
         race.filter = "sobel";
-        const std::pair<const char *, double> rows[] = {{"cpu_single", 900.0}, {"cpu_multi", 21.0}, {"roofline", 0.4}};
+        const std::pair<const char *, double> rows[] = {{"cpu_single", 900.0}, {"cpu_multi", 21.0}, {"strips", 0.4}};
         for (const auto &[name, ms] : rows) {
             RaceEntry e;
             e.name = name;
@@ -127,7 +127,7 @@ private slots:
         for (double ms : {2.0, 8.0}) {
             RunResult r;
             r.filter = "sobel";
-            r.variant = ms < 5 ? "roofline" : "cpu_multi";
+            r.variant = ms < 5 ? "strips" : "cpu_multi";
             r.kernelMs = Stats{ms, ms, ms};
             r.totalMs = r.endToEndMs = ms;
             r.checked = r.matches = true;

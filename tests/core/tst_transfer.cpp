@@ -54,17 +54,17 @@ private slots:
             {"transpose", "naive", PixelFormat::Rgba8888},
             // Rows padded to 16 bytes on the device (VariantSpec::rowAlign) in pageable and pinned modes,
             // packed elsewhere: the same kernels with either pitch, at an odd width.
-            {"gaussian5x5", "roofline", PixelFormat::Gray8},
-            {"gaussian5x5", "roofline", PixelFormat::Rgb888},
-            {"box3x3_interior", "roofline", PixelFormat::Rgba8888}, // padded copy of the input as the start
+            {"gaussian5x5", "strips", PixelFormat::Gray8},
+            {"gaussian5x5", "strips", PixelFormat::Rgb888},
+            {"box3x3_interior", "strips", PixelFormat::Rgba8888}, // padded copy of the input as the start
             {"gaussian", "strips", PixelFormat::Gray8},
-            {"transpose", "roofline", PixelFormat::Gray8}, // output rows padded apart from the input's
-            {"transpose", "roofline", PixelFormat::Rgba8888},
-            {"sobel", "roofline", PixelFormat::Gray8},     // byte_strips.clh rungs: aligned vectors in padded rows
-            {"median3x3", "roofline", PixelFormat::Rgba8888},
+            {"transpose", "register_blocks", PixelFormat::Gray8}, // output rows padded apart from the input's
+            {"transpose", "register_blocks", PixelFormat::Rgba8888},
+            {"sobel", "strips", PixelFormat::Gray8},     // byte_strips.clh rungs: aligned vectors in padded rows
+            {"median3x3", "sorted_columns", PixelFormat::Rgba8888},
             {"median5x5", "forgetful_u16x2_ptx", PixelFormat::Gray8},
             {"median3x3", "forgetful", PixelFormat::Rgb888},
-            {"erode", "roofline", PixelFormat::Rgba8888},
+            {"erode", "strips", PixelFormat::Rgba8888},
         };
         for (const auto &c : cases)
             for (TransferMode mode : allTransferModes())
@@ -427,7 +427,7 @@ private slots:
         request.transfer = TransferMode::Pageable;
         const RunResult packed = run(odd, request);
         QVERIFY(packed.ok() && packed.matches);
-        request.variant = "roofline";
+        request.variant = "strips";
         const RunResult paddedRun = run(odd, request);
         QVERIFY2(paddedRun.ok() && paddedRun.matches, describe(paddedRun, 201, 77).constData());
         QVERIFY(paddedRun.reuploaded);

@@ -156,9 +156,10 @@ private slots:
         QVERIFY2(warning.find("skipped 3 malformed entries") != std::string::npos, warning.c_str());
         QCOMPARE(someBlocks.entries().size(), std::size_t(1));
         QCOMPARE(someBlocks.entries().front().block, (LocalSize{16, 2}));
+        QCOMPARE(someBlocks.entries().front().key.variant, std::string("strips")); // kept under sobel's former name
     }
 
-    // A block tune (median3x3's roofline rung, byte strips: BLOCK_W a multiple of 4): each block at the
+    // A block tune (median3x3's sorted_columns rung, byte strips: BLOCK_W a multiple of 4): each block at the
     // default shape, a block the kernel cannot make refused with the kernel's reason, then the shapes at
     // the best block; every run matched the reference; the entry carries the block and auto uses it.
     void blockTuneAndAutoUsesTheTunedBlock()
@@ -169,7 +170,7 @@ private slots:
         sessionOptions.tunedLocal = TuningDb::lookup(db);
         Session session(m_device, sessionOptions);
         const Image image = makeTestCard(67, 45, PixelFormat::Gray8);
-        RunRequest request = test::oneShotRequest("median3x3", "roofline");
+        RunRequest request = test::oneShotRequest("median3x3", "sorted_columns");
         TuneOptions options;
         options.tuneBlocks = true;
         options.blocks = {LocalSize{4, 8}, LocalSize{8, 2}, LocalSize{6, 2}};
@@ -222,7 +223,7 @@ private slots:
         db->setEnabled(false);
         r = session.run(image, request);
         QCOMPARE(r.blockSource, LocalSource::Default);
-        const VariantSpec *own = findFilter("median3x3")->variant("roofline");
+        const VariantSpec *own = findFilter("median3x3")->variant("sorted_columns");
         QCOMPARE(r.block, (LocalSize{own->blockWidthFor(PixelFormat::Gray8, m_device.kind == DeviceKind::Cpu),
                                      own->blockHeight}));
         db->setEnabled(true);
@@ -359,7 +360,7 @@ private slots:
         QTemporaryDir cache;
         const QStringList image{"--synthetic", "67x45", "--repeat", "1", "--cache-dir", cache.path(), "--json"};
         QProcess tune;
-        tune.start(QStringLiteral(FWB_FILTER_BENCH), QStringList{"tune", "--filter", "sobel", "--variant", "roofline",
+        tune.start(QStringLiteral(FWB_FILTER_BENCH), QStringList{"tune", "--filter", "sobel", "--variant", "strips",
                                                                  "--blocks", "4x8,8x4,2x2", "--shapes", "8x8"}
                                                          + image);
         QVERIFY(tune.waitForFinished(300000));
@@ -379,7 +380,7 @@ private slots:
             QVERIFY(c.value("ms").isDouble() != c.value("refusal").isString());
         }
         QCOMPARE(cells[2].toObject().value("block").toString(), QString("2x2"));
-        QVERIFY(cells[2].toObject().value("refusal").isString()); // sobel's roofline needs 4-byte multiples
+        QVERIFY(cells[2].toObject().value("refusal").isString()); // sobel's strips need 4-byte multiples
         QCOMPARE(cells[3].toObject().value("stage").toString(), QString("local"));
         QCOMPARE(cells[3].toObject().value("block").toString(), bestBlock);
         QFile db(cache.path() + "/tuning.json");
@@ -391,7 +392,7 @@ private slots:
         auto runJson = [&](const QStringList &extra) {
             QProcess run;
             run.start(QStringLiteral(FWB_FILTER_BENCH),
-                      QStringList{"run", "--filter", "sobel", "--variant", "roofline", "--check", "--no-baselines"}
+                      QStringList{"run", "--filter", "sobel", "--variant", "strips", "--check", "--no-baselines"}
                           + image + extra);
             run.waitForFinished(300000);
             return QJsonDocument::fromJson(run.readAllStandardOutput()).object().value("results").toArray().first().toObject();

@@ -17,8 +17,8 @@ class TestBox : public fwb::test::FamilySuite
 private slots:
     void matchesCpuReference_data();
     void unavailableAboveItsRadius();
-    void rooflineBlockEdges_data();
-    void rooflineBlockEdges();
+    void fusedLocalBlockEdges_data();
+    void fusedLocalBlockEdges();
 };
 
 void TestBox::matchesCpuReference_data()
@@ -26,7 +26,7 @@ void TestBox::matchesCpuReference_data()
     addReferenceColumns();
     addVariantRows("box");
     // Parameter extremes: a radius wider than the image (reflect101 folds repeatedly), the smallest radius.
-    for (const char *variant : {"naive", "separable", "sliding_window", "roofline"}) {
+    for (const char *variant : {"naive", "separable", "sliding_window", "fused_local"}) {
         addReferenceRow(QString::asprintf("box/%s/radius50/67x45", variant), "box", variant, PixelFormat::Rgb888,
                         BorderMode::Reflect101, 67, 45, "radius=50", 0);
         addReferenceRow(QString::asprintf("box/%s/radius1/constant", variant), "box", variant, PixelFormat::Gray8,
@@ -45,16 +45,16 @@ void TestBox::unavailableAboveItsRadius()
     verifyUnavailable(*m_session, "box", "strips", PixelFormat::Gray8, "radius=3", "radius up to 2");
 }
 
-void TestBox::rooflineBlockEdges_data()
+void TestBox::fusedLocalBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("box", "roofline", {"radius=1", "radius=3", "radius=50"});
+    addBlockEdgeRows("box", "fused_local", {"radius=1", "radius=3", "radius=50"});
     addBlockEdgeRows("box", "strips", {"radius=1", "radius=2"}, -1, true);
     addBlockEdgeRows("box", "cpu_rows", {"radius=1", "radius=2"});
     addBlockEdgeRows("box", "packed", {"radius=1"}, -1, true);
 }
 
-void TestBox::rooflineBlockEdges()
+void TestBox::fusedLocalBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
 }

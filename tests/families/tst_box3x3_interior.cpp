@@ -28,8 +28,8 @@ class TestBox3x3Interior : public fwb::test::FamilySuite
 
 private slots:
     void matchesCpuReference_data();
-    void rooflineBlockEdges_data();
-    void rooflineBlockEdges();
+    void stripsBlockEdges_data();
+    void stripsBlockEdges();
     void exactCl12RefusesNonDividingShape();
     void exactCl12RunsWhenShapeDivides_data();
     void exactCl12RunsWhenShapeDivides();
@@ -80,13 +80,13 @@ void TestBox3x3Interior::exactCl12RunsWhenShapeDivides()
     QVERIFY(r.matches);
 }
 
-void TestBox3x3Interior::rooflineBlockEdges_data()
+void TestBox3x3Interior::stripsBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("box3x3_interior", "roofline", {""}, -1, true);
+    addBlockEdgeRows("box3x3_interior", "strips", {""}, -1, true);
 }
 
-void TestBox3x3Interior::rooflineBlockEdges()
+void TestBox3x3Interior::stripsBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
 }

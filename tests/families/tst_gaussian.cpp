@@ -16,8 +16,8 @@ class TestGaussian : public fwb::test::FamilySuite
 
 private slots:
     void matchesCpuReference_data();
-    void rooflineBlockEdges_data();
-    void rooflineBlockEdges();
+    void fusedLocalBlockEdges_data();
+    void fusedLocalBlockEdges();
     void stripsUnavailableAboveItsRadius();
 };
 
@@ -26,7 +26,7 @@ void TestGaussian::matchesCpuReference_data()
     addReferenceColumns();
     addVariantRows("gaussian");
     // Parameter extremes: the smallest and a large sigma.
-    for (const char *variant : {"separable", "separable_local", "roofline"}) {
+    for (const char *variant : {"separable", "separable_local", "fused_local"}) {
         addReferenceRow(QString::asprintf("gaussian/%s/sigma0.3", variant), "gaussian", variant, PixelFormat::Gray8,
                         BorderMode::Reflect101, 259, 194, "sigma=0.3", -1);
         addReferenceRow(QString::asprintf("gaussian/%s/sigma7.5", variant), "gaussian", variant,
@@ -39,15 +39,15 @@ void TestGaussian::matchesCpuReference_data()
                             "strips", format, BorderMode::Reflect101, 67, 45, QString("sigma=") + sigma, -1);
 }
 
-void TestGaussian::rooflineBlockEdges_data()
+void TestGaussian::fusedLocalBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("gaussian", "roofline", {"sigma=0.3", "sigma=2", "sigma=7.5"});
+    addBlockEdgeRows("gaussian", "fused_local", {"sigma=0.3", "sigma=2", "sigma=7.5"});
     // strips: radius 3 (the first with halo words), 6 (sigma 2) and 8 (its largest).
     addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"}, -1, true);
 }
 
-void TestGaussian::rooflineBlockEdges()
+void TestGaussian::fusedLocalBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
 }

@@ -17,8 +17,8 @@ class TestGaussian5x5 : public fwb::test::FamilySuite
 
 private slots:
     void matchesCpuReference_data();
-    void rooflineBlockEdges_data();
-    void rooflineBlockEdges();
+    void stripsBlockEdges_data();
+    void stripsBlockEdges();
     void blocksNarrowerThanTheReach();
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
@@ -124,16 +124,16 @@ void TestGaussian5x5::vectorizedLaunchesQuarterWidth()
     QVERIFY(byDefault.matches);
 }
 
-void TestGaussian5x5::rooflineBlockEdges_data()
+void TestGaussian5x5::stripsBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("gaussian5x5", "roofline", {"sigma=1.3"}, -1, true);
+    addBlockEdgeRows("gaussian5x5", "strips", {"sigma=1.3"}, -1, true);
     // sigma 0.45: the outer taps are 16-bit subnormals (the column pass's taps / 255 too).
-    addBlockEdgeRows("gaussian5x5", "roofline_half2", {"sigma=1.3", "sigma=0.45", "sigma=10"}, -1, true);
+    addBlockEdgeRows("gaussian5x5", "strips_half2", {"sigma=1.3", "sigma=0.45", "sigma=10"}, -1, true);
     addBlockEdgeRows("gaussian5x5", "cpu_rows", {"sigma=1.3", "sigma=0.3", "sigma=10"});
 }
 
-void TestGaussian5x5::rooflineBlockEdges()
+void TestGaussian5x5::stripsBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
 }
@@ -142,7 +142,7 @@ void TestGaussian5x5::rooflineBlockEdges()
 // the strip at x = 1 used to load its left halo from before the row (the previous row's last bytes).
 void TestGaussian5x5::blocksNarrowerThanTheReach()
 {
-    for (const char *variant : {"roofline", "roofline_half2"})
+    for (const char *variant : {"strips", "strips_half2"})
         for (BorderMode border : allBorderModes())
             for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {5, 3}, {6, 2}, {37, 11}}) {
                 RunRequest request = oneShotRequest("gaussian5x5", variant);

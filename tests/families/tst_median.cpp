@@ -22,8 +22,8 @@ class TestMedian : public fwb::test::FamilySuite
 private slots:
     void matchesCpuReference_data();
 
-    void roofline_data();
-    void roofline();
+    void sortedColumnsBlockEdges_data();
+    void sortedColumnsBlockEdges();
 
     void rgbaShapes_data();
     void rgbaShapes();
@@ -37,11 +37,11 @@ void TestMedian::matchesCpuReference_data()
     addVariantRows("median5x5", {.otherBordersInGray8Only = true});
 }
 
-void TestMedian::roofline_data()
+void TestMedian::sortedColumnsBlockEdges_data()
 {
     addBlockEdgeColumns();
-    addBlockEdgeRows("median3x3", "roofline", {""});
-    addBlockEdgeRows("median5x5", "roofline", {""});
+    addBlockEdgeRows("median3x3", "sorted_columns", {""});
+    addBlockEdgeRows("median5x5", "sorted_columns", {""});
     addBlockEdgeRows("median3x3", "cpu_rows", {""});
     for (const char *name : {"median3x3", "median5x5"})
         // forgetful_u16x2_ptx is forgetful_u16x2 off NVIDIA (the reference and border rows above run it too)
@@ -49,7 +49,7 @@ void TestMedian::roofline_data()
             addBlockEdgeRows(name, variant, {""});
 }
 
-void TestMedian::roofline() { verifyBlockEdgeRow(*m_session); }
+void TestMedian::sortedColumnsBlockEdges() { verifyBlockEdgeRow(*m_session); }
 
 namespace {
 

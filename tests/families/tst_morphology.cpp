@@ -21,8 +21,8 @@ private slots:
     void largeRadius_data();
     void largeRadius();
 
-    void roofline_data();
-    void roofline();
+    void stripsBlockEdges_data();
+    void stripsBlockEdges();
 };
 
 // Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue;
@@ -75,13 +75,13 @@ void TestMorphology::largeRadius()
         }
 }
 
-void TestMorphology::roofline_data()
+void TestMorphology::stripsBlockEdges_data()
 {
     addBlockEdgeColumns();
     // r = 1, 2 keep the row results in registers for every format, r = 9 only for gray8, r = 30 never
     // (halo of several vectors, recomputed rows).
-    addBlockEdgeRows("erode", "roofline", {"radius=1", "radius=2", "radius=9"});
-    addBlockEdgeRows("dilate", "roofline", {"radius=2", "radius=30"});
+    addBlockEdgeRows("erode", "strips", {"radius=1", "radius=2", "radius=9"});
+    addBlockEdgeRows("dilate", "strips", {"radius=2", "radius=30"});
     addBlockEdgeRows("erode", "cpu_rows", {"radius=1", "radius=2"});
     addBlockEdgeRows("dilate", "cpu_rows", {"radius=1", "radius=4"});
     // The packed rung (3x3, gray8): its own and byte_strips' edge paths, in 2x2 groups as well.
@@ -89,7 +89,7 @@ void TestMorphology::roofline_data()
     addBlockEdgeRows("dilate", "packed", {"radius=1"}, -1, true);
 }
 
-void TestMorphology::roofline() { verifyBlockEdgeRow(*m_session); }
+void TestMorphology::stripsBlockEdges() { verifyBlockEdgeRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestMorphology)
 #include "tst_morphology.moc"

@@ -1,7 +1,7 @@
 // recursive_gaussian (IIR): every variant x pixel format against the single-threaded CPU reference within
 // the filter's tolerance (the variant table of FamilyTables.h); the sigma range, the
 // -cl-fast-relaxed-math toggle on the device-coefficient path, a 2-D shape with 1-D column passes, and
-// the batched (roofline) and blocked rungs at their chunk and segment edges.
+// the batched_columns and blocked rungs at their chunk and segment edges.
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
@@ -23,8 +23,8 @@ private slots:
     void recursiveFastMath_data();
     void recursiveFastMath();
     void tiledShapeLeavesColumnPassesToRuntime();
-    void rooflineEdges_data();
-    void rooflineEdges();
+    void batchedColumnsEdges_data();
+    void batchedColumnsEdges();
     void blockedEdges_data();
     void blockedEdges();
     void blockedWorkGroupShapes_data();
@@ -49,7 +49,7 @@ void TestRecursiveGaussian::recursiveSigmaRange_data()
 void TestRecursiveGaussian::recursiveSigmaRange()
 {
     QFETCH(double, sigma);
-    for (const char *variant : {"transpose_local_diagonal", "device_coefficients", "roofline", "blocked"}) {
+    for (const char *variant : {"transpose_local_diagonal", "device_coefficients", "batched_columns", "blocked"}) {
         RunRequest req = oneShotRequest("recursive_gaussian", variant, PixelFormat::Rgba8888);
         req.params.values["sigma"] = sigma;
         const RunResult r = runOnTestCard(*m_session, req, 259, 194);
@@ -101,16 +101,16 @@ void TestRecursiveGaussian::tiledShapeLeavesColumnPassesToRuntime()
     QCOMPARE(r.passMs.size(), std::size_t(4));
 }
 
-void TestRecursiveGaussian::rooflineEdges_data() { addFormatRows(); }
+void TestRecursiveGaussian::batchedColumnsEdges_data() { addFormatRows(); }
 
 // The batched-load rung: the standard sizes and every width 1..40 at heights around its chunk length
 // (32 rows gray8, 16 otherwise: partial chunks at the ends of both sweeps), small and large sigma.
-void TestRecursiveGaussian::rooflineEdges()
+void TestRecursiveGaussian::batchedColumnsEdges()
 {
     QFETCH(int, format);
     const EdgeSizes sizes = withEveryWidthTo40(kEdgeStandardSizes, {1, 15, 16, 17, 33, 40});
     for (double sigma : {0.5, 50.0}) {
-        RunRequest req = oneShotRequest("recursive_gaussian", "roofline", PixelFormat(format));
+        RunRequest req = oneShotRequest("recursive_gaussian", "batched_columns", PixelFormat(format));
         req.params.values["sigma"] = sigma;
         for (const auto &[w, h] : sizes) {
             const RunResult r = runOnTestCard(*m_session, req, w, h);

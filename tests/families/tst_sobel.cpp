@@ -1,5 +1,5 @@
 // sobel: every variant x format x border against the single-threaded CPU reference (the variant table
-// of FamilyTables.h), the exact |gx| / |gy| outputs, and the roofline rung's block edges.
+// of FamilyTables.h), the exact |gx| / |gy| outputs, and the strips rung's block edges.
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
@@ -19,8 +19,8 @@ class TestSobel : public fwb::test::FamilySuite
 private slots:
     void matchesCpuReference_data();
 
-    void roofline_data();
-    void roofline();
+    void stripsBlockEdges_data();
+    void stripsBlockEdges();
 };
 
 void TestSobel::matchesCpuReference_data()
@@ -34,15 +34,15 @@ void TestSobel::matchesCpuReference_data()
                             PixelFormat::Rgb888, BorderMode::Reflect101, 259, 194, QString("output=%1").arg(output), 0);
 }
 
-void TestSobel::roofline_data()
+void TestSobel::stripsBlockEdges_data()
 {
     addBlockEdgeColumns();
     // |gx| and |gy| exact (0), the magnitude within the filter's tolerance.
-    addBlockEdgeRows("sobel", "roofline", {"output=0", "output=1"}, 0);
-    addBlockEdgeRows("sobel", "roofline", {"output=2"});
+    addBlockEdgeRows("sobel", "strips", {"output=0", "output=1"}, 0);
+    addBlockEdgeRows("sobel", "strips", {"output=2"});
 }
 
-void TestSobel::roofline() { verifyBlockEdgeRow(*m_session); }
+void TestSobel::stripsBlockEdges() { verifyBlockEdgeRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestSobel)
 #include "tst_sobel.moc"

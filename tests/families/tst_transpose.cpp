@@ -1,5 +1,5 @@
 // transpose: every variant x pixel format exact against the single-threaded CPU reference (the variant
-// table of FamilyTables.h), the height x width output, and the roofline rung's edges.
+// table of FamilyTables.h), the height x width output, and the register_blocks rung's edges.
 #include "Catalogue.h"
 #include "Session.h"
 #include "FamilyTables.h"
@@ -17,8 +17,8 @@ class TestTranspose : public fwb::test::FamilySuite
 private slots:
     void matchesCpuReference_data();
     void transposeOutputIsHeightByWidth();
-    void rooflineEdges_data();
-    void rooflineEdges();
+    void registerBlocksEdges_data();
+    void registerBlocksEdges();
 };
 
 // Every variant x format from the catalogue (FamilyTables.h's variant table).
@@ -41,15 +41,15 @@ void TestTranspose::transposeOutputIsHeightByWidth()
     }
 }
 
-void TestTranspose::rooflineEdges_data() { addFormatRows(); }
+void TestTranspose::registerBlocksEdges_data() { addFormatRows(); }
 
 // The 16x16-block rung: the standard sizes, sizes whose rows are (and are not) 16-byte aligned so both
 // the register path and the per-pixel path run, and every width 1..40 at a few heights (partial
 // blocks at the right and bottom edges).
-void TestTranspose::rooflineEdges()
+void TestTranspose::registerBlocksEdges()
 {
     QFETCH(int, format);
-    const RunRequest req = oneShotRequest("transpose", "roofline", PixelFormat(format));
+    const RunRequest req = oneShotRequest("transpose", "register_blocks", PixelFormat(format));
     EdgeSizes sizes = kEdgeStandardSizes;
     sizes.insert(sizes.end(), {{16, 16}, {32, 48}, {48, 32}, {36, 20}, {64, 33}, {33, 64}, {80, 96}});
     for (const auto &[w, h] : withEveryWidthTo40(sizes, {1, 16, 17, 35})) {

@@ -164,6 +164,21 @@ private slots:
         QVERIFY(!again.controls()->autoRun());
         QCOMPARE(QSettings().value("run/autoRun").toBool(), false);
     }
+
+    // Settings saved before issue 23's renames name sobel's strips rung by its former name, roofline:
+    // the window opens on today's variant and saves it under today's name.
+    void savedFormerVariantNameOpensToday()
+    {
+        QSettings().setValue("run/filter", "sobel");
+        QSettings().setValue("run/variant", "roofline");
+        {
+            MainWindow window(true);
+            QCOMPARE(window.controls()->filterName(), QStringLiteral("sobel"));
+            QCOMPARE(window.controls()->variantName(), QStringLiteral("strips"));
+            window.close();
+        }
+        QCOMPARE(QSettings().value("run/variant").toString(), QStringLiteral("strips"));
+    }
 };
 
 QTEST_MAIN(TestGuiDefaults)

@@ -66,8 +66,8 @@ LessonFigures slowDevice(DeviceKind kind)
     f.cpuTitle = "OpenCV on 16 CPU threads";
     f.copyGBps = 10;
     f.pageable = {run("private_array", 10.5, 4, 4, 19), run("unrolled_constant", 10, 4, 4, 18.5, 2e6),
-                  run("constant_memory", 12, 4, 4, 20.5), run("roofline", 8, 4, 4, 16.5, 2e6)};
-    f.pinned = {run("roofline", 8, 5, 5, 18.5, 2e6)};
+                  run("constant_memory", 12, 4, 4, 20.5), run("strips", 8, 4, 4, 16.5, 2e6)};
+    f.pinned = {run("strips", 8, 5, 5, 18.5, 2e6)};
     return f;
 }
 
@@ -152,7 +152,7 @@ void TestGuiLesson::sentencesFollowTheNumbers()
     QVERIFY(family->variant(plan.spill) && family->variant(plan.spill)->lessonRole == LessonRole::Spill);
     QVERIFY(family->variant(plan.spillFix) && family->variant(plan.spillFix)->lessonRole == LessonRole::SpillFix);
     QVERIFY(!plan.rungs.empty());
-    QVERIFY(std::find(plan.rungs.begin(), plan.rungs.end(), "roofline") != plan.rungs.end());
+    QVERIFY(std::find(plan.rungs.begin(), plan.rungs.end(), "strips") != plan.rungs.end());
 
     for (DeviceKind kind : {DeviceKind::Gpu, DeviceKind::Cpu}) {
         const LessonFigures slow = slowDevice(kind);
@@ -190,8 +190,8 @@ void TestGuiLesson::sentencesFollowTheNumbers()
     LessonFigures fast = slowDevice(DeviceKind::Gpu);
     fast.cpuMs = 20;
     fast.pageable = {run("private_array", 14.36, 4, 4, 22), run("unrolled_constant", 2.605, 4, 4, 11, 6e7),
-                     run("constant_memory", 3.48, 4, 4, 12), run("roofline", 0.05, 4, 4, 8.1, 6e7)};
-    fast.pinned = {run("roofline", 0.05, 1, 1, 2.1, 6e7)};
+                     run("constant_memory", 3.48, 4, 4, 12), run("strips", 0.05, 4, 4, 8.1, 6e7)};
+    fast.pinned = {run("strips", 0.05, 1, 1, 2.1, 6e7)};
     fast.copyGBps = 2000; // 6e7 bytes: a 0.03 ms floor
     QVERIFY(mentions(lessonStep(LessonStep::Port, fast, plan).sentence, "7.7 times faster than"));
     const std::string spill = lessonStep(LessonStep::Spill, fast, plan).sentence;

@@ -119,7 +119,7 @@ private slots:
         QVERIFY(test::setUpPageWindow(window, device, 67, 45, setup));
         TunerPage *tuner = tunerPage(window);
         QVERIFY(!tuner->blocksOption()->isEnabled()); // one output per work-item
-        QVERIFY(window.controls()->setVariantName("roofline"));
+        QVERIFY(window.controls()->setVariantName("strips"));
         QTRY_VERIFY(tuner->blocksOption()->isEnabled());
         tuner->blocksOption()->setChecked(true);
         QSignalSpy finished(tuner, &JobPage::jobFinished);

@@ -1,11 +1,13 @@
 // The catalogue as data: every filter has a title, a plain verb, variants with unique names, at most one
 // variant flagged as its baseline (the window's default), at most one spill and one fix for the lesson (the
 // fix only beside its spill), one family flagged as the lesson's (with its spill and fix), and an OpenCV
-// equivalent that is whole.
+// equivalent that is whole. Variants' former names (issue 23's renames): each resolves to its variant, and
+// no two variants of a filter share a name or a former name.
 #include "Catalogue.h"
 #include "Check.h"
 
 #include <set>
+#include <utility>
 
 using namespace fwb;
 
@@ -24,6 +26,18 @@ int main()
             baselines += v.isBaseline ? 1 : 0;
             spills += v.lessonRole == LessonRole::Spill ? 1 : 0;
             fixes += v.lessonRole == LessonRole::SpillFix ? 1 : 0;
+        }
+        for (const VariantAlias &alias : variantAliases()) {
+            if (f.name != alias.filter)
+                continue;
+            if (!variants.insert(alias.formerName).second)
+                plain::fail(__FILE__, __LINE__, f.name + ": the former name " + alias.formerName + " is taken twice");
+            const VariantSpec *now = f.variant(alias.name);
+            if (!now || now->name != alias.name)
+                plain::fail(__FILE__, __LINE__, f.name + ": the former name " + alias.formerName + " points at "
+                                                    + alias.name + ", which is not one of its variants");
+            else if (f.variant(alias.formerName) != now || currentVariantName(f.name, alias.formerName) != alias.name)
+                plain::fail(__FILE__, __LINE__, f.name + ": " + alias.formerName + " does not resolve to " + alias.name);
         }
         if (spills > 1 || fixes > 1 || spills != fixes)
             plain::fail(__FILE__, __LINE__, f.name + " marks " + std::to_string(spills) + " spills and "
@@ -62,6 +76,21 @@ int main()
         }
     }
     CHECK_EQ(lessonFamilies, 1);
+    for (const VariantAlias &alias : variantAliases())
+        if (!findFilter(alias.filter))
+            plain::fail(__FILE__, __LINE__, std::string("a former variant name of no filter: ") + alias.filter);
+    // The renamed `roofline` rungs, each filter's own; names that are no variant stay as they are.
+    const std::pair<const char *, const char *> renamed[] = {
+        {"box", "fused_local"}, {"box3x3_interior", "strips"}, {"gaussian", "fused_local"}, {"gaussian5x5", "strips"},
+        {"median3x3", "sorted_columns"}, {"median5x5", "sorted_columns"}, {"erode", "strips"}, {"dilate", "strips"},
+        {"recursive_gaussian", "batched_columns"}, {"sobel", "strips"}, {"transpose", "register_blocks"}};
+    for (const auto &[filter, now] : renamed)
+        if (currentVariantName(filter, "roofline") != now)
+            plain::fail(__FILE__, __LINE__, std::string(filter) + "'s roofline is not " + now);
+    CHECK(currentVariantName("gaussian5x5", "roofline_half2") == "strips_half2");
+    CHECK(currentVariantName("sobel", "no_such_variant") == "no_such_variant");
+    CHECK(currentVariantName("no_such_filter", "roofline") == "roofline");
+    CHECK(currentVariantName("sobel", "user:mine") == "user:mine");
     CHECK(lessonFilter() && lessonFilter()->name == "gaussian5x5");
     // The seed's story: the 5x5 blur starts from the unrolled kernel, not the slow private array.
     const FilterSpec *g = findFilter("gaussian5x5");

@@ -190,7 +190,7 @@ void checkDefaultsAndArgs()
     fast.fastMath = true;
     CHECK(!usesPreparedProgram(*gauss, fast));
 
-    const std::vector<std::string> args = prepareRunArgs({"box", "roofline", "gray8", "radius=2"}, "0:1", "/tmp/c");
+    const std::vector<std::string> args = prepareRunArgs({"box", "fused_local", "gray8", "radius=2"}, "0:1", "/tmp/c");
     CHECK(args.size() > 10 && args[0] == "filter-bench" && args[1] == "run");
     CHECK(args.back() == "radius=2" && args[args.size() - 2] == "--param");
 }

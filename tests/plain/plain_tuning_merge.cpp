@@ -1,10 +1,13 @@
 // The tuning database's save (core/TuningDb) merges under a lock: two writers that loaded the same file
 // (a tuner in the window and filter-bench tune, or two windows) each keep their own new shapes and the
-// other's; an entry both hold is the saving writer's. Concurrent saves from several threads lose none.
+// other's; an entry both hold is the saving writer's. Concurrent saves from several threads lose none. An
+// entry saved under a variant's former name is found under today's.
 #include "Check.h"
 #include "TuningDb.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,14 +42,14 @@ int main()
     // Two writers that loaded the same (empty) file: both entries survive both saves.
     TuningDb a(file), b(file);
     CHECK(a.load() && b.load());
-    a.put(entry("roofline", 32));
+    a.put(entry("strips_half2", 32));
     b.put(entry("strips", 16));
     CHECK(a.save());
     CHECK(b.save());
     TuningDb reread(file);
     CHECK(reread.load());
     CHECK_EQ(reread.entries().size(), std::size_t(2));
-    CHECK(reread.find(entry("roofline", 0).key).has_value());
+    CHECK(reread.find(entry("strips_half2", 0).key).has_value());
     CHECK(reread.find(entry("strips", 0).key).has_value());
 
     // The same key in both: the later save's shape stands.
@@ -70,6 +73,28 @@ int main()
         w.join();
     CHECK(reread.load());
     CHECK_EQ(reread.entries().size(), std::size_t(10));
+
+    // A shape saved under a variant's former name (gaussian5x5's roofline, now strips: issue 23) is
+    // found under today's name, by either name through TuningKey::of, and saved back under today's.
+    {
+        const fs::path former = dir / "former.json";
+        std::ofstream(former) << R"({"version":1,"entries":[{"platform":"platform","device":"device",)"
+                                 R"("driver":"driver","filter":"gaussian5x5","variant":"roofline","format":"gray8",)"
+                                 R"("size_class":"hd","local":"16x4"}]})";
+        TuningDb db(former);
+        CHECK(db.load());
+        const auto found = db.find(entry("strips", 0).key);
+        CHECK(found && found->local.width == 16);
+        DeviceInfo device;
+        device.platformName = "platform";
+        device.name = "device";
+        device.driverVersion = "driver";
+        CHECK(TuningKey::of(device, "gaussian5x5", "roofline", PixelFormat::Gray8, 1920, 1080) == entry("strips", 0).key);
+        CHECK(db.save());
+        std::ifstream in(former);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(text.find("\"strips\"") != std::string::npos && text.find("roofline") == std::string::npos);
+    }
     fs::remove_all(dir);
     return fwb::plain::finish("plain_tuning_merge");
 }

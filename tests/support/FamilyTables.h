@@ -198,7 +198,7 @@ inline void addFormatRows()
 }
 
 // ---- The block edges of multi-pixel rungs: one table for every family -----------------------------
-// A variant that computes a block of pixels per work-item (the roofline rungs) guards the partial
+// A variant that computes a block of pixels per work-item (the strips rungs and their kin) guards the partial
 // blocks at the right and bottom edges itself. Every pixel format x border x parameter set, each on
 // 1x1, 7x5, 33x17, 259x194, 640x480 and on every width 1..40 (every remainder of a 4- or 16-pixel
 // block, with and without a full one) at heights 1, 3, 9 and 17 (partial strips), against the

@@ -1,6 +1,8 @@
 // RecoveryBar: the recovery file as a small JSON object, and the yellow bar that offers it.
 #include "RecoveryBar.h"
 
+#include "Catalogue.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -48,7 +50,9 @@ std::optional<RecoveredEdit> RecoveryBar::read()
     const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
     RecoveredEdit edit;
     edit.filter = o.value(QStringLiteral("filter")).toString();
-    edit.variant = o.value(QStringLiteral("variant")).toString();
+    // Written under a variant's former name (core's variantAliases): the edits belong to today's.
+    edit.variant = QString::fromStdString(currentVariantName(edit.filter.toStdString(),
+                                                             o.value(QStringLiteral("variant")).toString().toStdString()));
     edit.file = o.value(QStringLiteral("file")).toString();
     edit.saved = o.value(QStringLiteral("saved")).toString();
     edit.source = o.value(QStringLiteral("source")).toString();

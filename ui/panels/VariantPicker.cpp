@@ -100,8 +100,14 @@ QString VariantPicker::variantName() const
     return item ? item->data(Qt::UserRole).toString() : QString();
 }
 
-bool VariantPicker::setVariantName(const QString &name)
+QString VariantPicker::variantNameNow(const QString &name) const
 {
+    return QString::fromStdString(currentVariantName(filterName().toStdString(), name.toStdString()));
+}
+
+bool VariantPicker::setVariantName(const QString &asked)
+{
+    const QString name = variantNameNow(asked); // a former name (--variant, saved settings) selects today's
     for (int row = 0; row < m_variants->count(); ++row) {
         QListWidgetItem *item = m_variants->item(row);
         if (item->data(Qt::UserRole).toString() == name) {
@@ -127,8 +133,9 @@ QStringList VariantPicker::availableVariants() const
     return names;
 }
 
-QString VariantPicker::unavailableReason(const QString &variant) const
+QString VariantPicker::unavailableReason(const QString &asked) const
 {
+    const QString variant = variantNameNow(asked);
     for (int row = 0; row < m_variants->count(); ++row) {
         const QListWidgetItem *item = m_variants->item(row);
         if (item->data(Qt::UserRole).toString() == variant) {

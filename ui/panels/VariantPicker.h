@@ -34,6 +34,7 @@ public:
     const FilterSpec *filter() const;
 
     QString variantName() const;
+    // Selects a variant of the current filter by its name or a former one (core's variantAliases).
     bool setVariantName(const QString &name);
     const VariantSpec *variant() const;
     // Variants of the current filter that can run on the engine and format of the last rebuild, at
@@ -68,6 +69,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    QString variantNameNow(const QString &name) const; // a former name: the name it has now
     void updateVariantText();
     bool applyParamLimits(); // true when a row changed
     void fitVariantList(int outerWidth = -1);

@@ -172,7 +172,7 @@ void registerBox(std::vector<FilterSpec> &out)
     b.prepare = [](const FilterParams &p) {
         PreparedFilter prepared;
         prepared.radius = boxRadius(p);
-        // Sizes the roofline rung's __local tile and unrolls its loops (one program per radius).
+        // Sizes the fused_local rung's __local tile and unrolls its loops (one program per radius).
         prepared.defines.push_back("-DBOX_RADIUS=" + std::to_string(prepared.radius));
         return prepared;
     };
@@ -239,8 +239,8 @@ void registerBox(std::vector<FilterSpec> &out)
                        "The image edges stay on the fast path (the border rule's pixels already sit in the loaded "
                        "block), bytes enter the sums through the float mantissa (exact), and the rounded mean is "
                        "taken in the mantissa too, so the result is bit-exact. The same strips as gaussian5x5's "
-                       "and box3x3_interior's roofline rungs (kernels/shared/separable_strips.clh). Unavailable above "
-                       "radius 2: the rows kept grow with r; the roofline rung handles any radius.",
+                       "and box3x3_interior's strips rungs (kernels/shared/separable_strips.clh). Unavailable above "
+                       "radius 2: the rows kept grow with r; the fused_local rung handles any radius.",
         .seedNote = "Not in the seeds; the register-strip form of 'Fast stencils' (CUDA convolutionSeparable, "
                     "Halide's sliding windows) for the radii OpenCV users reach for most.",
         .plainWords = "For a small blur, each worker slides down a thin strip of the picture and keeps the last few "
@@ -284,7 +284,7 @@ void registerBox(std::vector<FilterSpec> &out)
                       "picture streams through as fast as it can be copied.",
     }));
     box.variants.push_back(VariantSpec{
-        .name = "roofline",
+        .name = "fused_local",
         .title = "Both passes fused in local memory, running sums",
         .kernelFile = "box.cl",
         .passes = {{"box_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},

@@ -133,7 +133,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
         .plainWords = "The job is cut to exactly the inner pixels and the chip is allowed to make its last teams smaller, so no worker is wasted.",
     });
     interior.variants.push_back(VariantSpec{
-        .name = "roofline",
+        .name = "strips",
         .title = "Row strips in registers, wide loads, edges on the fast path",
         .kernelFile = "box.cl",
         .passes = {{"box3x3_interior_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},

@@ -261,7 +261,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .plainWords = "The same two sweeps, but each team first copies its patch of the picture into a small fast scratchpad and works from there.",
     });
     g.variants.push_back(VariantSpec{
-        .name = "roofline",
+        .name = "fused_local",
         .title = "Both passes fused in local memory",
         .kernelFile = "gaussian_separable.cl",
         .passes = {{"gaussian_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
@@ -302,7 +302,7 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .rowAlign = 16, // odd widths: rows padded to 16 bytes on the device keep the aligned loads
         .preferredLocalGpu = LocalSize{32, 4},
         .preferredLocalCpu = LocalSize{16, 1},
-        .description = "The gaussian5x5 roofline rung (kernels/shared/separable_strips.clh) for any sigma up to 2.66 "
+        .description = "The gaussian5x5 strips rung (kernels/shared/separable_strips.clh) for any sigma up to 2.66 "
                        "(radius 8): a work-item owns a strip 16 bytes across and 32 rows down on GPUs (16 x 32 on "
                        "PoCL too), fetches every input "
                        "row once as aligned words (the strip plus r pixels of halo on each side), filters it along "

@@ -203,7 +203,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
             std::snprintf(define, sizeof define, "-DFWB_W%d=%af", i, double(prepared.coeffs[std::size_t(i)]));
             prepared.defines.emplace_back(define);
         }
-        // The 1-D taps whose products are the weights, for the separable roofline rung.
+        // The 1-D taps whose products are the weights, for the strips rungs (separable).
         const std::vector<float> taps = gaussian5x5Taps(sigma);
         for (int i = 0; i < 5; ++i) {
             std::snprintf(define, sizeof define, "-DFWB_G%d=%af", i, double(taps[std::size_t(i)]));
@@ -310,7 +310,7 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         .plainWords = "Each worker computes four neighbouring pixels at once, so the picture is read in bigger gulps.",
     });
     g.variants.push_back(VariantSpec{
-        .name = "roofline",
+        .name = "strips",
         .title = "Row strips in registers, wide loads, edges on the fast path",
         .kernelFile = "gaussian5x5.cl",
         .passes = {{"gaussian5x5_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
@@ -347,8 +347,8 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
     // The same strips with the arithmetic in pairs of 16-bit floats (kernels/shared/separable_strips.clh, SS_HALF2).
     {
         VariantSpec h = g.variants.back();
-        h.name = "roofline_half2";
-        h.title = "Roofline strips, two pixels per instruction (16-bit floats)";
+        h.name = "strips_half2";
+        h.title = "Row strips, two pixels per instruction (16-bit floats)";
         h.defines = {"SS_HALF2"};
         h.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
         // H100, 6720x4480: rgba8888 16 bytes (4 pixels) x 8 rows in 16x8 groups 0.165 ms, against 0.169 in
@@ -356,13 +356,13 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         // 8 bytes 0.041 (16 bytes 0.045, 8x4 0.047, 4x8 0.053), 16x8 groups within 1% of 32x4.
         h.blockBytesGpuRgba = 16;
         h.preferredLocalGpu = LocalSize{16, 8};
-        h.plainWords = "Like the roofline version, but the sums are kept as short numbers packed in pairs, so each "
+        h.plainWords = "Like the strips version, but the sums are kept as short numbers packed in pairs, so each "
                        "step of arithmetic blurs two pixels at once; a pixel may come out one shade off, as with "
                        "other versions.";
-        h.description = "The roofline strips (8 rows down, each input row fetched once; 8 gray8 pixels or 4 "
+        h.description = "The strips rung (8 rows down, each input row fetched once; 8 gray8 pixels or 4 "
                         "rgba8888 pixels across on GPUs) with the "
                         "arithmetic in pairs of 16-bit floats: on NVIDIA one fma.rn.f16x2 instruction does the "
-                        "multiply-add for two output bytes, where the roofline rung spends one 32-bit FMA on each "
+                        "multiply-add for two output bytes, where the strips rung spends one 32-bit FMA on each "
                         "and is bound by instruction issue. Bytes enter exactly (1024 + b is a 16-bit float whose "
                         "low bits are b: one byte permute and one packed subtract per two bytes), the taps are "
                         "rounded to 16 bits and every sum to 11 significant bits: at most 0.44 of a level off after "

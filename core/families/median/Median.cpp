@@ -1,4 +1,4 @@
-// median3x3 and median5x5 (insertion sort, min/max network, network on a local tile, the roofline and
+// median3x3 and median5x5 (insertion sort, min/max network, network on a local tile, the sorted_columns and
 // forgetful rungs; kernels/median/median.cl, kernels/median/median_blocks.clh from scripts/median_networks.py):
 // catalogue entries, the plain CPU reference and the fast multi-threaded CPU path.
 #include "Catalogue.h"
@@ -64,7 +64,7 @@ void sortColumns5(const u8 *__restrict s0, const u8 *__restrict s1, const u8 *__
 
 // Median of 25 from five column-sorted rank rows (r_k = k-th smallest of each column, padded by 2
 // pixels): p[dy * 5 + dx] = r_dy at x + dx - 2. The network is the kernels' 113-step Batcher network
-// pruned further given sorted columns (76 steps), the roofline kernel's own: generated into
+// pruned further given sorted columns (76 steps), the sorted_columns kernel's own: generated into
 // kernels/median/median_sorted_columns.clh and checked exhaustively with the 0-1 principle over all 6^5
 // column-sorted 0-1 inputs by scripts/median_networks.py; tst_cpureference compares it with the oracle.
 FWB_VECTOR_CLONES
@@ -158,7 +158,7 @@ void medianFast(const Image &src, Image &dst, int size, BorderMode border, int t
 }
 
 // The rgba8888 shapes that build fast on NVIDIA (issue 25): the program holds one copy of the network instead
-// of one per row or channel. `shape` per variant: roofline (kernels/median/median.cl, MR_ROW_LOOP): 1 keeps
+// of one per row or channel. `shape` per variant: sorted_columns (kernels/median/median.cl, MR_ROW_LOOP): 1 keeps
 // the block's rows in a rolled loop, 0 unrolls them; forgetful rungs (median_forgetful.clh, MF_CHANNEL_LOOP):
 // 1 runs each step's network one channel (or packed channel pair) at a time in a rolled loop, 2 runs the
 // whole strip a channel (or pair) at a time, 0 the whole pixel unrolled. Flip a variant's shape here. The
@@ -173,10 +173,10 @@ struct RgbaShape
     int shape;
 };
 constexpr RgbaShape kRgbaShapes[] = {
-    {3, "roofline", 1},  {3, "forgetful", 2}, {3, "forgetful_w16", 2}, {3, "forgetful_u16x2", 2},
-    {3, "forgetful_u16x2_ptx", 2},
-    {5, "roofline", 1},  {5, "forgetful", 2}, {5, "forgetful_w16", 2}, {5, "forgetful_u16x2", 2},
-    {5, "forgetful_u16x2_ptx", 2},
+    {3, "sorted_columns", 0},  {3, "forgetful", 0}, {3, "forgetful_w16", 0}, {3, "forgetful_u16x2", 0},
+    {3, "forgetful_u16x2_ptx", 0},
+    {5, "sorted_columns", 0},  {5, "forgetful", 0}, {5, "forgetful_w16", 0}, {5, "forgetful_u16x2", 0},
+    {5, "forgetful_u16x2_ptx", 0},
 };
 
 void addRgbaShapes(FilterSpec &f, int size)
@@ -184,7 +184,7 @@ void addRgbaShapes(FilterSpec &f, int size)
     for (VariantSpec &v : f.variants)
         for (const RgbaShape &each : kRgbaShapes)
             if (each.size == size && v.name == each.variant)
-                v.defines.push_back(std::string(v.name == "roofline" ? "MR_ROW_LOOP_DEFAULT=" : "MF_CHANNEL_LOOP_DEFAULT=")
+                v.defines.push_back(std::string(v.name == "sorted_columns" ? "MR_ROW_LOOP_DEFAULT=" : "MF_CHANNEL_LOOP_DEFAULT=")
                                     + std::to_string(each.shape));
 }
 
@@ -263,8 +263,8 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         .plainWords = "Each team copies its patch of the picture into a fast scratchpad first, so neighbouring workers stop fetching the same pixels again and again.",
     });
     f.variants.push_back(VariantSpec{
-        .name = "roofline",
-        .title = "Roofline: shared column sorts on byte vectors",
+        .name = "sorted_columns",
+        .title = "Shared column sorts on byte vectors",
         .kernelFile = "median.cl",
         .passes = {{"median_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .blockWidth = 8, // 8x8 was the best block on the GPUs measured, for 3x3 and 5x5
@@ -340,7 +340,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     };
     const auto unpacked = [&](const std::string &name, int width, const char *perOutput, const std::string &lesson) {
         return forgetful(name, width, "Each work-item makes " + std::to_string(width) + " x 8 outputs",
-                         std::string(". Min/max per output: ") + perOutput + " (the current roofline rung: "
+                         std::string(". Min/max per output: ") + perOutput + " (the sorted_columns rung: "
                              + (size == 3 ? "18" : "about 145") + "). Pixels are whole uchar/uchar3/uchar4 values (a "
                              "channel per lane); rows load once as aligned vectors and slide down in registers. Exact.",
                          lesson);
@@ -410,7 +410,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                                             "sorted with 6 uchar16 min/max, then Paeth's median of (largest low, median of "
                                             "middles, smallest high): 28 byte min/max per 16 outputs, the two previous rows "
                                             "kept in registers. Exact. On PoCL it runs 2-7x faster than the GPU-shaped "
-                                            "roofline rung.",
+                                            "sorted_columns rung.",
                                             "Seed 000: min/max instead of branches, 16 bytes per instruction."));
     addRgbaShapes(f, size);
     out.push_back(f);

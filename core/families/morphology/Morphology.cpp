@@ -181,8 +181,8 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
         .plainWords = "Each team copies its patch into a fast scratchpad first and does both sweeps from there.",
     });
     f.variants.push_back(VariantSpec{
-        .name = "roofline",
-        .title = "Roofline: fused separable in registers",
+        .name = "strips",
+        .title = "Row strips: both passes fused in registers",
         .kernelFile = "morphology.cl",
         .passes = {{"morph_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .blockWidth = 8, // CPU devices: 8 pixels across in both layouts
@@ -211,7 +211,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
         .title = "Packed: two pixels per 16-bit min/max (3x3, gray8)",
         .kernelFile = "morphology.cl",
         .passes = {{"morph_packed", Slot::Src, Slot::Dst, Geometry::Blocks}},
-        .description = "The roofline rung's strips (each input row loaded once as an aligned 16-byte vector plus "
+        .description = "The strips rung's strips (each input row loaded once as an aligned 16-byte vector plus "
                        "the halo, the window's rows kept in registers while the block slides down) with the "
                        + opName + " done two pixels at a time on 16-bit halves of 32-bit words. A half whose "
                        "high byte is a pixel orders by that pixel whatever its low byte holds, so the word "
@@ -223,7 +223,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                        "shifting and unpacking. On NVIDIA the 16x2 " + opName + " and the permute are single "
                        "instructions (inline PTX); elsewhere portable ushort2 " + opName + " and shifts, so the "
                        "CPU tests check this very arithmetic. Radius 1 and gray8 only. Exact. On a large GPU it "
-                       "runs about as fast as the roofline rung: halving the instructions did not move the time, "
+                       "runs about as fast as the strips rung: halving the instructions did not move the time, "
                        "which is set on the memory side.",
         .seedNote = "Seed 000's min/max instead of branches, two pixels per instruction.",
         .plainWords = "Like the strip version, but every comparison handles two pixels at once. On a big graphics "
@@ -242,7 +242,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                        "column pass that of three row results. Whether a strip lies inside the image is decided "
                        "once, before its rows, and rows outside follow the border rule by index arithmetic, so "
                        "the strip's loop has no branch between its loads and every row's loads go out at once: "
-                       "the roofline rung checks each row for the image's edge and issues one row's loads at a "
+                       "the strips rung checks each row for the image's edge and issues one row's loads at a "
                        "time. Only the strips at a row's two ends gather byte by byte. Exact.",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with a "
                     "3x3 window on the way.",
@@ -255,7 +255,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                        "Erode/dilate: uchar16 " + opName +
                     " of the 2r+1 shifted loads along x, then of the last 2r+1 row results down y (one "
                     "vpminub/vpmaxub per 16 bytes and tap). Exact. On PoCL it runs 2-6x faster than the "
-                    "GPU-shaped roofline rung and near OpenCV's own CPU code.",
+                    "GPU-shaped strips rung and near OpenCV's own CPU code.",
                                         "Seed 000's min/max instead of branches, 16 bytes per instruction."));
     out.push_back(f);
 }

@@ -342,8 +342,8 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
     v.seedNote = "Seed 000 guideline: trade precision for speed with native_/fast built-ins and build options.";
     f.variants.push_back(v);
 
-    v = recursiveVariant("local_padded", "Roofline: batched column loads", false);
-    v.name = "roofline";
+    v = recursiveVariant("local_padded", "Batched column loads", false);
+    v.name = "batched_columns";
     v.plainWords = "The walking blur done by many more workers at once, each handling a few columns, without flipping the picture at all.";
     v.passes[0].entry = "iir_columns_batched_u8";
     v.passes[2].entry = "iir_columns_batched_f32";
@@ -388,9 +388,9 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "lanes x segments (6720x4480 rgba8888: 26880 x 140 for the columns, 17920 x 210 for the rows) instead of "
         "one per column, every access coalesced across lanes. Bytes per sample: columns read the 8-bit input "
         "twice and write an 8.8 fixed-point intermediate (2 bytes, error <= 1/512, against 4-byte floats in "
-        "roofline), rows read it twice and write the 8-bit output; the carries cost 24 bytes per boundary and "
+        "batched_columns), rows read it twice and write the 8-bit output; the carries cost 24 bytes per boundary and "
         "lane in the tails and apply kernels and 60 in the scan (it reads the forward carries again for the "
-        "backward chain): about 16 bytes per sample in all, 6.75 of them carries, against roofline's ~42 (two "
+        "backward chain): about 16 bytes per sample in all, 6.75 of them carries, against batched_columns' ~42 (two "
         "float transposes, float column passes). Cost stays flat in sigma.";
     v.seedNote = "Seed 000: the per-column loop 'cannot fill the GPU' - here the loop is 32 samples long and "
                  "the GPU has lanes x segments of them.";

@@ -185,8 +185,8 @@ void registerSobel(std::vector<FilterSpec> &out)
         .plainWords = "The edge test is split into a smoothing sweep and a difference sweep, which needs fewer sums per pixel.",
     });
     s.variants.push_back(VariantSpec{
-        .name = "roofline",
-        .title = "Roofline: blocks of rows in registers",
+        .name = "strips",
+        .title = "Row strips: blocks of rows in registers",
         .kernelFile = "sobel.cl",
         .passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
         // H100, 6720x4480, |gx|: gray8 8x8 in 32x4 groups 0.066 ms, 8x4 in 16x8 0.057 (8x2 0.062, 16x4 0.068);
@@ -225,7 +225,7 @@ void registerSobel(std::vector<FilterSpec> &out)
                        "three rows into gx and gy with the reference's integers and rounding. Whether a strip lies "
                        "inside the image is decided once, before its rows, and rows outside follow the border rule "
                        "by index arithmetic, so the strip's loop has no branch between its loads and every row's "
-                       "loads go out at once (the roofline rung checks each row for the image's edge and issues one "
+                       "loads go out at once (the strips rung checks each row for the image's edge and issues one "
                        "row's loads at a time). Exact; rgba8888 alpha passes through.",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with the "
                     "edge test on the way.",

@@ -153,8 +153,8 @@ void registerTranspose(std::vector<FilterSpec> &out)
         .plainWords = "The same squares, with one spare column in the scratchpad so workers do not queue up for the same part of it.",
     });
     f.variants.push_back(VariantSpec{
-        .name = "roofline",
-        .title = "Roofline: 16x16 block per work-item, in registers",
+        .name = "register_blocks",
+        .title = "16x16 block per work-item, in registers",
         .kernelFile = "transpose.cl",
         .passes = {{"transpose_roofline_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
         .blockWidth = 16,
