@@ -277,11 +277,11 @@ void registerBox(std::vector<FilterSpec> &out)
                        "rounded mean is one multiply-high per byte (floor((s + 4) x 7282 / 65536), the reference's "
                        "rounding for every sum a 3x3 window can reach). Whether a strip lies inside the image is "
                        "decided once, before its rows, and rows outside follow the border rule by index "
-                       "arithmetic, so every row's loads go out at once. Exact.",
+                       "arithmetic, so the compiler may issue every row's loads at once. Exact. On a large GPU "
+                       "it is not yet faster than the strips rung in gray8 (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with a "
                     "3x3 mean on the way.",
-        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, so the "
-                      "picture streams through as fast as it can be copied.",
+        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
     }));
     box.variants.push_back(VariantSpec{
         .name = "fused_local",

@@ -241,13 +241,12 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                        "themselves and one to the right; the row pass is the " + opName + " of the three views, the "
                        "column pass that of three row results. Whether a strip lies inside the image is decided "
                        "once, before its rows, and rows outside follow the border rule by index arithmetic, so "
-                       "the strip's loop has no branch between its loads and every row's loads go out at once: "
-                       "the strips rung checks each row for the image's edge and issues one row's loads at a "
-                       "time. Only the strips at a row's two ends gather byte by byte. Exact.",
+                       "the strip's loop has no branch between its loads and the compiler may issue every row's "
+                       "loads at once; the strips at a row's two ends gather byte by byte. Exact. On a large GPU "
+                       "it is not yet faster than the strips and packed rungs in gray8 (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with a "
                     "3x3 window on the way.",
-        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, so the "
-                      "picture streams through as fast as it can be copied.",
+        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
     }));
     f.variants.push_back(cpuRowsVariant("cpu_rows_morph",
                        "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",

@@ -224,13 +224,13 @@ void registerSobel(std::vector<FilterSpec> &out)
                        "row pass keeps right - left and left + 2 centre + right (16-bit), the column pass joins "
                        "three rows into gx and gy with the reference's integers and rounding. Whether a strip lies "
                        "inside the image is decided once, before its rows, and rows outside follow the border rule "
-                       "by index arithmetic, so the strip's loop has no branch between its loads and every row's "
-                       "loads go out at once (the strips rung checks each row for the image's edge and issues one "
-                       "row's loads at a time). Exact; rgba8888 alpha passes through.",
+                       "by index arithmetic, so the strip's loop has no branch between its loads and the compiler "
+                       "may issue every row's loads at once. The arithmetic runs two pixels per 32-bit word in "
+                       "biased 16-bit halves. Exact; rgba8888 alpha passes through. On a large GPU it is not yet "
+                       "faster than the strips rung (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with the "
                     "edge test on the way.",
-        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, so the "
-                      "picture streams through as fast as it can be copied.",
+        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
     }));
 }
 

@@ -1,0 +1,32 @@
+#!/bin/bash
+# device call 4: stream rungs (one path with edge masks; Sobel in 16-bit halves): GPU checks, NPP beside, shapes
+cd "$(dirname "$0")/../.."
+source .bench/setup.sh -DCUDAToolkit_ROOT=/usr/local/cuda > $OUT/setup.log 2>&1
+B=build-dev/filter-bench
+ls -la $B || exit 1
+git log --oneline -1 > $OUT/commit.txt
+g++ -O2 -std=c++20 .bench/st/st.cpp -o /tmp/st -I/usr/local/cuda/include -lOpenCL && /tmp/st 1 0 .bench/st/st.cl .bench/st/cfg3.txt > $OUT/harness.txt 2>&1
+scripts/npp-compare.sh $B $OUT/npp --device 1:0 --only 'erode|dilate|box|sobel' > $OUT/npp.log 2>&1
+cat $OUT/npp/npp.md
+cat $OUT/harness.txt
+for f in erode sobel box; do for fmt in gray8 rgba8888; do
+  p=(); [ $f = sobel ] && p=(--param output=0) || p=(--param radius=1)
+  for blk in 16x4 16x8; do for l in 64x2 32x4 16x8; do
+    [ $fmt = rgba8888 ] && bb=4x${blk#16x} || bb=$blk
+    t=$($B run --filter $f --variant stream --format $fmt --border replicate --synthetic 6720x4480 "${p[@]}" --block $bb --local $l --repeat 20 --no-cpu-single --no-baselines --device 1:0 --json 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); r=[x for x in d['results'] if x['variant']=='stream'][0]; print(r['kernel_ms']['median'])" 2>&1)
+    echo "$f $fmt block $bb local $l $t" >> $OUT/shapes.txt
+  done; done; done; done
+cat $OUT/shapes.txt
+: > $OUT/checks.txt
+for f in erode dilate box sobel; do for b in reflect101 replicate constant; do for fmt in gray8 rgba8888; do
+  for sz in 5x3 17x9 33x17 67x45 1921x1081 6719x4481; do for extra in "" "--tile 613x411"; do
+    p=(); [ $f = sobel ] || p=(--param radius=1)
+    out=$($B run --filter $f --variant stream --format $fmt --border $b --synthetic $sz "${p[@]}" $extra --check --repeat 1 --no-cpu-single --no-baselines --device 1:0 2>&1)
+    r=$(echo "$out" | grep -E "^$f +stream" | grep -o "ok (max diff [0-9]*)\|MISMATCH.*\|unavailable.*" | head -1)
+    echo "$f $b $fmt $sz $extra: ${r:-NO RESULT $(echo "$out" | tail -2)}" >> $OUT/checks.txt
+  done; done; done; done; done
+for o in 1 2; do for fmt in gray8 rgba8888; do for sz in 67x45 6719x4481; do
+  out=$($B run --filter sobel --variant stream --format $fmt --param output=$o --synthetic $sz --check --repeat 1 --no-cpu-single --no-baselines --device 1:0 2>&1)
+  echo "sobel output=$o $fmt $sz: $(echo "$out" | grep -E "^sobel +stream" | grep -o "ok (max diff [0-9]*)\|MISMATCH.*")" >> $OUT/checks.txt
+done; done; done
+echo "checks ok: $(grep -c ': ok' $OUT/checks.txt) of $(wc -l < $OUT/checks.txt)"; grep -v ": ok" $OUT/checks.txt | head
