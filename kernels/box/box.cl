@@ -282,7 +282,7 @@ kernel void box_packed(global const uchar *src, global uchar *dst, int width, in
 // BLOCK_H rows down, every row's loads issued together; 16-bit row sums of the three views (at most 765),
 // three rows' sums (at most 2295) and the rounded mean (2s + 9) / 18 as floor((s + 4) * 7282 / 2^16), one
 // multiply-high per byte (box_packed's rounding, checked exhaustively). Exact.
-#if defined(BLOCK_W) && defined(BLOCK_H) && BLOCK_W * CHANNELS == 16 && BOX_RADIUS == 1 && CHANNELS != 3 \
+#if defined(BLOCK_W) && defined(BLOCK_H) && (BLOCK_W * CHANNELS <= 16 || defined(FWB_WANT_box_stream)) && BOX_RADIUS == 1 && CHANNELS != 3 \
     && !defined(BOX_PACKED) && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_stream))
 #define S3_ROW_T ushort16
 inline ushort16 s3_row(uchar16 l, uchar16 c, uchar16 r)

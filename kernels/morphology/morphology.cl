@@ -252,7 +252,7 @@ kernel void morph_packed(global const uchar *restrict src, global uchar *restric
 // Streaming rung (3x3, gray8 and rgba8888): stream3x3.clh's strips, 16 bytes across and BLOCK_H rows
 // down, every row's loads issued together; the row pass is the min/max of the three views, the column
 // pass that of three row results. Exact.
-#if defined(BLOCK_W) && defined(BLOCK_H) && BLOCK_W * CHANNELS == 16 && MORPH_RADIUS == 1 && CHANNELS != 3 \
+#if defined(BLOCK_W) && defined(BLOCK_H) && (BLOCK_W * CHANNELS <= 16 || defined(FWB_WANT_morph_stream)) && MORPH_RADIUS == 1 && CHANNELS != 3 \
     && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_stream))
 #define S3_ROW_T uchar16
 inline uchar16 s3_row(uchar16 l, uchar16 c, uchar16 r) { return MORPH_OP(MORPH_OP(l, c), r); }

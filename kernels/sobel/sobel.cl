@@ -242,7 +242,7 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
 // integers and rounding (sobel_store()), about a third of the operations of 16-bit lanes and half the
 // registers. The magnitude takes each pixel's gx and gy out to float as sobel_store() does. rgba8888:
 // alpha passes through from the centre row.
-#if defined(BLOCK_W) && defined(BLOCK_H) && BLOCK_W * CHANNELS == 16 && CHANNELS != 3 \
+#if defined(BLOCK_W) && defined(BLOCK_H) && (BLOCK_W * CHANNELS <= 16 || defined(FWB_WANT_sobel_stream)) && CHANNELS != 3 \
     && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_stream))
 typedef struct {
     uint4 de, dodd, se, sodd; // d and s of the even and the odd bytes
