@@ -235,6 +235,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
         .title = "Streaming 3x3: every row's loads at once",
         .kernelFile = "morphology.cl",
         .passes = {{"morph_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .maxRadius = 1, // the views are one pixel left and right
         .description = "The 3x3 " + opName + " (radius 1; gray8 and rgba8888) on strips 16 bytes across and 4 rows "
                        "down. Each input row is three aligned 16-byte loads (the strip's vector and its "
                        "neighbours, mostly served by the cache) seen as the pixels one to the left, the pixels "

@@ -213,7 +213,7 @@ void registerSobel(std::vector<FilterSpec> &out)
                     "and little more (the digest's 'physical limits': 2 bytes per 8-bit pixel).",
         .plainWords = "Each worker handles a whole block of pixels and reads each row once, so the picture is read in big gulps.",
     });
-    VariantSpec stream = stream3x3Variant(VariantSpec{
+    s.variants.push_back(stream3x3Variant(VariantSpec{
         .name = "stream",
         .title = "Streaming: every row's loads at once",
         .kernelFile = "sobel.cl",
@@ -231,9 +231,7 @@ void registerSobel(std::vector<FilterSpec> &out)
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with the "
                     "edge test on the way.",
         .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
-    });
-    stream.maxRadius = 0; // Sobel's window is 3x3 whatever its parameters: no radius to refuse
-    s.variants.push_back(stream);
+    }));
 }
 
 } // namespace fwb
