@@ -93,8 +93,15 @@ int cmdPrepare(const PrepareOptions &o)
     const DeviceInfo device = selectDevice(devices, o.deviceSpec);
 
     std::size_t skipped = 0; // what this device cannot run (non-uniform groups, a format the variant lacks)
-    const std::vector<PrepareJob> jobs = prepareJobs(filters, formats, device, &skipped);
-    PrepareQueue queue(jobs); // the catalogue's order: no variant is selected here
+    const std::string cacheDir = o.cacheDir.empty() ? ProgramCache::defaultDiskDir() : o.cacheDir;
+    std::vector<PreparedBuild> known; // this device's last prepare, for the order
+    for (const PreparedDevice &each : readPreparedDevices(cacheDir))
+        if (each.key == preparedKey(device))
+            known = each.builds;
+    // Longest build first (no variant is selected here): on the H100 in the catalogue's order the slow
+    // rgba8888 median programs came last and ran nearly alone at the end.
+    const std::vector<PrepareJob> jobs = longestFirst(prepareJobs(filters, formats, device, &skipped), known);
+    PrepareQueue queue(jobs);
     std::vector<PreparedBuild> builds(jobs.size());
     const int threads = o.jobs > 0 ? o.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
     const bool progress = !o.json && isatty(STDERR_FILENO);
@@ -138,7 +145,6 @@ int cmdPrepare(const PrepareOptions &o)
         cached += b.error.empty() && b.origin != "compiled" ? 1 : 0;
         buildSum += b.origin == "compiled" && b.buildMs > 0 ? b.buildMs : 0;
     }
-    const std::string cacheDir = o.cacheDir.empty() ? ProgramCache::defaultDiskDir() : o.cacheDir;
     std::string recordError;
     if (!recordPrepared(cacheDir, device, !ProgramCache::keepsBinaries(device), builds, wallS, threads, &recordError))
         std::fprintf(stderr, "filter-bench: warning: the builds are cached, but their record was not written: %s\n",

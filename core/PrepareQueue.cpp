@@ -46,6 +46,32 @@ std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filte
     return jobs;
 }
 
+std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::vector<PreparedBuild> &known)
+{
+    double slowest = -1;
+    for (const PreparedBuild &b : known)
+        if (b.origin == "compiled")
+            slowest = std::max(slowest, b.buildMs);
+    auto cost = [&](const PrepareJob &job) {
+        if (slowest < 0) { // never prepared here: the wider layouts first
+            const auto format = parsePixelFormat(job.format);
+            return double(format ? channelCount(*format) : 1);
+        }
+        for (const PreparedBuild &b : known)
+            if (b.origin == "compiled" && b.filter == job.filter && b.variant == job.variant && b.format == job.format)
+                return b.buildMs;
+        return slowest;
+    };
+    std::vector<std::pair<double, std::size_t>> order;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        order.emplace_back(cost(jobs[i]), i);
+    std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::vector<PrepareJob> sorted;
+    for (const auto &each : order)
+        sorted.push_back(std::move(jobs[each.second]));
+    return sorted;
+}
+
 bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params)
 {
     if (params.fastMath || params.border != FilterParams{}.border)

@@ -39,6 +39,13 @@ std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filte
                                     const std::vector<PixelFormat> &formats, const DeviceInfo &device,
                                     std::size_t *unavailable = nullptr);
 
+// The jobs longest build first, so that `prepare`'s last minutes are not one slow program alone: by
+// each program's cold build recorded on this device (`known`, the prepared record's rows; a job without one
+// counts as the slowest known: a new or changed program), else, on a device never prepared, the wider pixel
+// layouts first (rgba8888's programs are the slow ones: four channels unrolled). Stable: ties keep the
+// catalogue's order.
+std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::vector<PreparedBuild> &known);
+
 // Whether a run with these settings uses the program a prepare job builds (the filter's default
 // parameters, border and precision): only then does a program built ahead spare that run its build.
 bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params);

@@ -321,9 +321,48 @@ void checkConcurrentRecords()
 
 } // namespace
 
+void expectOrder(const std::string &got, const std::string &want, int line)
+{
+    if (got != want)
+        plain::fail(__FILE__, line, "order '" + got + "', expected '" + want + "'");
+}
+
+// prepare's order: longest build first, by this device's record, else the wider layouts first.
+void checkLongestFirst()
+{
+    const std::vector<PrepareJob> jobs = {{"box", "a", "gray8", {}}, {"box", "b", "gray8", {}},
+                                          {"box", "a", "rgba8888", {}}, {"box", "b", "rgba8888", {}},
+                                          {"median3x3", "c", "gray8", {}}};
+    auto names = [](const std::vector<PrepareJob> &order) {
+        std::string out;
+        for (const PrepareJob &j : order)
+            out += j.filter + "/" + j.variant + "/" + j.format + " ";
+        return out;
+    };
+    // Never prepared here: rgba8888 before gray8, the catalogue's order kept within each.
+    expectOrder(names(longestFirst(jobs, {})), "box/a/rgba8888 box/b/rgba8888 box/a/gray8 box/b/gray8 median3x3/c/gray8 ",
+                __LINE__);
+    // Recorded: by the recorded cold build; a job without a row counts as the slowest known (new or
+    // changed); a failed build's row (origin "") says nothing of its time.
+    auto row = [](const char *variant, const char *format, double ms, const char *origin = "compiled") {
+        PreparedBuild b;
+        b.filter = "box";
+        b.variant = variant;
+        b.format = format;
+        b.buildMs = ms;
+        b.origin = origin;
+        return b;
+    };
+    const std::vector<PreparedBuild> known = {row("a", "gray8", 900), row("b", "gray8", 100), row("a", "rgba8888", 300),
+                                              row("b", "rgba8888", 50000, "")};
+    expectOrder(names(longestFirst(jobs, known)), "box/a/gray8 box/b/rgba8888 median3x3/c/gray8 box/a/rgba8888 box/b/gray8 ",
+                __LINE__);
+}
+
 int main()
 {
     checkOrder();
+    checkLongestFirst();
     checkDefaultsAndArgs();
     checkRunAnswerAndSkip();
     checkConcurrentRecords();

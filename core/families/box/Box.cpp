@@ -278,8 +278,9 @@ void registerBox(std::vector<FilterSpec> &out)
                        "rounded mean is one multiply-high per byte (floor((s + 4) x 7282 / 65536), the reference's "
                        "rounding for every sum a 3x3 window can reach). Whether a strip lies inside the image is "
                        "decided once, before its rows, and rows outside follow the border rule by index "
-                       "arithmetic, so the compiler may issue every row's loads at once. Exact. On a large GPU "
-                       "it is not yet faster than the strips rung in gray8 (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
+                       "arithmetic, so the compiler may issue every row's loads at once; the strips at a row's two ends "
+                       "load the same way and put in the border rule's pixel. Exact. On the H100 the fastest box "
+                       "rung at radius 1 in both layouts (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with a "
                     "3x3 mean on the way.",
         .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
