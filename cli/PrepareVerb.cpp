@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -94,13 +95,14 @@ int cmdPrepare(const PrepareOptions &o)
 
     std::size_t skipped = 0; // what this device cannot run (non-uniform groups, a format the variant lacks)
     const std::string cacheDir = o.cacheDir.empty() ? ProgramCache::defaultDiskDir() : o.cacheDir;
-    std::vector<PreparedBuild> known; // this device's last prepare, for the order
-    for (const PreparedDevice &each : readPreparedDevices(cacheDir))
+    std::optional<PreparedDevice> record; // this device's last prepare: what needs no child, and the order
+    for (PreparedDevice &each : readPreparedDevices(cacheDir))
         if (each.key == preparedKey(device))
-            known = each.builds;
+            record = std::move(each);
     // Longest build first (no variant is selected here): on the H100 in the catalogue's order the slow
     // rgba8888 median programs came last and ran nearly alone at the end.
-    const std::vector<PrepareJob> jobs = longestFirst(prepareJobs(filters, formats, device, &skipped), known);
+    const std::vector<PrepareJob> jobs
+        = longestFirst(prepareJobs(filters, formats, device, &skipped), record ? record->builds : std::vector<PreparedBuild>{});
     PrepareQueue queue(jobs);
     std::vector<PreparedBuild> builds(jobs.size());
     const int threads = o.jobs > 0 ? o.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
@@ -115,7 +117,19 @@ int cmdPrepare(const PrepareOptions &o)
                 const std::size_t at = std::size_t(std::find_if(jobs.begin(), jobs.end(), [&](const PrepareJob &j) {
                                                        return j.sameProgram(*job);
                                                    }) - jobs.begin());
-                builds[at] = runJob(*job, device, o.cacheDir);
+                // Prepared before and still in the cache: no child (on NVIDIA each costs 2-3 s of start
+                // and context even when its program is cached, so a second prepare took 31 s for nothing).
+                const PreparedBuild *recorded = nullptr;
+                if (record && alreadyPrepared(*job, &*record, device, cacheDir))
+                    for (const PreparedBuild &b : record->builds)
+                        if (b.filter == job->filter && b.variant == job->variant && b.format == job->format)
+                            recorded = &b;
+                if (recorded) {
+                    builds[at] = *recorded;
+                    builds[at].fromRecord = true;
+                } else {
+                    builds[at] = runJob(*job, device, o.cacheDir);
+                }
                 queue.finish(*job);
                 const std::size_t n = ++done;
                 if (progress) {
@@ -140,10 +154,11 @@ int cmdPrepare(const PrepareOptions &o)
     std::size_t built = 0, cached = 0, failed = 0;
     double buildSum = 0;
     for (const PreparedBuild &b : builds) {
+        const bool compiledNow = b.origin == "compiled" && !b.fromRecord;
         failed += b.error.empty() ? 0 : 1;
-        built += b.error.empty() && b.origin == "compiled" ? 1 : 0;
-        cached += b.error.empty() && b.origin != "compiled" ? 1 : 0;
-        buildSum += b.origin == "compiled" && b.buildMs > 0 ? b.buildMs : 0;
+        built += b.error.empty() && compiledNow ? 1 : 0;
+        cached += b.error.empty() && !compiledNow ? 1 : 0;
+        buildSum += compiledNow && b.buildMs > 0 ? b.buildMs : 0;
     }
     std::string recordError;
     if (!recordPrepared(cacheDir, device, !ProgramCache::keepsBinaries(device), builds, wallS, threads, &recordError))
@@ -170,7 +185,7 @@ int cmdPrepare(const PrepareOptions &o)
         for (const PreparedBuild *p : order)
             list.push_back({{"filter", p->filter}, {"variant", p->variant}, {"format", p->format},
                             {"build_ms", p->buildMs >= 0 ? jsonNumber(p->buildMs) : Json()},
-                            {"origin", p->origin.empty() ? Json() : Json(p->origin)},
+                            {"origin", p->fromRecord ? Json("prepared") : p->origin.empty() ? Json() : Json(p->origin)},
                             {"first_run_ms", jsonNumber(p->wallMs)},
                             {"error", p->error.empty() ? Json() : Json(p->error)}});
         std::printf("%s\n", dumpJson(j).c_str());
@@ -178,7 +193,7 @@ int cmdPrepare(const PrepareOptions &o)
         std::printf("%-20s %-26s %-9s %-9s %10s\n", "filter", "variant", "format", "origin", "build");
         for (const PreparedBuild *p : order)
             std::printf("%-20s %-26s %-9s %-9s %10s%s%s\n", p->filter.c_str(), p->variant.c_str(), p->format.c_str(),
-                        p->origin.empty() ? "-" : p->origin.c_str(),
+                        p->fromRecord ? "prepared" : p->origin.empty() ? "-" : p->origin.c_str(),
                         p->buildMs >= 0 ? (std::to_string(int(p->buildMs)) + " ms").c_str() : "-",
                         p->error.empty() ? "" : "  ERROR: ", p->error.c_str());
         std::printf("prepared %zu programs for %s in %.1f s wall (%d at a time): %zu built (%.1f s of builds), %zu "

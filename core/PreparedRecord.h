@@ -18,6 +18,8 @@ struct PreparedBuild
     std::string key;      // the program cache's key of the build (ProgramCache::cacheKey), empty if unknown
     std::string options;  // its build options (with today's source they give the key again: alreadyPrepared)
     double wallMs = 0;    // the child's whole run (start, build, one launch), not recorded
+    bool fromRecord = false; // prepare found it prepared (alreadyPrepared): no child ran; the row is the
+                             // record's own, kept as it was. Not recorded
 };
 
 struct PreparedDevice

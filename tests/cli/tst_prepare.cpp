@@ -78,6 +78,12 @@ void TestPrepare::fillsThenBuildsNothing()
     QCOMPARE(second.json["programs"].toInt(), programs);
     QCOMPARE(second.json["built"].toInt(), 0);
     QCOMPARE(second.json["already_cached"].toInt(), programs);
+    // Found in the record and the cache: no child ran for any of them (a child costs seconds of start on a
+    // GPU even when its program is cached), and the record's cold build time is still given.
+    for (const QJsonValue &r : second.json["results"].toArray()) {
+        QCOMPARE(r.toObject()["origin"].toString(), QString("prepared"));
+        QVERIFY(r.toObject()["build_ms"].toDouble() > 0);
+    }
 
     const Outcome table = prepare({});
     QCOMPARE(table.code, 0);
