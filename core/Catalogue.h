@@ -95,6 +95,10 @@ struct VariantSpec
     std::string kernelFile;
     std::vector<PassSpec> passes;
     std::vector<std::string> defines; // extra -D options, e.g. "USE_PRIVATE_ARRAY"
+    // Parameters this variant's program is built for (-DFWB_PARAM_<KEY>=<integer value>, e.g. Sobel's
+    // stream rung: FWB_PARAM_OUTPUT), where a run-time choice in its unrolled loop cost speed; each value
+    // is then its own program. The other variants take the parameter at run time (no rebuild).
+    std::vector<std::string> paramDefines;
     GlobalRule globalRule = GlobalRule::RoundUp;
     TempType tempType = TempType::Pixels8;
     bool usesImages = false;     // passes read/write image2d_t objects instead of buffers

@@ -15,6 +15,9 @@
 #include "TileStream.h"
 #include "VariantLimits.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -529,6 +532,11 @@ struct Session::Impl
             opts += " " + d;
         for (const std::string &d : variant.defines)
             opts += " -D" + d;
+        for (const std::string &key : variant.paramDefines) {
+            std::string name = key;
+            std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+            opts += " -DFWB_PARAM_" + name + "=" + std::to_string(std::lround(filter.param(params, key)));
+        }
         // Only the kernels this variant launches (kernels/shared/common.clh, FWB_ONLY_ENTRIES): a driver that
         // compiles every kernel of a program (NVIDIA at build time, PoCL when the binary is fetched for the
         // disk cache) then compiles those, not the family's whole file (median.cl: 5 kernels,

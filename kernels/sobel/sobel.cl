@@ -277,7 +277,11 @@ inline float16 sobel_halves(uint4 e, uint4 o)
 }
 inline uchar16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below, uchar16 centre, float4 params)
 {
+#ifdef FWB_PARAM_OUTPUT
+    const int output = FWB_PARAM_OUTPUT; // built per output (the variant's paramDefines): one path in the loop
+#else
     const int output = (int)params.x;
+#endif
     const uint4 gxe = above.de + (here.de << 1) + below.de, gxo = above.dodd + (here.dodd << 1) + below.dodd;
     const uint4 gye = below.se + (uint4)(0x03FC03FCu) - above.se, gyo = below.sodd + (uint4)(0x03FC03FCu) - above.sodd;
     uchar16 o;

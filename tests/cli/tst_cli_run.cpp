@@ -110,6 +110,23 @@ void TestCliRun::runBlock()
         if (!each.toObject()["baseline"].toBool())
             variants << each.toObject()["variant"].toString();
     QCOMPARE(variants, (QStringList{"strips", "stream"})); // stream takes 16 bytes across: 8x4 leaves items idle
+
+    // Sobel's stream rung is built for its output (paramDefines): -DFWB_PARAM_OUTPUT=<output>, each output
+    // its own program and still matching; the other rungs take the output at run time (no such define).
+    for (const char *output : {"1", "2"}) {
+        const Outcome o2 = bench({"run", "--filter", "sobel", "--variant", "all", "--param",
+                                  QString("output=") + output, "--synthetic", "37x21", "--repeat", "1", "--warmup", "0",
+                                  "--no-cpu-single", "--no-baselines", "--check", "--json"});
+        QCOMPARE(o2.code, 0);
+        for (const QJsonValue &each : QJsonDocument::fromJson(o2.out).object()["results"].toArray()) {
+            const QJsonObject r = each.toObject();
+            if (r["baseline"].toBool())
+                continue;
+            const bool built = r["build_options"].toString().contains(QString("-DFWB_PARAM_OUTPUT=") + output);
+            QVERIFY2(built == (r["variant"].toString() == "stream"), qPrintable(r["build_options"].toString()));
+            QVERIFY(r["matches"].toBool());
+        }
+    }
 }
 
 void TestCliRun::runJson()

@@ -218,6 +218,7 @@ void registerSobel(std::vector<FilterSpec> &out)
         .title = "Streaming: every row's loads at once",
         .kernelFile = "sobel.cl",
         .passes = {{"sobel_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .paramDefines = {"output"}, // one output's arithmetic in the unrolled loop: built per output
         .description = "Strips 16 bytes across and 4 rows down (16 gray8 or 4 rgba8888 pixels). Each input row is "
                        "three aligned 16-byte loads (the strip's vector and its neighbours, mostly served by the "
                        "cache) seen as the pixels one to the left, the pixels themselves and one to the right; the "
@@ -226,8 +227,9 @@ void registerSobel(std::vector<FilterSpec> &out)
                        "inside the image is decided once, before its rows, and rows outside follow the border rule "
                        "by index arithmetic, so the strip's loop has no branch between its loads and the compiler "
                        "may issue every row's loads at once. The arithmetic runs two pixels per 32-bit word in "
-                       "biased 16-bit halves. Exact; rgba8888 alpha passes through. On the H100 the fastest Sobel "
-                       "rung in both layouts (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
+                       "biased 16-bit halves, and the program is built for the output asked for (a program per output), "
+                       "so the loop holds one output's arithmetic. Exact; rgba8888 alpha passes through. On the H100 "
+                       "the fastest Sobel rung in both layouts (docs/MEASUREMENTS.md, \"Streaming 3x3 rungs\").",
         .seedNote = "The digest's 'physical limits' (2 bytes per 8-bit pixel): a copy of the picture with the "
                     "edge test on the way.",
         .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
