@@ -71,7 +71,10 @@ void TestFaults::recovers()
 
         const RunResult next = session.run(input, request); // the fault fires once
         QVERIFY2(next.ok() && next.matches, test::describe(next, 37, 23).constData());
-        QCOMPARE(fault::liveBuffers() - liveBefore, clean); // nothing left over from the failure
+        // Nothing left over from the failure. QTRY: the runtime releases a memory object (and our counter
+        // hears of it) only once the commands that use it are done, and the failed run's kernel may still
+        // be running on a loaded machine (seen on 2 cores under a parallel build: 5 counted, then 3).
+        QTRY_COMPARE(fault::liveBuffers() - liveBefore, clean);
     }
     QTRY_COMPARE(fault::liveBuffers(), liveBefore); // the session's buffers went with it
 }
