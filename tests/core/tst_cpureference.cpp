@@ -283,9 +283,9 @@ void TestCpuReference::gaussian5x5FixedPointKeepsConstants()
 }
 
 // The fast path's rounding is centred (the + 67 in its column pass) and its taps normalised, so on noise
-// it is off by one on few pixels, as often up as down: at most 5% of the bytes differ and the mean signed
-// difference stays within 0.01 of a level. A bias of 3/128 (the rounding constant off) or taps short of 1
-// by 1/4000 move the mean past that.
+// it is off by one on few pixels (about 0.5% of noise bytes, nine in ten up: a value on the 1/128 grid's
+// midpoint rounds up): at most 2% of the bytes differ and the mean signed difference stays within 0.01 of
+// a level. Taps short of 1 by 1/4000, or the rounding constant 3/128 low, move the mean past that.
 void TestCpuReference::gaussian5x5FixedPointUnbiased()
 {
     const FilterSpec *spec = findFilter("gaussian5x5");
@@ -308,7 +308,7 @@ void TestCpuReference::gaussian5x5FixedPointUnbiased()
             const std::string what = std::string(formatName(format)) + " sigma " + std::to_string(sigma) + ": "
                                      + std::to_string(differ) + " of " + std::to_string(fast.sizeBytes())
                                      + " bytes differ, mean signed difference " + std::to_string(double(sum) / n);
-            QVERIFY2(double(differ) / n <= 0.05 && std::abs(double(sum) / n) <= 0.01, what.c_str());
+            QVERIFY2(double(differ) / n <= 0.02 && std::abs(double(sum) / n) <= 0.01, what.c_str());
         }
     }
 }
