@@ -52,9 +52,10 @@ void deliverFirstOutput(Session &session, int cpuThreads, const Image &src, Imag
     RunResult r = sofar;
     Image reference;
     if (request.check) {
-        // The oracle's bytes on every thread: mostly the multi-threaded reference, which run() computes
-        // anyway (as the speed-up's CPU time) and is bit-identical to the single-threaded oracle
-        // (tst_cpureference); cached, so the timings after the repeats are the ones it measured here.
+        // The oracle's bytes on every thread (checkReference()): the multi-threaded reference where it is
+        // bit-identical to the single-threaded oracle (tst_cpureference), which run() computes anyway (as
+        // the speed-up's CPU time); cached, so the timings after the repeats are the ones it measured here.
+        // Else the family's exact path (cpuExact), cached too.
         const int threads = cpuThreads > 0 ? cpuThreads : int(std::max(1u, std::thread::hardware_concurrency()));
         reference = session.checkReference(src, filter, request.params, threads);
         r.checked = true;
