@@ -1,5 +1,6 @@
 // gaussian5x5 (seed 004's ladder of five kernel variants plus a vectorised one; kernels/gaussian5x5/gaussian5x5.cl):
-// catalogue entry, its CPU reference convolve2D() (CpuReference.cpp) and the fast CPU path (below).
+// catalogue entry, its CPU reference convolve2D() (CpuReference.cpp), the exact multi-threaded path that checks
+// use (guard-band floats) and the fast CPU path, the speed baseline (fixed point, within ±1; below).
 #include "Catalogue.h"
 #include "CpuReference.h"
 #include "families/shared/CpuRows.h"
@@ -248,7 +249,7 @@ void gaussian5x5Fixed(const Image &src, Image &dst, double sigma, BorderMode bor
     const std::size_t n = std::size_t(width) * std::size_t(ch);
     parallelRows(h, threads, [&](int y0, int y1) {
         std::vector<u8> pad(n + 4 * std::size_t(ch));
-        RowCache<std::uint16_t> rows(5, n); // a window's 5 rows are within 5 consecutive row numbers
+        RowCache<std::uint16_t> rows(5, n); // a window's rows (reflected ones too) lie in [y - 2, y + 2]
         const std::vector<std::uint16_t> zero(n, 0);
         auto rowPass = [&](int sy, std::uint16_t *out) {
             std::memcpy(pad.data() + 2 * std::size_t(ch), src.row(sy), n);
