@@ -85,6 +85,14 @@ std::string currentVariantName(const std::string &filterName, const std::string 
     return variant ? variant->name : name;
 }
 
+void FilterSpec::oracleBytes(const Image &src, Image &dst, const FilterParams &p, int threads) const
+{
+    if (cpuExact && threads > 1)
+        cpuExact(src, dst, p, threads);
+    else
+        cpuReference(src, dst, p, threads);
+}
+
 double FilterSpec::param(const FilterParams &p, const std::string &key) const
 {
     if (auto it = p.values.find(key); it != p.values.end())

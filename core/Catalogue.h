@@ -187,8 +187,17 @@ struct FilterSpec
     bool lessonFilter = false;
     std::vector<VariantSpec> variants;
     std::function<PreparedFilter(const FilterParams &)> prepare;
-    // CPU oracle: same border rule and rounding; threads <= 1 is the single-threaded reference.
+    // CPU oracle: same border rule and rounding; threads <= 1 is the single-threaded reference, more
+    // threads the family's fast path (FastCpu.h: the multi-threaded speed baseline).
     std::function<void(const Image &src, Image &dst, const FilterParams &, int threads)> cpuReference;
+    // Set where that fast path is only within `tolerance` of the oracle (gaussian5x5's fixed point): a
+    // multi-threaded path bit-identical to the oracle, what device and library outputs are checked
+    // against (against a fast path one level off the other way, an output within tolerance of the
+    // oracle could read tolerance + 1 off). Null: cpuReference is bit-identical at every thread count.
+    std::function<void(const Image &src, Image &dst, const FilterParams &, int threads)> cpuExact;
+    // The oracle's bytes on `threads` threads: cpuExact where set (and threads > 1), else cpuReference.
+    // What a device output is checked against (Session::checkReference() caches it).
+    void oracleBytes(const Image &src, Image &dst, const FilterParams &p, int threads) const;
 
     // The variant of that name, else the one it was called before (variantAliases()); nullptr when neither.
     const VariantSpec *variant(const std::string &variantName) const;

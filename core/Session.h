@@ -210,8 +210,9 @@ public:
                   const std::atomic<bool> *cancel = nullptr);
     // Called once inside run(), on the caller's thread, with the first launch's output as soon as it is
     // downloaded and checked, before the timed repeats and the CPU timings: the window shows the picture
-    // while those go on. `reference`: what it was checked against (the multi-threaded CPU reference,
-    // bit-identical to the single-threaded oracle, which run() computes anyway), null when the request
+    // while those go on. `reference`: what it was checked against (checkReference(): the multi-threaded
+    // CPU reference, which run() computes anyway, where it is bit-identical to the single-threaded
+    // oracle, else the family's exact multi-threaded path), null when the request
     // does not check. `sofar`: the result as known then: build, launch shape, transfer, the check; no
     // timings. Only untiled runs launched here call it (tiles and runs elsewhere deliver at the end).
     // With a warm-up, one more untimed launch follows the call, so that the repeats start from the same
@@ -278,6 +279,10 @@ public:
     // CPU reference, timed; cached per (image content, filter, params).
     Image cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
                        double *ms);
+    // What an output is checked against: the oracle's bytes, on `threads` threads. cpuReference()'s
+    // (cached, shared with the speed baseline) where it is bit-identical to the oracle, else the family's
+    // FilterSpec::cpuExact (cached too).
+    Image checkReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads);
 
 private:
     struct Impl;

@@ -545,8 +545,12 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             r.cpuMultiMs = cpuMs;
             d->fillCpuBest(r, src, *filter, request, threads);
             // The oracle is the single-threaded reference; when its timing is not wanted, the multi-threaded
-            // baseline stands in for it (bit-identical: tst_cpureference asserts it for every filter).
-            const Image oracle = request.cpuSingle ? cpuReference(src, *filter, request.params, 1, &cpuMs) : multi;
+            // baseline stands in for it where it is bit-identical (tst_cpureference asserts which are), else
+            // the family's exact multi-threaded path (checkReference()).
+            const Image oracle = request.cpuSingle ? cpuReference(src, *filter, request.params, 1, &cpuMs)
+                                 : request.check && filter->cpuExact
+                                     ? checkReference(src, *filter, request.params, threads)
+                                     : multi;
             if (request.cpuSingle)
                 r.cpuSingleMs = cpuMs;
             if (request.check) {

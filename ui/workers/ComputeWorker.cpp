@@ -303,7 +303,7 @@ ComputeResult ComputeWorker::executeInHelper(const ComputeRequest &request, cons
         result.run.cancelled = true;
     if (!result.run.ok() || result.run.output.isNull())
         return result;
-    // The difference against the CPU reference, here as for an in-process run.
+    // The difference against the CPU reference (the oracle's bytes), here as for an in-process run.
     const Image &input = *request.input;
     const Image src = input.format() == request.run.params.format ? input : input.convertedTo(request.run.params.format);
     if (const FilterSpec *filter = findFilter(request.run.filter); filter && filter->cpuReference) {
@@ -311,7 +311,7 @@ ComputeResult ComputeWorker::executeInHelper(const ComputeRequest &request, cons
                                                    : Image(src.width(), src.height(), src.format());
         if (filter->copySourceToDst)
             reference = src;
-        filter->cpuReference(src, reference, request.run.params, int(std::max(1u, std::thread::hardware_concurrency())));
+        filter->oracleBytes(src, reference, request.run.params, int(std::max(1u, std::thread::hardware_concurrency())));
         result.heatMap = differenceHeatMap(result.run.output, reference, &result.maxDiff, &result.meanDiff,
                                            &result.diffPixels);
         result.heatMapLevels = maxPooledLevels(result.heatMap);

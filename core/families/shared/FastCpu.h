@@ -1,8 +1,9 @@
 // Shared by every filter family's fast CPU path (core/families/<family>/<Family>.cpp): the switch that
 // picks it, the parameter lookup and the whole-row border helpers. A family's fast path is a
-// cache-friendly, auto-vectorisable version of its plain reference, bit-identical to it, used as the
-// multi-threaded "speedup vs CPU" baseline (threads > 1); rows are split over threads with
-// parallelRows() (CpuReference.h).
+// cache-friendly, auto-vectorisable version of its plain reference, used as the multi-threaded "speedup
+// vs CPU" baseline (threads > 1); rows are split over threads with parallelRows() (CpuReference.h). It is
+// bit-identical to the reference, except where the family also gives an exact path (FilterSpec::cpuExact,
+// what checks use): then within the filter's tolerance (gaussian5x5's fixed point).
 #pragma once
 
 #include "Catalogue.h"
