@@ -119,13 +119,8 @@ int cmdPrepare(const PrepareOptions &o)
                                                    }) - jobs.begin());
                 // Prepared before and still in the cache: no child (on NVIDIA each costs 2-3 s of start
                 // and context even when its program is cached, so a second prepare took 31 s for nothing).
-                const PreparedBuild *recorded = nullptr;
-                if (record && alreadyPrepared(*job, &*record, device, cacheDir))
-                    for (const PreparedBuild &b : record->builds)
-                        if (b.filter == job->filter && b.variant == job->variant && b.format == job->format)
-                            recorded = &b;
-                if (recorded) {
-                    builds[at] = *recorded;
+                if (record && alreadyPrepared(*job, &*record, device, cacheDir)) {
+                    builds[at] = *findBuild(record->builds, *job);
                     builds[at].fromRecord = true;
                 } else {
                     builds[at] = runJob(*job, device, o.cacheDir);

@@ -46,6 +46,14 @@ std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filte
     return jobs;
 }
 
+const PreparedBuild *findBuild(const std::vector<PreparedBuild> &builds, const PrepareJob &job)
+{
+    const auto row = std::find_if(builds.begin(), builds.end(), [&](const PreparedBuild &b) {
+        return b.filter == job.filter && b.variant == job.variant && b.format == job.format;
+    });
+    return row == builds.end() ? nullptr : &*row;
+}
+
 std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::vector<PreparedBuild> &known)
 {
     double slowest = -1;
@@ -57,10 +65,8 @@ std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::ve
             const auto format = parsePixelFormat(job.format);
             return double(format ? channelCount(*format) : 1);
         }
-        for (const PreparedBuild &b : known)
-            if (b.origin == "compiled" && b.filter == job.filter && b.variant == job.variant && b.format == job.format)
-                return b.buildMs;
-        return slowest;
+        const PreparedBuild *b = findBuild(known, job);
+        return b && b->origin == "compiled" ? b->buildMs : slowest;
     };
     std::vector<std::pair<double, std::size_t>> order;
     for (std::size_t i = 0; i < jobs.size(); ++i)
@@ -163,10 +169,8 @@ bool alreadyPrepared(const PrepareJob &job, const PreparedDevice *record, const 
 {
     if (!record)
         return false;
-    const auto row = std::find_if(record->builds.begin(), record->builds.end(), [&](const PreparedBuild &b) {
-        return b.filter == job.filter && b.variant == job.variant && b.format == job.format;
-    });
-    if (row == record->builds.end() || row->key.empty() || row->key != preparedProgramKey(job, row->options, device))
+    const PreparedBuild *row = findBuild(record->builds, job);
+    if (!row || row->key.empty() || row->key != preparedProgramKey(job, row->options, device))
         return false;
     if (!row->error.empty())
         return true; // the same source failed on the same driver: it would again

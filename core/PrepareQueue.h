@@ -39,6 +39,9 @@ std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filte
                                     const std::vector<PixelFormat> &formats, const DeviceInfo &device,
                                     std::size_t *unavailable = nullptr);
 
+// The recorded build of `job`'s program among `builds` (a prepared record's rows), or null.
+const PreparedBuild *findBuild(const std::vector<PreparedBuild> &builds, const PrepareJob &job);
+
 // The jobs longest build first, so that `prepare`'s last minutes are not one slow program alone: by
 // each program's cold build recorded on this device (`known`, the prepared record's rows; a job without one
 // counts as the slowest known: a new or changed program), else, on a device never prepared, the wider pixel

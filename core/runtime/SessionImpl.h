@@ -86,6 +86,15 @@ struct Session::Impl
     };
     std::map<std::string, CpuEntry> cpuCache; // the CPU reference's outputs, of one picture (cpuCachePicture)
     std::uint64_t cpuCachePicture = 0;
+    // Keeps `entry` under `key`. Another picture: the last one's entries go (a big photo's outputs are
+    // large); and a bound for many parameter sets on one picture.
+    CpuEntry &storeCpu(std::uint64_t picture, const std::string &key, CpuEntry entry)
+    {
+        if (picture != cpuCachePicture || cpuCache.size() > 24)
+            cpuCache.clear();
+        cpuCachePicture = picture;
+        return cpuCache[key] = std::move(entry);
+    }
 
     // Page-locked host memory: a CL_MEM_ALLOC_HOST_PTR buffer mapped once. Drivers DMA straight from
     // such memory; from ordinary (pageable) memory they first copy into a pinned bounce buffer
