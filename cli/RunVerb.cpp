@@ -35,6 +35,7 @@ struct RunOptions
     bool json = false, check = false, overwrite = false, fastMath = false, noCpuSingle = false;
     bool baselines = false, noBaselines = false;
     bool noTuned = false; // --no-tuned: auto ignores the work-group tuning database
+    bool flushCache = false; // --flush-cache: DRAM-bound kernel times (RunRequest::flushCache)
     std::string userVariant; // run in the helper process (IsolatedRun)
     std::optional<double> timeoutS;
     std::string formatText = "gray8", borderText = "reflect101", localText = "auto";
@@ -68,6 +69,7 @@ CheckedRun checkRun(const RunOptions &o, ImageIo *io)
     RunRequest &request = c.request;
     request.repeat = o.repeat;
     request.warmup = o.warmup;
+    request.flushCache = o.flushCache;
     request.params.fastMath = o.fastMath;
     request.cpuSingle = !o.noCpuSingle;
     std::vector<TransferMode> &modes = c.modes;
@@ -307,6 +309,7 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         j["border"] = borderModeName(*border);
         j["repeat"] = request.repeat;
         j["warmup"] = request.warmup;
+        j["flush_cache"] = request.flushCache;
         j["transfer"] = defaultPinned ? std::string("pinned")
                         : o.transferText.empty() ? std::string("pageable")
                                                  : o.transferText;
@@ -409,6 +412,9 @@ void addRunOptions(CLI::App &c, RunOptions &o)
                "(default: with --variant all, for every filter OpenCV also has)");
     c.add_flag("--no-baselines", o.noBaselines, "no OpenCV rows");
     c.add_flag("--no-tuned", o.noTuned, "ignore the work-group tuning database (auto = the project's default)");
+    c.add_flag("--flush-cache", o.flushCache,
+               "before every launch write a scratch buffer several times the device's cache, so kernels\n"
+               "(and the NPP row) find none of the image there: DRAM-bound kernel times");
     addCacheDirOption(c, o.cacheDir);
     c.add_option("--kernel-dir", o.kernelDir, "folder of edited .cl files (used instead of the built-in ones)")
         ->type_name("DIR")

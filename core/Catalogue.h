@@ -114,6 +114,7 @@ struct VariantSpec
     int blockBytesGpu = 0; // Geometry::Blocks, gray8 and rgba8888: bytes per work-item and row on GPUs
     int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
     int blockBytesGpuRgba = 0; // rgba8888 on GPUs where it differs from gray8's (0: blockBytesGpu)
+    int blockHeightGpuRgba = 0; // rgba8888 on GPUs: rows per work-item where they differ (0: blockHeight)
     int maxRadius = 0;     // > 0: unavailable when the filter's radius is larger (kernels unrolled per radius)
     // > 0 (single-pass variants): the kernel takes two more int arguments after `params`, the input's and
     // the output's row pitch in bytes, and a whole image copied to and from device buffers (pageable and
@@ -136,6 +137,11 @@ struct VariantSpec
                                                                                     : blockBytesGpu;
         const int channels = channelCount(format);
         return bytes > 0 && channels != 3 && bytes % channels == 0 ? bytes / channels : blockWidth;
+    }
+    // Rows per work-item down for this format and kind of device.
+    int blockHeightFor(PixelFormat format, bool cpuDevice) const
+    {
+        return !cpuDevice && format == PixelFormat::Rgba8888 && blockHeightGpuRgba > 0 ? blockHeightGpuRgba : blockHeight;
     }
 };
 

@@ -4,6 +4,7 @@
 #include "NppBaseline.h"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -67,7 +68,7 @@ std::string nppUnsupportedReason(const FilterSpec &filter, const FilterParams &p
 
 std::string nppVersion() { return {}; }
 
-OpenCvRun runNpp(const Image &, const FilterSpec &filter, const FilterParams &params, const NppTarget &, int, int)
+OpenCvRun runNpp(const Image &, const FilterSpec &filter, const FilterParams &params, const NppTarget &, int, int, bool)
 {
     OpenCvRun run;
     run.unavailable = true;
@@ -205,7 +206,7 @@ std::vector<float> gaussianTaps(int radius, double sigma)
 } // namespace
 
 OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams &params, const NppTarget &target,
-                 int repeat, int warmup)
+                 int repeat, int warmup, bool flushCache)
 {
     OpenCvRun run;
     if (std::string why = callProblem(filter, params); !why.empty()) {
@@ -372,11 +373,26 @@ OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams 
             cudaCheck(cudaMemcpy2D(out.data, out.pitch, in.data, in.pitch, rowBytes, std::size_t(h),
                                    cudaMemcpyDeviceToDevice),
                       "border copy");
-        for (int i = 0; i < warmup; ++i)
+        std::optional<DeviceBuffer> flushBuffer; // flushCache: written before every call, outside its events
+        std::size_t flushBytes = 0;
+        if (flushCache) {
+            flushBytes = std::max<std::size_t>(4 * std::size_t(std::max(0, prop.l2CacheSize)), std::size_t(256) << 20);
+            flushBuffer.emplace(flushBytes);
+        }
+        int flushes = 0;
+        const auto flush = [&] {
+            if (flushBuffer)
+                cudaCheck(cudaMemsetAsync(flushBuffer->data, ++flushes & 255, flushBytes, stream), "cache flush");
+        };
+        for (int i = 0; i < warmup; ++i) {
+            flush();
             once();
+        }
         cudaCheck(cudaStreamSynchronize(stream), "warm-up");
-        for (int i = 0; i < std::max(1, repeat); ++i)
+        for (int i = 0; i < std::max(1, repeat); ++i) {
+            flush();
             run.opMs.push_back(events.time(stream, once));
+        }
 
         Image result(outW, outH, src.format());
         if (sobel) {

@@ -173,6 +173,7 @@ template <typename Io, Fields<RunRequest> R> void schemaFields(Io &io, R &r)
     io.field("max_alloc_bytes", r.maxAllocBytes);
     io.field("allow_tiles", r.allowTiles);
     io.field("streams", r.streams);
+    io.field("flush_cache", r.flushCache);
 }
 
 template <typename Io, Fields<RunResult> R> void schemaFields(Io &io, R &r)

@@ -63,6 +63,11 @@ struct RunRequest
     std::uint64_t maxAllocBytes = 0;   // > 0: pretend the device allows at most this per allocation (tiles then)
     bool allowTiles = true;            // tile an image whose buffers exceed the device (false: refuse it)
     int streams = 3;                   // queues the tiles rotate over (upload / kernel / download overlap)
+    // Before every launch (warm-ups too) a scratch buffer of several times the device's cache is written,
+    // so the kernel finds none of its image in the cache: DRAM-bound kernel times (issue 27: the H100's
+    // 50 MB L2 holds much of a gray8 picture and its result between repeats). The NPP row does the same.
+    // Whole images only (tiles stream through the cache by design); end-to-end times then include the write.
+    bool flushCache = false;
     bool keepOutput = true;
     bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
     bool cpuBaseline = true; // time our multi-threaded CPU code for the speedups (apply: off, unless it checks)

@@ -3,24 +3,29 @@
 # in where CMake finds the CUDA toolkit with NPP) in the same command, both pixel layouts, replicate
 # border (NPP's border functions replicate), kernel medians, every row checked against the reference.
 #
-#   scripts/npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC] [--only REGEX]
+#   scripts/npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC] [--only REGEX] [--flush]
 #
 # --only keeps the rows whose "filter variant" matches the extended regular expression (e.g. 'packed|erode').
+# --flush: every launch of ours and NPP's finds none of the image in the GPU's cache (filter-bench
+# run --flush-cache): the DRAM-bound figures beside the usual ones (the H100's 50 MB L2 holds much of a
+# gray8 picture and its result between repeats).
 #
 # Writes OUT_DIR/<filter>-<variant>-<format>.json (filter-bench's JSON) and OUT_DIR/npp.md (the table).
 set -uo pipefail
 bench="${1:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
 out="${2:?usage: npp-compare.sh BENCH OUT_DIR [--size WxH] [--repeat N] [--device SPEC]}"
 shift 2
-size=6720x4480 repeat=20 device="" only=""
+size=6720x4480 repeat=20 device="" only="" flush=""
 . "$(dirname "$0")/lib/options.sh"
-parse_options npp-compare size repeat device only -- "$@"
+parse_options npp-compare size repeat device only flush! -- "$@"
 mkdir -p "$out"
 devargs=()
 [ -n "$device" ] && devargs=(--device "$device")
 # filter variant [param] per format: the best rungs of the last roofline suite (docs/MEASUREMENTS.md).
 rows=(
     "gaussian5x5 strips -"
+    "gaussian5x5 strips_half2 -"
+    "gaussian5x5 stream -"
     "box strips radius=1"
     "box packed radius=1"
     "box stream radius=1"
@@ -34,6 +39,9 @@ rows=(
     "sobel stream output=0"
     "transpose register_blocks -"
     "transpose local -"
+    "transpose word_blocks -"
+    "box3x3_interior strips -"
+    "box3x3_interior stream -"
     "median3x3 forgetful_u16x2_ptx -"
     "median5x5 forgetful_u16x2_ptx -"
 )
@@ -42,8 +50,9 @@ for format in gray8 rgba8888; do
         read -r filter variant param <<<"$row"
         [ -n "$only" ] && ! grep -qE -- "$only" <<<"$filter $variant" && continue
         [ "$variant" = packed ] && [ "$format" != gray8 ] && continue # the packed rung is gray8 only
+        [ "$variant" = word_blocks ] && [ "$format" != rgba8888 ] && continue # rgba8888 only
         args=(run --filter "$filter" --variant "$variant" --baselines --format "$format" --synthetic "$size"
-              --border replicate --repeat "$repeat" --no-cpu-single --check "${devargs[@]}")
+              --border replicate --repeat "$repeat" --no-cpu-single --check "${devargs[@]}" ${flush:+--flush-cache})
         [ "$param" != "-" ] && args+=(--param "$param")
         echo "== filter-bench ${args[*]}"
         "$bench" "${args[@]}" --json-file "$out/$filter-$variant-$format.json" --overwrite \

@@ -177,7 +177,7 @@ RunResult Session::runBaseline(const Image &input, const RunRequest &request, Ba
         if (baseline == Baseline::OpenCvCpu) {
             run = runOpenCvCpu(src, *filter, request.params, threads, request.repeat, request.warmup);
         } else if (baseline == Baseline::Npp) {
-            run = runNpp(src, *filter, request.params, d->nppTarget(), request.repeat, request.warmup);
+            run = runNpp(src, *filter, request.params, d->nppTarget(), request.repeat, request.warmup, request.flushCache);
             if (!run.deviceName.empty())
                 r.device = run.deviceName;
         } else {

@@ -296,8 +296,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             limits.dimensions = pass.geometry == Geometry::Columns ? 1 : 2;
             if (pass.geometry == Geometry::Columns)
                 launch.dims = 1;
-            passGlobal(*variant, pass, curW, curH, variant->blockWidthFor(request.params.format, d->info.kind == DeviceKind::Cpu),
-                       launch.global);
+            passGlobal(*variant, pass, curW, curH, request.params.format, d->info.kind == DeviceKind::Cpu, launch.global);
             launch.empty = launch.global[0] == 0 || launch.global[1] == 0;
             if (variant->tiledLocal && pass.geometry != Geometry::Columns) {
                 launch.local = tile; // the kernel sizes its __local tile from this very shape
@@ -400,6 +399,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         int total = warmups + std::max(1, request.repeat);
         launching = true;
         std::vector<double> passMs(launches.size()); // one repeat's pass times, reused
+        if (tiled && request.flushCache)
+            r.transferNote += std::string(r.transferNote.empty() ? "" : "; ") + "cache not flushed: tiles stream through it";
         if (tiled) {
             d->runTiles(src, out, *filter, *variant, launches, coeffs, params4, uploadFrom, downloadTo,
                         filter->transposesOutput ? 0 : prepared.radius, request, cancelled, r);
@@ -449,6 +450,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
                 else // same geometry, so the same pitch: padding and all
                     d->queue.enqueueCopyBuffer(srcBuf, dstBuf, 0, 0, srcPitch * std::size_t(h));
             }
+            if (request.flushCache) // after the copy above, which also passes through the cache
+                d->flushDeviceCache();
             std::vector<cl::Event> passEvents(launches.size());
             for (std::size_t p = 0; p < launches.size(); ++p) {
                 const PassLaunch &launch = launches[p];

@@ -213,7 +213,7 @@ void Session::Impl::runTiles(const Image &src, Image &out, const FilterSpec &fil
                     launch.kernel.setArg(8, cl_int((pass.geometry == Geometry::Transposed ? curH : curW) * ch));
                 }
                 std::size_t global[2] = {0, 0};
-                passGlobal(variant, pass, curW, curH, variant.blockWidthFor(src.format(), info.kind == DeviceKind::Cpu), global);
+                passGlobal(variant, pass, curW, curH, src.format(), info.kind == DeviceKind::Cpu, global);
                 if (pass.geometry == Geometry::Transposed)
                     std::swap(curW, curH);
                 if (global[0] == 0 || global[1] == 0)

@@ -9,10 +9,12 @@
 
 namespace fwb::runtime {
 
-void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, int blockW, std::size_t global[2])
+void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, PixelFormat format, bool cpuDevice,
+                std::size_t global[2])
 {
     const std::size_t w = std::size_t(curW), h = std::size_t(curH);
-    const std::size_t bw = std::size_t(blockW), bh = std::size_t(variant.blockHeight);
+    const std::size_t bw = std::size_t(variant.blockWidthFor(format, cpuDevice));
+    const std::size_t bh = std::size_t(variant.blockHeightFor(format, cpuDevice));
     switch (pass.geometry) {
     case Geometry::Pixels: global[0] = w; global[1] = h; break;
     case Geometry::Transposed: // a blockWidth x blockHeight block per work-item (default 1x1)

@@ -18,8 +18,10 @@ namespace fwb::runtime {
 
 using Clock = std::chrono::steady_clock;
 
-// One pass's NDRange for an input of curW x curH (see Geometry).
-void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, int blockW, std::size_t global[2]);
+// One pass's NDRange for an input of curW x curH (see Geometry), with the variant's block for this format and
+// kind of device.
+void passGlobal(const VariantSpec &variant, const PassSpec &pass, int curW, int curH, PixelFormat format, bool cpuDevice,
+                std::size_t global[2]);
 // Errors after which the session drops its device memory (the next, smaller run starts clean).
 bool allocationFailure(cl_int err);
 std::string mib(std::uint64_t bytes);

@@ -77,6 +77,9 @@ struct Session::Impl
     std::uint64_t uploadedHash = 0;
     int uploadedWhere = -1; // transfer mode * 2 + 1 for image2d: where the resident image lives
     double copyGBps = -1;
+    cl::Buffer flushBuffer; // flushDeviceCache's scratch
+    std::size_t flushBytes = 0;
+    cl_uint flushCount = 0;
 
     struct CpuEntry
     {
@@ -270,6 +273,7 @@ struct Session::Impl
             }
         }
         buffers.clear();
+        flushBuffer = cl::Buffer();
         srcImage = cl::Image2D();
         dstImage = cl::Image2D();
         imageWidth = imageHeight = 0;
@@ -383,6 +387,25 @@ struct Session::Impl
         return entry.buffer;
     }
 
+    // RunRequest::flushCache: a scratch buffer four times the device's cache (at least 256 MiB; at most an
+    // eighth of its memory and one allocation) filled on the queue, so the next kernel finds nothing of its
+    // own in the cache.
+    void flushDeviceCache()
+    {
+        if (!flushBuffer()) {
+            const std::uint64_t cache = device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
+            std::uint64_t bytes = std::max<std::uint64_t>(4 * cache, std::uint64_t(256) << 20);
+            if (info.maxAllocSize)
+                bytes = std::min<std::uint64_t>(bytes, info.maxAllocSize);
+            if (info.globalMemSize)
+                bytes = std::min<std::uint64_t>(bytes, info.globalMemSize / 8);
+            bytes &= ~std::uint64_t(15);
+            flushBuffer = cl::Buffer(context, CL_MEM_READ_WRITE, std::size_t(bytes));
+            flushBytes = std::size_t(bytes);
+        }
+        queue.enqueueFillBuffer(flushBuffer, cl_uint(++flushCount), 0, flushBytes);
+    }
+
     void ensureImages(int w, int h, PixelFormat format)
     {
         if (srcImage() && imageWidth == w && imageHeight == h && imageFormat == format)
@@ -487,7 +510,7 @@ struct Session::Impl
         const VariantSpec *launched = block.isConcrete() ? changed.get() : &variant;
         if (r) {
             r->block = LocalSize{launched->blockWidthFor(request.params.format, info.kind == DeviceKind::Cpu),
-                                 launched->blockHeight};
+                                 launched->blockHeightFor(request.params.format, info.kind == DeviceKind::Cpu)};
             r->blockSource = request.block.isConcrete() ? LocalSource::User
                              : block.isConcrete()       ? LocalSource::Tuned
                                                         : LocalSource::Default;
@@ -530,11 +553,12 @@ struct Session::Impl
         std::string opts = "-DCHANNELS=" + std::to_string(channelCount(params.format))
                            + " -DBORDER=" + std::to_string(int(params.border));
         const int blockW = variant.blockWidthFor(params.format, info.kind == DeviceKind::Cpu);
+        const int blockH = variant.blockHeightFor(params.format, info.kind == DeviceKind::Cpu);
         // Every block variant gets its block, 1x1 too: the kernels compile their block entry points only
         // with BLOCK_W and BLOCK_H defined, so without them a 1x1 block (run --block 1x1) built a program
         // lacking the kernel (CL_INVALID_KERNEL_NAME) instead of failing with the kernel's own reason.
-        if (blockW > 1 || variant.blockHeight > 1 || makesBlocks(variant))
-            opts += " -DBLOCK_W=" + std::to_string(blockW) + " -DBLOCK_H=" + std::to_string(variant.blockHeight);
+        if (blockW > 1 || blockH > 1 || makesBlocks(variant))
+            opts += " -DBLOCK_W=" + std::to_string(blockW) + " -DBLOCK_H=" + std::to_string(blockH);
         if (variant.compiledWithTile())
             opts += " -DTILE_W=" + std::to_string(local.width) + " -DTILE_H=" + std::to_string(local.height);
         for (const std::string &d : prepared.defines)

@@ -4,6 +4,12 @@
 // All arithmetic is on exact integer sums, rounded once: every variant matches the CPU bit for bit.
 #include "integer_pixels.clh"
 
+// Seed 001's interior box on stream3x3.clh's strips (box3x3_interior_stream, at the end): only that
+// section in its program.
+#if defined(FWB_WANT_box3x3_interior_stream) && !defined(BOX_RADIUS) && CHANNELS != 3
+#define FWB_BOX_INTERIOR_STREAM
+#endif
+
 // Seed 001 (Intel, BoxBlur.cl): global size (width-2) x (height-2), one work-item per interior
 // pixel; the border pixels keep their input values (the host copies src to dst first). The guard
 // only matters for the rounded-up (uniform_padded) launch; exact and non-uniform launches never
@@ -130,7 +136,9 @@ kernel void box_sliding_cols(global const float *tmp, global uchar *dst, int wid
 }
 #endif
 
-#if defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS) && CHANNELS != 3 && !defined(RF_INT)
+#if defined(FWB_BOX_INTERIOR_STREAM)
+// (the streaming interior box: see the end of the file)
+#elif defined(BLOCK_W) && defined(BLOCK_H) && !defined(BOX_RADIUS) && CHANNELS != 3 && !defined(RF_INT)
 // gray8 and rgba8888: the strips of separable_strips.clh with taps of 1 (the sums of 1 + b * 2^-15 are
 // exact in float, so SS_VALUE gives the integer sum s exactly). (2s + 9) / 18 truncated is round(s / 9) exactly: 2s + 9 is odd, so the quotient lies at least
 // 1/18 away from an integer, and truncating q is rounding q - 1/2 to nearest, done in the mantissa.
@@ -281,9 +289,14 @@ kernel void box_packed(global const uchar *src, global uchar *dst, int width, in
 // Streaming rung of the 3x3 mean (gray8 and rgba8888): stream3x3.clh's strips, 16 bytes across and
 // BLOCK_H rows down, every row's loads issued together; 16-bit row sums of the three views (at most 765),
 // three rows' sums (at most 2295) and the rounded mean (2s + 9) / 18 as floor((s + 4) * 7282 / 2^16), one
-// multiply-high per byte (box_packed's rounding, checked exhaustively). Exact.
+// multiply-high per byte (box_packed's rounding, checked exhaustively). Exact. The interior box
+// (box3x3_interior_stream) is the same with the one-pixel frame keeping its input (S3_KEEP_FRAME).
 #if defined(BLOCK_W) && defined(BLOCK_H) && (BLOCK_W * CHANNELS <= 16 || defined(FWB_WANT_box_stream)) && BOX_RADIUS == 1 && CHANNELS != 3 \
-    && !defined(BOX_PACKED) && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_stream))
+        && !defined(BOX_PACKED) && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_stream)) \
+    || defined(FWB_BOX_INTERIOR_STREAM) && defined(BLOCK_W) && defined(BLOCK_H)
+#ifdef FWB_BOX_INTERIOR_STREAM
+#define S3_KEEP_FRAME
+#endif
 #define S3_ROW_T ushort16
 inline ushort16 s3_row(uchar16 l, uchar16 c, uchar16 r)
 {
@@ -300,4 +313,13 @@ kernel void box_stream(global const uchar *restrict src, global uchar *restrict 
 {
     s3_strip(src, dst, width, height, srcPitch, dstPitch, params);
 }
+
+#ifdef FWB_BOX_INTERIOR_STREAM
+kernel void box3x3_interior_stream(global const uchar *restrict src, global uchar *restrict dst, int width,
+                                   int height, constant float *coeffs, int radius, float4 params, int srcPitch,
+                                   int dstPitch)
+{
+    s3_strip(src, dst, width, height, srcPitch, dstPitch, params);
+}
+#endif
 #endif

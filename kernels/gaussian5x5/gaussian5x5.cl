@@ -247,7 +247,86 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
 #endif
 
 #ifdef FWB_G0
-#if CHANNELS != 3 && defined(BLOCK_W) && defined(BLOCK_H)
+#if defined(FWB_WANT_gaussian5x5_stream)
+#if defined(BLOCK_W) && defined(BLOCK_H) && CHANNELS != 3
+// Streaming rung (gray8 and rgba8888): stream3x3.clh's strips with a 5x5 window (S3_R 2), 16 bytes across
+// and BLOCK_H rows down, every row's loads issued together, the border rule's pixels put in by constant
+// lanes at the rows' ends. The arithmetic is strips_half2's, operation for operation, in pairs of 16-bit
+// floats (separable_strips.clh's SS_HALF2 explains the bound: within ±1 of the exact result): bytes enter
+// as (1024 + b) - 1024, each output pair is five fused multiply-adds along x (the leftmost tap first) and
+// five down y on the taps / 255, the last saturating to [0, 1], and x 255 + 1024 puts the byte in each
+// half's low bits. A vector's bytes are converted to pairs once; the views one and two pixels over are
+// then pairs of those pairs (gray8: a half-word permute for the odd shift) or the same pairs (rgba8888:
+// a pixel is two pairs).
+#define S3_R 2
+#define S3_ROW_T uint8 // the row filtered along x: 8 pairs (16 bytes)
+#include "half2.clh"
+
+#define G5_MAGIC 0x64006400u // (1024, 1024)
+// Bytes 0, 1 (lo) or 2, 3 (hi) of a word as a pair of halves, exactly.
+inline uint g5_lo(uint x) { return ss_h2sub((x & 0xffu) | ((x << 8) & 0xff0000u) | G5_MAGIC, G5_MAGIC); }
+inline uint g5_hi(uint x) { return ss_h2sub(((x >> 16) & 0xffu) | ((x >> 8) & 0xff0000u) | G5_MAGIC, G5_MAGIC); }
+#define G5_TAP(t) ((t) == 0 ? FWB_G0 : (t) == 1 ? FWB_G1 : (t) == 2 ? FWB_G2 : (t) == 3 ? FWB_G3 : FWB_G4)
+
+// a, b, c: the 16 bytes before the strip, the strip's, the 16 after (their 2 pixels next to it count).
+inline uint8 s3_row(uchar16 a, uchar16 b, uchar16 c)
+{
+    const uint4 wa = as_uint4(a), wb = as_uint4(b), wc = as_uint4(c);
+    // q[k + 4]: bytes (2k, 2k + 1) of the strip as a pair, k = -4 .. 11 (before and after it: a and c).
+    const uint q[16] = {g5_lo(wa.z), g5_hi(wa.z), g5_lo(wa.w), g5_hi(wa.w),
+                        g5_lo(wb.x), g5_hi(wb.x), g5_lo(wb.y), g5_hi(wb.y),
+                        g5_lo(wb.z), g5_hi(wb.z), g5_lo(wb.w), g5_hi(wb.w),
+                        g5_lo(wc.x), g5_hi(wc.x), g5_lo(wc.y), g5_hi(wc.y)};
+    uint h[8];
+#pragma unroll
+    for (int p = 0; p < 8; ++p) {
+        uint acc = 0u;
+#pragma unroll
+        for (int t = 0; t < 5; ++t) {
+            // The pair of bytes (2p + (t - 2) CHANNELS, + 1): pair q[p + 4 + (t - 2) CHANNELS / 2], or for an
+            // odd gray8 shift the high half of one pair and the low half of the next.
+            const int j = 2 * p + (t - 2) * CHANNELS + 8; // its first byte, counted from q[0]'s
+            const uint pair = j % 2 == 0 ? q[j / 2] : (q[j / 2] >> 16) | (q[j / 2 + 1] << 16);
+            acc = ss_h2fma(ss_h2pair(G5_TAP(t), G5_TAP(t)), pair, acc);
+        }
+        h[p] = acc;
+    }
+    return (uint8)(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]);
+}
+
+inline uchar16 s3_column(uint8 r0, uint8 r1, uint8 r2, uint8 r3, uint8 r4, uchar16 centre, float4 params)
+{
+    const uint rows[5][8] = {{r0.s0, r0.s1, r0.s2, r0.s3, r0.s4, r0.s5, r0.s6, r0.s7},
+                             {r1.s0, r1.s1, r1.s2, r1.s3, r1.s4, r1.s5, r1.s6, r1.s7},
+                             {r2.s0, r2.s1, r2.s2, r2.s3, r2.s4, r2.s5, r2.s6, r2.s7},
+                             {r3.s0, r3.s1, r3.s2, r3.s3, r3.s4, r3.s5, r3.s6, r3.s7},
+                             {r4.s0, r4.s1, r4.s2, r4.s3, r4.s4, r4.s5, r4.s6, r4.s7}};
+    uint v[8];
+#pragma unroll
+    for (int p = 0; p < 8; ++p) {
+        uint acc = 0u;
+#pragma unroll
+        for (int t = 0; t < 4; ++t)
+            acc = ss_h2fma(ss_h2pair(G5_TAP(t) * (1.0f / 255.0f), G5_TAP(t) * (1.0f / 255.0f)), rows[t][p], acc);
+        acc = ss_h2fma_sat(ss_h2pair(G5_TAP(4) * (1.0f / 255.0f), G5_TAP(4) * (1.0f / 255.0f)), rows[4][p], acc);
+        v[p] = ss_h2fma(acc, 0x5bf85bf8u, G5_MAGIC); // x 255 + 1024: the byte in each half's low bits
+    }
+    uint4 o;
+    o.x = (v[0] & 0xffu) | ((v[0] >> 8) & 0xff00u) | ((v[1] & 0xffu) << 16) | ((v[1] << 8) & 0xff000000u);
+    o.y = (v[2] & 0xffu) | ((v[2] >> 8) & 0xff00u) | ((v[3] & 0xffu) << 16) | ((v[3] << 8) & 0xff000000u);
+    o.z = (v[4] & 0xffu) | ((v[4] >> 8) & 0xff00u) | ((v[5] & 0xffu) << 16) | ((v[5] << 8) & 0xff000000u);
+    o.w = (v[6] & 0xffu) | ((v[6] >> 8) & 0xff00u) | ((v[7] & 0xffu) << 16) | ((v[7] << 8) & 0xff000000u);
+    return as_uchar16(o);
+}
+#include "stream3x3.clh"
+
+kernel void gaussian5x5_stream(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
+                               constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+{
+    s3_strip(src, dst, width, height, srcPitch, dstPitch, params);
+}
+#endif
+#elif CHANNELS != 3 && defined(BLOCK_W) && defined(BLOCK_H)
 #define SS_R 2
 #define SS_TAP(t) ((t) == 0 ? FWB_G0 : (t) == 1 ? FWB_G1 : (t) == 2 ? FWB_G2 : (t) == 3 ? FWB_G3 : FWB_G4)
 #include "separable_strips.clh"

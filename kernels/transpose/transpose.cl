@@ -12,7 +12,7 @@
 #define TRANSPOSE_STORE(buf, index, value) fwb_store8(buf, index, value)
 #include "transpose.clh"
 
-#if defined(BLOCK_W) && defined(BLOCK_H)
+#if defined(BLOCK_W) && defined(BLOCK_H) && (defined(FWB_WANT_transpose_roofline_u8) || (!defined(FWB_ONLY_ENTRIES) && BLOCK_W == 16))
 // Roofline rung: one work-item moves a whole 16x16-pixel block (BLOCK_W x BLOCK_H, built 16x16) with
 // 16-byte loads and stores and transposes it in registers - no __local memory, no barrier. Per
 // work-item: 16 input rows of 16 bytes (gray8) / 64 bytes (rgba8888) in flight at once, then 16
@@ -251,5 +251,53 @@ kernel void transpose_roofline_u8(global const uchar *in, global uchar *out, int
     for (int j = 0; j < bw; ++j)
         for (int k = 0; k < bh; ++k)
             fwb_store8(out + (size_t)(x0 + j) * (size_t)outPitch, y0 + k, fwb_load8(in + (size_t)(y0 + k) * (size_t)inPitch, x0 + j));
+}
+#endif
+
+#if defined(BLOCK_W) && defined(BLOCK_H) && (defined(FWB_WANT_transpose_words_u8) || (!defined(FWB_ONLY_ENTRIES) && BLOCK_W == 4))
+// Four-byte pixels' rung (rgba8888): one work-item moves a 4x4-pixel block, four 16-byte row loads and
+// four 16-byte row stores of 32-bit words, transposed in 16 registers. register_blocks' 16x16 block is
+// 256 words in rgba8888: few warps fit an SM, and its rgba8888 time (0.148 ms at 6720x4480 on the H100)
+// stayed behind even the plain local tile (0.135). A warp of 8 blocks across and 4 down (auto 8x8
+// groups) reads 128-byte runs of 16 input rows and writes 64-byte runs of 32 output rows: whole 32-byte
+// sectors both ways. Rows padded to 16 bytes (the session pads them to 128): every block, the edge ones
+// too, takes the aligned path in place (input rows past the height read the last row again, output
+// rows past the width are skipped, the rest lands in the output rows' padding). Packed rows that are
+// not (tiles, mapped memory) move pixel by pixel.
+#if BLOCK_W != 4 || BLOCK_H != 4
+#error "transpose_words_u8 is written for 4x4 blocks"
+#endif
+kernel void transpose_words_u8(global const uchar *in, global uchar *out, int width, int height,
+                               constant float *coeffs, int radius, float4 params, int inPitch, int outPitch)
+{
+    const int x0 = get_global_id(0) * 4, y0 = get_global_id(1) * 4;
+    if (x0 >= width || y0 >= height)
+        return;
+#if CHANNELS == 4
+    if (((inPitch | outPitch) & 15) == 0) {
+        const int kmax = height - 1 - y0; // input row y0 + k is row y0 + min(k, kmax)
+        const int istride = inPitch / 16, ostride = outPitch / 16; // in uint4 (4-pixel) units
+        global const uint4 *i = (global const uint4 *)in + (size_t)y0 * istride + x0 / 4;
+        const uint4 a = i[0], b = i[min(1, kmax) * istride], c = i[min(2, kmax) * istride],
+                    d = i[min(3, kmax) * istride];
+        global uint4 *o = (global uint4 *)out + (size_t)x0 * ostride + y0 / 4;
+        const int jn = width - x0; // output rows of this block that exist: j < jn
+        o[0] = (uint4)(a.x, b.x, c.x, d.x);
+        if (jn > 1)
+            o[ostride] = (uint4)(a.y, b.y, c.y, d.y);
+        if (jn > 2)
+            o[2 * ostride] = (uint4)(a.z, b.z, c.z, d.z);
+        if (jn > 3)
+            o[3 * ostride] = (uint4)(a.w, b.w, c.w, d.w);
+        return;
+    }
+#endif
+    // Pixel by pixel: packed rows not 16-byte aligned (and the other layouts, which the catalogue does
+    // not offer this rung).
+    const int bw = min(4, width - x0), bh = min(4, height - y0);
+    for (int j = 0; j < bw; ++j)
+        for (int k = 0; k < bh; ++k)
+            fwb_store8(out + (size_t)(x0 + j) * (size_t)outPitch, y0 + k,
+                       fwb_load8(in + (size_t)(y0 + k) * (size_t)inPitch, x0 + j));
 }
 #endif

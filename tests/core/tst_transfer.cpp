@@ -150,6 +150,13 @@ private slots:
         QTest::newRow("box rgba max-alloc") << "box" << "" << int(PixelFormat::Rgba8888) << 211 << 97 << 0 << 0;
         QTest::newRow("transpose rgba 33x17 tiles") << "transpose" << "" << int(PixelFormat::Rgba8888) << 100 << 70 << 33
                                                     << 17;
+        // Tiles' rows are packed: word_blocks' per-pixel path (rows of 33 pixels), the stream rungs'
+        // byte-aligned rgba8888 loads.
+        QTest::newRow("transpose word_blocks 33x17 tiles") << "transpose" << "word_blocks" << int(PixelFormat::Rgba8888)
+                                                           << 100 << 70 << 33 << 17;
+        for (const char *filter : {"box", "erode", "sobel", "box3x3_interior"})
+            QTest::newRow((std::string(filter) + "/stream rgba 37x19 tiles").c_str())
+                << filter << "stream" << int(PixelFormat::Rgba8888) << 157 << 93 << 37 << 19;
     }
 
     void tiledEqualsUntiled()

@@ -52,6 +52,7 @@ void TestBox::fusedLocalBlockEdges_data()
     addBlockEdgeRows("box", "strips", {"radius=1", "radius=2"}, -1, true);
     addBlockEdgeRows("box", "cpu_rows", {"radius=1", "radius=2"});
     addBlockEdgeRows("box", "packed", {"radius=1"}, -1, true);
+    addBlockEdgeRows("box", "stream", {"radius=1"}, 0, true);
 }
 
 void TestBox::fusedLocalBlockEdges()

@@ -84,6 +84,7 @@ void TestBox3x3Interior::stripsBlockEdges_data()
 {
     addBlockEdgeColumns();
     addBlockEdgeRows("box3x3_interior", "strips", {""}, -1, true);
+    addBlockEdgeRows("box3x3_interior", "stream", {""}, 0, true);
 }
 
 void TestBox3x3Interior::stripsBlockEdges()

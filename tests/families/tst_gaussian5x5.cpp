@@ -6,6 +6,7 @@
 #include "FamilyTables.h"
 #include "SessionSuite.h"
 
+#include <cstring>
 #include <memory>
 
 using namespace fwb;
@@ -20,6 +21,7 @@ private slots:
     void stripsBlockEdges_data();
     void stripsBlockEdges();
     void blocksNarrowerThanTheReach();
+    void streamIsStripsHalf2Exactly();
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
     void cpuSingleAndMultiAgree();
@@ -151,6 +153,7 @@ void TestGaussian5x5::stripsBlockEdges_data()
     // sigma 0.45: the outer taps are 16-bit subnormals (the column pass's taps / 255 too).
     addBlockEdgeRows("gaussian5x5", "strips_half2", {"sigma=1.3", "sigma=0.45", "sigma=10"}, -1, true);
     addBlockEdgeRows("gaussian5x5", "cpu_rows", {"sigma=1.3", "sigma=0.3", "sigma=10"});
+    addBlockEdgeRows("gaussian5x5", "stream", {"sigma=1.3", "sigma=0.45"}, -1, true);
 }
 
 void TestGaussian5x5::stripsBlockEdges()
@@ -172,6 +175,29 @@ void TestGaussian5x5::blocksNarrowerThanTheReach()
                 const RunResult r = runOnTestCard(*m_session, request, w, h);
                 const QByteArray what = QByteArray(variant) + "/" + borderModeName(border) + " " + describe(r, w, h);
                 QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+            }
+}
+
+// The stream rung does strips_half2's arithmetic operation for operation: the same bytes, not only within
+// the tolerance, on every layout and border, at a size with inside strips, both row ends and a moved
+// strip before the right end (rows of 35 and 33 bytes / 4-byte pixels).
+void TestGaussian5x5::streamIsStripsHalf2Exactly()
+{
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        for (BorderMode border : allBorderModes())
+            for (const auto &[w, h] : std::vector<std::pair<int, int>>{{259, 37}, {35, 9}, {33, 6}}) {
+                RunRequest half2 = oneShotRequest("gaussian5x5", "strips_half2", format);
+                half2.params.border = border;
+                RunRequest stream = half2;
+                stream.variant = "stream";
+                const RunResult a = runOnTestCard(*m_session, half2, w, h);
+                const RunResult b = runOnTestCard(*m_session, stream, w, h);
+                const QByteArray what = QByteArray(formatName(format)) + "/" + borderModeName(border) + " " + describe(b, w, h);
+                QVERIFY2(a.ok() && b.ok(), what.constData());
+                QVERIFY2(a.output.width() == b.output.width() && a.output.height() == b.output.height(), what.constData());
+                for (int y = 0; y < h; ++y)
+                    QVERIFY2(std::memcmp(a.output.row(y), b.output.row(y), std::size_t(w) * std::size_t(channelCount(format))) == 0,
+                             (what + " row " + QByteArray::number(y)).constData());
             }
 }
 

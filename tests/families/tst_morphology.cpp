@@ -87,6 +87,8 @@ void TestMorphology::stripsBlockEdges_data()
     // The packed rung (3x3, gray8): its own and byte_strips' edge paths, in 2x2 groups as well.
     addBlockEdgeRows("erode", "packed", {"radius=1"}, -1, true);
     addBlockEdgeRows("dilate", "packed", {"radius=1"}, -1, true);
+    addBlockEdgeRows("erode", "stream", {"radius=1"}, 0, true);
+    addBlockEdgeRows("dilate", "stream", {"radius=1"}, 0, true);
 }
 
 void TestMorphology::stripsBlockEdges() { verifyBlockEdgeRow(*m_session); }

@@ -40,6 +40,8 @@ void TestSobel::stripsBlockEdges_data()
     // |gx| and |gy| exact (0), the magnitude within the filter's tolerance.
     addBlockEdgeRows("sobel", "strips", {"output=0", "output=1"}, 0);
     addBlockEdgeRows("sobel", "strips", {"output=2"});
+    addBlockEdgeRows("sobel", "stream", {"output=0", "output=1"}, 0, true);
+    addBlockEdgeRows("sobel", "stream", {"output=2"}, -1, true);
 }
 
 void TestSobel::stripsBlockEdges() { verifyBlockEdgeRow(*m_session); }

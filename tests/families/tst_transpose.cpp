@@ -19,6 +19,8 @@ private slots:
     void transposeOutputIsHeightByWidth();
     void registerBlocksEdges_data();
     void registerBlocksEdges();
+    void wordBlocksEdges_data();
+    void wordBlocksEdges();
 };
 
 // Every variant x format from the catalogue (FamilyTables.h's variant table).
@@ -33,6 +35,8 @@ void TestTranspose::transposeOutputIsHeightByWidth()
     const FilterSpec *spec = findFilter("transpose");
     QVERIFY(spec && spec->transposesOutput);
     for (const VariantSpec &v : spec->variants) {
+        if (!v.formats.empty())
+            continue; // word_blocks: rgba8888 only (its rows below and in the variant table)
         const RunResult r = runOnTestCard(*m_session, oneShotRequest("transpose", v.name, PixelFormat::Rgb888), 259, 194);
         QVERIFY2(r.ok() && r.matches, describe(r, 259, 194).constData());
         QCOMPARE(r.output.width(), 194);
@@ -66,6 +70,16 @@ void TestTranspose::registerBlocksEdges()
         QVERIFY2(r.ok() && r.matches, ("local 2x2, " + describe(r, w, h)).constData());
     }
 }
+
+// The 4x4-block rgba8888 rung: every width 1..40 at heights 1, 3, 9, 17 (every remainder of a block both
+// ways, rows padded on the device so edge blocks take the aligned path in place), and 2x2 work-groups.
+void TestTranspose::wordBlocksEdges_data()
+{
+    addBlockEdgeColumns();
+    addBlockEdgeRows("transpose", "word_blocks", {""}, 0, true);
+}
+
+void TestTranspose::wordBlocksEdges() { verifyBlockEdgeRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestTranspose)
 #include "tst_transpose.moc"

@@ -266,12 +266,14 @@ inline void verifyBlockEdgeRow(Session &session)
     // program to build, and the median's take PoCL several seconds each.
     const VariantSpec &spec_v = *spec->variant(variant.toStdString());
     const int gpuW = spec_v.blockWidthFor(PixelFormat(format), false);
-    if (gpuW != spec_v.blockWidthFor(PixelFormat(format), true) && BorderMode(border) == BorderMode::Reflect101) {
+    const int gpuH = spec_v.blockHeightFor(PixelFormat(format), false);
+    if ((gpuW != spec_v.blockWidthFor(PixelFormat(format), true) || gpuH != spec_v.blockHeightFor(PixelFormat(format), true))
+        && BorderMode(border) == BorderMode::Reflect101) {
         RunRequest gpu = request;
-        gpu.block = LocalSize{gpuW, spec_v.blockHeight};
+        gpu.block = LocalSize{gpuW, gpuH};
         for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {7, 5}, {33, 17}, {259, 194}}, {9})) {
             const RunResult r = runOnTestCard(session, gpu, w, h);
-            const QByteArray what = "GPU block " + QByteArray::number(gpuW) + "x" + QByteArray::number(spec_v.blockHeight)
+            const QByteArray what = "GPU block " + QByteArray::number(gpuW) + "x" + QByteArray::number(gpuH)
                                     + ", " + describe(r, w, h);
             QVERIFY2(r.ok() && r.checked, what.constData());
             QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), what.constData());

@@ -3,6 +3,7 @@
 #include "Catalogue.h"
 #include "CpuReference.h"
 #include "families/shared/FastCpu.h"
+#include "families/shared/Stream3x3.h"
 
 #include <cstdint>
 #include <vector>
@@ -166,6 +167,22 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
                     "Halide's sliding windows) do.",
         .plainWords = "Each worker slides down a thin strip of the picture and keeps the last rows it read in its head, so every pixel is fetched from memory about once.",
     });
+    interior.variants.push_back(stream3x3Variant(VariantSpec{
+        .name = "stream",
+        .title = "Streaming 3x3: every row's loads at once",
+        .kernelFile = "box.cl",
+        .passes = {{"box3x3_interior_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .description = "box's streaming rung (gray8 and rgba8888) with the frame kept: strips 16 bytes across and 4 "
+                       "rows down, each input row three aligned 16-byte loads seen as the pixels one to the left, "
+                       "the pixels themselves and one to the right, 16-bit row sums, and the rounded mean as one "
+                       "multiply-high per byte. The image's first and last rows are stored as their input, and "
+                       "the strips at a row's two ends put the input's first and last pixel back by constant "
+                       "lanes, so every store stays one 16-byte write. Whether a strip lies at a row's end is "
+                       "decided once, before its rows, so the compiler may issue every row's loads at once. Exact.",
+        .seedNote = "Seed 001's launch question does not arise: a work-item per strip covers the whole image, "
+                    "and the frame is a lane choice, not a smaller launch.",
+        .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, and leaves the picture's outer edge as it was.",
+    }));
 }
 
 } // namespace fwb

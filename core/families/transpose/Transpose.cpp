@@ -185,6 +185,29 @@ void registerTranspose(std::vector<FilterSpec> &out)
                     "rows per work-item.",
         .plainWords = "Each worker flips a whole 16x16 square on its own and moves it in big chunks, as fast as memory can go.",
     });
+    f.variants.push_back(VariantSpec{
+        .name = "word_blocks",
+        .title = "4x4 pixel block per work-item (rgba8888)",
+        .kernelFile = "transpose.cl",
+        .passes = {{"transpose_words_u8", Slot::Src, Slot::Dst, Geometry::Transposed}},
+        .formats = {PixelFormat::Rgba8888},
+        .blockWidth = 4,
+        .blockHeight = 4,
+        .rowAlign = 128, // every block on the aligned path, the warps' runs on whole sectors
+        .preferredLocalGpu = {8, 8},
+        .preferredLocalCpu = {16, 4},
+        .description = "rgba8888's register rung: each work-item moves a 4x4-pixel block, four 16-byte row loads "
+                       "and four 16-byte row stores of whole pixels, transposed in 16 registers (no __local "
+                       "memory, no barrier). register_blocks' 16x16 block is 256 words in rgba8888, so few warps "
+                       "fit a multiprocessor; a quarter-width block keeps many in flight. A warp covers 8 blocks "
+                       "across and 4 down (auto 8x8 groups): 128-byte input runs and 64-byte output runs, whole "
+                       "32-byte sectors both ways. Rows are padded to 128 bytes on the device, so edge blocks "
+                       "take the aligned path in place; packed rows that are not 16-byte aligned (tiles, mapped "
+                       "memory) move pixel by pixel. gray8 is register_blocks' (4x4 bytes would be 4-byte "
+                       "accesses).",
+        .seedNote = "Seeds 000/002 for four-byte pixels: the block sized to the pixel, not to the byte.",
+        .plainWords = "Each worker flips a small 4x4 square of colour pixels on its own and moves it in big chunks, so many workers can be busy at once.",
+    });
     out.push_back(f);
 }
 
