@@ -127,6 +127,19 @@ std::optional<int> runInOwnProcess(const std::string &verb, int argc, char **arg
     return child.exitCode;
 }
 
+int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode);
+
+// A command line run here as if it were ours (prepare's children run their jobs so: cli/PrepareChild.h).
+int runCommandLine(const std::vector<std::string> &args, ImageIo *io)
+{
+    std::vector<std::string> copy = args;
+    std::vector<char *> argv;
+    for (std::string &a : copy)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    return runVerbs(int(args.size()), argv.data(), io, Mode{});
+}
+
 // Parses the command line and runs the chosen verb (or only checks its options); its exit status.
 int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
 {
@@ -155,7 +168,7 @@ int runVerbs(int argc, char **argv, ImageIo *io, const Mode &mode)
         cli::nbodyVerb(app),
         cli::cpuBenchVerb(app),
         cli::cacheVerb(app),
-        cli::prepareVerb(app),
+        cli::prepareVerb(app, [io](const std::vector<std::string> &args) { return runCommandLine(args, io); }),
     };
     for (const cli::Verb &verb : verbs)
         verb.command->group("commands");

@@ -1,15 +1,16 @@
 // filter-bench prepare: fills the program cache for one device ahead of time (a classroom PC, a CI image,
 // a cluster node), so that nobody meets a cold build later. Every (filter, variant, format) asked for runs
-// once on a tiny test card in a child `filter-bench run` (so the driver's own per-launch compile happens
+// once on a tiny test card as `filter-bench run` would (so the driver's own per-launch compile happens
 // too: PoCL specialises each kernel for its work-group shape at the first launch), --jobs of them at a
-// time. Child processes, not threads: drivers serialise their compiler inside one process (PoCL's LLVM),
-// and a driver that crashes on one program takes only that child down.
+// time, each thread's jobs one after another in one child process that stays (cli/PrepareChild.h).
+// Child processes, not threads: drivers serialise their compiler inside one process (PoCL's LLVM,
+// NVIDIA's), and a driver that crashes on one program takes only that child and that job down.
 #include "Verb.h"
 
+#include "PrepareChild.h"
 #include "RunPlan.h" // splitList
 
 #include "Catalogue.h"
-#include "ChildProcess.h"
 #include "Devices.h"
 #include "Error.h"
 #include "Image.h"
@@ -41,22 +42,8 @@ struct PrepareOptions
     std::string filters = "all", formats = "gray8,rgba8888", deviceSpec, cacheDir;
     int jobs = 0;
     bool json = false;
+    bool serve = false; // internal: a child serving jobs (PrepareChild.h)
 };
-
-// One job in a child filter-bench run (the one list of jobs and its arguments: core/PrepareQueue.h).
-PreparedBuild runJob(const PrepareJob &job, const DeviceInfo &device, const std::string &cacheDir)
-{
-    ChildOptions quiet;
-    quiet.captureStdout = true;
-    quiet.quietStderr = true;
-    quiet.extraEnv = {"FWB_PARENT_PID=" + std::to_string(getpid())}; // the builds go if prepare is killed
-    const auto start = std::chrono::steady_clock::now();
-    const ChildOutcome child = runChild("/proc/self/exe", prepareRunArgs(job, device.spec(), cacheDir), quiet);
-    const int status = !child.started ? -1 : child.signal ? 128 + child.signal : child.exitCode;
-    PreparedBuild build = preparedBuildFromRun(job, child.out, status, device);
-    build.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return build;
-}
 
 // prepare's checks before any work (Verb::check): the formats and filters it would build.
 std::pair<std::vector<PixelFormat>, std::vector<const FilterSpec *>> checkPrepare(const PrepareOptions &o)
@@ -85,8 +72,10 @@ std::pair<std::vector<PixelFormat>, std::vector<const FilterSpec *>> checkPrepar
     return {formats, filters};
 }
 
-int cmdPrepare(const PrepareOptions &o)
+int cmdPrepare(const PrepareOptions &o, const RunCommand &run)
 {
+    if (o.serve)
+        return servePrepareJobs(run);
     const auto checked = checkPrepare(o);
     const std::vector<PixelFormat> &formats = checked.first;
     const std::vector<const FilterSpec *> &filters = checked.second;
@@ -109,10 +98,14 @@ int cmdPrepare(const PrepareOptions &o)
     const bool progress = !o.json && isatty(STDERR_FILENO);
     std::atomic<std::size_t> done{0};
     std::mutex printMutex;
+    int childrenStarted = 0; // under printMutex, as childSeconds
+    double childSeconds = 0;
+    const double jobTimeoutS = prepareJobTimeoutS();
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> pool;
     for (int t = 0; t < std::min<int>(threads, int(jobs.size())); ++t)
         pool.emplace_back([&] {
+            PrepareChild child(device, o.cacheDir, jobTimeoutS); // this thread's: started at its first build
             while (const std::optional<PrepareJob> job = queue.take()) {
                 const std::size_t at = std::size_t(std::find_if(jobs.begin(), jobs.end(), [&](const PrepareJob &j) {
                                                        return j.sameProgram(*job);
@@ -123,7 +116,7 @@ int cmdPrepare(const PrepareOptions &o)
                     builds[at] = *findBuild(record->builds, *job);
                     builds[at].fromRecord = true;
                 } else {
-                    builds[at] = runJob(*job, device, o.cacheDir);
+                    builds[at] = child.build(*job);
                 }
                 queue.finish(*job);
                 const std::size_t n = ++done;
@@ -134,6 +127,10 @@ int cmdPrepare(const PrepareOptions &o)
                     std::fflush(stderr);
                 }
             }
+            child.stop();
+            std::lock_guard lock(printMutex);
+            childrenStarted += child.childrenStarted();
+            childSeconds += child.childSeconds();
         });
     for (std::thread &t : pool)
         t.join();
@@ -173,6 +170,10 @@ int cmdPrepare(const PrepareOptions &o)
         j["failed"] = failed;
         j["skipped_unavailable"] = skipped;
         j["build_s_sum"] = jsonNumber(buildSum / 1000.0);
+        // The children that ran the builds (at most one per thread, plus one after each job whose child
+        // died) and their lifetimes summed: what the builds cost beyond build_s_sum.
+        j["children_started"] = childrenStarted;
+        j["child_s_sum"] = jsonNumber(childSeconds);
         // PoCL keeps the programs (and every launch's specialisation) in its own kernel cache, ours holds
         // no binaries for it (ProgramCache::keepsBinaries): its "compiled" rows are builds through that cache.
         j["driver_cache"] = !ProgramCache::keepsBinaries(device);
@@ -191,9 +192,10 @@ int cmdPrepare(const PrepareOptions &o)
                         p->fromRecord ? "prepared" : p->origin.empty() ? "-" : p->origin.c_str(),
                         p->buildMs >= 0 ? (std::to_string(int(p->buildMs)) + " ms").c_str() : "-",
                         p->error.empty() ? "" : "  ERROR: ", p->error.c_str());
-        std::printf("prepared %zu programs for %s in %.1f s wall (%d at a time): %zu built (%.1f s of builds), %zu "
-                    "already cached, %zu failed%s; cache %s\n",
-                    jobs.size(), device.summary().c_str(), wallS, threads, built, buildSum / 1000.0, cached, failed,
+        std::printf("prepared %zu programs for %s in %.1f s wall (%d at a time, %d processes): %zu built (%.1f s of "
+                    "builds), %zu already cached, %zu failed%s; cache %s\n",
+                    jobs.size(), device.summary().c_str(), wallS, threads, childrenStarted, built, buildSum / 1000.0,
+                    cached, failed,
                     skipped ? (", " + std::to_string(skipped) + " not available on this device").c_str() : "",
                     cacheDir == "-" ? "off (driver cache only)" : cacheDir.c_str());
         if (!ProgramCache::keepsBinaries(device))
@@ -212,21 +214,25 @@ void addPrepareOptions(CLI::App &c, PrepareOptions &o)
     c.add_option("--format", o.formats, "pixel layouts, comma-separated, or all (default gray8,rgba8888)")
         ->type_name("F[,F..]|all");
     addDeviceOption(c, o.deviceSpec);
-    c.add_option("--jobs", o.jobs, "builds at a time, each in its own process (default: one per core)")
+    c.add_option("--jobs", o.jobs, "builds at a time, each thread's in a process of its own (default: one per core)")
         ->type_name("N")
         ->check(CLI::Range(1, 256));
     addCacheDirOption(c, o.cacheDir);
     addJsonFlag(c, o.json, "one JSON object instead of the table");
+    // Internal, not in --help: the child each of prepare's threads keeps (PrepareChild.h).
+    c.add_flag("--serve", o.serve, "serve run jobs from standard input (internal)")->group("");
 }
 
 } // namespace
 
-Verb prepareVerb(CLI::App &root)
+Verb prepareVerb(CLI::App &root, RunCommand run)
 {
-    return optionsVerb(root, "prepare",
-                       "build every program a device can need ahead of time, in parallel, into the program "
-                       "cache; prints each build's time, slowest first",
-                       addPrepareOptions, checkPrepare, cmdPrepare);
+    return optionsVerb(
+        root, "prepare",
+        "build every program a device can need ahead of time, in parallel, into the program "
+        "cache; prints each build's time, slowest first",
+        addPrepareOptions, [](const PrepareOptions &o, const RunCommand &) { checkPrepare(o); }, cmdPrepare,
+        std::move(run));
 }
 
 } // namespace fwb::cli

@@ -96,6 +96,7 @@ Verb matmulVerb(CLI::App &root);
 Verb nbodyVerb(CLI::App &root);
 Verb cpuBenchVerb(CLI::App &root);
 Verb cacheVerb(CLI::App &root);
-Verb prepareVerb(CLI::App &root);
+// run: a command line run in this process (runBenchCli's parse and verbs), for prepare's children.
+Verb prepareVerb(CLI::App &root, std::function<int(const std::vector<std::string> &args)> run);
 
 } // namespace fwb::cli

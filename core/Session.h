@@ -243,7 +243,8 @@ public:
     std::string checkLaunch(const RunRequest &request, int width, int height, std::string *buildLog = nullptr);
 
     // Device-to-device copy bandwidth (read + write bytes / time) of a 256 MiB (or smaller) buffer,
-    // measured once per session: the honest ceiling for a bandwidth-bound filter.
+    // measured once per device and process (the first session measures it): the honest ceiling for a
+    // bandwidth-bound filter.
     double copyBandwidthGBps();
 
     // The session's own OpenCL objects as C handles (cl_context, cl_device_id, and the profiling

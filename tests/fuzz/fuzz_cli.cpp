@@ -123,7 +123,7 @@ const std::vector<std::pair<std::string, std::vector<Option>>> &verbs()
           {"--json", Kind::Flag}}},
         {"prepare",
          {{"--filter", Kind::Filters}, {"--format", Kind::Formats}, {"--device", Kind::Device}, {"--jobs", Kind::Count},
-          {"--cache-dir", Kind::Dir}, {"--json", Kind::Flag}}},
+          {"--cache-dir", Kind::Dir}, {"--json", Kind::Flag}, {"--serve", Kind::Flag}}}, // --serve: internal
     };
     return table;
 }

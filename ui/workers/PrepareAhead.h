@@ -2,9 +2,10 @@
 // program the catalogue can need on it into the shared program cache before anyone asks: the selected
 // variant, the other variants of its filter in the current format, the other filters in that format, then
 // the other formats (core/PrepareQueue.h, the order `filter-bench prepare` shares). Each build is a child
-// `filter-bench run` on a 32x24 card, as prepare's are (drivers serialise their compiler inside one
-// process: PoCL's LLVM), started at the lowest priority (SCHED_IDLE, nice 19: only the cores' idle time)
-// unless a race waits for it (its coming entries, the selected variant: nice 5; not on a CPU device, whose
+// `filter-bench run` on a 32x24 card (drivers serialise their compiler inside one process: PoCL's LLVM),
+// one child per build: not yet prepare's children that stay (cli/PrepareChild.h), since a child's
+// priority here follows the build it was started for. Started at the lowest priority (SCHED_IDLE,
+// nice 19: only the cores' idle time) unless a race waits for it (its coming entries, the selected variant: nice 5; not on a CPU device, whose
 // race it would slow), and
 // killed with the window (PR_SET_PDEATHSIG): a QProcess on the GUI thread, so no thread of ours waits on it. A program the
 // prepared record (prepared.json) and the cache show built for this very source, driver and device gets
