@@ -484,8 +484,11 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         .title = "Streaming 5x5: every row's loads at once, two pixels per instruction",
         .kernelFile = "gaussian5x5.cl",
         .passes = {{"gaussian5x5_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        // H100, 6720x4480 (16x8 groups): gray8 4 rows down 0.0365 ms, 8 rows 0.0389, 2 rows 0.0437; rgba8888 8
+        // rows 0.1178, 4 rows 0.1275, 2 rows 0.1685 (docs/data/session18-2026-11-27/c2).
+        .blockHeightGpuRgba = 8,
         .description = "The streaming rung of the 3x3 filters with a 5x5 window (gray8 and rgba8888): strips 16 bytes "
-                       "across and 4 rows down, each input row three aligned 16-byte loads (the strip's vector "
+                       "across and 4 rows down (8 in rgba8888 on GPUs), each input row three aligned 16-byte loads (the strip's vector "
                        "and its neighbours, mostly served by the cache), rows outside following the border rule by "
                        "index arithmetic and the border rule's pixels put in by constant lanes at a row's ends, so "
                        "the compiler may issue every row's loads at once. The arithmetic is strips_half2's, "
@@ -497,9 +500,6 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                     "16-byte vectors, no branch between a strip's loads.",
         .plainWords = "Each worker asks for all the rows it needs at once and works on two pixels with every step.",
     }));
-    // H100, 6720x4480 (16x8 groups): gray8 4 rows down 0.0365 ms, 8 rows 0.0389, 2 rows 0.0437; rgba8888 8 rows
-    // 0.1178, 4 rows 0.1275, 2 rows 0.1685 (docs/data/session18-2026-11-27/c2).
-    g.variants.back().blockHeightGpuRgba = 8;
     g.variants.push_back(cpuRowsVariant("cpu_rows_gaussian5x5",
                        "Shaped for an ordinary processor: each worker blurs a strip sixteen pixels at a time with the processor's wide instructions, reading each row once.",
                        "CPU-shaped: 16-byte vectors down row strips", 0,
