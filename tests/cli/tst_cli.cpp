@@ -215,7 +215,7 @@ void TestCli::listJson()
         QVERIFY(v.toObject()["description"].toString().size() > 60); // explained in plain words
     }
     QCOMPARE(names, QStringList({"private_array", "unrolled_constant", "constant_memory", "local_tiled", "image2d",
-                                 "vectorized", "strips", "strips_half2", "cpu_rows"}));
+                                 "vectorized", "strips", "strips_half2", "stream", "cpu_rows"}));
 }
 
 void TestCli::badInput_data()
