@@ -50,6 +50,23 @@ struct SpawnArrays
 };
 
 // How a child ended (waitpid's status), into `outcome`.
+// posix_spawn with `stdinFd` / `stdoutFd` (-1: ours) as the child's standard input and output and its stderr
+// on /dev/null when asked; 0 or the error number.
+int spawnWith(const std::string &exe, SpawnArrays &arrays, int stdinFd, int stdoutFd, bool quietStderr, pid_t &pid)
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (stdinFd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, stdinFd, STDIN_FILENO);
+    if (stdoutFd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutFd, STDOUT_FILENO);
+    if (quietStderr)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    const int spawned = posix_spawn(&pid, exe.c_str(), &actions, nullptr, arrays.argv.data(), arrays.envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    return spawned;
+}
+
 void readStatus(int status, ChildOutcome &outcome)
 {
     if (WIFEXITED(status))
@@ -77,15 +94,8 @@ ChildOutcome runChild(const std::string &exe, const std::vector<std::string> &ar
         outcome.startError = std::string("pipe failed: ") + std::strerror(errno);
         return outcome;
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (options.captureStdout)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    if (options.quietStderr)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, exe.c_str(), &actions, nullptr, arrays.argv.data(), arrays.envp.data());
-    posix_spawn_file_actions_destroy(&actions);
+    const int spawned = spawnWith(exe, arrays, -1, options.captureStdout ? fds[1] : -1, options.quietStderr, pid);
     if (options.captureStdout)
         close(fds[1]);
     if (spawned != 0) {
@@ -131,15 +141,8 @@ bool ServingChild::start(const std::string &exe, const std::vector<std::string> 
             *error = std::string("socketpair failed: ") + std::strerror(errno);
         return false;
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    if (options.quietStderr)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, exe.c_str(), &actions, nullptr, arrays.argv.data(), arrays.envp.data());
-    posix_spawn_file_actions_destroy(&actions);
+    const int spawned = spawnWith(exe, arrays, fds[1], fds[1], options.quietStderr, pid);
     close(fds[1]);
     if (spawned != 0) {
         close(fds[0]);
