@@ -1,8 +1,9 @@
 // prepare's builds in children that stay (issue 25). A child `filter-bench run` per program paid the
-// process start, the OpenCL platform's start and a context for every program (2-3 s each on an H100
-// even for a cached program: 571 s of children for 241 s of builds), so each of prepare's threads keeps
-// one child, `filter-bench prepare --serve` (internal, not in --help), and sends it its jobs one after
-// another. Still processes, not threads: NVIDIA's compiler and PoCL's LLVM largely serialise the builds
+// process start, the OpenCL platform's start and a session for every program, so each of prepare's
+// threads keeps one child, `filter-bench prepare --serve` (internal, not in --help), and sends it its jobs
+// one after another. On PoCL that took a 20-program prepare from 42 s to 16.5 s; on an H100 a program's
+// 2-3 s beyond its build stayed (its first launch, where the driver compiles the PTX to machine code;
+// docs/MEASUREMENTS.md, "Session 18"). Still processes, not threads: NVIDIA's compiler and PoCL's LLVM largely serialise the builds
 // inside one process, and a driver that crashes on one program costs that job only: the next job gets a
 // new child.
 //

@@ -110,8 +110,8 @@ int cmdPrepare(const PrepareOptions &o, const RunCommand &run)
                 const std::size_t at = std::size_t(std::find_if(jobs.begin(), jobs.end(), [&](const PrepareJob &j) {
                                                        return j.sameProgram(*job);
                                                    }) - jobs.begin());
-                // Prepared before and still in the cache: no child (on NVIDIA each costs 2-3 s of start
-                // and context even when its program is cached, so a second prepare took 31 s for nothing).
+                // Prepared before and still in the cache: no run (on NVIDIA each cost 2-3 s even with its
+                // program cached, so a second prepare took 31 s for nothing).
                 if (record && alreadyPrepared(*job, &*record, device, cacheDir)) {
                     builds[at] = *findBuild(record->builds, *job);
                     builds[at].fromRecord = true;

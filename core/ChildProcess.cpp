@@ -49,7 +49,6 @@ struct SpawnArrays
     }
 };
 
-// How a child ended (waitpid's status), into `outcome`.
 // posix_spawn with `stdinFd` / `stdoutFd` (-1: ours) as the child's standard input and output and its stderr
 // on /dev/null when asked; 0 or the error number.
 int spawnWith(const std::string &exe, SpawnArrays &arrays, int stdinFd, int stdoutFd, bool quietStderr, pid_t &pid)
@@ -67,6 +66,7 @@ int spawnWith(const std::string &exe, SpawnArrays &arrays, int stdinFd, int stdo
     return spawned;
 }
 
+// How a child ended (waitpid's status), into `outcome`.
 void readStatus(int status, ChildOutcome &outcome)
 {
     if (WIFEXITED(status))

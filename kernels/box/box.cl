@@ -6,7 +6,7 @@
 
 // Seed 001's interior box on stream3x3.clh's strips (box3x3_interior_stream, at the end): only that
 // section in its program.
-#if defined(FWB_WANT_box3x3_interior_stream) && !defined(BOX_RADIUS) && CHANNELS != 3
+#if defined(FWB_WANT_box3x3_interior_stream) && !defined(BOX_RADIUS) && CHANNELS != 3 && defined(BLOCK_W) && defined(BLOCK_H)
 #define FWB_BOX_INTERIOR_STREAM
 #endif
 
@@ -293,7 +293,7 @@ kernel void box_packed(global const uchar *src, global uchar *dst, int width, in
 // (box3x3_interior_stream) is the same with the one-pixel frame keeping its input (S3_KEEP_FRAME).
 #if defined(BLOCK_W) && defined(BLOCK_H) && (BLOCK_W * CHANNELS <= 16 || defined(FWB_WANT_box_stream)) && BOX_RADIUS == 1 && CHANNELS != 3 \
         && !defined(BOX_PACKED) && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_box_stream)) \
-    || defined(FWB_BOX_INTERIOR_STREAM) && defined(BLOCK_W) && defined(BLOCK_H)
+    || defined(FWB_BOX_INTERIOR_STREAM)
 #ifdef FWB_BOX_INTERIOR_STREAM
 #define S3_KEEP_FRAME
 #endif

@@ -31,6 +31,7 @@ private slots:
     void runPinnedImageOutputs();
     void runBlock();
     void runFormerVariantNames();
+    void runFlushCache();
 };
 
 // Issue 23 renamed the `roofline` rungs; their former names stay accepted for a release (core's
@@ -434,6 +435,31 @@ void TestCliRun::runTiledRefusals()
     for (const QJsonValue &value : ourRows(QJsonDocument::fromJson(iir.out).object()))
         QVERIFY2(value.toObject()["error"].toString().contains("cannot be tiled"),
                  qPrintable(value.toObject()["error"].toString()));
+}
+
+// --flush-cache: the request says so in the JSON, the results still match with the scratch buffer written
+// before every launch (box3x3_interior: after the copy of the source into the destination too), and a
+// tiled run says the cache was not flushed.
+void TestCliRun::runFlushCache()
+{
+    for (const char *filter : {"gaussian5x5", "box3x3_interior"}) {
+        const Outcome o = bench({"run", "--filter", filter, "--variant", "stream", "--synthetic", "67x41", "--repeat",
+                                 "2", "--warmup", "1", "--check", "--no-baselines", "--json", "--flush-cache"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(o.out).object();
+        QVERIFY(root["flush_cache"].toBool());
+        const QJsonArray rows = ourRows(root);
+        QCOMPARE(rows.size(), 1);
+        QVERIFY2(rows[0].toObject()["matches"].toBool(), qPrintable(rows[0].toObject()["error"].toString()));
+        QVERIFY(!rows[0].toObject()["transfer_note"].toString().contains("not flushed"));
+    }
+    const Outcome tiled = bench({"run", "--filter", "gaussian5x5", "--variant", "stream", "--synthetic", "67x41", "--tile",
+                                 "32x16", "--repeat", "1", "--warmup", "0", "--check", "--no-baselines", "--json",
+                                 "--flush-cache"});
+    QVERIFY2(tiled.code == 0, tiled.err.constData());
+    const QJsonObject r = ourRows(QJsonDocument::fromJson(tiled.out).object())[0].toObject();
+    QVERIFY(r["matches"].toBool());
+    QVERIFY2(r["transfer_note"].toString().contains("cache not flushed"), qPrintable(r["transfer_note"].toString()));
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)
