@@ -409,11 +409,15 @@ void TimingPanel::setResult(const ComputeResult &result)
                                  r.gbps < 0.1 * result.copyBandwidthGBps ? 1 : 0)
                             .arg(result.copyBandwidthGBps, 0, 'f', 1);
     rows += row(tr("Memory traffic"), tr("%1 GB/s").arg(r.gbps, 0, 'f', 2), bandwidthNote);
+    // A ratio as read aloud: one decimal from 10, two from 0.1, below that two significant digits (a kernel
+    // 207x slower than the CPU is "0.0048×", not "0.00×").
+    auto times = [&](double x) {
+        return x < 0.1 ? tr("%1×").arg(x, 0, 'g', 2) : tr("%1×").arg(x, 0, 'f', x < 10 ? 2 : 1);
+    };
     auto speedup = [&](double cpuMs) {
         if (cpuMs <= 0 || r.kernelMs.median <= 0)
             return tr("—");
-        const double x = cpuMs / r.kernelMs.median;
-        return tr("%1×").arg(x, 0, 'f', x < 10 ? 2 : 1);
+        return times(cpuMs / r.kernelMs.median);
     };
     auto cpuNote = [&](double cpuMs) {
         if (cpuMs <= 0)
@@ -437,7 +441,7 @@ void TimingPanel::setResult(const ComputeResult &result)
                     speedup(r.cpuBestMs), cpuNote(r.cpuBestMs));
         if (r.cpuBestMs > 0 && r.totalMs > 0) {
             const double x = r.cpuBestMs / r.totalMs;
-            rows += row(tr("… with the copies"), tr("%1×").arg(x, 0, 'f', x < 10 ? 2 : 1),
+            rows += row(tr("… with the copies"), times(x),
                         x < 1 ? tr("upload + kernel + download: slower than that CPU code")
                               : tr("upload + kernel + download against the same CPU code's time"));
         }

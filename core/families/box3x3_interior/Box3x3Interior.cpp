@@ -179,8 +179,6 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
                        "the strips at a row's two ends put the input's first and last pixel back by constant "
                        "lanes, so every store stays one 16-byte write. Whether a strip lies at a row's end is "
                        "decided once, before its rows, so the compiler may issue every row's loads at once. Exact.",
-        .seedNote = "Seed 001's launch question does not arise: a work-item per strip covers the whole image, "
-                    "and the frame is a lane choice, not a smaller launch.",
         .plainWords = "Each worker asks for all the rows it needs at once instead of one after another, and leaves the picture's outer edge as it was.",
     }));
 }

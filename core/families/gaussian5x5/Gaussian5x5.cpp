@@ -496,8 +496,6 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
                        "y, within ±1 of the exact result); each vector's bytes are converted to pairs once and the "
                        "views one and two pixels over are taken from the pairs. Elsewhere than NVIDIA (PoCL) the "
                        "16-bit arithmetic is emulated, slowly, so that the CPU tests check it.",
-        .seedNote = "Seed 004's blur at the rate the 3x3 stream rungs reach: a few rows per work-item, whole "
-                    "16-byte vectors, no branch between a strip's loads.",
         .plainWords = "Each worker asks for all the rows it needs at once and works on two pixels with every step.",
     }));
     g.variants.push_back(cpuRowsVariant("cpu_rows_gaussian5x5",

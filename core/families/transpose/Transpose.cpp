@@ -205,7 +205,6 @@ void registerTranspose(std::vector<FilterSpec> &out)
                        "take the aligned path in place; packed rows that are not 16-byte aligned (tiles, mapped "
                        "memory) move pixel by pixel. gray8 is register_blocks' (4x4 bytes would be 4-byte "
                        "accesses).",
-        .seedNote = "Seeds 000/002 for four-byte pixels: the block sized to the pixel, not to the byte.",
         .plainWords = "Each worker flips a small 4x4 square of colour pixels on its own and moves it in big chunks, so many workers can be busy at once.",
     });
     out.push_back(f);
