@@ -20,9 +20,8 @@
 //          forward value) -> head Hz. Written to the carry area (6 floats per boundary and lane).
 //   scan:  per lane, sequentially over the boundaries: S(k+1) = Tz(k) + M S(k) forward, then
 //          E(k) = Hz(k+1) + R S(k+1) + M E(k+1) backward (Rl for the last). Cheap: 6 floats per L samples.
-//   apply: per (lane, segment) the forward recursion from S(k) and the backward from E(k), the
-//          reference's recursion with its operations fused and reordered (RG_STEP), the segment held in
-//          registers.
+//   apply: per (lane, segment) the forward recursion from S(k) and the backward from E(k), exactly
+//          FWB_IIR_COLUMN_BODY's operations, the segment held in registers.
 // The vertical result is kept as 8.8 fixed point (ushort, error <= 1/512) in the first half of the
 // float scratch buffer TmpA; the carries live in its second half (<= 24/IIR_SEG bytes per sample).
 // Work-items: lanes x segments (6720x4480 rgba8888: 26880 x 140 for the columns, 17920 x 210 for the
@@ -65,13 +64,7 @@ inline float rg_load(bool vertical, global const uchar *in, int index)
     return vertical ? (float)in[index] : (float)((global const ushort *)in)[index] * (1.0f / 256.0f);
 }
 
-// One step of the recursion, ordered for latency: the newest state p1 enters last, through one fused
-// multiply-add, so consecutive steps are 4 cycles apart on an H100 instead of the 16 of the reference's
-// order (k0*v + ((k1*p1 + k2*p2) + k3*p3), unfused: a multiply and three dependent adds after p1).
-// The terms with v, p3 and p2 are ready a step or more ahead. The blocked rungs were never bit-identical
-// to the reference (their carries are matrix products), so only the ±1 tolerance binds them; fusing
-// rounds less, not more.
-#define RG_STEP(v, p1, p2, p3) fma(k.s1, (p1), fma(k.s2, (p2), fma(k.s3, (p3), k.s0 * (v))))
+#define RG_STEP(v, p1, p2, p3) (k.s0 * (v) + (k.s1 * (p1) + k.s2 * (p2) + k.s3 * (p3)))
 
 inline void rg_tails(bool vertical, global const uchar *in, global uchar *scratch, int width, int height, float4 k)
 {
