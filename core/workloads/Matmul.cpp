@@ -19,6 +19,7 @@ enum class Shape {
     RowPerItem,     // 1-D n range, one work-item per row of C (seed 003 steps 4-9)
     Tiled,          // 2-D range in TILE x TILE groups, guarded edges (seed 002)
     RegisterBlocks, // 2-D range of TSM x TSN blocks, inputs padded to whole tiles (myGEMM)
+    WarpTiles,      // BM x BN blocks, a 1-D group of warps each, inputs padded to whole tiles (CUTLASS)
     ColumnStrips,   // 2-D ld x (rows / CS_ROWS) range, a column strip of C per work-item (CPU devices)
 };
 
@@ -51,6 +52,8 @@ Layout layoutOf(const std::string &name)
         return {Shape::Tiled, false, false, 1, false};
     if (name == "column_strips") // rows padded to 64 floats: the range covers them with no edge test
         return {Shape::ColumnStrips, false, false, 64, false};
+    if (name == "warp_tiled")
+        return {Shape::WarpTiles, false, false, 1, false};
     return {Shape::RegisterBlocks, false, false, 1, false};
 }
 
@@ -138,6 +141,19 @@ WorkloadProblem setupMatmul(const VariantSpec &variant, const std::map<std::stri
         pass.global[0] = ld / std::size_t(tsn) * std::size_t(tsn / wptn);
         pass.global[1] = ld / std::size_t(tsm) * std::size_t(tsm / wptm);
         pass.local = LocalSize{tsn / wptn, tsm / wptm};
+        break;
+    }
+    case Shape::WarpTiles: {
+        // Group (x, y) computes the BM x BN block at rows y*BM, columns x*BN with THREADS work-items in
+        // one dimension (its warps); matmul.cl's warp-tiling section says how they share it out.
+        const int bm = defineValue(variant, "BM", 128), bn = defineValue(variant, "BN", 128);
+        const int bk = defineValue(variant, "BK", 16);
+        const int threads = (bm / defineValue(variant, "WM", 64)) * (bn / defineValue(variant, "WN", 32)) * 32;
+        ld = rows = roundUpTo(n, std::size_t(std::lcm(std::lcm(bm, bn), bk)));
+        pass.dims = 2;
+        pass.global[0] = ld / std::size_t(bn) * std::size_t(threads);
+        pass.global[1] = ld / std::size_t(bm);
+        pass.local = LocalSize{threads, 1};
         break;
     }
     }
@@ -368,6 +384,17 @@ void registerMatmul(std::vector<WorkloadSpec> &out)
         "barrier per step suffices instead of two.",
         "Past the seeds: myGEMM kernel 9 (prefetching). H100, n = 4096: 24.5 TFLOPS (+5% over padded).",
         with({"PAD=4"}));
+    add("warp_tiled", "Warp tiling (CUTLASS SIMT)", "matmul_warp_tiled",
+        "A 1-D group of 256 work-items (8 warps of 32) computes a 128x128 block of C from 16-deep slabs; "
+        "each warp owns a 64x32 region and each work-item 8x8 sums in registers, as 2x2 float4 runs that "
+        "sit 32 rows and 16 columns apart, so one k's reads of local memory across a warp are a few "
+        "consecutive 16-byte words shared by its lanes (no bank conflicts). Global loads and stores of C "
+        "are 16-byte; the A slab is stored transposed and padded so the scattering stores are "
+        "conflict-free too. Slabs are double-buffered (one barrier per step) and every fixed loop is "
+        "unrolled, so the sums stay in registers. n is padded with zeros to a multiple of 128. Block, "
+        "warp and per-item sizes are -D defines (BM, BN, BK, WM, WN, TM, TN, PAD).",
+        "Past the seeds: the warp-tiled SIMT GEMM (CUTLASS, siboehm kernel 10)",
+        {"BM=128", "BN=128", "BK=16", "WM=64", "WN=32", "TM=8", "TN=8", "PAD=4"});
     add("column_strips", "CPU-shaped: 8x16 blocks in float16 registers", "matmul_column_strips",
         "Shaped for CPU devices such as PoCL on an AVX-512 core: each work-item computes an 8-row by "
         "16-column block of C. Along k it loads 16 consecutive floats of a row of B as one float16 (one "

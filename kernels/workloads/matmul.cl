@@ -392,6 +392,159 @@ matmul_register_blocked_prefetch(__global const float *a, __global const float *
 }
 #endif // register-blocking defines
 
+// ---- Past the seeds: warp tiling (CUTLASS's SIMT GEMM, siboehm's SGEMM kernel 10) --------------------
+// A work-group of THREADS = (BM/WM) * (BN/WN) * 32 work-items (1-D) computes a BM x BN block of C; the
+// host's 2-D range is (ld/BN * THREADS, ld/BM), so group (x, y) owns columns x*BN.. and rows y*BM...
+// Its work-items form warps of 32 (NVIDIA fills warps with consecutive local ids), warp w covering a
+// WM x WN region of the block, (BN/WN) warps across. In that region a warp's lanes form a grid of
+// LANES_M = WM/TM rows by LANES_N = WN/TN columns (lane = ly * LANES_N + lx), and each work-item keeps
+// TM x TN sums in registers as (TM/4) x (TN/4) float4 runs that sit 4*LANES_M rows and 4*LANES_N columns
+// apart (CUTLASS's warp sub-tiles). So for one k the warp reads, as float4s, LANES_N consecutive 16-byte
+// words of the B slab and LANES_M consecutive words of the transposed A slab, each word broadcast to the
+// lanes of one column or row: no bank conflicts, and every value read feeds TN or TM multiply-adds.
+// Slabs are double-buffered as in rung 14, and every fixed-trip loop is unrolled so the sums, operands
+// and prefetched loads stay in registers. The host pads n to a multiple of BM, BN and BK (zeros).
+#if defined(BM) && defined(BN) && defined(BK) && defined(WM) && defined(WN) && defined(TM) && defined(TN)
+#ifndef PAD
+#define PAD 4
+#endif
+#define WT_LANES_M (WM / TM)
+#define WT_LANES_N (WN / TN)
+#define WT_THREADS ((BM / WM) * (BN / WN) * 32)
+#define WT_AS_STRIDE (BM + PAD) // floats per k-row of the transposed A slab
+#define WT_A_LOADS (BM * BK / 4 / WT_THREADS) // float4 loads of A per work-item per slab
+#define WT_B_LOADS (BK * BN / 4 / WT_THREADS)
+#if WT_LANES_M * WT_LANES_N != 32
+#error "warp_tiled: a warp's WM x WN region must be 32 work-items' TM x TN sums"
+#endif
+#if BM % WM || BN % WN || TM % 4 || TN % 4 || BM % 16 || BN % 4 || BK % 8 || PAD % 4
+#error "warp_tiled: needs WM | BM, WN | BN, 4 | TM, TN, BN, PAD, 16 | BM and 8 | BK"
+#endif
+#if (BM * BK / 4) % WT_THREADS || (BK * BN / 4) % WT_THREADS
+#error "warp_tiled: each slab must be whole float4 loads for every work-item"
+#endif
+
+// Where float4 load `id` of the A slab comes from: row m, float4 k4 (floats 4*k4.. of the slab's row).
+// A warp takes 16 rows by 2 float4s (one 32-byte sector per row), so when it scatters them transposed
+// its stores of one component fall on 16 consecutive words and the same 16 words 4*(BM+PAD) further,
+// in the other half of the 32 banks when BM + PAD = 4 (mod 8) (PAD = 4 with BM = 128): conflict-free.
+inline int2 wt_a_slot(int id)
+{
+    return (int2)(id % 16 + 16 * ((id / 32) % (BM / 16)), (id / 16) % 2 + 2 * (id / (32 * (BM / 16))));
+}
+
+// One slab's global loads into registers (A's rows BM at row0, B's columns BN at col0, k from t). The
+// pointers are float4-typed because vload4 promises only 4-byte alignment, and a compiler may split
+// it into four loads; ld, t and the columns are multiples of 4, so every float4 here is aligned.
+inline void wt_load(__global const float4 *a, __global const float4 *b, int ld4, int row0, int col0, int t, int tid,
+                    float4 ar[WT_A_LOADS], float4 br[WT_B_LOADS])
+{
+#pragma unroll
+    for (int l = 0; l < WT_A_LOADS; ++l) {
+        const int2 s = wt_a_slot(tid + l * WT_THREADS);
+        ar[l] = a[(row0 + s.x) * ld4 + t / 4 + s.y];
+    }
+#pragma unroll
+    for (int l = 0; l < WT_B_LOADS; ++l) {
+        const int id = tid + l * WT_THREADS; // a warp reads 32 consecutive float4s of one row of B
+        br[l] = b[(t + id / (BN / 4)) * ld4 + col0 / 4 + id % (BN / 4)];
+    }
+}
+
+// The registers into one local buffer: A transposed (as[k * WT_AS_STRIDE + m]), B as it is.
+inline void wt_store(__local float4 *as4, __local float4 *bs4, int tid, const float4 ar[WT_A_LOADS],
+                     const float4 br[WT_B_LOADS])
+{
+    __local float *as = (__local float *)as4;
+#pragma unroll
+    for (int l = 0; l < WT_A_LOADS; ++l) {
+        const int2 s = wt_a_slot(tid + l * WT_THREADS);
+        __local float *column = as + 4 * s.y * WT_AS_STRIDE + s.x;
+        column[0] = ar[l].x;
+        column[WT_AS_STRIDE] = ar[l].y;
+        column[2 * WT_AS_STRIDE] = ar[l].z;
+        column[3 * WT_AS_STRIDE] = ar[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < WT_B_LOADS; ++l)
+        bs4[tid + l * WT_THREADS] = br[l];
+}
+
+// One slab's BK outer products into the work-item's sums. arow4 and bcol4 are its first runs' float4
+// offsets in a k-row of the A and B slabs.
+inline void wt_multiply(__local const float4 *as4, __local const float4 *bs4, int arow4, int bcol4,
+                        float4 acc[TM][TN / 4])
+{
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+        float4 areg[TM / 4], breg[TN / 4];
+#pragma unroll
+        for (int g = 0; g < TM / 4; ++g)
+            areg[g] = as4[k * (WT_AS_STRIDE / 4) + arow4 + g * WT_LANES_M];
+#pragma unroll
+        for (int h = 0; h < TN / 4; ++h)
+            breg[h] = bs4[k * (BN / 4) + bcol4 + h * WT_LANES_N];
+#pragma unroll
+        for (int g = 0; g < TM / 4; ++g)
+#pragma unroll
+            for (int h = 0; h < TN / 4; ++h) {
+                acc[4 * g + 0][h] = fma((float4)(areg[g].x), breg[h], acc[4 * g + 0][h]);
+                acc[4 * g + 1][h] = fma((float4)(areg[g].y), breg[h], acc[4 * g + 1][h]);
+                acc[4 * g + 2][h] = fma((float4)(areg[g].z), breg[h], acc[4 * g + 2][h]);
+                acc[4 * g + 3][h] = fma((float4)(areg[g].w), breg[h], acc[4 * g + 3][h]);
+            }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(WT_THREADS, 1, 1))) void
+matmul_warp_tiled(__global const float *a, __global const float *b, __global float *c, int n, int ld)
+{
+    const int tid = get_local_id(0);
+    const int warp = tid / 32, lane = tid % 32;
+    // The work-item's first run: float4 offsets of its rows in the block (A slab) and of its columns.
+    const int arow4 = (warp / (BN / WN)) * (WM / 4) + lane / WT_LANES_N;
+    const int bcol4 = (warp % (BN / WN)) * (WN / 4) + lane % WT_LANES_N;
+    const int row0 = get_group_id(1) * BM;
+    const int col0 = get_group_id(0) * BN;
+    const int ld4 = ld / 4;
+    __global const float4 *a4 = (__global const float4 *)a;
+    __global const float4 *b4 = (__global const float4 *)b;
+    __local float4 as[2][BK * WT_AS_STRIDE / 4];
+    __local float4 bs[2][BK * BN / 4];
+    float4 acc[TM][TN / 4];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int h = 0; h < TN / 4; ++h)
+            acc[i][h] = (float4)(0.0f);
+    float4 ar[WT_A_LOADS], br[WT_B_LOADS];
+    wt_load(a4, b4, ld4, row0, col0, 0, tid, ar, br);
+    wt_store(as[0], bs[0], tid, ar, br);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int buf = 0;
+    for (int t = 0; t < ld; t += BK) {
+        const bool more = t + BK < ld;
+        if (more) // the next slab's loads are in flight while this one is multiplied
+            wt_load(a4, b4, ld4, row0, col0, t + BK, tid, ar, br);
+        wt_multiply(as[buf], bs[buf], arow4, bcol4, acc);
+        if (more) // the other buffer: everyone finished reading it before the last barrier
+            wt_store(as[1 - buf], bs[1 - buf], tid, ar, br);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buf = 1 - buf;
+    }
+    __global float4 *c4 = (__global float4 *)c;
+#pragma unroll
+    for (int g = 0; g < TM / 4; ++g)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int r = row0 + 4 * (arow4 + g * WT_LANES_M) + i;
+#pragma unroll
+            for (int h = 0; h < TN / 4; ++h)
+                c4[r * ld4 + col0 / 4 + bcol4 + h * WT_LANES_N] = acc[4 * g + i][h];
+        }
+}
+#endif // warp-tiling defines
+
 // ---- Past the seeds, for CPU devices: column strips ------------------------------------------------
 #ifdef CS_ROWS
 // Work-item (s, q) computes the CS_ROWS x 16 block of C at rows s*CS_ROWS.., columns 16q..: along k it

@@ -12,6 +12,25 @@
         (acc) += d * ((q).w * inv * inv * inv);                                                        \
     }
 
+// As INTERACT, with the softening as the first addend, so the squared distance is three chained
+// multiply-adds; dot() and then + SOFTENING2 is a multiply, two multiply-adds and an add (12 instead
+// of 13 arithmetic instructions per interaction, besides the square root). The host sums left to
+// right without fusing: only rounding differs, well within the check's bound.
+#define INTERACT_FMA(acc, p, q, RSQRT)                                                                 \
+    {                                                                                                  \
+        const float3 d = (q).xyz - (p).xyz;                                                            \
+        const float inv = RSQRT(fma(d.z, d.z, fma(d.y, d.y, fma(d.x, d.x, SOFTENING2))));              \
+        (acc) += d * ((q).w * inv * inv * inv);                                                        \
+    }
+
+// With -cl-fast-relaxed-math the rungs past the seed take the hardware's approximate reciprocal
+// square root (native_rsqrt); without it, rsqrt and its accuracy guarantee.
+#ifdef __FAST_RELAXED_MATH__
+#define FAST_RSQRT native_rsqrt
+#else
+#define FAST_RSQRT rsqrt
+#endif
+
 inline void integrate(int i, float4 p, float3 acc, __global const float4 *vel, __global float4 *posOut,
                       __global float4 *velOut)
 {
@@ -65,12 +84,7 @@ __kernel void nbody_tiled_local(__global const float4 *pos, __global const float
 // Past the seed: each work-item integrates PER_ITEM bodies (TILE apart, so loads stay contiguous), so
 // each body read from local memory serves PER_ITEM interactions, and the inner loop is unrolled by
 // 8 so the compiler can interleave independent interactions. With -cl-fast-relaxed-math the
-// reciprocal square root is the hardware's approximate one (native_rsqrt).
-#ifdef __FAST_RELAXED_MATH__
-#define FAST_RSQRT native_rsqrt
-#else
-#define FAST_RSQRT rsqrt
-#endif
+// reciprocal square root is the hardware's approximate one (native_rsqrt, FAST_RSQRT above).
 __kernel void nbody_unrolled(__global const float4 *pos, __global const float4 *vel, __global float4 *posOut,
                              __global float4 *velOut, int n)
 {
@@ -104,3 +118,73 @@ __kernel void nbody_unrolled(__global const float4 *pos, __global const float4 *
 }
 #endif // PER_ITEM
 #endif // TILE
+
+#if defined(BODIES) && defined(SLICES) && defined(TILE)
+#ifndef PER_ITEM
+#define PER_ITEM 1
+#endif
+#define GROUP_BODIES (BODIES * PER_ITEM)
+#define GROUP_ITEMS (BODIES * SLICES)
+// Past the seed: several work-items per body (GPU Gems 3, ch. 31.4.3), for when n bodies are too few
+// work-groups to fill the GPU. A group of BODIES x SLICES work-items (local id = slice * BODIES + b)
+// owns GROUP_BODIES = BODIES * PER_ITEM bodies, the j range is cut into SLICES equal runs of whole
+// tiles, and work-item (slice, b) sums the pull of its slice on bodies b, b + BODIES, .. (PER_ITEM of
+// them, so each body read serves PER_ITEM interactions). Per step each slice's BODIES work-items stage
+// TILE bodies of their slice in local memory (zero-mass bodies past n pull with exactly 0); with
+// BODIES a multiple of 32 a warp holds one slice, so all its lanes read the same tile word (a
+// broadcast). Local memory rather than uniform global reads through the cache: a broadcast from local
+// memory has the shorter latency and leaves the L1 to the staging loads, and the barriers cost little
+// once a tile serves TILE * PER_ITEM interactions per work-item. The interaction is INTERACT_FMA's.
+// Finally the slices' partial sums meet
+// in local memory and the group's work-items integrate its bodies, one each in turn.
+__kernel __attribute__((reqd_work_group_size(GROUP_ITEMS, 1, 1))) void
+nbody_split(__global const float4 *pos, __global const float4 *vel, __global float4 *posOut, __global float4 *velOut,
+            int n)
+{
+    const int lid = get_local_id(0);
+    const int b = lid % BODIES;
+    const int slice = lid / BODIES;
+    const int first = get_group_id(0) * GROUP_BODIES; // the group's first body
+    __local float4 tile[SLICES][TILE];
+    __local float4 partial[SLICES][GROUP_BODIES];
+    float4 p[PER_ITEM];
+    float3 acc[PER_ITEM];
+#pragma unroll
+    for (int q = 0; q < PER_ITEM; ++q) {
+        const int i = first + b + q * BODIES;
+        p[q] = i < n ? pos[i] : (float4)(0.0f);
+        acc[q] = (float3)(0.0f);
+    }
+    // Bodies per slice: n / SLICES rounded up to whole tiles, so every slice takes the same number of
+    // steps and every work-item reaches every barrier.
+    const int span = (n + SLICES * TILE - 1) / (SLICES * TILE) * TILE;
+    for (int base = slice * span; base < (slice + 1) * span; base += TILE) {
+        for (int k = b; k < TILE; k += BODIES) {
+            const int j = base + k;
+            tile[slice][k] = j < n ? pos[j] : (float4)(0.0f);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 8
+        for (int k = 0; k < TILE; ++k) {
+            const float4 body = tile[slice][k];
+#pragma unroll
+            for (int q = 0; q < PER_ITEM; ++q)
+                INTERACT_FMA(acc[q], p[q], body, FAST_RSQRT)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#pragma unroll
+    for (int q = 0; q < PER_ITEM; ++q)
+        partial[slice][b + q * BODIES] = (float4)(acc[q], 0.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = lid; r < GROUP_BODIES; r += GROUP_ITEMS) {
+        const int i = first + r;
+        if (i >= n)
+            break;
+        float3 sum = partial[0][r].xyz;
+        for (int s = 1; s < SLICES; ++s)
+            sum += partial[s][r].xyz;
+        integrate(i, pos[i], sum, vel, posOut, velOut);
+    }
+}
+#endif // BODIES, SLICES, TILE

@@ -17,7 +17,8 @@ namespace {
 const char *const kLadder[] = {"naive",          "coalesced",        "private_sum",           "row_per_item",
                                "row_in_private", "column_in_local",  "float4",                "float4_hoisted",
                                "float8",         "tiled_local",      "register_blocked",      "register_blocked_wide",
-                               "register_blocked_padded",            "register_blocked_prefetch", "column_strips"};
+                               "register_blocked_padded",            "register_blocked_prefetch", "warp_tiled",
+                               "column_strips"};
 
 // One timed repeat for a check; the ladder's table times three after a warm-up.
 RunResult runMatmul(Session &session, const std::string &variant, int n, LocalSize local = {}, int repeat = 1,
@@ -88,8 +89,12 @@ void TestMatmul::variantsMatchReference_data()
         for (int n : {1, 7, 33, 64, 100})
             QTest::addRow("%s/%d", variant, n) << variant << n;
     // Above 512 the check switches to the seed's spot checks plus row and column sums.
-    for (const char *variant : {"tiled_local", "float8", "register_blocked_prefetch"})
+    for (const char *variant : {"tiled_local", "float8", "register_blocked_prefetch", "warp_tiled"})
         QTest::addRow("%s/600 spot-checked", variant) << variant << 600;
+    // Past one 128x128 block, ending mid-block and mid-slab: several groups, warps and slabs in play.
+    for (int n : {129, 200})
+        QTest::addRow("warp_tiled/%d", n) << "warp_tiled" << n;
+    QTest::addRow("warp_tiled/1000 spot-checked") << "warp_tiled" << 1000;
 }
 
 void TestMatmul::variantsMatchReference()
@@ -169,6 +174,15 @@ void TestMatmul::tiledVariantsRefuseOtherShapes()
     QVERIFY2(r.ok() && r.matches, describe(r).constData());
     QCOMPARE(r.local, (LocalSize{16, 16}));
     QCOMPARE(r.global[0], std::size_t(16)); // 40 padded to one 128x128 block
+    // warp_tiled: 1-D groups of 8 warps, one per 128x128 block of C (200 pads to 256: 2x2 blocks).
+    r = runMatmul(session, "warp_tiled", 200);
+    QVERIFY2(r.ok() && r.matches, describe(r).constData());
+    QCOMPARE(r.local, (LocalSize{256, 1}));
+    QCOMPARE(r.global[0], std::size_t(512));
+    QCOMPARE(r.global[1], std::size_t(2));
+    r = runMatmul(session, "warp_tiled", 40, LocalSize{16, 16});
+    QVERIFY(!r.ok());
+    QCOMPARE(r.errorCode, std::string("invalid work-group shape"));
 }
 
 // The ladder as a table, for measurements: FWB_MATMUL_BENCH_N=1024 [FWB_MATMUL_BENCH_VARIANTS=a,b]

@@ -53,11 +53,13 @@ void TestNBody::catalogueEntries()
 {
     const WorkloadSpec *w = findWorkload("nbody");
     QVERIFY(w);
-    QCOMPARE(w->variants.size(), std::size_t(3));
+    QCOMPARE(w->variants.size(), std::size_t(4));
     QCOMPARE(w->variants[0].name, std::string("naive"));
     QCOMPARE(w->variants[1].name, std::string("tiled_local"));
     QCOMPARE(w->variants[2].name, std::string("unrolled"));
+    QCOMPARE(w->variants[3].name, std::string("split_sum"));
     QVERIFY(w->variants[2].fastMathMatters);
+    QVERIFY(w->variants[3].fastMathMatters);
     for (const VariantSpec &v : w->variants)
         QVERIFY2(!v.description.empty() && !v.seedNote.empty(), v.name.c_str());
     const auto params = w->resolvedParams({});
@@ -65,6 +67,11 @@ void TestNBody::catalogueEntries()
     const WorkloadProblem problem = w->setup(*w->variant("naive"), w->resolvedParams({{"bodies", 100}, {"steps", 3}}));
     QCOMPARE(problem.work, 100.0 * 100.0 * 3.0);
     QCOMPARE(problem.steps, 3);
+    // split_sum: 256 work-items (64 bodies x 4 slices) per 256 bodies (4 per work-item), so 1000 bodies
+    // take 4 groups, the last one partly past n.
+    const WorkloadProblem split = w->setup(*w->variant("split_sum"), w->resolvedParams({{"bodies", 1000}}));
+    QCOMPARE(split.passes.at(0).local, (LocalSize{256, 1}));
+    QCOMPARE(split.passes.at(0).global[0], std::size_t(1024));
 }
 
 void TestNBody::variantsMatchReference_data()
@@ -73,11 +80,19 @@ void TestNBody::variantsMatchReference_data()
     QTest::addColumn<int>("bodies");
     QTest::addColumn<int>("steps");
     QTest::addColumn<bool>("fastMath");
-    for (const char *variant : {"naive", "tiled_local", "unrolled"})
+    for (const char *variant : {"naive", "tiled_local", "unrolled", "split_sum"})
         for (int bodies : {1, 7, 129, 1000})
             for (int steps : {1, 4})
                 QTest::addRow("%s/%d bodies/%d steps", variant, bodies, steps) << variant << bodies << steps << false;
     QTest::addRow("unrolled/1000 bodies/4 steps/fast math") << "unrolled" << 1000 << 4 << true;
+    // split_sum: one slice holding every body (33 < 64), slices of several tiles, a group's bodies
+    // ending inside its last work-item's run, and a whole number of groups (512 = 2 x 256). 20 steps:
+    // a slice's pull left out moves bodies by about a * dt^2 * k^2 / 2, under the bound (1e-6 per
+    // step) for the first few steps (1000 bodies without their last slice: 2e-5 after 10 steps, bound
+    // 1.1e-5; 8e-5 after 20, bound 2.1e-5), while the correct sums stay within 6e-8 after 40.
+    for (int bodies : {33, 300, 1000, 2049, 512})
+        QTest::addRow("split_sum/%d bodies/20 steps", bodies) << "split_sum" << bodies << 20 << false;
+    QTest::addRow("split_sum/1000 bodies/4 steps/fast math") << "split_sum" << 1000 << 4 << true;
 }
 
 void TestNBody::variantsMatchReference()
@@ -144,9 +159,11 @@ void TestNBody::benchTable()
     const int steps = stepsText ? std::atoi(stepsText) : 10;
     Session session(m_device);
     std::printf("nbody %d bodies, %d steps on %s\n", bodies, steps, m_device.name.c_str());
-    for (const char *variant : {"naive", "tiled_local", "unrolled", "unrolled+fast"}) {
-        const bool fast = std::strcmp(variant, "unrolled+fast") == 0;
-        const RunResult r = runNBody(session, fast ? "unrolled" : variant, bodies, steps, fast, 3, 1);
+    for (const char *variant : {"naive", "tiled_local", "unrolled", "unrolled+fast", "split_sum", "split_sum+fast"}) {
+        const char *plus = std::strchr(variant, '+');
+        const bool fast = plus != nullptr;
+        const std::string name = fast ? std::string(variant, plus) : std::string(variant);
+        const RunResult r = runNBody(session, name, bodies, steps, fast, 3, 1);
         const double stepsPerS = r.kernelMs.median > 0 ? steps / (r.kernelMs.median * 1e-3) : 0;
         std::printf("%-14s %9.3f ms  %8.1f steps/s  %8.2f Gint/s  %8.1f GFLOPS  cpu %d thr %.1f ms, 1 thr %.1f ms  %s\n  %s\n",
                     variant, r.kernelMs.median, stepsPerS, r.metricValue, 20 * r.metricValue, r.cpuThreads,
