@@ -8,7 +8,7 @@
 //   cl-tune nbody  FILE KERNEL "DEFINES" BODIES GX LX [REPEATS]
 //
 // Prints one line: kernel, defines, shape, median ms, GFLOPS (matmul: 2N^3; nbody: 20 flops per
-// interaction, BODIES^2 interactions) and the check: matmul compares 256 entries of C against double
+// interaction, BODIES^2 interactions) and the check (CL_TUNE_BINARY=FILE also writes the program binary): matmul compares 256 entries of C against double
 // sums; nbody compares 64 bodies' new positions against a double-precision step.
 #include <CL/cl.h>
 
@@ -88,6 +88,14 @@ static cl_kernel build(const Ctx &c, const std::string &file, const std::string 
         clGetProgramBuildInfo(p, c.dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
         std::fprintf(stderr, "build failed (%s):\n%s\n", defines.c_str(), log.c_str());
         std::exit(1);
+    }
+    if (const char *path = std::getenv("CL_TUNE_BINARY")) { // the program binary (PTX on NVIDIA), for ptxas -v
+        size_t size = 0;
+        clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
+        std::vector<unsigned char> bin(size);
+        unsigned char *ptr = bin.data();
+        clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr);
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(bin.data()), std::streamsize(size));
     }
     cl_kernel k = clCreateKernel(p, kernel.c_str(), &err);
     if (err)
