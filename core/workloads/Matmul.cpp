@@ -385,7 +385,7 @@ void registerMatmul(std::vector<WorkloadSpec> &out)
         "Past the seeds: myGEMM kernel 9 (prefetching). H100, n = 4096: 24.5 TFLOPS (+5% over padded).",
         with({"PAD=4"}));
     add("warp_tiled", "Warp tiling (CUTLASS SIMT)", "matmul_warp_tiled",
-        "A 1-D group of 256 work-items (8 warps of 32) computes a 128x128 block of C from 16-deep slabs; "
+        "A 1-D group of 256 work-items (8 warps of 32) computes a 128x128 block of C from 8-deep slabs; "
         "each warp owns a 64x32 region and each work-item 8x8 sums in registers, as 2x2 float4 runs that "
         "sit 32 rows and 16 columns apart, so one k's reads of local memory across a warp are a few "
         "consecutive 16-byte words shared by its lanes (no bank conflicts). Global loads and stores of C "
@@ -394,7 +394,7 @@ void registerMatmul(std::vector<WorkloadSpec> &out)
         "unrolled, so the sums stay in registers. n is padded with zeros to a multiple of 128. Block, "
         "warp and per-item sizes are -D defines (BM, BN, BK, WM, WN, TM, TN, PAD).",
         "Past the seeds: the warp-tiled SIMT GEMM (CUTLASS, siboehm kernel 10)",
-        {"BM=128", "BN=128", "BK=16", "WM=64", "WN=32", "TM=8", "TN=8", "PAD=4"});
+        {"BM=128", "BN=128", "BK=8", "WM=64", "WN=32", "TM=8", "TN=8", "PAD=4"});
     add("column_strips", "CPU-shaped: 8x16 blocks in float16 registers", "matmul_column_strips",
         "Shaped for CPU devices such as PoCL on an AVX-512 core: each work-item computes an 8-row by "
         "16-column block of C. Along k it loads 16 consecutive floats of a row of B as one float16 (one "
