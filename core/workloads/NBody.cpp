@@ -413,8 +413,10 @@ void registerNBody(std::vector<WorkloadSpec> &out)
     v.description = "The work-group loads 256 bodies into local memory together (one each), waits at a "
                     "barrier, and every work-item reads them from there: one global read per body per group "
                     "instead of per work-item.";
+    v.fastMathMatters = true;
     v.seedNote = "Seed 002's 'tiles': the shared-memory version of its N-body sample. H100: 1.45e12 "
-                 "interactions/s at 100,000 bodies (28.9 TFLOPS at 20 flops each, 43% of FP32 peak); 3,390 "
+                 "interactions/s at 100,000 bodies (28.9 TFLOPS at 20 flops each, 45% of FP32 peak), 1.76e12 "
+                 "(35.2 TFLOPS, 55%) with fast math, whose rsqrt is the hardware's approximation; 3,390 "
                  "steps/s at 10,000 bodies.";
     w.variants.push_back(v);
 
@@ -435,18 +437,19 @@ void registerNBody(std::vector<WorkloadSpec> &out)
     v.name = "split_sum";
     v.title = "Several work-items per body";
     v.passes = {{"nbody_split"}};
-    v.defines = {"BODIES=64", "SLICES=4", "TILE=64", "PER_ITEM=4"};
+    v.defines = {"BODIES=64", "SLICES=4", "TILE=64", "PER_ITEM=2"};
     v.fastMathMatters = true;
     v.description = "For when the bodies are too few work-groups to fill the GPU: a group of 256 work-items "
-                    "owns 256 bodies, the other bodies are cut into 4 equal slices, and each work-item sums "
-                    "one slice's pull on 4 bodies (so each body read from local memory serves 4 "
-                    "interactions, as in unrolled, yet the groups are as many as tiled_local's). Each slice "
+                    "owns 128 bodies, the other bodies are cut into 4 equal slices, and each work-item sums "
+                    "one slice's pull on 2 bodies (so each body read from local memory serves 2 "
+                    "interactions, yet the groups are twice as many as tiled_local's). Each slice "
                     "stages 64 bodies at a time in local memory, read by a whole warp at once (a broadcast); "
                     "at the end the 4 partial sums of each body meet in local memory and one work-item "
-                    "integrates it. The squared distance starts from the softening term, so it is three "
-                    "chained multiply-adds (one instruction fewer per interaction than the other rungs). "
-                    "Fast math takes native_rsqrt, as in unrolled.";
-    v.seedNote = "Past the seed: GPU Gems 3, ch. 31.4.3 (multiple threads per body).";
+                    "integrates it. Fast math takes native_rsqrt, as in unrolled.";
+    v.seedNote = "Past the seed: GPU Gems 3, ch. 31.4.3 (multiple threads per body). H100, 100,000 bodies, "
+                 "fast math: 1.67e12 interactions/s with 2 bodies per work-item (4: 1.53e12; tiled_local "
+                 "1.76e12), measured with the squared distance as chained multiply-adds, which cost "
+                 "tiled_local 12%; this rung now uses tiled_local's interaction.";
     w.variants.push_back(v);
 
     out.push_back(std::move(w));
