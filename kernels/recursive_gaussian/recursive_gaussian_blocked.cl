@@ -59,27 +59,14 @@ inline global float *rg_carries(global uchar *scratch, int width, int height)
     const size_t samples = (size_t)width * (size_t)height * CHANNELS; // up to 2^31: 2 * samples needs 64 bits
     return (global float *)(scratch + ((2 * samples + 15) / 16) * 16);
 }
-// Where sample n of vertical lane l goes in the transposed picture (height wide, width tall): pixel
-// (x, y) = (l / CHANNELS, n) becomes pixel (y, x), its channels in place.
-inline int rg_tindex(int lane, int n, int height)
+inline float rg_load(bool vertical, global const uchar *in, int index)
 {
-    return ((lane / CHANNELS) * height + n) * CHANNELS + lane % CHANNELS;
+    return vertical ? (float)in[index] : (float)((global const ushort *)in)[index] * (1.0f / 256.0f);
 }
-// A sample of the 8-bit input, or (in16) of the 8.8 fixed-point intermediate.
-inline float rg_load(bool in16, global const uchar *in, int index)
-{
-    return in16 ? (float)((global const ushort *)in)[index] * (1.0f / 256.0f) : (float)in[index];
-}
-// What rg_apply writes: the 8.8 intermediate or the 8-bit result, at the sample's place or transposed.
-#define RG_OUT_88 0
-#define RG_OUT_U8 1
-#define RG_OUT_88_T 2
-#define RG_OUT_U8_T 3
 
 #define RG_STEP(v, p1, p2, p3) (k.s0 * (v) + (k.s1 * (p1) + k.s2 * (p2) + k.s3 * (p3)))
 
-inline void rg_tails(bool vertical, bool in16, global const uchar *in, global uchar *scratch, int width, int height,
-                     float4 k)
+inline void rg_tails(bool vertical, global const uchar *in, global uchar *scratch, int width, int height, float4 k)
 {
     const int lanes = rg_lanes(vertical, width, height), n = rg_samples(vertical, width, height);
     const int nseg = (n + IIR_SEG - 1) / IIR_SEG;
@@ -93,7 +80,7 @@ inline void rg_tails(bool vertical, bool in16, global const uchar *in, global uc
         float v[IIR_SEG];
 #pragma unroll
         for (int i = 0; i < IIR_SEG; ++i)
-            v[i] = i < len ? rg_load(in16, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
+            v[i] = i < len ? rg_load(vertical, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
         float s1 = seg == 0 ? v[0] : 0.0f, s2 = s1, s3 = s1;
 #pragma unroll
         for (int i = 0; i < IIR_SEG; ++i) {
@@ -245,8 +232,8 @@ inline void rg_backward_state(global const float *carry, int seg, int nseg, int 
     }
 }
 
-inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *in, global uchar *out,
-                     global uchar *scratch, int width, int height, float4 k)
+inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, global uchar *scratch, int width,
+                     int height, float4 k)
 {
     const int lanes = rg_lanes(vertical, width, height), n = rg_samples(vertical, width, height);
     const int nseg = (n + IIR_SEG - 1) / IIR_SEG;
@@ -258,7 +245,7 @@ inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *
         float v[IIR_SEG];
 #pragma unroll
         for (int i = 0; i < IIR_SEG; ++i)
-            v[i] = i < len ? rg_load(in16, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
+            v[i] = i < len ? rg_load(vertical, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
         float s1, s2, s3;
         if (seg == 0) {
             s1 = s2 = s3 = v[0];
@@ -284,9 +271,8 @@ inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *
         for (int i = IIR_SEG - 1; i >= 0; --i) {
             if (i < len) {
                 const float y0 = RG_STEP(v[i], y1, y2, y3);
-                const int index = outMode >= RG_OUT_88_T ? rg_tindex(lane, start + i, height)
-                                                         : rg_index(vertical, lane, start + i, width);
-                if (outMode == RG_OUT_88 || outMode == RG_OUT_88_T)
+                const int index = rg_index(vertical, lane, start + i, width);
+                if (vertical)
                     ((global ushort *)out)[index] = convert_ushort_sat_rte(y0 * 256.0f);
                 else
                     out[index] = convert_uchar_sat(y0 + 0.5f);
@@ -304,7 +290,7 @@ inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *
 kernel void iir_blocked_columns_tails(global const uchar *in, global uchar *scratch, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
-    rg_tails(true, false, in, scratch, width, height, vload4(0, coeffs));
+    rg_tails(true, in, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
@@ -320,7 +306,7 @@ kernel void iir_blocked_columns_scan(global uchar *unused, global uchar *scratch
 kernel void iir_blocked_columns_apply(global const uchar *in, global uchar *scratch, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
-    rg_apply(true, false, RG_OUT_88, in, scratch, scratch, width, height, vload4(0, coeffs));
+    rg_apply(true, in, scratch, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
@@ -328,7 +314,7 @@ kernel void iir_blocked_columns_apply(global const uchar *in, global uchar *scra
 kernel void iir_blocked_rows_tails(global uchar *unused, global uchar *scratch, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
-    rg_tails(false, true, scratch, scratch, width, height, vload4(0, coeffs));
+    rg_tails(false, scratch, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
@@ -344,40 +330,7 @@ kernel void iir_blocked_rows_scan(global uchar *unused, global uchar *scratch, i
 kernel void iir_blocked_rows_apply(global uchar *scratch, global uchar *out, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
-    rg_apply(false, true, RG_OUT_U8, scratch, out, scratch, width, height, vload4(0, coeffs));
-}
-#endif
-
-// ---- blocked_transposed: both directions down columns -----------------------------------------------
-// The column kernels are the fast ones (a warp's lanes are neighbouring bytes of one row: every load and
-// store coalesced, nothing staged). So the column pass writes its 8.8 result transposed (pixel (x, y)
-// to (y, x): each work-item's segment becomes a run of consecutive samples of one output row), the row
-// pass runs as a column pass over that picture (height wide, width tall: the session swaps the sizes
-// after a Transposed pass) and writes its 8-bit result transposed back. TmpA holds the transposed 8.8
-// picture and, after it, each direction's carries in turn (the first direction's are spent once its
-// apply kernel has run). Passes: columns_tails (Src -> TmpA), columns_scan, columns_apply_t (Src -> TmpA,
-// Transposed), tcolumns_tails (TmpA), columns_scan, tcolumns_apply_t (TmpA -> Dst, Transposed).
-#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_columns_apply_t)
-kernel void iir_blocked_columns_apply_t(global const uchar *in, global uchar *scratch, int width, int height,
-                                        constant float *coeffs, int radius, float4 params)
-{
-    rg_apply(true, false, RG_OUT_88_T, in, scratch, scratch, width, height, vload4(0, coeffs));
-}
-#endif
-
-#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_tcolumns_tails)
-kernel void iir_blocked_tcolumns_tails(global const uchar *in, global uchar *scratch, int width, int height,
-                                       constant float *coeffs, int radius, float4 params)
-{
-    rg_tails(true, true, in, scratch, width, height, vload4(0, coeffs));
-}
-#endif
-
-#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_tcolumns_apply_t)
-kernel void iir_blocked_tcolumns_apply_t(global uchar *scratch, global uchar *out, int width, int height,
-                                         constant float *coeffs, int radius, float4 params)
-{
-    rg_apply(true, true, RG_OUT_U8_T, scratch, out, scratch, width, height, vload4(0, coeffs));
+    rg_apply(false, scratch, out, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
