@@ -194,6 +194,9 @@ static int nbody(int argc, char **argv)
     CK(clSetKernelArg(k, 2, sizeof dp2, &dp2));
     CK(clSetKernelArg(k, 3, sizeof dv2, &dv2));
     CK(clSetKernelArg(k, 4, sizeof n, &n));
+    size_t maxItems = 0;
+    clGetKernelWorkGroupInfo(k, c.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof maxItems, &maxItems, nullptr);
+    std::fprintf(stderr, "CL_KERNEL_WORK_GROUP_SIZE %zu\n", maxItems);
     const double ms = timeLaunches(c, k, 1, &g, &l, repeats);
     CK(clEnqueueReadBuffer(c.q, dp2, CL_TRUE, 0, outPos.size() * 4, outPos.data(), 0, nullptr, nullptr));
     // The defines carry DT and SOFTENING2 (as the catalogue's -D options do); the check reads them back.
