@@ -54,9 +54,17 @@ std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::ve
 bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params);
 
 // The child's arguments (argv[0] "filter-bench"): one run on a 32x24 test card, one repeat, no CPU
-// timing, JSON; cacheDir empty: the child's default cache folder.
+// timing, no copy-bandwidth probe, JSON; cacheDir empty: the child's default cache folder.
 std::vector<std::string> prepareRunArgs(const PrepareJob &job, const std::string &deviceSpec,
                                         const std::string &cacheDir);
+
+// A serving child's job line (`filter-bench prepare --serve`, cli/PrepareChild.h): prepareRunArgs as a
+// JSON array of strings, without the line end.
+std::string prepareServeLine(const PrepareJob &job, const std::string &deviceSpec, const std::string &cacheDir);
+// The job's row from a serving child's answer line ({"status": N, "out": "..."}); none when the line is
+// no such answer.
+std::optional<PreparedBuild> preparedBuildFromAnswer(const PrepareJob &job, const std::string &answerLine,
+                                                     const DeviceInfo &device);
 
 // The prepared record's row from the child's standard output and exit status (-1: it did not start,
 // 128+N: signal N), with the program's cache key and build options for alreadyPrepared.
