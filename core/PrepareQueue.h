@@ -1,7 +1,8 @@
 // PrepareQueue: the programs a device can need, and the order to build them ahead, shared by
 // `filter-bench prepare` (cli/PrepareVerb.cpp) and the window's background builder (ui/workers/PrepareAhead):
-// one list of jobs, one queue order. Each job is built in a child `filter-bench run` on a 32x24 test
-// card (prepareRunArgs), whose JSON answer becomes the job's row of the prepared record
+// one list of jobs, one queue order. Each job is a `filter-bench run` on a 32x24 test card
+// (prepareRunArgs), run by a child that stays (`filter-bench prepare --serve`: prepareServeLine in,
+// preparedBuildFromAnswer out), whose JSON answer becomes the job's row of the prepared record
 // (preparedBuildFromRun); a job the record and the cache show built for this very source and device
 // needs no child (alreadyPrepared).
 #pragma once

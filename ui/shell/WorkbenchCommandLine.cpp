@@ -411,14 +411,17 @@ void installMeasurementHooks(MainWindow &window)
     auto *ask = new QTimer(&window);
     ask->setInterval(250);
     auto tries = std::make_shared<int>(0);
-    QObject::connect(ask, &QTimer::timeout, &window, [race, ask, tries] {
+    const auto tryStart = [race, ask, tries] {
         trace(QStringLiteral("race: start asked"));
         if (race->startJob() || ++*tries > 240) {
             trace(race->isRacing() ? QStringLiteral("race: started") : QStringLiteral("race: refused"));
             ask->stop();
+        } else if (!ask->isActive()) {
+            ask->start();
         }
-    });
-    QTimer::singleShot(std::max(0, int(afterMs - msSinceProcessStart())), ask, qOverload<>(&QTimer::start));
+    };
+    QObject::connect(ask, &QTimer::timeout, &window, tryStart);
+    QTimer::singleShot(std::max(0, int(afterMs - msSinceProcessStart())), Qt::PreciseTimer, ask, tryStart);
 }
 
 } // namespace fwb
