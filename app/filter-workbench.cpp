@@ -39,6 +39,7 @@ int main(int argc, char *argv[])
         return code;
     if (!shot) {
         fwb::installCloseDuringRunHook(window);
+        fwb::installMeasurementHooks(window);
         return app.exec();
     }
     fwb::ScreenshotDriver driver(window, commandLine);

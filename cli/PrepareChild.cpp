@@ -183,19 +183,13 @@ PreparedBuild PrepareChild::build(const PrepareJob &job)
         m_childStart = start;
         ++m_started;
     }
-    Json line = Json::array();
-    for (const std::string &a : prepareRunArgs(job, m_device.spec(), m_cacheDir))
-        line.push_back(a);
     bool timedOut = false;
     std::optional<std::string> answer;
-    if (m_child.sendLine(dumpJson(line)))
+    if (m_child.sendLine(prepareServeLine(job, m_device.spec(), m_cacheDir)))
         answer = m_child.readLine(m_jobTimeoutS > 0 ? int(m_jobTimeoutS * 1000) : -1, &timedOut);
-    if (answer) {
-        const std::optional<Json> a = parseJson(*answer, "prepare child");
-        if (a && a->is_object() && a->contains("status") && (*a)["status"].is_number_integer() && a->contains("out")
-            && (*a)["out"].is_string())
-            return finished(preparedBuildFromRun(job, (*a)["out"].get<std::string>(), (*a)["status"].get<int>(), m_device));
-    }
+    if (answer)
+        if (std::optional<PreparedBuild> build = preparedBuildFromAnswer(job, *answer, m_device))
+            return finished(std::move(*build));
     // It died, answered what is no answer, or ran out of time: this job fails as a child `run` that
     // ended so would have, and the next job gets a new child.
     const ChildOutcome ended = endChild(0);

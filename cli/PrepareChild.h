@@ -8,10 +8,12 @@
 // new child.
 //
 // The protocol, one line each way per job: the parent sends prepareRunArgs (core/PrepareQueue.h) as a
-// JSON array of strings; the child runs it in-process through the command line (the run verb, the very
-// code a child `filter-bench run` ran, so the same JSON) with its standard output captured, and answers
-// {"status": <the run's exit status>, "out": "<what the run printed>"}, then waits for the next line;
-// it exits at the end of its input, and dies with its parent (FWB_PARENT_PID).
+// JSON array of strings (prepareServeLine; the window's builder, ui/workers/PrepareAhead, sends the same);
+// the child runs it in-process through the command line (the run verb, the very code a child
+// `filter-bench run` ran, so the same JSON) with its standard output captured, and answers
+// {"status": <the run's exit status>, "out": "<what the run printed>"} (preparedBuildFromAnswer), then
+// waits for the next line; it exits at the end of its input, and dies with its parent (FWB_PARENT_PID, or
+// PR_SET_PDEATHSIG set by the window).
 #pragma once
 
 #include "ChildProcess.h"

@@ -96,13 +96,31 @@ std::vector<std::string> prepareRunArgs(const PrepareJob &job, const std::string
 {
     std::vector<std::string> args = {"filter-bench", "run", "--filter", job.filter, "--variant", job.variant,
                                      "--format", job.format, "--synthetic", "32x24", "--repeat", "1",
-                                     "--warmup", "0", "--no-cpu-single", "--no-baselines", "--device", deviceSpec,
-                                     "--json"};
+                                     "--warmup", "0", "--no-cpu-single", "--no-baselines", "--no-copy-probe",
+                                     "--device", deviceSpec, "--json"};
     if (!cacheDir.empty())
         args.insert(args.end(), {"--cache-dir", cacheDir});
     if (!job.param.empty())
         args.insert(args.end(), {"--param", job.param});
     return args;
+}
+
+std::string prepareServeLine(const PrepareJob &job, const std::string &deviceSpec, const std::string &cacheDir)
+{
+    Json line = Json::array();
+    for (const std::string &a : prepareRunArgs(job, deviceSpec, cacheDir))
+        line.push_back(a);
+    return dumpJson(line);
+}
+
+std::optional<PreparedBuild> preparedBuildFromAnswer(const PrepareJob &job, const std::string &answerLine,
+                                                     const DeviceInfo &device)
+{
+    const std::optional<Json> a = parseJson(answerLine, "prepare child");
+    if (!a || !a->is_object() || !a->contains("status") || !(*a)["status"].is_number_integer() || !a->contains("out")
+        || !(*a)["out"].is_string())
+        return std::nullopt;
+    return preparedBuildFromRun(job, (*a)["out"].get<std::string>(), (*a)["status"].get<int>(), device);
 }
 
 std::string preparedProgramKey(const PrepareJob &job, const std::string &options, const DeviceInfo &device)

@@ -1,7 +1,8 @@
 // PrepareQueue: the programs a device can need, and the order to build them ahead, shared by
 // `filter-bench prepare` (cli/PrepareVerb.cpp) and the window's background builder (ui/workers/PrepareAhead):
-// one list of jobs, one queue order. Each job is built in a child `filter-bench run` on a 32x24 test
-// card (prepareRunArgs), whose JSON answer becomes the job's row of the prepared record
+// one list of jobs, one queue order. Each job is a `filter-bench run` on a 32x24 test card
+// (prepareRunArgs), run by a child that stays (`filter-bench prepare --serve`: prepareServeLine in,
+// preparedBuildFromAnswer out), whose JSON answer becomes the job's row of the prepared record
 // (preparedBuildFromRun); a job the record and the cache show built for this very source and device
 // needs no child (alreadyPrepared).
 #pragma once
@@ -54,9 +55,17 @@ std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::ve
 bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params);
 
 // The child's arguments (argv[0] "filter-bench"): one run on a 32x24 test card, one repeat, no CPU
-// timing, JSON; cacheDir empty: the child's default cache folder.
+// timing, no copy-bandwidth probe, JSON; cacheDir empty: the child's default cache folder.
 std::vector<std::string> prepareRunArgs(const PrepareJob &job, const std::string &deviceSpec,
                                         const std::string &cacheDir);
+
+// A serving child's job line (`filter-bench prepare --serve`, cli/PrepareChild.h): prepareRunArgs as a
+// JSON array of strings, without the line end.
+std::string prepareServeLine(const PrepareJob &job, const std::string &deviceSpec, const std::string &cacheDir);
+// The job's row from a serving child's answer line ({"status": N, "out": "..."}); none when the line is
+// no such answer.
+std::optional<PreparedBuild> preparedBuildFromAnswer(const PrepareJob &job, const std::string &answerLine,
+                                                     const DeviceInfo &device);
 
 // The prepared record's row from the child's standard output and exit status (-1: it did not start,
 // 128+N: signal N), with the program's cache key and build options for alreadyPrepared.

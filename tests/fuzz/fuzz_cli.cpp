@@ -91,7 +91,8 @@ const std::vector<std::pair<std::string, std::vector<Option>>> &verbs()
           {"--tile", Kind::Size},          {"--max-alloc-mib", Kind::Count}, {"--baselines", Kind::Flag},
           {"--no-baselines", Kind::Flag},  {"--no-tuned", Kind::Flag},       {"--cache-dir", Kind::Dir},
           {"--kernel-dir", Kind::Dir},     {"--user-variant", Kind::Path},   {"--timeout", Kind::Seconds},
-          {"--json", Kind::Flag},          {"--json-file", Kind::Path},      {"--flush-cache", Kind::Flag}}},
+          {"--json", Kind::Flag},          {"--json-file", Kind::Path},      {"--flush-cache", Kind::Flag},
+          {"--no-copy-probe", Kind::Flag}}}, // --no-copy-probe: internal (prepare's runs)
         {"apply",
          {{"--filter", Kind::Filter},       {"--variant", Kind::Variant},    {"--param", Kind::Param},
           {"--border", Kind::Border},       {"--format", Kind::Format},      {"--out", Kind::Dir},

@@ -193,6 +193,7 @@ void checkDefaultsAndArgs()
     const std::vector<std::string> args = prepareRunArgs({"box", "fused_local", "gray8", "radius=2"}, "0:1", "/tmp/c");
     CHECK(args.size() > 10 && args[0] == "filter-bench" && args[1] == "run");
     CHECK(args.back() == "radius=2" && args[args.size() - 2] == "--param");
+    CHECK(std::find(args.begin(), args.end(), "--no-copy-probe") != args.end()); // a build needs no copy probe
 }
 
 void checkRunAnswerAndSkip()

@@ -228,6 +228,9 @@ void MainWindow::showFirstPicture(const ComputeResult &preview)
     m_heldPicture = ComputeResult();
     m_comparePage->showResult(preview); // the other pages hear of whole results only
     traceStartup("picture: shown");
+    // The first result is on screen: the background builds may start (at idle priority) while the repeats
+    // and CPU timings go on; on two cores they had waited 2 s more for the whole result.
+    m_prepare->setWindowBusy(false);
     m_timing->setTimingPending(preview); // no earlier run's numbers beside the new picture
     m_firstPictureOnScreen = true;
     const RunResult &r = preview.run;

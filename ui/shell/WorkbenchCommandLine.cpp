@@ -1,23 +1,32 @@
 // WorkbenchCommandLine: filter-workbench's options and the window they set up (see the header).
 #include "WorkbenchCommandLine.h"
 
+#include "BenchWorker.h"
 #include "ComputeWorker.h"
 #include "ControlPanel.h"
 #include "LabPage.h"
 #include "MainWindow.h"
 #include "RacePage.h"
 #include "RacePresentation.h"
+#include "PrepareAhead.h"
+#include "StartupTrace.h"
 #include "lesson/LessonSteps.h"
 #include "lesson/LessonWindow.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <ctime>
 #include <optional>
+#include <unistd.h>
 
 namespace fwb {
 
@@ -336,6 +345,83 @@ void installCloseDuringRunHook(MainWindow &window)
             });
         },
         Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
+}
+
+namespace {
+
+// Milliseconds since this process started (/proc/self/stat's start time, in clock ticks since boot).
+double msSinceProcessStart()
+{
+    QFile stat(QStringLiteral("/proc/self/stat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = stat.readAll();
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' '); // after "pid (name) "
+    if (fields.size() < 20)
+        return 0;
+    timespec now{};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    const double startMs = fields[19].toDouble() * 1000.0 / double(sysconf(_SC_CLK_TCK)); // field 22: starttime
+    return now.tv_sec * 1000.0 + now.tv_nsec / 1e6 - startMs;
+}
+
+void trace(const QString &text)
+{
+    traceStartup(text.toUtf8().constData());
+}
+
+} // namespace
+
+void installMeasurementHooks(MainWindow &window)
+{
+    QObject::connect(window.prepareAhead(), &PrepareAhead::statusChanged, &window,
+                     [](const QString &text) { trace("prepare: " + text); });
+    const int afterMs = qEnvironmentVariableIntValue("FWB_TEST_RACE_AFTER_MS");
+    if (afterMs <= 0)
+        return;
+    RacePage *race = nullptr;
+    for (WorkbenchPage *page : window.pages())
+        if (auto *found = qobject_cast<RacePage *>(page))
+            race = found;
+    if (!race)
+        return;
+    // Every distinct line once (traceStartup keeps the first occurrence): each step and bar says its own.
+    QObject::connect(race, &WorkbenchPage::statusMessage, &window, [](const QString &text) { trace("race: said " + text); });
+    auto *worker = race->findChild<BenchWorker *>();
+    auto steps = std::make_shared<std::map<std::string, double>>(); // entry name: ms since launch of its step
+    auto bars = std::make_shared<int>(0);
+    if (worker)
+        QObject::connect(worker, &BenchWorker::progress, &window, [steps, bars](const BenchProgress &progress) {
+            if (const auto *step = std::get_if<BenchProgress::RaceStep>(&progress.what)) {
+                steps->emplace(step->upcoming.name, msSinceProcessStart()); // its first step: the wait starts
+            } else if (const auto *e = std::get_if<RaceEntry>(&progress.what)) {
+                const auto since = steps->find(e->name);
+                const double stepToBar = since == steps->end() ? -1 : msSinceProcessStart() - since->second;
+                trace(QStringLiteral("race: bar %1 %2 step_to_bar_ms %3 build_ms %4 origin %5 title %6")
+                          .arg(++*bars)
+                          .arg(QString::fromStdString(e->name))
+                          .arg(stepToBar, 0, 'f', 0)
+                          .arg(e->result.buildMs, 0, 'f', 1)
+                          .arg(e->result.buildOrigin.empty() ? QStringLiteral("-") : QString::fromStdString(e->result.buildOrigin))
+                          .arg(QString::fromStdString(e->title)));
+            }
+        });
+    QObject::connect(race, &JobPage::jobFinished, &window, [] { trace(QStringLiteral("race: finished")); });
+    // Asked again every 250 ms while refused (no picture yet, the window's run still going), for a minute.
+    auto *ask = new QTimer(&window);
+    ask->setInterval(250);
+    auto tries = std::make_shared<int>(0);
+    const auto tryStart = [race, ask, tries] {
+        trace(QStringLiteral("race: start asked"));
+        if (race->startJob() || ++*tries > 240) {
+            trace(race->isRacing() ? QStringLiteral("race: started") : QStringLiteral("race: refused"));
+            ask->stop();
+        } else if (!ask->isActive()) {
+            ask->start();
+        }
+    };
+    QObject::connect(ask, &QTimer::timeout, &window, tryStart);
+    QTimer::singleShot(std::max(0, int(afterMs - msSinceProcessStart())), Qt::PreciseTimer, ask, tryStart);
 }
 
 } // namespace fwb

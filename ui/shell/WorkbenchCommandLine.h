@@ -69,5 +69,10 @@ private:
 // the first run starts, as a user closing it mid-run; one line on stderr marks the moment (and whether
 // the run was still going), so the test can time the process's exit from there.
 void installCloseDuringRunHook(MainWindow &window);
+// Measurement hooks (scripts/window-first-use.sh): with FWB_TRACE set, each line of the status bar's
+// "Preparing kernels" goes to the trace (ui/widgets/StartupTrace.h); FWB_TEST_RACE_AFTER_MS=N starts the Race
+// page's race N ms after the process started, as a user would, and traces each thing it says and, when it
+// ends, each entry's build time and origin, so a script can tell which bars waited on a build.
+void installMeasurementHooks(MainWindow &window);
 
 } // namespace fwb

@@ -3,8 +3,10 @@
 
 #include "Catalogue.h"
 #include "PrepareAhead.h"
+#include "StartupTrace.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace fwb {
@@ -56,13 +58,23 @@ bool BenchWorker::waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &progr
 {
     // This worker builds a program no child has taken itself; one a child builds now as wanted (nice 5) it
     // waits for, rather than compile it a second time beside it (at most the longest build there is).
-    // A child building it at idle priority may starve behind this very race: the race compiles it itself,
-    // as without the builder.
+    // A child building it at idle priority (every child on a CPU device) gets the cores while the race
+    // waits, and is part way through: the race waits for it too, but only kIdleChildWaitS, since other
+    // work on the machine may starve it; then it compiles the program itself, as without the builder.
+    // (PoCL, 2 cores, scripts/window-first-use.sh: a race that caught up with the child building gaussian5x5
+    // `stream` and compiled it beside it waited 2.5 s for its bar.)
     bool wanted = false;
     const PrepareQueue::State was = ahead.claim(program, &wanted);
-    if (was == PrepareQueue::State::Building && wanted) {
+    if (was == PrepareQueue::State::Building) {
         waiting();
-        return !ahead.waitUntilBuilt(program, &m_cancel, 900);
+        const auto start = std::chrono::steady_clock::now();
+        const bool built = ahead.waitUntilBuilt(program, &m_cancel, wanted ? 900 : kIdleChildWaitS);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        char text[200]; // FWB_TRACE (scripts/window-first-use.sh): what the race waited for
+        std::snprintf(text, sizeof text, "race: waited %.0f ms for a child building %s (%s)", ms, program.variant.c_str(),
+                      built ? "built" : "not built: compiled here");
+        traceStartup(text);
+        return !built;
     }
     return was != PrepareQueue::State::Done;
 }
@@ -112,21 +124,38 @@ void BenchWorker::runJob(const BenchJob &job, Work work)
 void BenchWorker::raceJob(Session &session, const BenchJob &job)
 {
     const std::shared_ptr<PrepareQueue> ahead = aheadFor(job);
-    if (ahead) { // the race's versions jump the builder's queue, in the race's order
+    RaceOptions options = job.race;
+    if (ahead) {
+        // The versions built ahead race first, those a child builds now next, those not started last
+        // (catalogue order within each): the bars rank by time whatever the order, and the builder gets the
+        // most time for what is not built yet. They jump the builder's queue in that order.
+        std::vector<std::string> names = options.variants;
+        if (names.empty())
+            for (const VariantSpec &v : findFilter(job.run.filter)->variants)
+                names.push_back(v.name);
+        auto readiness = [&](const std::string &name) {
+            const PrepareQueue::State state = ahead->state(preparedJob(job, name));
+            return state == PrepareQueue::State::Pending ? 2 : state == PrepareQueue::State::Building ? 1 : 0;
+        };
+        std::stable_sort(names.begin(), names.end(),
+                         [&](const std::string &a, const std::string &b) { return readiness(a) < readiness(b); });
+        options.variants = names;
         std::vector<PrepareJob> coming;
-        for (const VariantSpec &v : findFilter(job.run.filter)->variants)
-            coming.push_back(preparedJob(job, v.name));
+        for (const std::string &name : names)
+            coming.push_back(preparedJob(job, name));
         ahead->jumpQueue(coming);
     }
     const RaceResult race = runRace(
-        session, *job.input, job.run, job.race, &m_cancel,
+        session, *job.input, job.run, options, &m_cancel,
         [this](const RaceEntry &e, int done, int total) { emit progress({e, done, total}); },
         [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
             const bool variant = index > 0 && !upcoming.baseline;
             const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
-            // One this device cannot run (its row says why) builds nothing.
+            // One this device cannot run (its row says why) builds nothing. OpenCV through OpenCL compiles its
+            // own kernels at its first run in a process (1.3 s of a cold race on PoCL, silent before): said too.
             const bool builds = spec && variantUnavailableReason(*spec, job.device, job.run.params.format).empty();
-            bool first = builds && m_built.insert(programKey(job.run, upcoming.name)).second;
+            const bool openCvOnDevice = upcoming.baseline && upcoming.onDevice();
+            bool first = (builds || openCvOnDevice) && m_built.insert(programKey(job.run, upcoming.name)).second;
             if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
                                                      [&] { emit progress({BenchProgress::RaceStep{upcoming, true}, index, total}); }))
                 first = false; // built ahead (or just now by a child): a quick load, not a compile

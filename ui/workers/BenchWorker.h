@@ -96,6 +96,7 @@ private:
     // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
     // be compiled here, false when it was built ahead.
     bool waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &program, const std::function<void()> &waiting);
+    static constexpr double kIdleChildWaitS = 5; // the longest wait for a child at idle priority
 
     void sessionClosing() override { m_built.clear(); }
 

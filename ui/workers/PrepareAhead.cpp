@@ -22,7 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-Q_LOGGING_CATEGORY(lcPrepare, "fwb.prepare")
+Q_LOGGING_CATEGORY(lcPrepare, "fwb.prepare", QtInfoMsg) // each build's line: QT_LOGGING_RULES=fwb.prepare.debug=true
 
 namespace fwb {
 
@@ -183,6 +183,15 @@ void PrepareAhead::claim(const PrepareJob &job)
         updateProgress();
 }
 
+void PrepareAhead::setWindowBusy(bool busy)
+{
+    m_windowBusy = busy;
+    if (!busy && !m_queue && m_startTimer.isActive()) { // waiting for the window: no need to wait on
+        m_startTimer.stop();
+        start();
+    }
+}
+
 void PrepareAhead::stop()
 {
     m_startTimer.stop();
@@ -242,7 +251,7 @@ void PrepareAhead::start()
     m_claimedEarly.clear();
     m_cacheDir = ProgramCache::defaultDiskDir();
     m_record = readPreparedDevices(m_cacheDir);
-    m_started = m_failed = 0;
+    m_started = m_sent = m_failed = 0;
     m_clock.start();
     {
         ActiveQueue &a = active();
@@ -261,8 +270,11 @@ void PrepareAhead::pump()
     const PreparedDevice *record = findPrepared(m_record, *m_device);
     int checked = 0;
     for (;;) {
-        const auto wantedChildren = std::count_if(m_children.cbegin(), m_children.cend(), [](const Child &c) { return c.wanted; });
-        const bool idleSlot = m_children.size() - wantedChildren < m_jobs, wantedSlot = wantedChildren < m_jobs;
+        int busyWanted = 0, busyIdle = 0;
+        for (const Child &c : std::as_const(m_children))
+            if (c.job)
+                ++(c.wanted ? busyWanted : busyIdle);
+        const bool idleSlot = busyIdle < m_jobs, wantedSlot = busyWanted < m_jobs;
         if (!idleSlot && !wantedSlot)
             break;
         if (checked == kSkipsPerTurn) { // the rest on the next turn: the window stays responsive
@@ -282,40 +294,88 @@ void PrepareAhead::pump()
             m_queue->finish(*job);
             continue;
         }
-        const std::vector<std::string> args = prepareRunArgs(*job, m_device->spec(), {});
-        QStringList arguments;
-        for (std::size_t i = 1; i < args.size(); ++i)
-            arguments << q(args[i]);
-        auto *child = new QProcess(this);
-        child->setProgram(filterBenchPath());
-        child->setArguments(arguments);
-        child->setStandardErrorFile(QProcess::nullDevice());
-        child->setChildProcessModifier([wanted] {
-            // In the child before exec: gone with the window. A build only ahead of time gets only the idle
-            // time of the cores; one a race waits for (jumped, on a GPU: see start()) nearly the window's
-            // priority (nice 5), since an idle-priority child would starve behind any other work while the
-            // race waits on it, and an unprivileged process cannot raise a child's priority once lowered.
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (wanted) {
-                setpriority(PRIO_PROCESS, 0, kWantedNice);
-            } else {
-                sched_param none{};
-                sched_setscheduler(0, SCHED_IDLE, &none);
-                setpriority(PRIO_PROCESS, 0, 19);
-            }
-        });
-        connect(child, &QProcess::finished, this, [this, child](int code, QProcess::ExitStatus status) {
-            childEnded(child, status == QProcess::NormalExit ? code : 128 + SIGKILL);
-        });
-        connect(child, &QProcess::errorOccurred, this, [this, child](QProcess::ProcessError error) {
-            if (error == QProcess::FailedToStart)
-                childEnded(child, -1);
-        });
-        m_children.insert(child, Child{*job, wanted});
-        ++m_started;
-        child->start();
+        // A child of the job's kind that has none, else a new one.
+        QProcess *child = nullptr;
+        for (auto it = m_children.begin(); it != m_children.end() && !child; ++it)
+            if (!it->job && !it->closing && it->wanted == wanted)
+                child = it.key();
+        if (!child)
+            child = startChild(wanted);
+        if (child)
+            send(child, *job);
+        else // it could not start (errorOccurred has removed it): the job fails as a child `run` that did not start
+            jobEnded(*job, preparedBuildFromRun(*job, {}, -1, *m_device));
     }
+    if (!m_pumping)
+        closeIdleChildren();
     updateProgress();
+}
+
+QProcess *PrepareAhead::startChild(bool wanted)
+{
+    auto *child = new QProcess(this);
+    child->setProgram(filterBenchPath());
+    child->setArguments({QStringLiteral("prepare"), QStringLiteral("--serve")});
+    child->setStandardErrorFile(QProcess::nullDevice());
+    child->setChildProcessModifier([wanted] {
+        // In the child before exec: gone with the window. A build only ahead of time gets only the idle
+        // time of the cores; one a race waits for (jumped, on a GPU: see start()) nearly the window's
+        // priority (nice 5), since an idle-priority child would starve behind any other work while the
+        // race waits on it, and an unprivileged process cannot raise a child's priority once lowered.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (wanted) {
+            setpriority(PRIO_PROCESS, 0, kWantedNice);
+        } else {
+            sched_param none{};
+            sched_setscheduler(0, SCHED_IDLE, &none);
+            setpriority(PRIO_PROCESS, 0, 19);
+        }
+    });
+    connect(child, &QProcess::readyReadStandardOutput, this, [this, child] { childAnswered(child); });
+    connect(child, &QProcess::finished, this, [this, child](int code, QProcess::ExitStatus status) {
+        childEnded(child, status == QProcess::NormalExit ? code : 128 + SIGKILL);
+    });
+    connect(child, &QProcess::errorOccurred, this, [this, child](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            childEnded(child, -1);
+    });
+    m_children.insert(child, Child{std::nullopt, wanted, {}, false});
+    ++m_started;
+    child->start(); // what send() writes now waits in QProcess's buffer until the child runs
+    return m_children.contains(child) ? child : nullptr;
+}
+
+void PrepareAhead::send(QProcess *child, const PrepareJob &job)
+{
+    m_children[child].job = job;
+    ++m_sent;
+    child->write(QByteArray::fromStdString(prepareServeLine(job, m_device->spec(), {})) + '\n');
+}
+
+void PrepareAhead::childAnswered(QProcess *child)
+{
+    const auto it = m_children.find(child);
+    if (it == m_children.end())
+        return;
+    it->pending += child->readAllStandardOutput();
+    const qsizetype end = it->pending.indexOf('\n');
+    if (end < 0 || !it->job)
+        return; // the rest of the line later (a child answers only the job it was sent)
+    const std::string line = it->pending.left(end).toStdString();
+    it->pending.remove(0, end + 1);
+    const PrepareJob job = *it->job;
+    it->job.reset();
+    if (!m_queue || !m_device)
+        return;
+    const std::optional<PreparedBuild> build = preparedBuildFromAnswer(job, line, *m_device);
+    // What is no answer: the child is not to be trusted with another job (it ends; the job failed).
+    if (!build) {
+        child->kill();
+        jobEnded(job, preparedBuildFromRun(job, {}, 128 + SIGKILL, *m_device));
+    } else {
+        jobEnded(job, *build);
+    }
+    pump();
 }
 
 void PrepareAhead::childEnded(QProcess *child, int exitStatus)
@@ -323,13 +383,20 @@ void PrepareAhead::childEnded(QProcess *child, int exitStatus)
     const auto it = m_children.find(child);
     if (it == m_children.end())
         return;
-    const PrepareJob job = it.value().job;
+    const std::optional<PrepareJob> job = it->job;
     m_children.erase(it);
-    const std::string out = child->readAllStandardOutput().toStdString();
     child->deleteLater();
     if (!m_queue || !m_device)
         return;
-    PreparedBuild build = preparedBuildFromRun(job, out, exitStatus, *m_device);
+    if (job) // it died during a build (a driver that crashed on this program): this job only fails
+        jobEnded(*job, preparedBuildFromRun(*job, {}, exitStatus, *m_device));
+    pump();
+}
+
+void PrepareAhead::jobEnded(const PrepareJob &job, const PreparedBuild &build)
+{
+    qCDebug(lcPrepare, "%.0f ms: %s/%s %s built in %.0f ms", double(m_clock.elapsed()), job.filter.c_str(),
+            job.variant.c_str(), job.format.c_str(), build.buildMs);
     if (!build.error.empty()) {
         ++m_failed;
         qCWarning(lcPrepare, "%s/%s %s: %s", job.filter.c_str(), job.variant.c_str(), job.format.c_str(),
@@ -341,7 +408,20 @@ void PrepareAhead::childEnded(QProcess *child, int exitStatus)
                         m_clock.elapsed() / 1000.0, m_jobs, &error) && !error.empty())
         qCWarning(lcPrepare, "the prepared record was not written: %s", error.c_str());
     m_queue->finish(job);
-    pump();
+}
+
+void PrepareAhead::closeIdleChildren()
+{
+    for (auto it = m_children.begin(); it != m_children.end(); ++it)
+        if (!it->job && !it->closing) {
+            it->closing = true;
+            it.key()->closeWriteChannel(); // it exits at the end of its input; childEnded reaps it
+        }
+}
+
+bool PrepareAhead::isBuilding() const
+{
+    return m_pumping || std::any_of(m_children.cbegin(), m_children.cend(), [](const Child &c) { return c.job.has_value(); });
 }
 
 bool PrepareAhead::isFinished() const
@@ -363,7 +443,8 @@ QList<qint64> PrepareAhead::childPids() const
 {
     QList<qint64> pids;
     for (QProcess *child : m_children.keys())
-        pids << child->processId();
+        if (child->processId() > 0)
+            pids << child->processId();
     return pids;
 }
 
@@ -376,7 +457,7 @@ void PrepareAhead::updateProgress()
         setStatus(tr("Preparing kernels for %1: %2 of %3").arg(device).arg(done()).arg(total()));
         return;
     }
-    if (!m_children.isEmpty() || m_pumping)
+    if (isBuilding())
         return;
     m_poll.stop();
     const QString ready = m_failed ? tr("Kernels ready for %1 (%2 could not be built)").arg(device).arg(m_failed)

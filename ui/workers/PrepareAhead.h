@@ -1,19 +1,24 @@
 // PrepareAhead: the window's background builder (issue 25). When the window has a device it builds every
 // program the catalogue can need on it into the shared program cache before anyone asks: the selected
 // variant, the other variants of its filter in the current format, the other filters in that format, then
-// the other formats (core/PrepareQueue.h, the order `filter-bench prepare` shares). Each build is a child
-// `filter-bench run` on a 32x24 card (drivers serialise their compiler inside one process: PoCL's LLVM),
-// one child per build: not yet prepare's children that stay (cli/PrepareChild.h), since a child's
-// priority here follows the build it was started for. Started at the lowest priority (SCHED_IDLE,
-// nice 19: only the cores' idle time) unless a race waits for it (its coming entries, the selected variant: nice 5; not on a CPU device, whose
-// race it would slow), and
-// killed with the window (PR_SET_PDEATHSIG): a QProcess on the GUI thread, so no thread of ours waits on it. A program the
-// prepared record (prepared.json) and the cache show built for this very source, driver and device gets
-// no child; each child's build is recorded there as it ends. A race's coming entries jump the queue and
-// its worker waits for an entry a child is building (queueFor); a program the window builds itself
-// (claim) gets no child. It stops, children killed and reaped, when the device changes or the window
-// closes; the cache's entries are written atomically (core/AtomicFile.h), so a killed child leaves no
-// half entry. Off with View ▸ Prepare Kernels Ahead or FWB_PREPARE_AHEAD=0 (the test suites' default).
+// the other formats (core/PrepareQueue.h, the order `filter-bench prepare` shares). The builds run in
+// children that stay, `filter-bench prepare --serve` (cli/PrepareChild.h: a job line in, an answer line out;
+// drivers serialise their compiler inside one process: PoCL's LLVM), each a run on a 32x24 card: a child
+// pays its process start, the platform's start and the copy-speed probe once, not once per program
+// (a child per build spent more on those than on the builds on PoCL). A child's priority is fixed when it
+// starts (an unprivileged process cannot raise it again), so there are two kinds: children at the lowest
+// priority (SCHED_IDLE, nice 19: only the cores' idle time) for builds only ahead of time, and children at
+// nice 5 for builds someone waits for (a race's coming entries, the selected variant; not on a CPU device,
+// whose race they would slow); each kind serves only its own builds. Children are killed with the window
+// (PR_SET_PDEATHSIG): QProcesses on the GUI thread, so no thread of ours waits on them; one left without a
+// job is sent the end of its input and exits. A child that dies costs its job only (recorded as failed):
+// the next job gets a new child. A program the prepared record (prepared.json) and the cache show built for
+// this very source, driver and device gets no job; each job's build is recorded there as it ends. A race's
+// coming entries jump the queue and its worker waits for an entry a child is building (queueFor); a
+// program the window builds itself (claim) gets no job. It stops, children killed and reaped, when the
+// device changes or the window closes; the cache's entries are written atomically (core/AtomicFile.h), so
+// a killed child leaves no half entry. Off with View ▸ Prepare Kernels Ahead or FWB_PREPARE_AHEAD=0 (the
+// test suites' default).
 #pragma once
 
 #include "Devices.h"
@@ -69,17 +74,19 @@ public:
     // The window builds this program itself now (its own run): no child for it.
     void claim(const PrepareJob &job);
     // While the window's own run is in flight the builder does not start (for at most kMaxHoldMs): the
-    // first result after launch does not share the machine with the children's start-up.
-    void setWindowBusy(bool busy) { m_windowBusy = busy; }
+    // first result after launch does not share the machine with the children's start-up. The window says
+    // it is no longer busy once its first picture is on screen, and the builder starts then.
+    void setWindowBusy(bool busy);
     // Kills the children and waits for each; nothing more starts until the device is set again.
     void stop();
 
-    bool isBuilding() const { return !m_children.isEmpty() || m_pumping; }
+    bool isBuilding() const; // a child builds, or the queue is being gone through
     bool isFinished() const; // every job of the current device done
     QString statusText() const { return m_status; }
     std::size_t total() const;
     std::size_t done() const;
-    int childrenStarted() const { return m_started; } // since the last start (tests)
+    int childrenStarted() const { return m_started; } // processes, since the last start (tests)
+    int buildsSent() const { return m_sent; }          // jobs handed to children, since the last start
     QList<qint64> childPids() const;
 
 signals:
@@ -89,8 +96,13 @@ signals:
 
 private:
     void start();
-    void pump(); // skips what is prepared, starts children into the free slots
+    void pump(); // skips what is prepared, hands the next jobs to free children (or new ones)
+    QProcess *startChild(bool wanted);
+    void send(QProcess *child, const PrepareJob &job);
+    void childAnswered(QProcess *child);
     void childEnded(QProcess *child, int exitStatus);
+    void jobEnded(const PrepareJob &job, const PreparedBuild &build);
+    void closeIdleChildren(); // those without a job: the end of their input, they exit
     void setStatus(const QString &text);
     void updateProgress();
 
@@ -104,8 +116,10 @@ private:
     std::vector<PreparedDevice> m_record;
     struct Child
     {
-        PrepareJob job;
-        bool wanted = false; // at the window's priority: someone waits for it
+        std::optional<PrepareJob> job; // the one it builds now, none between jobs
+        bool wanted = false;           // at nice 5, for builds someone waits for; else at idle priority
+        QByteArray pending;            // its output past the last answer line
+        bool closing = false;          // sent the end of its input: it exits
     };
     QHash<QProcess *, Child> m_children;
     std::vector<PrepareJob> m_claimedEarly; // claimed before the queue existed (the window's first run)
@@ -114,6 +128,7 @@ private:
     QElapsedTimer m_clock;
     QString m_status, m_missing;
     int m_started = 0;
+    int m_sent = 0;
     int m_failed = 0;
     bool m_pumping = false;
     bool m_windowBusy = false;
