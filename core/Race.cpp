@@ -135,8 +135,10 @@ std::string msWords(double ms)
 {
     if (ms < 0.0005) // "0.000 ms" reads as nothing at all
         return "under 0.001 ms";
+    // Under a millisecond three significant digits, not three decimals: a reader divides the times in the
+    // sentence by each other, and 0.004 for 0.0043 ms made "44x" read as 47x.
     char text[32];
-    std::snprintf(text, sizeof text, ms >= 100 ? "%.0f ms" : ms >= 10 ? "%.1f ms" : ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
+    std::snprintf(text, sizeof text, ms >= 100 ? "%.0f ms" : ms >= 10 ? "%.1f ms" : ms >= 1 ? "%.2f ms" : "%.3g ms", ms);
     return text;
 }
 
