@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <numeric>
 
 namespace fwb::cli {
 
@@ -31,30 +30,15 @@ struct MatmulOptions
 
 constexpr long kMaxN = 32768; // the workload's own limit (its n parameter)
 
-// What a variant pads n to: the least common multiple of its tile sizes (the register-blocked rungs'
-// TSM, TSN, TSK, warp_tiled's BM, BN, BK) and 8, the float8 rows'. Read from the catalogue's defines,
-// so a retuned tile is counted.
-std::uint64_t padMultiple(const std::string &name)
-{
-    std::uint64_t multiple = 8;
-    if (const VariantSpec *variant = findWorkload("matmul")->variant(name))
-        for (const std::string &define : variant->defines)
-            for (const std::string key : {"TSM=", "TSN=", "TSK=", "BM=", "BN=", "BK="})
-                if (define.rfind(key, 0) == 0)
-                    multiple = std::lcm(multiple, std::uint64_t(std::stoul(define.substr(key.size()))));
-    return multiple;
-}
-
 // The bytes one n x n run needs on the device (three matrices, rows padded as the variants pad them)
 // and on the host (the inputs in both layouts, C, and the check's own copy of A and B). Too much is
 // bad input, said before any buffer is made.
 void checkMemory(long n, const std::vector<std::string> &variants, const DeviceInfo &device)
 {
-    std::uint64_t ld = 0;
-    for (const std::string &name : variants) {
-        const std::uint64_t multiple = padMultiple(name);
-        ld = std::max<std::uint64_t>(ld, (std::uint64_t(n) + multiple - 1) / multiple * multiple);
-    }
+    std::uint64_t ld = std::uint64_t(n); // a baseline row (clblast) pads nothing
+    for (const std::string &name : variants) // as each variant's setup pads them (its tile defines)
+        if (const VariantSpec *variant = findWorkload("matmul")->variant(name))
+            ld = std::max<std::uint64_t>(ld, matmulPaddedN(*variant, std::size_t(n)));
     const std::uint64_t matrix = ld * ld * sizeof(float);
     const auto mib = [](std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
     const std::string what = "--n " + std::to_string(n) + ": each matrix needs " + mib(matrix);

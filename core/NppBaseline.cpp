@@ -3,6 +3,8 @@
 // with CUDA events. Built without NPP, every entry point reports "unavailable".
 #include "NppBaseline.h"
 
+#include "Session.h"
+
 #include <algorithm>
 #include <optional>
 #include <cmath>
@@ -376,7 +378,7 @@ OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams 
         std::optional<DeviceBuffer> flushBuffer; // flushCache: written before every call, outside its events
         std::size_t flushBytes = 0;
         if (flushCache) {
-            flushBytes = std::max<std::size_t>(4 * std::size_t(std::max(0, prop.l2CacheSize)), std::size_t(256) << 20);
+            flushBytes = std::size_t(RunRequest::flushBytesFor(std::uint64_t(std::max(0, prop.l2CacheSize))));
             flushBuffer.emplace(flushBytes);
         }
         int flushes = 0;

@@ -26,7 +26,7 @@ struct NppTarget
 // Empty when NPP has this filter with these parameters, border and format, else why not.
 std::string nppUnsupportedReason(const FilterSpec &filter, const FilterParams &params);
 
-// flushCache: before every call (warm-ups too) a scratch buffer four times the GPU's L2 (at least 256 MiB)
+// flushCache: before every call (warm-ups too) a scratch buffer of RunRequest::flushBytesFor the GPU's L2
 // is written, as RunRequest::flushCache does for our kernels.
 OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams &params, const NppTarget &target,
                  int repeat, int warmup, bool flushCache = false);

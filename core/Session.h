@@ -68,6 +68,11 @@ struct RunRequest
     // 50 MB L2 holds much of a gray8 picture and its result between repeats). The NPP row does the same.
     // Whole images only (tiles stream through the cache by design); end-to-end times then include the write.
     bool flushCache = false;
+    // Its scratch buffer's size: four times the device's cache, at least 256 MiB (the NPP row's too).
+    static std::uint64_t flushBytesFor(std::uint64_t cacheBytes)
+    {
+        return 4 * cacheBytes > (std::uint64_t(256) << 20) ? 4 * cacheBytes : std::uint64_t(256) << 20;
+    }
     bool keepOutput = true;
     bool openCvCpuBaseline = true; // time OpenCV's CPU code too (when built with it): speedups use the faster CPU
     bool cpuBaseline = true; // time our multi-threaded CPU code for the speedups (apply: off, unless it checks)

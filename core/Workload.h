@@ -107,4 +107,8 @@ void registerVectorAdd(std::vector<WorkloadSpec> &out);
 void registerMatmul(std::vector<WorkloadSpec> &out);
 void registerNBody(std::vector<WorkloadSpec> &out);
 
+// matmul: the row length (and, for the tiled rungs, the row count) a variant pads n x n matrices to,
+// from its tile defines: what its setup allocates, for a memory check before any buffer is made.
+std::size_t matmulPaddedN(const VariantSpec &variant, std::size_t n);
+
 } // namespace fwb

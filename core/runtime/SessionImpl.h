@@ -387,14 +387,13 @@ struct Session::Impl
         return entry.buffer;
     }
 
-    // RunRequest::flushCache: a scratch buffer four times the device's cache (at least 256 MiB; at most an
-    // eighth of its memory and one allocation) filled on the queue, so the next kernel finds nothing of its
+    // RunRequest::flushCache: a scratch buffer of RunRequest::flushBytesFor (at most an eighth of the
+    // device's memory and one allocation) filled on the queue, so the next kernel finds nothing of its
     // own in the cache.
     void flushDeviceCache()
     {
         if (!flushBuffer()) {
-            const std::uint64_t cache = device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
-            std::uint64_t bytes = std::max<std::uint64_t>(4 * cache, std::uint64_t(256) << 20);
+            std::uint64_t bytes = RunRequest::flushBytesFor(device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>());
             if (info.maxAllocSize)
                 bytes = std::min<std::uint64_t>(bytes, info.maxAllocSize);
             if (info.globalMemSize)

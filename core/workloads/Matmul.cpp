@@ -96,12 +96,30 @@ double relativeError(double device, double exact, double absTerms)
     return std::fabs(device - exact) / std::max(absTerms, 1e-30);
 }
 
+} // namespace
+
+std::size_t matmulPaddedN(const VariantSpec &variant, std::size_t n)
+{
+    const Layout layout = layoutOf(variant.name);
+    const auto tiles = [&](const char *rows, const char *cols, const char *depth, int depthDefault) { // whole tiles
+        return std::size_t(std::lcm(std::lcm(defineValue(variant, rows, 128), defineValue(variant, cols, 128)),
+                                    defineValue(variant, depth, depthDefault)));
+    };
+    if (layout.shape == Shape::RegisterBlocks)
+        return roundUpTo(n, tiles("TSM", "TSN", "TSK", 8));
+    if (layout.shape == Shape::WarpTiles)
+        return roundUpTo(n, tiles("BM", "BN", "BK", 16));
+    return roundUpTo(n, std::size_t(layout.kMultiple));
+}
+
+namespace {
+
 WorkloadProblem setupMatmul(const VariantSpec &variant, const std::map<std::string, double> &params)
 {
     const std::size_t n = std::size_t(params.at("n"));
     const Layout layout = layoutOf(variant.name);
-    std::size_t ld = roundUpTo(n, std::size_t(layout.kMultiple));
-    std::size_t rows = n; // rows of every stored matrix
+    const std::size_t ld = matmulPaddedN(variant, n);
+    std::size_t rows = n; // rows of every stored matrix (the tiled rungs pad them as the rows)
     WorkloadProblem problem;
     WorkloadPass pass;
     switch (layout.shape) {
@@ -133,10 +151,8 @@ WorkloadProblem setupMatmul(const VariantSpec &variant, const std::map<std::stri
     }
     case Shape::RegisterBlocks: {
         const int tsm = defineValue(variant, "TSM", 128), tsn = defineValue(variant, "TSN", 128);
-        const int tsk = defineValue(variant, "TSK", 8);
         const int wptm = defineValue(variant, "WPTM", 8), wptn = defineValue(variant, "WPTN", 8);
-        const std::size_t block = std::size_t(std::lcm(std::lcm(tsm, tsn), tsk));
-        ld = rows = roundUpTo(n, block);
+        rows = ld;
         pass.dims = 2;
         pass.global[0] = ld / std::size_t(tsn) * std::size_t(tsn / wptn);
         pass.global[1] = ld / std::size_t(tsm) * std::size_t(tsm / wptm);
@@ -147,9 +163,8 @@ WorkloadProblem setupMatmul(const VariantSpec &variant, const std::map<std::stri
         // Group (x, y) computes the BM x BN block at rows y*BM, columns x*BN with THREADS work-items in
         // one dimension (its warps); matmul.cl's warp-tiling section says how they share it out.
         const int bm = defineValue(variant, "BM", 128), bn = defineValue(variant, "BN", 128);
-        const int bk = defineValue(variant, "BK", 16);
         const int threads = (bm / defineValue(variant, "WM", 64)) * (bn / defineValue(variant, "WN", 32)) * 32;
-        ld = rows = roundUpTo(n, std::size_t(std::lcm(std::lcm(bm, bn), bk)));
+        rows = ld;
         pass.dims = 2;
         pass.global[0] = ld / std::size_t(bn) * std::size_t(threads);
         pass.global[1] = ld / std::size_t(bm);

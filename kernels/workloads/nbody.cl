@@ -121,7 +121,8 @@ __kernel void nbody_unrolled(__global const float4 *pos, __global const float4 *
 // once a tile serves TILE * PER_ITEM interactions per work-item. The interaction is INTERACT's: with the
 // squared distance as three chained multiply-adds from the softening term (one instruction fewer),
 // tiled_local ran 12% slower on an H100 (1.55e12 against 1.76e12 interactions/s at 100,000 bodies, fast
-// math): the chain is longer. Finally the slices' partial sums meet in local memory and the group's work-items integrate its bodies, one each in turn.
+// math): the chain is longer. Finally the slices' partial sums meet in local memory and the group's
+// work-items integrate its bodies, one each in turn.
 __kernel __attribute__((reqd_work_group_size(GROUP_ITEMS, 1, 1))) void
 nbody_split(__global const float4 *pos, __global const float4 *vel, __global float4 *posOut, __global float4 *velOut,
             int n)

@@ -20,6 +20,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -388,15 +389,17 @@ void installMeasurementHooks(MainWindow &window)
     // Every distinct line once (traceStartup keeps the first occurrence): each step and bar says its own.
     QObject::connect(race, &WorkbenchPage::statusMessage, &window, [](const QString &text) { trace("race: said " + text); });
     auto *worker = race->findChild<BenchWorker *>();
-    auto steps = std::make_shared<std::map<std::string, double>>(); // entry name: ms since launch of its step
+    // Entry name: when its first step came (a wait's start), on the steady clock.
+    auto steps = std::make_shared<std::map<std::string, std::chrono::steady_clock::time_point>>();
     auto bars = std::make_shared<int>(0);
     if (worker)
         QObject::connect(worker, &BenchWorker::progress, &window, [steps, bars](const BenchProgress &progress) {
             if (const auto *step = std::get_if<BenchProgress::RaceStep>(&progress.what)) {
-                steps->emplace(step->upcoming.name, msSinceProcessStart()); // its first step: the wait starts
+                steps->emplace(step->upcoming.name, std::chrono::steady_clock::now());
             } else if (const auto *e = std::get_if<RaceEntry>(&progress.what)) {
                 const auto since = steps->find(e->name);
-                const double stepToBar = since == steps->end() ? -1 : msSinceProcessStart() - since->second;
+                const double stepToBar = since == steps->end() ? -1
+                    : std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since->second).count();
                 trace(QStringLiteral("race: bar %1 %2 step_to_bar_ms %3 build_ms %4 origin %5 title %6")
                           .arg(++*bars)
                           .arg(QString::fromStdString(e->name))
