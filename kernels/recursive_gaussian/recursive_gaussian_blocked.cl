@@ -59,14 +59,25 @@ inline global float *rg_carries(global uchar *scratch, int width, int height)
     const size_t samples = (size_t)width * (size_t)height * CHANNELS; // up to 2^31: 2 * samples needs 64 bits
     return (global float *)(scratch + ((2 * samples + 15) / 16) * 16);
 }
-inline float rg_load(bool vertical, global const uchar *in, int index)
+// Where sample n of vertical lane l goes in the transposed picture (height wide, width tall): pixel
+// (x, y) = (l / CHANNELS, n) becomes pixel (y, x), its channels in place.
+inline int rg_tindex(int lane, int n, int height)
 {
-    return vertical ? (float)in[index] : (float)((global const ushort *)in)[index] * (1.0f / 256.0f);
+    return ((lane / CHANNELS) * height + n) * CHANNELS + lane % CHANNELS;
 }
+// A sample of the 8-bit input, or (in16) of the 8.8 fixed-point intermediate.
+inline float rg_load(bool in16, global const uchar *in, int index)
+{
+    return in16 ? (float)((global const ushort *)in)[index] * (1.0f / 256.0f) : (float)in[index];
+}
+// What rg_apply writes: the 8.8 intermediate or the 8-bit result.
+#define RG_OUT_88 0
+#define RG_OUT_U8 1
 
 #define RG_STEP(v, p1, p2, p3) (k.s0 * (v) + (k.s1 * (p1) + k.s2 * (p2) + k.s3 * (p3)))
 
-inline void rg_tails(bool vertical, global const uchar *in, global uchar *scratch, int width, int height, float4 k)
+inline void rg_tails(bool vertical, bool in16, global const uchar *in, global uchar *scratch, int width, int height,
+                     float4 k)
 {
     const int lanes = rg_lanes(vertical, width, height), n = rg_samples(vertical, width, height);
     const int nseg = (n + IIR_SEG - 1) / IIR_SEG;
@@ -80,7 +91,7 @@ inline void rg_tails(bool vertical, global const uchar *in, global uchar *scratc
         float v[IIR_SEG];
 #pragma unroll
         for (int i = 0; i < IIR_SEG; ++i)
-            v[i] = i < len ? rg_load(vertical, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
+            v[i] = i < len ? rg_load(in16, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
         float s1 = seg == 0 ? v[0] : 0.0f, s2 = s1, s3 = s1;
 #pragma unroll
         for (int i = 0; i < IIR_SEG; ++i) {
@@ -232,8 +243,8 @@ inline void rg_backward_state(global const float *carry, int seg, int nseg, int 
     }
 }
 
-inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, global uchar *scratch, int width,
-                     int height, float4 k)
+inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *in, global uchar *out,
+                     global uchar *scratch, int width, int height, float4 k)
 {
     const int lanes = rg_lanes(vertical, width, height), n = rg_samples(vertical, width, height);
     const int nseg = (n + IIR_SEG - 1) / IIR_SEG;
@@ -245,7 +256,7 @@ inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, g
         float v[IIR_SEG];
 #pragma unroll
         for (int i = 0; i < IIR_SEG; ++i)
-            v[i] = i < len ? rg_load(vertical, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
+            v[i] = i < len ? rg_load(in16, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
         float s1, s2, s3;
         if (seg == 0) {
             s1 = s2 = s3 = v[0];
@@ -272,7 +283,7 @@ inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, g
             if (i < len) {
                 const float y0 = RG_STEP(v[i], y1, y2, y3);
                 const int index = rg_index(vertical, lane, start + i, width);
-                if (vertical)
+                if (outMode == RG_OUT_88)
                     ((global ushort *)out)[index] = convert_ushort_sat_rte(y0 * 256.0f);
                 else
                     out[index] = convert_uchar_sat(y0 + 0.5f);
@@ -284,13 +295,96 @@ inline void rg_apply(bool vertical, global const uchar *in, global uchar *out, g
     }
 }
 
+// rg_apply for vertical lanes, its results written transposed (rg_tindex): as the 8.8 intermediate, or
+// (out8) as the 8-bit result. Written straight, each of a warp's lanes would store its sample in another
+// row of the turned picture (32 rows per store: 0.54-0.59 ms a pass on an H100 at 6720x4480 gray8). So a
+// work-group takes its tasks together - up to RG_T_LANES neighbouring lanes at one segment - runs them into
+// a __local tile, and stores the tile row by row of the turned picture: neighbouring work-items,
+// neighbouring addresses. Any work-group shape: lanes past the group's size wait for its next round; the
+// loop's trip count is the same for the whole group, so every work-item reaches every barrier.
+#define RG_T_LANES 128
+#define RG_T_PITCH (RG_T_LANES + 2) // a tile row: +2, so that a lane's samples fall in different banks
+inline void rg_apply_t(bool in16, bool out8, global const uchar *in, global uchar *out, global uchar *scratch,
+                       int width, int height, float4 k, local ushort *tile)
+{
+    const int lanes = width * CHANNELS, n = height;
+    const int nseg = (n + IIR_SEG - 1) / IIR_SEG;
+    const int l0 = n - (nseg - 1) * IIR_SEG;
+    global const float *carry = rg_carries(scratch, width, height);
+    const int items = (int)(get_local_size(0) * get_local_size(1));
+    const int me = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int perGroup = min(items, RG_T_LANES);
+    const int laneGroups = (lanes + perGroup - 1) / perGroup;
+    const int group = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+    const int groups = (int)(get_num_groups(0) * get_num_groups(1));
+    for (int task = group; task < laneGroups * nseg; task += groups) {
+        const int seg = task / laneGroups, lane0 = (task % laneGroups) * perGroup;
+        const int here = min(perGroup, lanes - lane0);
+        const int len = seg == 0 ? l0 : IIR_SEG, start = seg == 0 ? 0 : l0 + (seg - 1) * IIR_SEG;
+        if (me < here) {
+            const int lane = lane0 + me;
+            float v[IIR_SEG];
+#pragma unroll
+            for (int i = 0; i < IIR_SEG; ++i)
+                v[i] = i < len ? rg_load(in16, in, rg_index(true, lane, start + i, width)) : 0.0f;
+            float s1, s2, s3;
+            if (seg == 0) {
+                s1 = s2 = s3 = v[0];
+            } else {
+                const int f = seg - 1;
+                s1 = carry[(f * 6 + 0) * lanes + lane];
+                s2 = carry[(f * 6 + 1) * lanes + lane];
+                s3 = carry[(f * 6 + 2) * lanes + lane];
+            }
+#pragma unroll
+            for (int i = 0; i < IIR_SEG; ++i) {
+                if (i < len) {
+                    const float w0 = RG_STEP(v[i], s1, s2, s3);
+                    v[i] = w0;
+                    s3 = s2;
+                    s2 = s1;
+                    s1 = w0;
+                }
+            }
+            float y1, y2, y3;
+            rg_backward_state(carry, seg, nseg, lanes, lane, s1, &y1, &y2, &y3);
+#pragma unroll
+            for (int i = IIR_SEG - 1; i >= 0; --i) {
+                if (i < len) {
+                    const float y0 = RG_STEP(v[i], y1, y2, y3);
+                    tile[i * RG_T_PITCH + me] = out8 ? (ushort)convert_uchar_sat(y0 + 0.5f) : convert_ushort_sat_rte(y0 * 256.0f);
+                    y3 = y2;
+                    y2 = y1;
+                    y1 = y0;
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // The tile's samples in the turned picture's order: pixel (of the group's lanes), sample, channel.
+        // Where lane0 is a whole pixel, consecutive e are consecutive addresses.
+        const int pixels = (here + CHANNELS - 1) / CHANNELS;
+        for (int e = me; e < pixels * len * CHANNELS; e += items) {
+            const int p = e / (len * CHANNELS), rest = e % (len * CHANNELS);
+            const int i = rest / CHANNELS, at = p * CHANNELS + rest % CHANNELS;
+            if (at < here) {
+                const int index = rg_tindex(lane0 + at, start + i, height);
+                if (out8)
+                    out[index] = (uchar)tile[i * RG_T_PITCH + at];
+                else
+                    ((global ushort *)out)[index] = tile[i * RG_T_PITCH + at];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 // Passes (slots): columns_tails (Src -> TmpA carries), columns_scan (TmpA), columns_apply (Src -> TmpA
 // 8.8 image, reading TmpA's carries), rows_tails (TmpA), rows_scan (TmpA), rows_apply (TmpA -> Dst).
 #if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_columns_tails)
 kernel void iir_blocked_columns_tails(global const uchar *in, global uchar *scratch, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
-    rg_tails(true, in, scratch, width, height, vload4(0, coeffs));
+    rg_tails(true, false, in, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
@@ -306,7 +400,7 @@ kernel void iir_blocked_columns_scan(global uchar *unused, global uchar *scratch
 kernel void iir_blocked_columns_apply(global const uchar *in, global uchar *scratch, int width, int height,
                                       constant float *coeffs, int radius, float4 params)
 {
-    rg_apply(true, in, scratch, scratch, width, height, vload4(0, coeffs));
+    rg_apply(true, false, RG_OUT_88, in, scratch, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
@@ -314,7 +408,7 @@ kernel void iir_blocked_columns_apply(global const uchar *in, global uchar *scra
 kernel void iir_blocked_rows_tails(global uchar *unused, global uchar *scratch, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
-    rg_tails(false, scratch, scratch, width, height, vload4(0, coeffs));
+    rg_tails(false, true, scratch, scratch, width, height, vload4(0, coeffs));
 }
 #endif
 
@@ -330,7 +424,42 @@ kernel void iir_blocked_rows_scan(global uchar *unused, global uchar *scratch, i
 kernel void iir_blocked_rows_apply(global uchar *scratch, global uchar *out, int width, int height,
                                    constant float *coeffs, int radius, float4 params)
 {
-    rg_apply(false, scratch, out, scratch, width, height, vload4(0, coeffs));
+    rg_apply(false, true, RG_OUT_U8, scratch, out, scratch, width, height, vload4(0, coeffs));
+}
+#endif
+
+// ---- blocked_transposed: both directions down columns -----------------------------------------------
+// The column kernels are the fast ones (a warp's lanes are neighbouring bytes of one row: every load and
+// store coalesced, nothing staged). So the column pass writes its 8.8 result transposed (pixel (x, y)
+// to (y, x): each work-item's segment becomes a run of consecutive samples of one output row), the row
+// pass runs as a column pass over that picture (height wide, width tall: the session swaps the sizes
+// after a Transposed pass) and writes its 8-bit result transposed back. TmpA holds the transposed 8.8
+// picture and, after it, each direction's carries in turn (the first direction's are spent once its
+// apply kernel has run). Passes: columns_tails (Src -> TmpA), columns_scan, columns_apply_t (Src -> TmpA,
+// Transposed), tcolumns_tails (TmpA), columns_scan, tcolumns_apply_t (TmpA -> Dst, Transposed).
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_columns_apply_t)
+kernel void iir_blocked_columns_apply_t(global const uchar *in, global uchar *scratch, int width, int height,
+                                        constant float *coeffs, int radius, float4 params)
+{
+    local ushort tile[IIR_SEG * RG_T_PITCH];
+    rg_apply_t(false, false, in, scratch, scratch, width, height, vload4(0, coeffs), tile);
+}
+#endif
+
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_tcolumns_tails)
+kernel void iir_blocked_tcolumns_tails(global const uchar *in, global uchar *scratch, int width, int height,
+                                       constant float *coeffs, int radius, float4 params)
+{
+    rg_tails(true, true, in, scratch, width, height, vload4(0, coeffs));
+}
+#endif
+
+#if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_blocked_tcolumns_apply_t)
+kernel void iir_blocked_tcolumns_apply_t(global uchar *scratch, global uchar *out, int width, int height,
+                                         constant float *coeffs, int radius, float4 params)
+{
+    local ushort tile[IIR_SEG * RG_T_PITCH];
+    rg_apply_t(true, true, scratch, out, scratch, width, height, vload4(0, coeffs), tile);
 }
 #endif
 

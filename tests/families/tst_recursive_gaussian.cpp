@@ -139,7 +139,7 @@ void TestRecursiveGaussian::blockedEdges()
     EdgeSizes sizes = kEdgeStandardSizes;
     for (int n : {2, 3, 31, 32, 33, 34, 35, 63, 64, 65, 66, 97, 129, 130, 193})
         sizes.insert(sizes.end(), {{n, 3}, {5, n}, {n, n}});
-    for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64"}) {
+    for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64", "blocked_transposed"}) {
         RunRequest req = oneShotRequest("recursive_gaussian", variant, PixelFormat(format));
         req.params.values["sigma"] = sigma;
         int worst = 0;
@@ -163,7 +163,7 @@ void TestRecursiveGaussian::blockedWorkGroupShapes_data()
     QTest::addColumn<int>("format");
     QTest::addColumn<QString>("variant");
     for (PixelFormat format : allPixelFormats())
-        for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64"})
+        for (const char *variant : {"blocked", "blocked_staged_rows", "blocked_seg64", "blocked_transposed"})
             QTest::newRow((QByteArray(formatName(format)) + "/" + variant).constData()) << int(format) << QString(variant);
 }
 

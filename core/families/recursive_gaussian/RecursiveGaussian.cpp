@@ -431,6 +431,28 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "(a row chunk's tile holds 128 x 64 samples).";
     v.seedNote = "Seed 000 guideline: more work per work-item can pay when it removes memory traffic.";
     f.variants.push_back(v);
+
+    v.name = "blocked_transposed";
+    v.title = "Blocked, both directions down columns";
+    v.plainWords = "The same short pieces, all walked down the columns: the picture is turned on its side as the "
+                   "first walk writes it, and back as the second one does.";
+    v.passes = {{"iir_blocked_columns_tails", Slot::Src, Slot::TmpA, Geometry::Blocks},
+                {"iir_blocked_columns_scan", Slot::TmpA, Slot::TmpA, Geometry::Blocks},
+                {"iir_blocked_columns_apply_t", Slot::Src, Slot::TmpA, Geometry::Transposed},
+                {"iir_blocked_tcolumns_tails", Slot::TmpA, Slot::TmpA, Geometry::Blocks},
+                {"iir_blocked_columns_scan", Slot::TmpA, Slot::TmpA, Geometry::Blocks},
+                {"iir_blocked_tcolumns_apply_t", Slot::TmpA, Slot::Dst, Geometry::Transposed}};
+    v.description =
+        "blocked_seg64's segments and carries with both directions run by the column kernels, whose work-items "
+        "are neighbouring bytes of one row (every access coalesced, nothing staged in local memory). The column "
+        "pass writes its 8.8 result transposed - a work-item's 64 samples of a column become 64 consecutive "
+        "samples of one row of the turned picture - so the row pass is a column pass over it, reading 16-bit "
+        "samples, and it writes its 8-bit result turned back. No transpose kernel: the turns ride on the apply "
+        "kernels' stores. Same bytes through DRAM as blocked_seg64; the row pass no longer pays for the "
+        "staged tile (33 KiB per 128 work-items) or for lanes that are rows apart.";
+    v.seedNote = "Seed 000 turned the row pass into a column pass with two transposes of the whole picture; here "
+                 "the turns are the column kernels' own stores.";
+    f.variants.push_back(v);
     out.push_back(f);
 }
 
