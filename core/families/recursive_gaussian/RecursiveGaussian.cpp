@@ -444,14 +444,15 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
                 {"iir_blocked_tcolumns_apply_t", Slot::TmpA, Slot::Dst, Geometry::Transposed}};
     v.description =
         "blocked_seg64's segments and carries with both directions run by the column kernels, whose work-items "
-        "are neighbouring bytes of one row (every access coalesced, nothing staged in local memory). The column "
-        "pass writes its 8.8 result transposed - a work-item's 64 samples of a column become 64 consecutive "
-        "samples of one row of the turned picture - so the row pass is a column pass over it, reading 16-bit "
-        "samples, and it writes its 8-bit result turned back. No transpose kernel: the turns ride on the apply "
-        "kernels' stores. Same bytes through DRAM as blocked_seg64; the row pass no longer pays for the "
-        "staged tile (33 KiB per 128 work-items) or for lanes that are rows apart.";
+        "are neighbouring bytes of one row (every load coalesced). The column pass writes its 8.8 result "
+        "transposed - a work-item's 64 samples of a column become 64 consecutive samples of one row of the "
+        "turned picture - so the row pass is a column pass over it, reading 16-bit samples, and it writes its "
+        "8-bit result turned back. No transpose kernel: the turns ride on the apply kernels' stores, which go "
+        "through a __local tile so that neighbouring work-items store neighbouring bytes. Same bytes through "
+        "DRAM as blocked_seg64; the row pass no longer pays for lanes that are rows apart.";
     v.seedNote = "Seed 000 turned the row pass into a column pass with two transposes of the whole picture; here "
-                 "the turns are the column kernels' own stores.";
+                 "the turns are the column kernels' own stores. H100, 6720x4480: gray8 0.510 ms against "
+                 "blocked_seg64's 0.627; rgba8888 1.636 against 2.209 (blocked: 1.627).";
     f.variants.push_back(v);
     out.push_back(f);
 }
