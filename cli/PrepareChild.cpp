@@ -2,6 +2,7 @@
 #include "PrepareChild.h"
 
 #include "JsonIo.h"
+#include "Verb.h" // keepRunSessions
 
 #include <cerrno>
 #include <chrono>
@@ -109,6 +110,7 @@ int servePrepareJobs(const RunCommand &run)
         std::fprintf(stderr, "filter-bench: prepare --serve: cannot capture standard output\n");
         return 1;
     }
+    keepRunSessions(true); // one OpenCL context for all of this child's jobs (Verb.h)
     std::string pending, line;
     while (readJobLine(pending, line)) {
         int status = 2;
@@ -126,8 +128,10 @@ int servePrepareJobs(const RunCommand &run)
             while (fault == "hang")
                 pause();
             std::fflush(stdout);
-            if (ftruncate(capture, 0) != 0 || lseek(STDOUT_FILENO, 0, SEEK_SET) != 0)
+            if (ftruncate(capture, 0) != 0 || lseek(STDOUT_FILENO, 0, SEEK_SET) != 0) {
+                keepRunSessions(false);
                 return 1;
+            }
             status = run(args);
             std::fflush(stdout);
             std::clearerr(stdout);
@@ -135,9 +139,12 @@ int servePrepareJobs(const RunCommand &run)
         } else {
             std::fprintf(stderr, "filter-bench: prepare --serve: not a run command line: %s\n", line.c_str());
         }
-        if (!writeAll(answers, dumpJson(Json{{"status", status}, {"out", out}}) + "\n"))
+        if (!writeAll(answers, dumpJson(Json{{"status", status}, {"out", out}}) + "\n")) {
+            keepRunSessions(false);
             return 1;
+        }
     }
+    keepRunSessions(false); // the context released here, not by a static destructor after main
     return 0;
 }
 

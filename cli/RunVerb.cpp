@@ -17,11 +17,55 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 namespace fwb::cli {
 
 namespace {
+
+// keepRunSessions (Verb.h): the session prepare --serve's runs share, and what it was made for.
+struct KeptSession
+{
+    bool keep = false;
+    std::string key;
+    std::unique_ptr<Session> session;
+};
+KeptSession &kept()
+{
+    static KeptSession k;
+    return k;
+}
+
+// The session of this run: the kept one when keepRunSessions is on and it was made for the same device,
+// program cache, kernel folder and tuning choice; else a new one (kept, or owned by `own`).
+Session &keptSessionFor(const DeviceInfo &device, const SessionOptions &options, bool noTuned, std::unique_ptr<Session> &own)
+{
+    KeptSession &k = kept();
+    if (!k.keep) {
+        own = std::make_unique<Session>(device, options);
+        return *own;
+    }
+    const std::string key = device.spec() + "\n" + device.name + "\n" + options.cacheDir + "\n" + options.kernelDir
+                            + (noTuned ? "\nno-tuned" : "\ntuned");
+    if (!k.session || k.key != key) {
+        k.session.reset();
+        k.session = std::make_unique<Session>(device, options);
+        k.key = key;
+    }
+    return *k.session;
+}
+
+// Drops the kept session unless dismissed: a run that throws or returns a failure leaves none behind.
+struct SessionKeeper
+{
+    bool ok = false;
+    ~SessionKeeper()
+    {
+        if (!ok)
+            kept().session.reset();
+    }
+};
 
 struct RunOptions
 {
@@ -185,7 +229,9 @@ int cmdRun(const RunOptions &o, ImageIo *io)
         std::fprintf(stderr, "filter-bench: warning: %s\n", warning.c_str());
     if (!o.noTuned)
         sessionOptions.tunedLocal = TuningDb::lookup(tuning);
-    Session session(device, sessionOptions);
+    std::unique_ptr<Session> ownSession;
+    Session &session = keptSessionFor(device, sessionOptions, o.noTuned, ownSession);
+    SessionKeeper keeper; // a run that fails drops a kept session: its device may be lost
     if (pinnedImage && !input.empty()) { // decoded straight into page-locked memory, in the run's format
         std::string pinError;
         loadInput([&](int w, int h, PixelFormat) {
@@ -344,8 +390,22 @@ int cmdRun(const RunOptions &o, ImageIo *io)
     }
     if (status != 0)
         std::fprintf(stderr, "filter-bench: %s\n", reason.c_str());
+    keeper.ok = status == 0;
     return status;
 }
+
+} // namespace
+
+void keepRunSessions(bool keep)
+{
+    kept().keep = keep;
+    if (!keep) {
+        kept().session.reset();
+        kept().key.clear();
+    }
+}
+
+namespace {
 
 void addRunOptions(CLI::App &c, RunOptions &o)
 {

@@ -55,6 +55,13 @@ Verb optionsVerb(CLI::App &root, const std::string &name, const std::string &des
     return verb;
 }
 
+// prepare --serve runs one `run` job after another in one process. keepRunSessions(true) makes each run
+// keep its OpenCL session (context and queue) for the next run on the same device, cache and kernel
+// folder; keepRunSessions(false) drops the kept one. Measured on an H100 (docs/MEASUREMENTS.md, "Session
+// 20"): with 16 such children at once, a job whose program needed no compile still took 3.3 s, about
+// 0.2 s of it serialised across the processes by the driver, where one run alone takes 0.4 s.
+void keepRunSessions(bool keep);
+
 // Options shared by verbs.
 CLI::Option *addJsonFlag(CLI::App &command, bool &json, const std::string &description);
 CLI::Option *addDeviceOption(CLI::App &command, std::string &spec);

@@ -91,6 +91,15 @@ RunResult Session::runWorkload(const WorkloadRequest &request, const std::atomic
                 }
                 launch.local = required;
                 launch.source = request.local.isAuto() ? LocalSource::Default : LocalSource::User;
+                // A kernel compiled for exactly this shape (reqd_work_group_size) and built by the driver is
+                // launched at it even where the driver's CL_KERNEL_WORK_GROUP_SIZE says less: NVIDIA's 580
+                // driver reports 256 for every Compute Lab kernel tried on an H100, 512- and 1024-item builds
+                // included, and runs them all correctly (docs/MEASUREMENTS.md, "Session 20"). A driver that
+                // cannot launch it refuses the enqueue, and the run fails with its error.
+                const auto compiled = launch.kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(d->device);
+                if (compiled[0] == std::size_t(required.width) && compiled[1] == std::size_t(required.height)
+                    && compiled[2] == 1)
+                    limits.kernelMaxWorkGroupSize = std::max(limits.kernelMaxWorkGroupSize, required.items());
             } else {
                 const LocalSize preferred = d->info.kind == DeviceKind::Cpu ? variant->preferredLocalCpu
                                                                             : variant->preferredLocalGpu;

@@ -67,11 +67,11 @@ void TestNBody::catalogueEntries()
     const WorkloadProblem problem = w->setup(*w->variant("naive"), w->resolvedParams({{"bodies", 100}, {"steps", 3}}));
     QCOMPARE(problem.work, 100.0 * 100.0 * 3.0);
     QCOMPARE(problem.steps, 3);
-    // split_sum: 256 work-items (64 bodies x 4 slices) per 128 bodies (2 per work-item), so 1000 bodies
+    // split_sum: 512 work-items (64 bodies x 8 slices) per 128 bodies (2 per work-item), so 1000 bodies
     // take 8 groups, the last one partly past n.
     const WorkloadProblem split = w->setup(*w->variant("split_sum"), w->resolvedParams({{"bodies", 1000}}));
-    QCOMPARE(split.passes.at(0).local, (LocalSize{256, 1}));
-    QCOMPARE(split.passes.at(0).global[0], std::size_t(2048));
+    QCOMPARE(split.passes.at(0).local, (LocalSize{512, 1}));
+    QCOMPARE(split.passes.at(0).global[0], std::size_t(4096));
 }
 
 void TestNBody::variantsMatchReference_data()
@@ -86,7 +86,7 @@ void TestNBody::variantsMatchReference_data()
                 QTest::addRow("%s/%d bodies/%d steps", variant, bodies, steps) << variant << bodies << steps << false;
     QTest::addRow("unrolled/1000 bodies/4 steps/fast math") << "unrolled" << 1000 << 4 << true;
     // split_sum: one slice holding every body (33 < 64), slices of several tiles, a group's bodies
-    // ending inside its last work-item's run, and a whole number of groups (512 = 2 x 256). 20 steps:
+    // ending inside its last work-item's run, and a whole number of groups (512 = 4 x 128). 20 steps:
     // a slice's pull left out moves bodies by about a * dt^2 * k^2 / 2, under the bound (1e-6 per
     // step) for the first few steps (1000 bodies without their last slice: 2e-5 after 10 steps, bound
     // 1.1e-5; 8e-5 after 20, bound 2.1e-5), while the correct sums stay within 6e-8 after 40.

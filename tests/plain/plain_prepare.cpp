@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -161,6 +162,41 @@ void serveModeByHand()
     CHECK(!contains(help, "--serve"));
 }
 
+// The runs of one child share its OpenCL session (keepRunSessions): the same job twice, the program cache
+// on disk off, and the second run's program comes from the session's memory, not a compile. A failing run
+// drops the kept session, and the next job opens a new one (its program compiled again).
+void childKeepsItsSession()
+{
+    const fs::path out = g_dir / "serve-kept.txt";
+    const std::string job = "[\"filter-bench\",\"run\",\"--filter\",\"box3x3_interior\",\"--variant\",\"exact_cl12\","
+                            "\"--format\",\"gray8\",\"--synthetic\",\"32x24\",\"--repeat\",\"1\",\"--warmup\",\"0\","
+                            "\"--no-cpu-single\",\"--no-baselines\",\"--no-copy-probe\",\"--cache-dir\",\"-\",\"--json\"";
+    const std::string good = job + "]";
+    const std::string bad = job + ",\"--local\",\"4096x4096\"]"; // refused: more than any device allows
+    const std::string command = "printf '%s\\n%s\\n%s\\n%s\\n' '" + good + "' '" + good + "' '" + bad + "' '" + good + "' | '"
+                                + FWB_FILTER_BENCH + "' prepare --serve >'" + out.string() + "' 2>/dev/null";
+    const int status = std::system(command.c_str());
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    std::istringstream lines(readAll(out));
+    std::vector<std::string> origins, statuses;
+    for (std::string line; std::getline(lines, line);) {
+        const Json answer = Json::parse(line, nullptr, false);
+        statuses.push_back(answer.is_object() ? std::to_string(answer.value("status", -1)) : "?");
+        std::string origin = "?";
+        if (answer.is_object() && answer["out"].is_string()) {
+            const Json run = Json::parse(answer["out"].get<std::string>(), nullptr, false);
+            if (run.is_object() && run["results"].is_array() && !run["results"].empty())
+                origin = run["results"][0].value("build_origin", "?");
+        }
+        origins.push_back(origin);
+    }
+    std::string summary; // "status origin" per answer; a failing run's status is only "not 0"
+    for (std::size_t i = 0; i < origins.size(); ++i)
+        summary += (statuses[i] == "0" ? "0 " + origins[i] : std::string("failed")) + "; ";
+    CHECK_HAS(summary, "0 compiled; 0 memory; failed; 0 compiled; ");
+    CHECK(origins.size() == 4);
+}
+
 } // namespace
 
 int main()
@@ -168,6 +204,7 @@ int main()
     g_dir = fs::temp_directory_path() / ("fwb-plain-prepare-" + std::to_string(getpid()));
     fs::create_directories(g_dir);
     serveModeByHand();
+    childKeepsItsSession();
     const std::vector<std::string> order = fewerChildrenThanPrograms();
     CHECK(order.size() >= 3);
     if (order.size() >= 3) {
