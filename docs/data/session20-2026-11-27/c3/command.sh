@@ -7,17 +7,16 @@ cd "$(dirname "$0")/../../../.."
 record_start c3 -DCUDAToolkit_ROOT=/usr/local/cuda
 R=$OUT/c3; mkdir -p $R
 P="prepare --device 1:0 --json"
-run_prepare() { # NAME JOBS ENV...
-  local name=$1 jobs=$2; shift 2
-  env "$@" timeout 150 $B $P --jobs $jobs --cache-dir /tmp/pc-$name > $R/prepare-$name.json 2> $R/prepare-$name.err
+run_prepare() { # NAME JOBS PROGRAM-CACHE ENV...
+  local name=$1 jobs=$2 cache=$3; shift 3
+  env "$@" timeout 150 $B $P --jobs $jobs --cache-dir $cache > $R/prepare-$name.json 2> $R/prepare-$name.err
 }
 rm -rf /tmp/pc-* /tmp/cc /tmp/cc8; mkdir -p /tmp/cc /tmp/cc8
-run_prepare cold16 16 CUDA_CACHE_PATH=/tmp/cc
-run_prepare again16 16 CUDA_CACHE_PATH=/tmp/cc
-cp -r /tmp/pc-cold16 /tmp/pc-again16 2>/dev/null; run_prepare again16 16 CUDA_CACHE_PATH=/tmp/cc
-run_prepare pcw16 16 CUDA_CACHE_PATH=/tmp/cc
-run_prepare cold8 8 CUDA_CACHE_PATH=/tmp/cc8
-run_prepare nocc16 16 CUDA_CACHE_DISABLE=1
+run_prepare cold16 16 /tmp/pc-cold16 CUDA_CACHE_PATH=/tmp/cc
+run_prepare again16 16 /tmp/pc-cold16 CUDA_CACHE_PATH=/tmp/cc
+run_prepare pcw16 16 /tmp/pc-pcw16 CUDA_CACHE_PATH=/tmp/cc
+run_prepare cold8 8 /tmp/pc-cold8 CUDA_CACHE_PATH=/tmp/cc8
+run_prepare nocc16 16 /tmp/pc-nocc16 CUDA_CACHE_DISABLE=1
 for f in $R/prepare-*.json; do python3 - $f <<'PY' | tee -a $R/prepare.txt
 import json, sys
 d = json.load(open(sys.argv[1]))
