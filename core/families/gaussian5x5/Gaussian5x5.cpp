@@ -416,10 +416,6 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         .title = "Row strips in registers, wide loads, edges on the fast path",
         .kernelFile = "gaussian5x5.cl",
         .passes = {{"gaussian5x5_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
-        // rgba8888: the row loop rolled (kernels/shared/separable_strips.clh). H100, 6720x4480: 0.2374 ms
-        // against 0.2369 fully unrolled, its cold build 0.41 s against 5.5 s; in gray8 rolling cost 36%
-        // (docs/MEASUREMENTS.md, "Session 20").
-        .defines = {"SS_ROW_UNROLL_RGBA=1"},
         .blockWidth = 16, // rgb888: the first roofline kernel (16-byte chunks, roofline.clh)
         .blockHeight = 8,
         .blockBytesGpu = 8, // gray8 and rgba8888: separable_strips.clh, 8 bytes per work-item and row
