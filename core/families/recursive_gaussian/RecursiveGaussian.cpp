@@ -450,10 +450,14 @@ void registerRecursiveGaussian(std::vector<FilterSpec> &out)
         "8-bit result turned back. No transpose kernel: the turns ride on the apply kernels' stores, which go "
         "through a __local tile so that neighbouring work-items store neighbouring bytes. Same bytes through "
         "DRAM as blocked_seg64; the row pass no longer pays for lanes that are rows apart.";
+    // The scans load 16 boundaries' carries before running through them (8 elsewhere): their lanes are few
+    // (4480 or 6720 at 6720x4480 gray8: a warp or two per multiprocessor), so each batch is a round trip to
+    // DRAM that nothing hides. H100 gray8: 0.4998-0.5000 ms against 0.5045 at 8 and 0.512 at 32 (session 20).
+    v.defines = {"IIR_SEG=64", "IIR_SCAN_BATCH=16"};
     v.preferredLocalGpu = LocalSize{64, 1}; // H100 gray8: 0.505 ms, 32x4 0.510, 256x1 0.593 (session 20)
     v.seedNote = "Seed 000 turned the row pass into a column pass with two transposes of the whole picture; here "
-                 "the turns are the column kernels' own stores. H100, 6720x4480: gray8 0.510 ms against "
-                 "blocked_seg64's 0.627; rgba8888 1.636 against 2.209 (blocked: 1.627).";
+                 "the turns are the column kernels' own stores. H100, 6720x4480: gray8 0.500 ms against "
+                 "blocked_seg64's 0.624; rgba8888 1.632 against 2.199 (blocked: 1.627).";
     f.variants.push_back(v);
     out.push_back(f);
 }
