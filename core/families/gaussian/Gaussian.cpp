@@ -293,6 +293,10 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .title = "Row strips in registers, both passes in one kernel",
         .kernelFile = "gaussian_separable.cl",
         .passes = {{"gaussian_strips", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        // gray8: the row loop unrolled twice, not fully (kernels/shared/separable_strips.clh). H100, sigma 2,
+        // 6720x4480: 0.1156 ms against 0.1262 (0.1167 against 0.1272 from DRAM); rgba8888 gains nothing
+        // (docs/MEASUREMENTS.md, "Session 20").
+        .defines = {"SS_ROW_UNROLL_GRAY=2"},
         .formats = {PixelFormat::Gray8, PixelFormat::Rgba8888},
         .blockWidth = 1, // rgb888: not offered (the strips need whole 4-byte words)
         .blockHeight = 32,
