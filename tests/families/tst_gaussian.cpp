@@ -37,6 +37,13 @@ void TestGaussian::matchesCpuReference_data()
         for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
             addReferenceRow(QString::asprintf("gaussian/strips/%s/sigma%s", formatName(format), sigma), "gaussian",
                             "strips", format, BorderMode::Reflect101, 67, 45, QString("sigma=") + sigma, -1);
+    // strips_half2 (radius <= 6, its 16-bit column pass within one level): every radius from 1 to 6, both
+    // formats, at a height that takes two of its 64-row strips and part of a third.
+    for (const char *sigma : {"0.3", "0.6", "1", "1.3", "1.6", "2"})
+        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+            addReferenceRow(QString::asprintf("gaussian/strips_half2/%s/sigma%s", formatName(format), sigma),
+                            "gaussian", "strips_half2", format, BorderMode::Replicate, 67, 145,
+                            QString("sigma=") + sigma, -1);
 }
 
 void TestGaussian::fusedLocalBlockEdges_data()
@@ -45,6 +52,7 @@ void TestGaussian::fusedLocalBlockEdges_data()
     addBlockEdgeRows("gaussian", "fused_local", {"sigma=0.3", "sigma=2", "sigma=7.5"});
     // strips: radius 3 (the first with halo words), 6 (sigma 2) and 8 (its largest).
     addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"}, -1, true);
+    addBlockEdgeRows("gaussian", "strips_half2", {"sigma=1", "sigma=2"}, -1, true);
 }
 
 void TestGaussian::fusedLocalBlockEdges()
@@ -56,6 +64,8 @@ void TestGaussian::fusedLocalBlockEdges()
 void TestGaussian::stripsUnavailableAboveItsRadius()
 {
     verifyUnavailable(*m_session, "gaussian", "strips", PixelFormat::Gray8, "sigma=2.7", "radius up to 8");
+    // sigma 2.1 reaches radius 7: strips_half2's error bound holds up to radius 6.
+    verifyUnavailable(*m_session, "gaussian", "strips_half2", PixelFormat::Rgba8888, "sigma=2.1", "radius up to 6");
 }
 
 QTEST_GUILESS_MAIN(TestGaussian)
