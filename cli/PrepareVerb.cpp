@@ -42,6 +42,7 @@ struct PrepareOptions
     std::string filters = "all", formats = "gray8,rgba8888", deviceSpec, cacheDir;
     int jobs = 0;
     bool json = false;
+    bool openCv = false; // --opencv: OpenCV's OpenCL row once per filter and format (PrepareJob::isOpenCv)
     bool serve = false; // internal: a child serving jobs (PrepareChild.h)
 };
 
@@ -91,7 +92,9 @@ int cmdPrepare(const PrepareOptions &o, const RunCommand &run)
     // Longest build first (no variant is selected here): on the H100 in the catalogue's order the slow
     // rgba8888 median programs came last and ran nearly alone at the end.
     const std::vector<PrepareJob> jobs
-        = longestFirst(prepareJobs(filters, formats, device, &skipped), record ? record->builds : std::vector<PreparedBuild>{});
+        = longestFirst(prepareJobs(filters, formats, device, &skipped, o.openCv), record ? record->builds : std::vector<PreparedBuild>{});
+    if (o.openCv)
+        makeOpenCvCacheRoot();
     PrepareQueue queue(jobs);
     std::vector<PreparedBuild> builds(jobs.size());
     const int threads = o.jobs > 0 ? o.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
@@ -219,6 +222,9 @@ void addPrepareOptions(CLI::App &c, PrepareOptions &o)
         ->check(CLI::Range(1, 256));
     addCacheDirOption(c, o.cacheDir);
     addJsonFlag(c, o.json, "one JSON object instead of the table");
+    c.add_flag("--opencv", o.openCv,
+               "also run OpenCV's OpenCL row once per filter and format, so that OpenCV's own kernel cache holds "
+               "its kernels (a race's OpenCV row then compiles nothing)");
     // Internal, not in --help: the child each of prepare's threads keeps (PrepareChild.h).
     c.add_flag("--serve", o.serve, "serve run jobs from standard input (internal)")->group("");
 }

@@ -2,6 +2,7 @@
 
 #include "JsonIo.h"
 #include "KernelSources.h"
+#include "OpenCvBaseline.h"
 #include "ProgramCache.h"
 #include "ResultJson.h"
 #include "Session.h"
@@ -17,8 +18,9 @@ namespace fwb {
 
 std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filters,
                                     const std::vector<PixelFormat> &formats, const DeviceInfo &device,
-                                    std::size_t *unavailable)
+                                    std::size_t *unavailable, bool withOpenCv)
 {
+    withOpenCv = withOpenCv && !openCvVersion().empty();
     std::vector<PrepareJob> jobs;
     std::size_t skipped = 0;
     for (PixelFormat format : formats)
@@ -41,6 +43,19 @@ std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filte
                 }
                 jobs.push_back(std::move(job));
             }
+    // Before each filter's variants in each format: the window's builder takes it right after the selected
+    // variant. A race meets OpenCV's row last, but compiles what no child has built itself where it can (or
+    // runs it later: the versions built first), and OpenCV's row it cannot (PoCL, 2 cores, a race 10 s after
+    // launch: with the job after the variants its bar waited 0.2-0.6 s for the child still on it).
+    if (withOpenCv)
+        for (std::size_t at = jobs.size(); at-- > 0;) {
+            const bool firstOfFilter = at == 0 || jobs[at - 1].filter != jobs[at].filter || jobs[at - 1].format != jobs[at].format;
+            const FilterSpec *filter = findFilter(jobs[at].filter);
+            FilterParams params;
+            params.format = *parsePixelFormat(jobs[at].format);
+            if (firstOfFilter && filter && openCvUnsupportedReason(*filter, params).empty())
+                jobs.insert(jobs.begin() + std::ptrdiff_t(at), PrepareJob{jobs[at].filter, "opencv_tapi", jobs[at].format, {}});
+        }
     if (unavailable)
         *unavailable = skipped;
     return jobs;
@@ -94,9 +109,18 @@ bool usesPreparedProgram(const FilterSpec &filter, const FilterParams &params)
 std::vector<std::string> prepareRunArgs(const PrepareJob &job, const std::string &deviceSpec,
                                         const std::string &cacheDir)
 {
-    std::vector<std::string> args = {"filter-bench", "run", "--filter", job.filter, "--variant", job.variant,
-                                     "--format", job.format, "--synthetic", "32x24", "--repeat", "1",
-                                     "--warmup", "0", "--no-cpu-single", "--no-baselines", "--no-copy-probe",
+    std::string variant = job.variant;
+    if (job.isOpenCv()) // `run` runs a variant of ours first: the filter's first in this format
+        if (const FilterSpec *filter = findFilter(job.filter)) {
+            const auto format = parsePixelFormat(job.format);
+            for (auto v = filter->variants.rbegin(); v != filter->variants.rend(); ++v)
+                if (!format || v->formats.empty() || std::find(v->formats.begin(), v->formats.end(), *format) != v->formats.end())
+                    variant = v->name;
+        }
+    std::vector<std::string> args = {"filter-bench", "run", "--filter", job.filter, "--variant", variant,
+                                     "--format", job.format, "--synthetic", job.isOpenCv() ? kOpenCvPrepareSize : "32x24",
+                                     "--repeat", "1", "--warmup", "0", "--no-cpu-single",
+                                     job.isOpenCv() ? "--baselines" : "--no-baselines", "--no-copy-probe",
                                      "--device", deviceSpec, "--json"};
     if (!cacheDir.empty())
         args.insert(args.end(), {"--cache-dir", cacheDir});
@@ -125,6 +149,8 @@ std::optional<PreparedBuild> preparedBuildFromAnswer(const PrepareJob &job, cons
 
 std::string preparedProgramKey(const PrepareJob &job, const std::string &options, const DeviceInfo &device)
 {
+    if (job.isOpenCv()) // OpenCV's kernels: its version (a new one has new kernels) and the picture warmed on
+        return ProgramCache::cacheKey(device, openCvVersion() + " T-API on " + kOpenCvPrepareSize, options);
     const FilterSpec *filter = findFilter(job.filter);
     const VariantSpec *variant = filter ? filter->variant(job.variant) : nullptr;
     if (!variant)
@@ -150,12 +176,23 @@ PreparedBuild preparedBuildFromRun(const PrepareJob &job, const std::string &chi
         return build;
     }
     try {
-        const RunResult r = (*j)["results"][0].get<RunResult>(); // the run schema (ResultJson.h)
-        build.buildMs = r.buildMs;
+        const Json *row = &(*j)["results"][0];
+        if (job.isOpenCv()) { // OpenCV's row: its one call's time, its kernels' compile included
+            const auto tapi = std::find_if((*j)["results"].begin(), (*j)["results"].end(), [](const Json &each) {
+                return each.is_object() && each.value("variant", "") == "opencv_tapi";
+            });
+            if (tapi == (*j)["results"].end()) {
+                build.error = "filter-bench run gave no OpenCV row";
+                return build;
+            }
+            row = &*tapi;
+        }
+        const RunResult r = row->get<RunResult>(); // the run schema (ResultJson.h)
+        build.buildMs = job.isOpenCv() ? r.kernelMs.median : r.buildMs;
         build.error = r.error;
-        build.origin = r.error.empty() ? r.buildOrigin : std::string();
+        build.origin = !r.error.empty() ? std::string() : job.isOpenCv() ? "compiled" : r.buildOrigin;
         build.options = r.buildOptions;
-        if (!r.buildOptions.empty())
+        if (!r.buildOptions.empty() || job.isOpenCv())
             build.key = preparedProgramKey(job, r.buildOptions, device);
     } catch (const std::exception &e) {
         build.error = std::string("filter-bench run answered in a form this build does not read: ") + e.what();
@@ -180,7 +217,39 @@ bool driverCacheFolderExists()
     return !dir.empty() && std::filesystem::is_directory(dir, ec);
 }
 
+// OpenCV's disk cache of its OpenCL programs (cv::utils::fs::getCacheDirectory, OpenCV 4.x):
+// $OPENCV_OPENCL_CACHE_DIR, else opencv/ in $XDG_CACHE_HOME or ~/.cache where that folder exists, else in
+// /var/tmp.
+std::filesystem::path xdgCacheRoot()
+{
+    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return xdg;
+    if (const char *home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache";
+    return {};
+}
+
+bool openCvCacheFolderExists()
+{
+    std::error_code ec;
+    if (const char *env = std::getenv("OPENCV_OPENCL_CACHE_DIR"); env && *env)
+        return std::filesystem::is_directory(env, ec);
+    std::filesystem::path root = "/var/tmp";
+    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && std::filesystem::is_directory(xdg, ec))
+        root = xdg;
+    else if (const char *home = std::getenv("HOME"); home && *home && std::filesystem::is_directory(std::filesystem::path(home) / ".cache", ec))
+        root = std::filesystem::path(home) / ".cache";
+    return std::filesystem::is_directory(root / "opencv", ec);
+}
+
 } // namespace
+
+void makeOpenCvCacheRoot()
+{
+    std::error_code ec;
+    if (const std::filesystem::path root = xdgCacheRoot(); !root.empty())
+        std::filesystem::create_directories(root, ec);
+}
 
 bool alreadyPrepared(const PrepareJob &job, const PreparedDevice *record, const DeviceInfo &device,
                      const std::string &cacheDir)
@@ -192,6 +261,8 @@ bool alreadyPrepared(const PrepareJob &job, const PreparedDevice *record, const 
         return false;
     if (!row->error.empty())
         return true; // the same source failed on the same driver: it would again
+    if (job.isOpenCv()) // OpenCV's binaries in its cache, and on PoCL its launches in PoCL's
+        return openCvCacheFolderExists() && (ProgramCache::keepsBinaries(device) || driverCacheFolderExists());
     if (ProgramCache::keepsBinaries(device))
         return ProgramCache::hasValidEntry(cacheDir, row->key);
     return driverCacheFolderExists();

@@ -31,14 +31,31 @@ struct PrepareJob
     {
         return filter == other.filter && variant == other.variant && format == other.format;
     }
+    // OpenCV's OpenCL row (its baseline name): no program of ours, but OpenCV's own kernels, which OpenCV
+    // compiles at their first run in a process and keeps in its disk cache (cv::ocl's OPENCV_OPENCL_CACHE_*,
+    // on by default: $XDG_CACHE_HOME/opencv, else ~/.cache/opencv), and PoCL its launches in its own. The
+    // job runs that row once (openCvPrepareRunArgs), so that a race's OpenCV bar loads them.
+    bool isOpenCv() const { return variant == "opencv_tapi"; }
 };
+
+// The picture OpenCV's row is warmed on: its kernels' work-group shapes are those of ordinary pictures
+// (PoCL compiles a launch per shape): warmed on 32x24 a 1200x800 row still took 1.8 s cold on PoCL, on
+// 256x256 (or 640x480, 1920x1080) 0.06 s against 1.2 s cold.
+inline constexpr const char *kOpenCvPrepareSize = "256x256";
 
 // Every (filter, variant, format) of filters x formats that the device can run, formats outermost, then
 // the catalogue's order; `unavailable` counts those it cannot (non-uniform groups, a format the variant
-// lacks).
+// lacks). withOpenCv: each filter's variants are preceded by its OpenCV job (PrepareJob::isOpenCv) where
+// OpenCV has the filter in that format and this build has OpenCV (the window's builder: a race's last bar,
+// which the race cannot build itself beside the others).
 std::vector<PrepareJob> prepareJobs(const std::vector<const FilterSpec *> &filters,
                                     const std::vector<PixelFormat> &formats, const DeviceInfo &device,
-                                    std::size_t *unavailable = nullptr);
+                                    std::size_t *unavailable = nullptr, bool withOpenCv = false);
+
+// Makes the folder OpenCV keeps its cache in ($XDG_CACHE_HOME, else ~/.cache): OpenCV uses it only where
+// it exists (else /var/tmp), so a process that runs OpenCV's row before anything made it would fill another
+// cache than the window's, which looks later. Before the first OpenCV job.
+void makeOpenCvCacheRoot();
 
 // The recorded build of `job`'s program among `builds` (a prepared record's rows), or null.
 const PreparedBuild *findBuild(const std::vector<PreparedBuild> &builds, const PrepareJob &job);

@@ -1,5 +1,6 @@
 // The bandwidth probe (host<->device copies pageable and pinned, zero-copy reads) and the device's
 // own copy bandwidth: the ceilings a run's figures are read against.
+#include "CopyBandwidth.h"
 #include "runtime/SessionImpl.h"
 
 #include <algorithm>
@@ -122,6 +123,14 @@ const Session::BandwidthProbe &Session::bandwidthProbe()
     ProbeRegistry &registry = probeRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     return registry.probes.emplace(probeKey(d->info), p).first->second;
+}
+
+double measuredCopyBandwidthGBps(const DeviceInfo &device)
+{
+    ProbeRegistry &registry = probeRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    const auto known = registry.copyGBps.find(probeKey(device));
+    return known == registry.copyGBps.end() ? -1.0 : known->second;
 }
 
 double Session::copyBandwidthGBps()

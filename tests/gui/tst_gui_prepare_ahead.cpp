@@ -45,6 +45,7 @@ private slots:
     void windowShowsProgressAndStopsOnClose();
     void toggleStopsIt();
     void timingSaysWhereItCompiled();
+    void startsBesideTheFirstRunOnCpu();
 
 private:
     // A builder for one family on the test device, into `cacheDir`; waits until it finished.
@@ -348,6 +349,24 @@ void TestPrepareAhead::timingSaysWhereItCompiled()
     QVERIFY(test::runInWindow(window, &second));
     const QString again = TimingPanel::summaryLine(second);
     QVERIFY2(again.contains("program from memory cache") && !again.contains("compiled"), qPrintable(again));
+}
+
+// While the window's first run is in flight the builder waits for its first picture (setWindowBusy), but
+// not on a CPU device, whose children all run at idle priority: there it starts at once, so that more is
+// built before a race comes (PoCL, 2 cores: 6-7 of the filter's 11 jobs by 10 s when it waited).
+void TestPrepareAhead::startsBesideTheFirstRunOnCpu()
+{
+    qputenv("FWB_CACHE_DIR", m_dir.filePath("busy").toLocal8Bit());
+    PrepareAhead ahead;
+    ahead.setScope({"box3x3_interior"}, {"gray8"});
+    ahead.setJobs(1);
+    ahead.setWindowBusy(true); // the window's first run, never over here
+    ahead.setDevice(m_device);
+    const bool started = QTest::qWaitFor([&ahead] { return ahead.buildsSent() > 0; }, 3000);
+    QCOMPARE(started, m_device.kind == DeviceKind::Cpu);
+    ahead.setWindowBusy(false); // the first picture: now on any device
+    QTRY_VERIFY_WITH_TIMEOUT(ahead.buildsSent() > 0, 10000);
+    ahead.stop();
 }
 
 QTEST_MAIN(TestPrepareAhead)

@@ -6,6 +6,7 @@
 // of the record at once (threads and processes: two windows, a window and prepare) losing no row.
 #include "Catalogue.h"
 #include "Check.h"
+#include "OpenCvBaseline.h"
 #include "PrepareQueue.h"
 #include "ProgramCache.h"
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -246,6 +248,81 @@ void checkRunAnswerAndSkip()
     std::filesystem::remove_all(dir);
 }
 
+// OpenCV's row as a job of the window's builder (PrepareJob::isOpenCv): only when asked and built with
+// OpenCV, right before each filter's variants in each format where OpenCV has the filter (so right after the
+// selected variant in the window's order); run on a picture
+// of ordinary size with OpenCV's rows; the answer's OpenCV row read into the record's; skipped only where
+// OpenCV's cache folder is.
+void checkOpenCvJobs()
+{
+    std::vector<const FilterSpec *> filters;
+    for (const FilterSpec &f : catalogue())
+        filters.push_back(&f);
+    const DeviceInfo device = capableDevice();
+    const std::vector<PixelFormat> formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
+    const std::vector<PrepareJob> plainJobs = prepareJobs(filters, formats, device);
+    const std::vector<PrepareJob> jobs = prepareJobs(filters, formats, device, nullptr, true);
+    auto isOpenCv = [](const PrepareJob &j) { return j.isOpenCv(); };
+    CHECK(std::none_of(plainJobs.begin(), plainJobs.end(), isOpenCv));
+    std::vector<PrepareJob> ours;
+    std::copy_if(jobs.begin(), jobs.end(), std::back_inserter(ours), [](const PrepareJob &j) { return !j.isOpenCv(); });
+    CHECK_EQ(ours.size(), plainJobs.size()); // our programs as without OpenCV, in the same order
+    for (std::size_t n = 0; n < ours.size() && n < plainJobs.size(); ++n)
+        CHECK(ours[n].sameProgram(plainJobs[n]));
+    if (openCvVersion().empty()) {
+        CHECK_EQ(jobs.size(), plainJobs.size());
+        return;
+    }
+    const auto at = std::find_if(jobs.begin(), jobs.end(), [](const PrepareJob &j) {
+        return j.isOpenCv() && j.filter == "gaussian5x5" && j.format == "rgba8888";
+    });
+    CHECK(at != jobs.end() && at != jobs.begin());
+    if (at == jobs.end() || at == jobs.begin())
+        return;
+    // Before the filter's variants in that format (after the selected one in the window's order).
+    CHECK(std::prev(at)->filter != "gaussian5x5" || std::prev(at)->format != "rgba8888");
+    CHECK(std::next(at) != jobs.end() && std::next(at)->filter == "gaussian5x5" && std::next(at)->format == "rgba8888");
+    PrepareQueue queue(jobs);
+    queue.setFocus("gaussian5x5", std::next(at)->variant == "unrolled_constant" ? "private_array" : "unrolled_constant", "rgba8888");
+    const std::vector<PrepareJob> order = queue.pendingInOrder();
+    CHECK(order.size() > 2 && order[1].isOpenCv() && order[1].filter == "gaussian5x5" && order[1].format == "rgba8888");
+    CHECK(std::none_of(jobs.begin(), jobs.end(), [](const PrepareJob &j) { // OpenCV has no interior-only box
+        return j.isOpenCv() && j.filter == "box3x3_interior";
+    }));
+
+    const std::vector<std::string> args = prepareRunArgs(*at, "0:0", "");
+    auto after = [&](const std::string &option) {
+        const auto it = std::find(args.begin(), args.end(), option);
+        return it == args.end() || std::next(it) == args.end() ? std::string() : *std::next(it);
+    };
+    CHECK(std::find(args.begin(), args.end(), "--baselines") != args.end());
+    CHECK(std::find(args.begin(), args.end(), "--no-baselines") == args.end());
+    CHECK(after("--synthetic") == kOpenCvPrepareSize);
+    CHECK(findFilter("gaussian5x5")->variant(after("--variant")) != nullptr); // a variant of ours runs first
+
+    const std::string answer = R"({"results":[{"variant":"unrolled_constant","build_ms":50,"build_origin":"compiled",)"
+                               R"("build_options":"-DCHANNELS=4"},{"variant":"opencv_cpu","kernel_ms":{"min":2,"median":2,"max":2}},)"
+                               R"({"variant":"opencv_tapi","kernel_ms":{"min":1234,"median":1234,"max":1234}}]})";
+    const PreparedBuild built = preparedBuildFromRun(*at, answer, 0, device);
+    CHECK(built.error.empty());
+    CHECK(built.buildMs == 1234); // OpenCV's one call, its compile included
+    CHECK(built.origin == "compiled");
+    CHECK(!built.key.empty() && built.key == preparedProgramKey(*at, built.options, device));
+    CHECK(!preparedBuildFromRun(*at, R"({"results":[{"variant":"unrolled_constant"}]})", 0, device).error.empty());
+
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fwb-plain-opencv-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    setenv("XDG_CACHE_HOME", dir.string().c_str(), 1);
+    unsetenv("OPENCV_OPENCL_CACHE_DIR");
+    setenv("FWB_CACHE_BINARIES", "always", 1);
+    PreparedDevice record;
+    record.builds.push_back(built);
+    CHECK(!alreadyPrepared(*at, &record, device, dir.string())); // OpenCV's cache folder is not there
+    std::filesystem::create_directories(dir / "opencv");
+    CHECK(alreadyPrepared(*at, &record, device, dir.string()));
+    std::filesystem::remove_all(dir);
+}
+
 // Each writer adds its own rows one call at a time, all writers at once: every row must be in the file at
 // the end. Without the lock each read-merge-write replaces the file with what its writer read, so rows
 // written in between are lost.
@@ -366,6 +443,7 @@ int main()
     checkLongestFirst();
     checkDefaultsAndArgs();
     checkRunAnswerAndSkip();
+    checkOpenCvJobs();
     checkConcurrentRecords();
     return plain::finish("plain_prepare_queue");
 }

@@ -338,6 +338,7 @@ void TimingPanel::setTimingPending(const ComputeResult &preview)
             tr("first launch: max diff %1, tolerance %2").arg(r.maxAbsDiff).arg(r.tolerance));
     m_numbers->setText(QStringLiteral("<table cellspacing='1'>%1</table>").arg(rows));
     m_hasNumbers = false; // no earlier run's numbers are on display now
+    m_shown = ComputeResult();
     m_pending = true;
 }
 
@@ -346,10 +347,45 @@ void TimingPanel::setResult(const ComputeResult &result)
     const RunResult &r = result.run;
     setNote({});
     m_pending = false;
+    showNumbers(result);
     const bool cpu = result.engine.isCpu();
     // The launched shape; the CPU reference has none, and ignores the variant too.
     const QString shape = cpu ? QString() : QString::fromStdString(launchShapeLabel(r.local, r.localSource));
     const QString format = QString::fromLatin1(formatName(result.request.params.format));
+    ++m_runNumber;
+    HistoryEntry entry;
+    entry.number = m_runNumber;
+    entry.filter = QString::fromStdString(r.filter);
+    // The CPU engines ignore the variant: the label names the engine instead.
+    if (!cpu)
+        entry.variant = QString::fromStdString(r.variant);
+    else if (result.engine.kind == ComputeEngine::CpuSingle)
+        entry.variant = tr("CPU, 1 thread");
+    else
+        entry.variant = tr("CPU, %1 threads").arg(r.cpuThreads);
+    entry.device = cpu ? tr("CPU reference") : QString::fromStdString(r.device);
+    entry.format = format;
+    entry.shape = shape;
+    entry.kernelMs = r.kernelMs.median;
+    m_history.push_back(entry);
+    if (int(m_history.size()) > kHistoryLength)
+        m_history.erase(m_history.begin());
+    updateChart();
+}
+
+void TimingPanel::setCopyBandwidth(double gbps)
+{
+    if (!m_hasNumbers || !m_shown.copyBandwidthPending)
+        return; // no result waits for it (another run's numbers, or a pending one)
+    m_shown.copyBandwidthGBps = gbps;
+    m_shown.copyBandwidthPending = false;
+    showNumbers(m_shown);
+}
+
+void TimingPanel::showNumbers(const ComputeResult &result)
+{
+    const RunResult &r = result.run;
+    const bool cpu = result.engine.isCpu();
     setTitle(result);
     if (cpu)
         m_bar->setCpuTime(r.kernelMs.median);
@@ -403,7 +439,9 @@ void TimingPanel::setResult(const ComputeResult &result)
     rows += row(tr("Throughput"), tr("%1 Mpix/s").arg(r.mpixPerS, 0, 'f', 1),
                 tr("million pixels filtered per second"));
     QString bandwidthNote = tr("input + output bytes / time");
-    if (result.copyBandwidthGBps > 0)
+    if (result.copyBandwidthPending) // the worker measures it after this result (ComputeWorker): no % before it
+        bandwidthNote = tr("input + output bytes / time; the device's copy speed: measuring…");
+    else if (result.copyBandwidthGBps > 0)
         bandwidthNote = tr("%1% of the device's copy speed (%2 GB/s)")
                             .arg(100.0 * r.gbps / result.copyBandwidthGBps, 0, 'f',
                                  r.gbps < 0.1 * result.copyBandwidthGBps ? 1 : 0)
@@ -462,26 +500,11 @@ void TimingPanel::setResult(const ComputeResult &result)
     }
     m_numbers->setText(QStringLiteral("<table cellspacing='1'>%1</table>").arg(rows));
     m_hasNumbers = true;
-
-    ++m_runNumber;
-    HistoryEntry entry;
-    entry.number = m_runNumber;
-    entry.filter = QString::fromStdString(r.filter);
-    // The CPU engines ignore the variant: the label names the engine instead.
-    if (!cpu)
-        entry.variant = QString::fromStdString(r.variant);
-    else if (result.engine.kind == ComputeEngine::CpuSingle)
-        entry.variant = tr("CPU, 1 thread");
-    else
-        entry.variant = tr("CPU, %1 threads").arg(r.cpuThreads);
-    entry.device = cpu ? tr("CPU reference") : QString::fromStdString(r.device);
-    entry.format = format;
-    entry.shape = shape;
-    entry.kernelMs = r.kernelMs.median;
-    m_history.push_back(entry);
-    if (int(m_history.size()) > kHistoryLength)
-        m_history.erase(m_history.begin());
-    updateChart();
+    // What setCopyBandwidth redraws them from: the numbers' inputs, not the pictures.
+    m_shown = result;
+    m_shown.output = m_shown.convertedInput = m_shown.heatMap = QImage();
+    m_shown.heatMapLevels.clear();
+    m_shown.outputImage.reset();
 }
 
 void TimingPanel::clearHistory()

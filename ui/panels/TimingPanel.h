@@ -62,6 +62,9 @@ public:
     // (the program, the first launch's check) and "timing…"; the bars and the numbers of any earlier run go,
     // so none stands beside the new picture. setResult() then brings the timings.
     void setTimingPending(const ComputeResult &preview);
+    // The device's copy speed, measured after the result on display (ComputeResult::copyBandwidthPending):
+    // its "% of the device's copy speed" replaces "measuring…". Nothing when another run's numbers show.
+    void setCopyBandwidth(double gbps);
     bool isTimingPending() const { return m_pending; }
     // The run in one line for the status bar: time, check, device, program origin, transfers.
     static QString summaryLine(const ComputeResult &result);
@@ -87,6 +90,7 @@ protected:
 private:
     void updateChart();
     void setTitle(const ComputeResult &result);
+    void showNumbers(const ComputeResult &result); // the title, the bar and the numbers (not the history)
 
     struct HistoryEntry
     {
@@ -102,6 +106,7 @@ private:
     int m_runNumber = 0;
     bool m_hasNumbers = false;
     bool m_pending = false;
+    ComputeResult m_shown; // the numbers on display came from it (without its pictures)
     QLabel *m_title = nullptr;
     QLabel *m_note = nullptr;
     TimingBar *m_bar = nullptr;

@@ -65,6 +65,13 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
     connect(m_worker, &ComputeWorker::runStarted, this, &MainWindow::onRunStarted);
     connect(m_worker, &ComputeWorker::runFinished, this, &MainWindow::onRunFinished);
     connect(m_worker, &ComputeWorker::firstPicture, this, &MainWindow::onFirstPicture);
+    connect(m_worker, &ComputeWorker::copyBandwidthMeasured, this, [this](quint64 id, double gbps) {
+        if (!m_hasResult || m_result.id != id || !m_result.copyBandwidthPending)
+            return;
+        m_result.copyBandwidthGBps = gbps;
+        m_result.copyBandwidthPending = false;
+        m_timing->setCopyBandwidth(gbps);
+    });
     m_firstPictureHold.setSingleShot(true);
     m_firstPictureHold.setInterval(kFirstPictureHoldMs);
     connect(&m_firstPictureHold, &QTimer::timeout, this, [this] { showFirstPicture(m_heldPicture); });

@@ -143,6 +143,8 @@ void BenchWorker::raceJob(Session &session, const BenchJob &job)
         std::vector<PrepareJob> coming;
         for (const std::string &name : names)
             coming.push_back(preparedJob(job, name));
+        if (options.baselines) // OpenCV's row comes last (a job of the builder's where OpenCV has the filter)
+            coming.push_back(preparedJob(job, "opencv_tapi"));
         ahead->jumpQueue(coming);
     }
     const RaceResult race = runRace(

@@ -4,6 +4,7 @@
 #include "BenchWorker.h" // workbenchTuningDb()
 
 #include "Catalogue.h"
+#include "CopyBandwidth.h"
 #include "Error.h"
 #include "ImageFileIo.h"
 #include "StartupTrace.h"
@@ -116,8 +117,16 @@ void ComputeWorker::runJob(const ComputeRequest &request)
     ComputeResult result = execute(request);
     const JobEnd end = endJob();
     result.superseded = end.newerWaiting;
-    if (!end.stopping)
-        emit runFinished(result);
+    if (end.stopping)
+        return;
+    emit runFinished(result);
+    // The copy probe after the result, not before it: once per device and process, skipped while a newer
+    // run waits (its result will ask again).
+    if (result.copyBandwidthPending && !end.newerWaiting && !hasJob() && session()) {
+        const double gbps = session()->copyBandwidthGBps();
+        traceStartup("worker: copy bandwidth measured");
+        emit copyBandwidthMeasured(result.id, gbps);
+    }
 }
 
 // The image the session runs on. --transfer pinned (in process): a page-locked copy in the run's pixel
@@ -269,7 +278,9 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
         result.run.transferNote = "no page-locked copy of the image (" + m_pageLocked->error
                                   + "): staged through pinned buffers";
     if (result.run.ok() && !result.run.cancelled) {
-        result.copyBandwidthGBps = session()->copyBandwidthGBps();
+        const double copyGBps = measuredCopyBandwidthGBps(session()->device()); // if not yet: after the result
+        result.copyBandwidthGBps = std::max(0.0, copyGBps);
+        result.copyBandwidthPending = copyGBps < 0;
         // Only for a checked run (the window's always are): its reference is cached inside the session, as
         // Session::run just computed it. An unchecked run (the lesson's live frames) skips the map.
         Image reference;

@@ -62,6 +62,9 @@ struct ComputeResult
     double meanDiff = 0;
     qint64 diffPixels = 0;    // pixels with any channel different from the reference
     double copyBandwidthGBps = 0; // device copy bandwidth, 0 when unknown
+    // Not measured yet in this process: the worker measures it after this result (2 s on PoCL, which the
+    // first result after launch no longer waits for) and sends copyBandwidthMeasured(id, GB/s).
+    bool copyBandwidthPending = false;
     // Pinned transfers: the worker ran the session on a page-locked copy of the image (no staging
     // memcpy). pageLockedCopyMs: what making that copy cost, once per image, device and format, before
     // and outside the timed run; -1 when this run reused the copy or had none.
@@ -100,6 +103,8 @@ signals:
     // Not sent for tiled runs, runs in the helper process, the CPU engines or a run already cancelled.
     void firstPicture(const fwb::ComputeResult &preview);
     void runFinished(const fwb::ComputeResult &result);
+    // A result sent with copyBandwidthPending: the device's copy bandwidth, measured after it.
+    void copyBandwidthMeasured(quint64 id, double gbps);
     // checkMs: how long the check took on the worker, building or loading the program included.
     void launchChecked(quint64 id, const QString &problem, double checkMs);
 

@@ -221,7 +221,11 @@ void PrepareAhead::start()
 {
     if (!m_enabled || !m_device)
         return;
-    if (m_windowBusy && m_held.isValid() && m_held.elapsed() < kMaxHoldMs) {
+    // On a CPU device every child runs at idle priority (setWantedBuilds, below): it takes nothing from the
+    // window's first run, and the run's compile leaves a core idle that a child can use, so it starts at
+    // once (PoCL, 2 cores: 6-7 of the selected filter's 11 jobs were done when a race started at 10 s, the
+    // children starting at the first picture).
+    if (m_windowBusy && m_device->kind != DeviceKind::Cpu && m_held.isValid() && m_held.elapsed() < kMaxHoldMs) {
         m_startTimer.start(); // once the window's own run is done
         return;
     }
@@ -240,7 +244,8 @@ void PrepareAhead::start()
     for (const std::string &name : m_formats)
         if (const auto format = parsePixelFormat(name))
             formats.push_back(*format);
-    m_queue = std::make_shared<PrepareQueue>(prepareJobs(filters, formats, *m_device));
+    // With OpenCV's row after each filter's variants (a race's last bar, PrepareJob::isOpenCv).
+    m_queue = std::make_shared<PrepareQueue>(prepareJobs(filters, formats, *m_device, nullptr, true));
     m_queue->setFocus(m_focusFilter, m_focusVariant, m_focusFormat);
     // On a CPU device (PoCL) a race's kernels share the cores with the builds: a build at more than idle
     // priority would slow the very kernels the race times. There every build is idle, and the race compiles
@@ -250,6 +255,7 @@ void PrepareAhead::start()
         m_queue->claim(job);
     m_claimedEarly.clear();
     m_cacheDir = ProgramCache::defaultDiskDir();
+    makeOpenCvCacheRoot(); // before any child's OpenCV job: where the window's own OpenCV row will look
     m_record = readPreparedDevices(m_cacheDir);
     m_started = m_sent = m_failed = 0;
     m_clock.start();

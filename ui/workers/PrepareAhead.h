@@ -75,7 +75,8 @@ public:
     void claim(const PrepareJob &job);
     // While the window's own run is in flight the builder does not start (for at most kMaxHoldMs): the
     // first result after launch does not share the machine with the children's start-up. The window says
-    // it is no longer busy once its first picture is on screen, and the builder starts then.
+    // it is no longer busy once its first picture is on screen, and the builder starts then. Not on a CPU
+    // device, whose children all run at idle priority: there it starts at once.
     void setWindowBusy(bool busy);
     // Kills the children and waits for each; nothing more starts until the device is set again.
     void stop();
