@@ -27,6 +27,18 @@
 // Work-items: lanes x segments (6720x4480 rgba8888: 26880 x 140 for the columns, 17920 x 210 for the
 // rows) instead of the W of a whole-column pass; each kernel takes work from a grid-stride loop, so
 // the NDRange (Geometry::Blocks) only needs to be about that large.
+// RG_UNROLL: the segment loops (IIR_SEG samples held in v[]) unrolled where a GPU needs them so (the
+// segment in registers); on PoCL (FWB_PTX 0) rolled, the segment in memory: the same operations in the
+// same order, the same bytes, and the unrolled copies only cost compile time (blocked_transposed's first
+// launch took 9 s cold on PoCL 3.1). -DRG_UNROLL_SEGMENTS=1 forces the unrolled form.
+#ifndef RG_UNROLL_SEGMENTS
+#define RG_UNROLL_SEGMENTS FWB_PTX
+#endif
+#if RG_UNROLL_SEGMENTS
+#define RG_UNROLL _Pragma("unroll")
+#else
+#define RG_UNROLL _Pragma("unroll 1")
+#endif
 #ifndef IIR_SEG
 #define IIR_SEG 32
 #endif
@@ -89,11 +101,11 @@ inline void rg_tails(bool vertical, bool in16, global const uchar *in, global uc
         const int lane = t % lanes, seg = t / lanes;
         const int len = seg == 0 ? l0 : IIR_SEG, start = seg == 0 ? 0 : l0 + (seg - 1) * IIR_SEG;
         float v[IIR_SEG];
-#pragma unroll
+RG_UNROLL
         for (int i = 0; i < IIR_SEG; ++i)
             v[i] = i < len ? rg_load(in16, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
         float s1 = seg == 0 ? v[0] : 0.0f, s2 = s1, s3 = s1;
-#pragma unroll
+RG_UNROLL
         for (int i = 0; i < IIR_SEG; ++i) {
             if (i < len) {
                 const float w0 = RG_STEP(v[i], s1, s2, s3);
@@ -111,7 +123,7 @@ inline void rg_tails(bool vertical, bool in16, global const uchar *in, global uc
         if (seg == 0)
             continue; // nobody needs segment 0's head
         float y1 = seg == nseg - 1 ? s1 : 0.0f, y2 = y1, y3 = y1;
-#pragma unroll
+RG_UNROLL
         for (int i = IIR_SEG - 1; i >= 0; --i) {
             const float y0 = RG_STEP(v[i], y1, y2, y3);
             y3 = y2;
@@ -171,14 +183,14 @@ inline void rg_scan(bool vertical, global uchar *scratch, int width, int height,
         yvv_t s0 = RG_C(0, 0), s1 = RG_C(0, 1), s2 = RG_C(0, 2);
         for (int j0 = 1; j0 < nb; j0 += IIR_SCAN_BATCH) {
             float tz0[IIR_SCAN_BATCH], tz1[IIR_SCAN_BATCH], tz2[IIR_SCAN_BATCH];
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SCAN_BATCH; ++i) {
                 const bool in = j0 + i < nb;
                 tz0[i] = in ? RG_C(j0 + i, 0) : 0.0f;
                 tz1[i] = in ? RG_C(j0 + i, 1) : 0.0f;
                 tz2[i] = in ? RG_C(j0 + i, 2) : 0.0f;
             }
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SCAN_BATCH; ++i) {
                 if (j0 + i < nb) {
                     const yvv_t a0 = tz0[i], a1 = tz1[i], a2 = tz2[i];
@@ -202,7 +214,7 @@ inline void rg_scan(bool vertical, global uchar *scratch, int width, int height,
         for (int j0 = nb - 2; j0 >= 0; j0 -= IIR_SCAN_BATCH) {
             float hz0[IIR_SCAN_BATCH], hz1[IIR_SCAN_BATCH], hz2[IIR_SCAN_BATCH];
             float f0[IIR_SCAN_BATCH], f1[IIR_SCAN_BATCH], f2[IIR_SCAN_BATCH];
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SCAN_BATCH; ++i) {
                 const bool in = j0 - i >= 0;
                 hz0[i] = in ? RG_C(j0 - i, 3) : 0.0f;
@@ -212,7 +224,7 @@ inline void rg_scan(bool vertical, global uchar *scratch, int width, int height,
                 f1[i] = in ? RG_C(j0 - i, 1) : 0.0f;
                 f2[i] = in ? RG_C(j0 - i, 2) : 0.0f;
             }
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SCAN_BATCH; ++i) {
                 if (j0 - i >= 0) {
                     const yvv_t h0 = hz0[i], h1 = hz1[i], h2 = hz2[i], g0 = f0[i], g1 = f1[i], g2 = f2[i];
@@ -254,7 +266,7 @@ inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *
         const int lane = t % lanes, seg = t / lanes;
         const int len = seg == 0 ? l0 : IIR_SEG, start = seg == 0 ? 0 : l0 + (seg - 1) * IIR_SEG;
         float v[IIR_SEG];
-#pragma unroll
+RG_UNROLL
         for (int i = 0; i < IIR_SEG; ++i)
             v[i] = i < len ? rg_load(in16, in, rg_index(vertical, lane, start + i, width)) : 0.0f;
         float s1, s2, s3;
@@ -266,7 +278,7 @@ inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *
             s2 = carry[(f * 6 + 1) * lanes + lane];
             s3 = carry[(f * 6 + 2) * lanes + lane];
         }
-#pragma unroll
+RG_UNROLL
         for (int i = 0; i < IIR_SEG; ++i) {
             if (i < len) {
                 const float w0 = RG_STEP(v[i], s1, s2, s3);
@@ -278,7 +290,7 @@ inline void rg_apply(bool vertical, bool in16, int outMode, global const uchar *
         }
         float y1, y2, y3;
         rg_backward_state(carry, seg, nseg, lanes, lane, s1, &y1, &y2, &y3);
-#pragma unroll
+RG_UNROLL
         for (int i = IIR_SEG - 1; i >= 0; --i) {
             if (i < len) {
                 const float y0 = RG_STEP(v[i], y1, y2, y3);
@@ -324,7 +336,7 @@ inline void rg_apply_t(bool in16, bool out8, global const uchar *in, global ucha
         if (me < here) {
             const int lane = lane0 + me;
             float v[IIR_SEG];
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SEG; ++i)
                 v[i] = i < len ? rg_load(in16, in, rg_index(true, lane, start + i, width)) : 0.0f;
             float s1, s2, s3;
@@ -336,7 +348,7 @@ inline void rg_apply_t(bool in16, bool out8, global const uchar *in, global ucha
                 s2 = carry[(f * 6 + 1) * lanes + lane];
                 s3 = carry[(f * 6 + 2) * lanes + lane];
             }
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SEG; ++i) {
                 if (i < len) {
                     const float w0 = RG_STEP(v[i], s1, s2, s3);
@@ -348,7 +360,7 @@ inline void rg_apply_t(bool in16, bool out8, global const uchar *in, global ucha
             }
             float y1, y2, y3;
             rg_backward_state(carry, seg, nseg, lanes, lane, s1, &y1, &y2, &y3);
-#pragma unroll
+RG_UNROLL
             for (int i = IIR_SEG - 1; i >= 0; --i) {
                 if (i < len) {
                     const float y0 = RG_STEP(v[i], y1, y2, y3);
@@ -508,7 +520,7 @@ inline void rg_rows_staged(int which, global const uchar *in, global uchar *out,
             const int len = seg == 0 ? l0 : IIR_SEG, start = seg == 0 ? 0 : l0 + (seg - 1) * IIR_SEG;
             const int t0 = (start - p0) * CHANNELS + c; // tile index of the segment's first sample
             float v[IIR_SEG];
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SEG; ++i)
                 v[i] = i < len ? tile[rg_pad(t0 + i * CHANNELS)] : 0.0f;
             float s1, s2, s3;
@@ -520,7 +532,7 @@ inline void rg_rows_staged(int which, global const uchar *in, global uchar *out,
                 s2 = carry[((seg - 1) * 6 + 1) * lanes + lane];
                 s3 = carry[((seg - 1) * 6 + 2) * lanes + lane];
             }
-#pragma unroll
+RG_UNROLL
             for (int i = 0; i < IIR_SEG; ++i) {
                 if (i < len) {
                     const float w0 = RG_STEP(v[i], s1, s2, s3);
@@ -539,7 +551,7 @@ inline void rg_rows_staged(int which, global const uchar *in, global uchar *out,
                 if (seg == 0)
                     continue;
                 float y1 = seg == nseg - 1 ? s1 : 0.0f, y2 = y1, y3 = y1;
-#pragma unroll
+RG_UNROLL
                 for (int i = IIR_SEG - 1; i >= 0; --i) {
                     const float y0 = RG_STEP(v[i], y1, y2, y3);
                     y3 = y2;
@@ -552,7 +564,7 @@ inline void rg_rows_staged(int which, global const uchar *in, global uchar *out,
             } else {
                 float y1, y2, y3;
                 rg_backward_state(carry, seg, nseg, lanes, lane, s1, &y1, &y2, &y3);
-#pragma unroll
+RG_UNROLL
                 for (int i = IIR_SEG - 1; i >= 0; --i) {
                     if (i < len) {
                         const float y0 = RG_STEP(v[i], y1, y2, y3);
