@@ -110,7 +110,13 @@ int servePrepareJobs(const RunCommand &run)
         std::fprintf(stderr, "filter-bench: prepare --serve: cannot capture standard output\n");
         return 1;
     }
-    keepRunSessions(true); // one OpenCL context for all of this child's jobs (Verb.h)
+    // One OpenCL context for all of this child's jobs (Verb.h), released on the way out, not by a static
+    // destructor after main.
+    struct KeepSessions
+    {
+        KeepSessions() { keepRunSessions(true); }
+        ~KeepSessions() { keepRunSessions(false); }
+    } keepSessions;
     std::string pending, line;
     while (readJobLine(pending, line)) {
         int status = 2;
@@ -128,10 +134,8 @@ int servePrepareJobs(const RunCommand &run)
             while (fault == "hang")
                 pause();
             std::fflush(stdout);
-            if (ftruncate(capture, 0) != 0 || lseek(STDOUT_FILENO, 0, SEEK_SET) != 0) {
-                keepRunSessions(false);
+            if (ftruncate(capture, 0) != 0 || lseek(STDOUT_FILENO, 0, SEEK_SET) != 0)
                 return 1;
-            }
             status = run(args);
             std::fflush(stdout);
             std::clearerr(stdout);
@@ -139,12 +143,9 @@ int servePrepareJobs(const RunCommand &run)
         } else {
             std::fprintf(stderr, "filter-bench: prepare --serve: not a run command line: %s\n", line.c_str());
         }
-        if (!writeAll(answers, dumpJson(Json{{"status", status}, {"out", out}}) + "\n")) {
-            keepRunSessions(false);
+        if (!writeAll(answers, dumpJson(Json{{"status", status}, {"out", out}}) + "\n"))
             return 1;
-        }
     }
-    keepRunSessions(false); // the context released here, not by a static destructor after main
     return 0;
 }
 

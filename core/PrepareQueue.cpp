@@ -113,9 +113,11 @@ std::vector<std::string> prepareRunArgs(const PrepareJob &job, const std::string
     if (job.isOpenCv()) // `run` runs a variant of ours first: the filter's first in this format
         if (const FilterSpec *filter = findFilter(job.filter)) {
             const auto format = parsePixelFormat(job.format);
-            for (auto v = filter->variants.rbegin(); v != filter->variants.rend(); ++v)
-                if (!format || v->formats.empty() || std::find(v->formats.begin(), v->formats.end(), *format) != v->formats.end())
-                    variant = v->name;
+            const auto first = std::find_if(filter->variants.begin(), filter->variants.end(), [&](const VariantSpec &v) {
+                return !format || v.formats.empty() || std::find(v.formats.begin(), v.formats.end(), *format) != v.formats.end();
+            });
+            if (first != filter->variants.end())
+                variant = first->name;
         }
     std::vector<std::string> args = {"filter-bench", "run", "--filter", job.filter, "--variant", variant,
                                      "--format", job.format, "--synthetic", job.isOpenCv() ? kOpenCvPrepareSize : "32x24",
@@ -218,15 +220,16 @@ bool driverCacheFolderExists()
 }
 
 // OpenCV's disk cache of its OpenCL programs (cv::utils::fs::getCacheDirectory, OpenCV 4.x):
-// $OPENCV_OPENCL_CACHE_DIR, else opencv/ in $XDG_CACHE_HOME or ~/.cache where that folder exists, else in
-// /var/tmp.
-std::filesystem::path xdgCacheRoot()
+// $OPENCV_OPENCL_CACHE_DIR, else opencv/ in the first of these roots that exists as a folder, else in
+// /var/tmp: $XDG_CACHE_HOME, ~/.cache.
+std::vector<std::filesystem::path> cacheRoots()
 {
+    std::vector<std::filesystem::path> roots;
     if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return xdg;
+        roots.emplace_back(xdg);
     if (const char *home = std::getenv("HOME"); home && *home)
-        return std::filesystem::path(home) / ".cache";
-    return {};
+        roots.push_back(std::filesystem::path(home) / ".cache");
+    return roots;
 }
 
 bool openCvCacheFolderExists()
@@ -235,10 +238,11 @@ bool openCvCacheFolderExists()
     if (const char *env = std::getenv("OPENCV_OPENCL_CACHE_DIR"); env && *env)
         return std::filesystem::is_directory(env, ec);
     std::filesystem::path root = "/var/tmp";
-    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && std::filesystem::is_directory(xdg, ec))
-        root = xdg;
-    else if (const char *home = std::getenv("HOME"); home && *home && std::filesystem::is_directory(std::filesystem::path(home) / ".cache", ec))
-        root = std::filesystem::path(home) / ".cache";
+    for (const std::filesystem::path &each : cacheRoots())
+        if (std::filesystem::is_directory(each, ec)) {
+            root = each;
+            break;
+        }
     return std::filesystem::is_directory(root / "opencv", ec);
 }
 
@@ -247,8 +251,8 @@ bool openCvCacheFolderExists()
 void makeOpenCvCacheRoot()
 {
     std::error_code ec;
-    if (const std::filesystem::path root = xdgCacheRoot(); !root.empty())
-        std::filesystem::create_directories(root, ec);
+    if (const std::vector<std::filesystem::path> roots = cacheRoots(); !roots.empty())
+        std::filesystem::create_directories(roots.front(), ec);
 }
 
 bool alreadyPrepared(const PrepareJob &job, const PreparedDevice *record, const DeviceInfo &device,

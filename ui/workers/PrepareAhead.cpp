@@ -244,7 +244,8 @@ void PrepareAhead::start()
     for (const std::string &name : m_formats)
         if (const auto format = parsePixelFormat(name))
             formats.push_back(*format);
-    // With OpenCV's row after each filter's variants (a race's last bar, PrepareJob::isOpenCv).
+    // With OpenCV's row before each filter's variants (a race's last bar, which the race cannot build
+    // itself beside the others: PrepareJob::isOpenCv).
     m_queue = std::make_shared<PrepareQueue>(prepareJobs(filters, formats, *m_device, nullptr, true));
     m_queue->setFocus(m_focusFilter, m_focusVariant, m_focusFormat);
     // On a CPU device (PoCL) a race's kernels share the cores with the builds: a build at more than idle
