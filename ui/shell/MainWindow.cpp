@@ -71,6 +71,7 @@ MainWindow::MainWindow(bool useSettings, QWidget *parent)
         m_result.copyBandwidthGBps = gbps;
         m_result.copyBandwidthPending = false;
         m_timing->setCopyBandwidth(gbps);
+        emit copyBandwidthShown();
     });
     m_firstPictureHold.setSingleShot(true);
     m_firstPictureHold.setInterval(kFirstPictureHoldMs);

@@ -113,6 +113,8 @@ public:
 signals:
     void imageLoaded();
     void resultShown(const fwb::ComputeResult &result); // after the views and panel updated
+    // The shown result's device copy speed, measured after it (ComputeResult::copyBandwidthPending), is on display.
+    void copyBandwidthShown();
     // A run's first launch shown, its timing panel saying "timing…" (ComputeWorker::firstPicture).
     void firstPictureShown(const fwb::ComputeResult &preview);
     void runFailed(const fwb::ComputeResult &result);

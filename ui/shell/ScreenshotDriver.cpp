@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <utility>
 
 namespace fwb {
 
@@ -94,7 +95,17 @@ int ScreenshotDriver::exec()
             if (name != chosen)
                 m_queue << name;
     m_queue << chosen;
-    connect(&m_window, &MainWindow::resultShown, this, [this] { finishOne(true, {}); });
+    // A first run in this process measures the device's copy speed after its result: the picture waits for
+    // it, so that the timing panel's "% of the device's copy speed" is in it, not "measuring...".
+    connect(&m_window, &MainWindow::resultShown, this, [this](const ComputeResult &result) {
+        m_waitingForCopySpeed = result.copyBandwidthPending;
+        if (!m_waitingForCopySpeed)
+            finishOne(true, {});
+    });
+    connect(&m_window, &MainWindow::copyBandwidthShown, this, [this] {
+        if (std::exchange(m_waitingForCopySpeed, false))
+            finishOne(true, {});
+    });
     connect(&m_window, &MainWindow::runFailed, this,
             [this](const ComputeResult &r) { finishOne(false, QString::fromStdString(r.run.error)); });
     QTimer::singleShot(0, this, [this] { runNext(); });

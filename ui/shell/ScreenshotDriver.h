@@ -46,6 +46,7 @@ private:
     bool m_loaded = true;
     int m_exitCode = 0;
     bool m_grabbing = false; // the picture is taken once
+    bool m_waitingForCopySpeed = false; // a shown result whose copy speed comes after it (its timing panel)
     QStringList m_queue;     // variants still to run
     std::optional<ScreenshotJob> m_job;
     QString m_jobOwner; // the page's title, for "cannot start the Race page's job"

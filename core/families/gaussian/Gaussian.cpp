@@ -341,11 +341,12 @@ void registerGaussian(std::vector<FilterSpec> &out)
         h.description =
             "The strips rung with its column pass on pairs of 16-bit floats: each input row is filtered along "
             "the row in 32-bit floats, as in strips, and the results are rounded once to 16 bits and kept two "
-            "to a register, so the 2r rows a strip keeps for the column pass take half the registers (at sigma "
-            "2, 12 rows of 16 bytes: 96 registers instead of 192, which spilled) and the column pass adds two "
-            "output bytes per instruction. The error stays under one level (the row sums to 1/16, the taps and "
-            "the 13 column roundings to 0.94 in all), within the filter's ±1; larger radii would pass it, so "
-            "this rung stops at sigma 2.";
+            "to a register, so the 2r rows a strip keeps for the column pass take half the room (at sigma 2, "
+            "12 rows of 16 bytes: 96 32-bit words instead of 192; strips' float rows spilled out of the "
+            "registers on an H100) and the column pass adds two output bytes per instruction. The rounding "
+            "costs at most 1/16 of a level, the 16-bit taps and the 13 roundings down the column at most 0.94 "
+            "more, so every output stays within the filter's ±1; larger radii could pass it, so this rung "
+            "stops at sigma 2.";
         h.seedNote = "Past the seeds: 16-bit float pairs (one f16x2 instruction per two outputs on NVIDIA) where "
                      "the precision they keep is provably enough.";
         h.plainWords = "The same strips, keeping the rows it blurred in half-size numbers: twice as many fit at "
