@@ -346,7 +346,8 @@ void registerGaussian(std::vector<FilterSpec> &out)
             "registers on an H100) and the column pass adds two output bytes per instruction. The rounding "
             "costs at most 1/16 of a level, the 16-bit taps and the 13 roundings down the column at most 0.94 "
             "more, so every output stays within the filter's ±1; larger radii could pass it, so this rung "
-            "stops at sigma 2.";
+            "stops at sigma 2. Elsewhere than NVIDIA (PoCL) the 16-bit arithmetic is emulated, slowly (18x "
+            "strips' time on two CPU cores), so that the CPU tests check this very arithmetic.";
         h.seedNote = "Past the seeds: 16-bit float pairs (one f16x2 instruction per two outputs on NVIDIA) where "
                      "the precision they keep is provably enough.";
         h.plainWords = "The same strips, keeping the rows it blurred in half-size numbers: twice as many fit at "
