@@ -276,7 +276,7 @@ inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2);
 // Three rows' sums, the means, and the low bytes joined: (even.b0, odd.b0, even.b2, odd.b2).
 inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2)
 {
-    return ps_prmt(bp_mean(e0 + e1 + e2), bp_mean(o0 + o1 + o2), 0x6240u);
+    return fwb_prmt(bp_mean(e0 + e1 + e2), bp_mean(o0 + o1 + o2), 0x6240u);
 }
 
 kernel void box_packed(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,

@@ -256,6 +256,12 @@ kernel void median_roofline(global const uchar *restrict src, global uchar *rest
 #endif
 #endif
 
-#if defined(BLOCK_W) && defined(BLOCK_H)
+#if defined(BLOCK_W) && defined(BLOCK_H) && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_forgetful))
 #include "median_forgetful.clh"
+#endif
+
+// Streaming rung (3x3, gray8 and rgba8888): kernels/median/median_stream.clh on stream3x3.clh's strips.
+#if defined(BLOCK_W) && defined(BLOCK_H) && MEDIAN_SIZE == 3 && CHANNELS != 3 && BLOCK_W * CHANNELS <= 16 \
+    && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_median_stream))
+#include "median_stream.clh"
 #endif

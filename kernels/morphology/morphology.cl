@@ -238,7 +238,7 @@ inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2);
 #include "packed_strips.clh"
 inline uint ps_column(uint e0, uint e1, uint e2, uint o0, uint o1, uint o2)
 {
-    return ps_prmt(mp_op(mp_op(e0, e1), e2), mp_op(mp_op(o0, o1), o2), 0x7351u);
+    return fwb_prmt(mp_op(mp_op(e0, e1), e2), mp_op(mp_op(o0, o1), o2), 0x7351u);
 }
 
 kernel void morph_packed(global const uchar *restrict src, global uchar *restrict dst, int width, int height,

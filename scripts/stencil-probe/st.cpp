@@ -1,5 +1,6 @@
 // Stencil experiment harness: st PLATFORM DEVICE CLFILE CONFIGFILE [W H]
 // config lines: name kernel "build options" lx ly rowsPerItem bytesPerItem op
+// (op -1 copy, 0 erode, 1 dilate, 2 3x3 mean, 3 3x3 median)
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <algorithm>
@@ -18,15 +19,17 @@ static void reference(const std::vector<unsigned char> &in, std::vector<unsigned
     out.assign(in.size(), 0);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
-            int mn = 255, mx = 0, sum = 0;
+            int mn = 255, mx = 0, sum = 0, n = 0, v9[9];
             for (int dy = -1; dy <= 1; ++dy)
                 for (int dx = -1; dx <= 1; ++dx) {
                     int v = in[std::clamp(y + dy, 0, h - 1) * w + std::clamp(x + dx, 0, w - 1)];
                     mn = std::min(mn, v);
                     mx = std::max(mx, v);
                     sum += v;
+                    v9[n++] = v;
                 }
-            out[y * w + x] = op == 0 ? mn : op == 1 ? mx : (sum + 4) / 9;
+            std::nth_element(v9, v9 + 4, v9 + 9);
+            out[y * w + x] = op == 0 ? mn : op == 1 ? mx : op == 2 ? (sum + 4) / 9 : v9[4];
         }
 }
 
