@@ -27,6 +27,9 @@ private slots:
 
     void rgbaShapes_data();
     void rgbaShapes();
+
+    void streamNvidiaForm_data();
+    void streamNvidiaForm();
 };
 
 // Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue.
@@ -43,6 +46,7 @@ void TestMedian::sortedColumnsBlockEdges_data()
     addBlockEdgeRows("median3x3", "sorted_columns", {""});
     addBlockEdgeRows("median5x5", "sorted_columns", {""});
     addBlockEdgeRows("median3x3", "cpu_rows", {""});
+    addBlockEdgeRows("median3x3", "stream", {""});
     for (const char *name : {"median3x3", "median5x5"})
         // forgetful_u16x2_ptx is forgetful_u16x2 off NVIDIA (the reference and border rows above run it too)
         for (const char *variant : {"forgetful", "forgetful_w16", "forgetful_u16x2"})
@@ -66,11 +70,11 @@ std::pair<std::string, int> rgbaShapeOf(const VariantSpec &v)
 
 // Independent 8-bit noise in every channel, alpha too (the test card's alpha is all 255, so a loop that
 // ran or put back the wrong channel could pass there).
-Image noiseRgba(int w, int h, std::uint32_t seed)
+Image noiseImage(int w, int h, std::uint32_t seed, PixelFormat format = PixelFormat::Rgba8888)
 {
-    Image image(w, h, PixelFormat::Rgba8888);
+    Image image(w, h, format);
     for (int y = 0; y < h; ++y)
-        for (int i = 0; i < w * 4; ++i) {
+        for (int i = 0; i < w * channelCount(format); ++i) {
             seed = seed * 1664525u + 1013904223u;
             image.row(y)[i] = std::uint8_t(seed >> 24);
         }
@@ -166,7 +170,7 @@ void TestMedian::rgbaShapes()
     std::uint32_t seed = 1;
     for (const RunRequest &each : shapes)
         for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {7, 5}, {35, 19}, {67, 45}}) {
-            const RunResult r = m_session->run(noiseRgba(w, h, seed++), each);
+            const RunResult r = m_session->run(noiseImage(w, h, seed++), each);
             const QByteArray what = "block " + QByteArray(r.block.toString().c_str()) + ", " + r.transfer.c_str() + ", "
                                     + describe(r, w, h);
             QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
@@ -175,6 +179,47 @@ void TestMedian::rgbaShapes()
             QVERIFY2(force.isEmpty() ? opts.find("_DEFAULT=") != std::string::npos
                                      : opts.find(force.toStdString()) != std::string::npos,
                      opts.c_str());
+        }
+}
+
+// median3x3 `stream` as NVIDIA builds it (kernels/median/median_stream.clh): the rows unrolled, two output rows a
+// step in gray8 (MD_PAIR_ROWS), the l/r views made by byte permutes (emulated here); PoCL builds the rolled loop,
+// one row a step (the reference rows). On noise (every byte independent: the row and column passes must pick the
+// right neighbours), every border rule, every width to 40 and odd heights, rows padded and packed.
+void TestMedian::streamNvidiaForm_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        for (BorderMode border : allBorderModes())
+            QTest::newRow(QByteArray(formatName(format)) + "/" + borderModeName(border)) << int(format) << int(border);
+}
+
+void TestMedian::streamNvidiaForm()
+{
+    QFETCH(int, format);
+    QFETCH(int, border);
+    const QString force = "-DS3_UNROLL_ROWS=1 -DS3_VIEWS_BY_WORDS=1";
+    const ExtraBuildOptions extra(force);
+    RunRequest request = oneShotRequest("median3x3", "stream", PixelFormat(format));
+    request.params.border = BorderMode(border);
+    request.keepOutput = false;
+    std::vector<RunRequest> layouts{request, request};
+    layouts.back().transfer = TransferMode::ZeroCopy;
+    // The GPU's block where it differs from this CPU device's (rgba8888: 8 rows down on GPUs).
+    const VariantSpec &v = *findFilter("median3x3")->variant("stream");
+    const int gpuW = v.blockWidthFor(PixelFormat(format), false), gpuH = v.blockHeightFor(PixelFormat(format), false);
+    if (gpuW != v.blockWidthFor(PixelFormat(format), true) || gpuH != v.blockHeightFor(PixelFormat(format), true)) {
+        layouts.push_back(request);
+        layouts.back().block = LocalSize{gpuW, gpuH};
+    }
+    std::uint32_t seed = 7;
+    for (const RunRequest &each : layouts)
+        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 45}, {259, 37}}, {1, 2, 9})) {
+            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
+            const QByteArray what = QByteArray(r.transfer.c_str()) + ", " + describe(r, w, h);
+            QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+            QVERIFY2(r.buildOptions.find(force.toStdString()) != std::string::npos, r.buildOptions.c_str());
         }
 }
 
