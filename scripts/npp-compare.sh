@@ -43,6 +43,7 @@ rows=(
     "box3x3_interior strips -"
     "box3x3_interior stream -"
     "median3x3 forgetful_u16x2_ptx -"
+    "median3x3 stream -"
     "median5x5 forgetful_u16x2_ptx -"
 )
 for format in gray8 rgba8888; do

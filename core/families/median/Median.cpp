@@ -425,8 +425,7 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                 "the high bytes back. On NVIDIA gray8 takes two output rows a step, sharing their two common rows' "
                 "reductions (20 min/max per word for the two instead of 24), and the shifted views are one byte "
                 "permute per word. About 9.5 instructions per gray8 output, against about 58 for the forgetful "
-                "rungs' packing, addressing and networks, in 108 registers instead of 255. Exact. H100, 6720x4480: "
-                "gray8 0.034 ms (0.037 with the cache flushed), 1.9x the forgetful rungs; rgba8888 0.109 ms, 1.4x.",
+                "rungs' packing, addressing and networks, and in far fewer registers. Exact.",
             .seedNote = "Seed 000's min/max instead of branches, two pixels per instruction, and the digest's "
                         "'physical limits': the picture's bytes read once.",
             .plainWords = "Every worker asks for all the rows it needs at once, and each comparison handles two "
