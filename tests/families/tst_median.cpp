@@ -5,6 +5,7 @@
 #include "Session.h"
 #include "FamilyTables.h"
 #include "SessionSuite.h"
+#include "StreamForms.h"
 
 #include <cstdint>
 #include <memory>
@@ -67,35 +68,6 @@ std::pair<std::string, int> rgbaShapeOf(const VariantSpec &v)
                 return {name, d.back() - '0'};
     return {};
 }
-
-// Independent 8-bit noise in every channel, alpha too (the test card's alpha is all 255, so a loop that
-// ran or put back the wrong channel could pass there).
-Image noiseImage(int w, int h, std::uint32_t seed, PixelFormat format = PixelFormat::Rgba8888)
-{
-    Image image(w, h, format);
-    for (int y = 0; y < h; ++y)
-        for (int i = 0; i < w * channelCount(format); ++i) {
-            seed = seed * 1664525u + 1013904223u;
-            image.row(y)[i] = std::uint8_t(seed >> 24);
-        }
-    return image;
-}
-
-// FWB_EXTRA_BUILD_OPTIONS set for one row and given back after it, a failed check included.
-struct ExtraBuildOptions
-{
-    QByteArray previous = qgetenv("FWB_EXTRA_BUILD_OPTIONS");
-    explicit ExtraBuildOptions(const QString &options) { qputenv("FWB_EXTRA_BUILD_OPTIONS", options.toUtf8()); }
-    ~ExtraBuildOptions()
-    {
-        if (previous.isNull())
-            qunsetenv("FWB_EXTRA_BUILD_OPTIONS");
-        else
-            qputenv("FWB_EXTRA_BUILD_OPTIONS", previous);
-    }
-    ExtraBuildOptions(const ExtraBuildOptions &) = delete;
-    ExtraBuildOptions &operator=(const ExtraBuildOptions &) = delete;
-};
 
 } // namespace
 
@@ -182,46 +154,11 @@ void TestMedian::rgbaShapes()
         }
 }
 
-// median3x3 `stream` as NVIDIA builds it (kernels/median/median_stream.clh): the rows unrolled, two output rows a
-// step in gray8 (MD_PAIR_ROWS), the l/r views made by byte permutes (emulated here); PoCL builds the rolled loop,
-// one row a step (the reference rows). On noise (every byte independent: the row and column passes must pick the
-// right neighbours), every border rule, every width to 40 and odd heights, rows padded and packed.
-void TestMedian::streamNvidiaForm_data()
-{
-    QTest::addColumn<int>("format");
-    QTest::addColumn<int>("border");
-    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
-        for (BorderMode border : allBorderModes())
-            QTest::newRow(QByteArray(formatName(format)) + "/" + borderModeName(border)) << int(format) << int(border);
-}
+// median3x3 `stream` as NVIDIA builds it (tests/support/StreamForms.h): gray8 two output rows a step
+// (MD_PAIR_ROWS, kernels/median/median_stream.clh) where the rows are unrolled.
+void TestMedian::streamNvidiaForm_data() { addNvidiaStreamRows("median3x3"); }
 
-void TestMedian::streamNvidiaForm()
-{
-    QFETCH(int, format);
-    QFETCH(int, border);
-    const QString force = "-DS3_UNROLL_ROWS=1 -DS3_VIEWS_BY_WORDS=1";
-    const ExtraBuildOptions extra(force);
-    RunRequest request = oneShotRequest("median3x3", "stream", PixelFormat(format));
-    request.params.border = BorderMode(border);
-    request.keepOutput = false;
-    std::vector<RunRequest> layouts{request, request};
-    layouts.back().transfer = TransferMode::ZeroCopy;
-    // The GPU's block where it differs from this CPU device's (rgba8888: 8 rows down on GPUs).
-    const VariantSpec &v = *findFilter("median3x3")->variant("stream");
-    const int gpuW = v.blockWidthFor(PixelFormat(format), false), gpuH = v.blockHeightFor(PixelFormat(format), false);
-    if (gpuW != v.blockWidthFor(PixelFormat(format), true) || gpuH != v.blockHeightFor(PixelFormat(format), true)) {
-        layouts.push_back(request);
-        layouts.back().block = LocalSize{gpuW, gpuH};
-    }
-    std::uint32_t seed = 7;
-    for (const RunRequest &each : layouts)
-        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 45}, {259, 37}}, {1, 2, 9})) {
-            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
-            const QByteArray what = QByteArray(r.transfer.c_str()) + ", " + describe(r, w, h);
-            QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
-            QVERIFY2(r.buildOptions.find(force.toStdString()) != std::string::npos, r.buildOptions.c_str());
-        }
-}
+void TestMedian::streamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestMedian)
 #include "tst_median.moc"

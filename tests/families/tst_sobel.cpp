@@ -4,6 +4,7 @@
 #include "Session.h"
 #include "FamilyTables.h"
 #include "SessionSuite.h"
+#include "StreamForms.h"
 
 #include <memory>
 #include <utility>
@@ -21,6 +22,9 @@ private slots:
 
     void stripsBlockEdges_data();
     void stripsBlockEdges();
+
+    void streamNvidiaForm_data();
+    void streamNvidiaForm();
 };
 
 void TestSobel::matchesCpuReference_data()
@@ -45,6 +49,11 @@ void TestSobel::stripsBlockEdges_data()
 }
 
 void TestSobel::stripsBlockEdges() { verifyBlockEdgeRow(*m_session); }
+
+// The stream rung as NVIDIA builds it (tests/support/StreamForms.h): its views by byte permutes there.
+void TestSobel::streamNvidiaForm_data() { addNvidiaStreamRows("sobel", {"output=0", "output=1", "output=2"}); }
+
+void TestSobel::streamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestSobel)
 #include "tst_sobel.moc"

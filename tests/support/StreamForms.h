@@ -1,0 +1,98 @@
+// The streaming rungs as NVIDIA builds them, checked on the CPU device the tests run on (no GPU in CI):
+// kernels/shared/stream3x3.clh's rows unrolled (S3_UNROLL_ROWS, with a family's two-rows-a-step column pass
+// where it has one) and its l/r views made by byte permutes (S3_VIEWS_BY_WORDS, emulated off NVIDIA), forced
+// through FWB_EXTRA_BUILD_OPTIONS; PoCL's own form (rows rolled, the byte shuffle) is what the reference rows
+// run. On noise (every byte independent, so a pass that picks the wrong neighbour fails), every border rule,
+// every width to 40 and odd heights, rows padded and packed, and at the GPU's block where it differs.
+#pragma once
+
+#include "Catalogue.h"
+#include "FamilyTables.h"
+#include "Image.h"
+#include "Session.h"
+
+#include <QtTest>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fwb::test {
+
+// FWB_EXTRA_BUILD_OPTIONS set for one row and given back after it, a failed check included.
+struct ExtraBuildOptions
+{
+    QByteArray previous = qgetenv("FWB_EXTRA_BUILD_OPTIONS");
+    explicit ExtraBuildOptions(const QString &options) { qputenv("FWB_EXTRA_BUILD_OPTIONS", options.toUtf8()); }
+    ~ExtraBuildOptions()
+    {
+        if (previous.isNull())
+            qunsetenv("FWB_EXTRA_BUILD_OPTIONS");
+        else
+            qputenv("FWB_EXTRA_BUILD_OPTIONS", previous);
+    }
+    ExtraBuildOptions(const ExtraBuildOptions &) = delete;
+    ExtraBuildOptions &operator=(const ExtraBuildOptions &) = delete;
+};
+
+// Independent 8-bit noise in every channel, alpha too (the test card's alpha is all 255, so a loop that
+// ran or put back the wrong channel could pass there).
+inline Image noiseImage(int w, int h, std::uint32_t seed, PixelFormat format = PixelFormat::Rgba8888)
+{
+    Image image(w, h, format);
+    for (int y = 0; y < h; ++y)
+        for (int i = 0; i < w * channelCount(format); ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            image.row(y)[i] = std::uint8_t(seed >> 24);
+        }
+    return image;
+}
+
+// One row per layout the streaming rungs take x border rule x parameter value ("" for none).
+inline void addNvidiaStreamRows(const char *filter, const std::vector<const char *> &params = {""})
+{
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    QTest::addColumn<QString>("param");
+    for (const char *param : params)
+        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+            for (BorderMode border : allBorderModes())
+                QTest::newRow(QByteArray(filter) + "/" + formatName(format) + "/" + borderModeName(border) + "/" + param)
+                    << QString(filter) << int(format) << int(border) << QString(param);
+}
+
+inline void verifyNvidiaStreamRow(Session &session)
+{
+    QFETCH(QString, filter);
+    QFETCH(int, format);
+    QFETCH(int, border);
+    QFETCH(QString, param);
+    const QString force = "-DS3_UNROLL_ROWS=1 -DS3_VIEWS_BY_WORDS=1";
+    const ExtraBuildOptions extra(force);
+    const FilterSpec &spec = *findFilter(filter.toStdString());
+    RunRequest request = oneShotRequest(spec.name, "stream", PixelFormat(format));
+    request.params.border = BorderMode(border);
+    request.keepOutput = false;
+    if (!param.isEmpty())
+        QCOMPARE(applyParam(spec, request.params, param.toStdString()), std::string());
+    std::vector<RunRequest> layouts{request, request};
+    layouts.back().transfer = TransferMode::ZeroCopy;
+    const VariantSpec &v = *spec.variant("stream");
+    const int gpuW = v.blockWidthFor(PixelFormat(format), false), gpuH = v.blockHeightFor(PixelFormat(format), false);
+    if (gpuW != v.blockWidthFor(PixelFormat(format), true) || gpuH != v.blockHeightFor(PixelFormat(format), true)) {
+        layouts.push_back(request);
+        layouts.back().block = LocalSize{gpuW, gpuH};
+    }
+    std::uint32_t seed = 7;
+    for (const RunRequest &each : layouts)
+        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 45}, {259, 37}, {40, 1}}, {2, 9})) {
+            const RunResult r = session.run(noiseImage(w, h, seed++, PixelFormat(format)), each);
+            const QByteArray what = QByteArray(r.transfer.c_str()) + ", block " + r.block.toString().c_str() + ", "
+                                    + describe(r, w, h);
+            QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+            QVERIFY2(r.buildOptions.find(force.toStdString()) != std::string::npos, r.buildOptions.c_str());
+        }
+}
+
+} // namespace fwb::test
