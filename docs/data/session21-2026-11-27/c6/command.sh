@@ -24,7 +24,8 @@ cold() { # ROLL FILTER VARIANT FORMAT [PARAM] : a cold build, then the kernel ti
   row "roll=$1" | tee -a $R/cpu-rows.tsv
 }
 for round in 1 2; do
-  for f in rgba8888 gray8; do
+  fs="rgba8888 gray8"; [ $round = 2 ] && fs=rgba8888
+  for f in $fs; do
     for fam in "erode radius=1" "dilate radius=1" "box radius=1" "gaussian5x5" "median3x3"; do
       set -- $fam
       cold 0 $1 cpu_rows $f $2; cold 1 $1 cpu_rows $f $2
