@@ -47,17 +47,6 @@
 #define CR_HB (CR_R * CHANNELS)   // halo bytes on each side
 #define CR_N (CR_B + 2 * CR_HB)   // bytes of one row window
 
-// CR_ROLL_LOOPS: the rows loop and the edge paths' byte loops kept rolled (#pragma unroll 1) where a GPU
-// compiler would otherwise unroll them (experiment; 0 leaves the compiler its choice).
-#ifndef CR_ROLL_LOOPS
-#define CR_ROLL_LOOPS 0
-#endif
-#if CR_ROLL_LOOPS
-#define CR_ROLLED _Pragma("unroll 1")
-#else
-#define CR_ROLLED
-#endif
-
 // Unaligned 16-byte loads and stores. PoCL's vload16/vstore16 on uchar move the 16 bytes one by one
 // (measured: a 16-byte copy kernel 20 ms -> 2.4 ms at 6720x4480 with these); a uchar16 type with
 // alignment 1 makes clang emit one unaligned vector move (vmovdqu), which x86 runs at full speed.
@@ -93,7 +82,6 @@ CR_INLINE void cr_row(global const uchar *src, int sy, int xb, int width, const 
             t[k] = CR_LOAD_G(row + xb + (k - CR_R) * CHANNELS);
     } else {
         uchar w[16 + 2 * CR_HB];
-        CR_ROLLED
         for (int j = 0; j < 16 + 2 * CR_HB; ++j) {
             const int b = xb - CR_HB + j; // byte of the row, maybe outside
             const int px = b >= 0 ? b / CHANNELS : -((CHANNELS - 1 - b) / CHANNELS); // floor(b / CHANNELS)
@@ -116,7 +104,6 @@ CR_INLINE void cr_store(global uchar *dst, int y, int xb, int width, const bool 
         uchar w[16];
         CR_STORE_P(o, w);
         const int n = min(16, width * CHANNELS - xb);
-        CR_ROLLED
         for (int j = 0; j < n; ++j)
             row[j] = w[j];
     }
@@ -228,7 +215,6 @@ CR_INLINE void cr_separable_strip(global const uchar *src, global uchar *dst, in
         }
     }
     const int yEnd = min(y0 + BLOCK_H, height);
-    CR_ROLLED
     for (int y = y0; y < yEnd; ++y) {
         const int yi = y + CR_R;
         const int sy = yi < height ? yi : fwb_border_index(yi, height);
@@ -275,7 +261,6 @@ CR_INLINE void cr_median3_strip(global const uchar *src, global uchar *dst, int 
         cr_row(src, fwb_border_index(y0, height), xb + 16 * v, width, fast, r1[v]);
     }
     const int yEnd = min(y0 + BLOCK_H, height);
-    CR_ROLLED
     for (int y = y0; y < yEnd; ++y) {
         const int sy = y + 1 < height ? y + 1 : fwb_border_index(y + 1, height);
 #pragma unroll
