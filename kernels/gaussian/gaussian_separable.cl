@@ -91,7 +91,11 @@ kernel void gaussian_local_v(global const float *tmp, global uchar *dst, int wid
 #endif
 #endif
 
-#if defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
+#if defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H) \
+    && BLOCK_W == 1
+// Sigma <= 2 in gray8: the row results in __local memory, the column pass on 16-bit pairs.
+#include "gaussian_tiled_half2.clh"
+#elif defined(TILE_W) && defined(TILE_H) && defined(GAUSS_RADIUS) && defined(BLOCK_W) && defined(BLOCK_H)
 // Roofline rung: both passes fused through __local memory (kernels/shared/fused_separable.clh): the float
 // intermediate never touches global memory, so the image crosses the memory bus once in, once out.
 #define FS_R GAUSS_RADIUS

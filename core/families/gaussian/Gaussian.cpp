@@ -356,6 +356,39 @@ void registerGaussian(std::vector<FilterSpec> &out)
                        "hand, and two pixels are finished per step.";
         g.variants.push_back(h);
     }
+    // The same arithmetic with the 2r rows in __local memory instead of registers (gray8, sigma <= 2).
+    g.variants.push_back(VariantSpec{
+        .name = "tiled_half2",
+        .title = "Row results in local memory, the column pass on 16-bit pairs",
+        .kernelFile = "gaussian_separable.cl",
+        .passes = {{"gaussian_tiled_half2", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        .tiledLocal = true,
+        .formats = {PixelFormat::Gray8},
+        .blockWidth = 1,  // a work-group's tile: its width in pixels ...
+        .blockHeight = 64, // ... by 64 rows per row of work-items
+        .maxRadius = 6, // sigma <= 2: above, the 16-bit column sums could pass one level (strips_half2's bound)
+        .rowAlign = 16,
+        // H100, sigma 2, 6720x4480 (docs/data/session21-2026-11-27/c11, the prototype): 192 x 64 tiles
+        // 0.060 ms, 64 x 64 0.062, 448 x 32 0.064, 64 x 32 0.069.
+        .preferredLocalGpu = LocalSize{192, 1},
+        .preferredLocalCpu = LocalSize{64, 1},
+        .description =
+            "strips_half2's arithmetic with the rows it keeps for the column pass in local memory instead of "
+            "registers (gray8, sigma up to 2). A work-group owns a tile (its width in pixels by 64 rows per row "
+            "of work-items; 192 x 64 on GPUs). First every input row of the tile, with r more above and below, "
+            "is filtered along the row in 32-bit floats, 16 bytes per task, and rounded once to pairs of 16-bit "
+            "floats in local memory; after a barrier each work-item slides down one pair column of half the "
+            "tile, its 2r+1-row window in registers, one f16x2 multiply-add per two outputs and tap. The strips "
+            "keep 12 rows of 8 pairs in each work-item's registers at sigma 2, so few warps fit a multiprocessor "
+            "and memory latency shows; here the kernel needs about 40 registers. Within the filter's ±1 by the "
+            "same bound as strips_half2. Edge chunks and rows not on 16-byte boundaries (tiles, mapped memory) "
+            "load byte by byte. Elsewhere than NVIDIA (PoCL) the 16-bit arithmetic is emulated, slowly, so that "
+            "the CPU tests check this very arithmetic.",
+        .seedNote = "Seed 004 found a local tile useless as a cache for a 5x5 window; here local memory holds what "
+                    "registers cannot: the rows a 13-tap column pass needs.",
+        .plainWords = "Each team blurs its patch of rows into its shared scratchpad first, then every worker finishes "
+                      "a thin column from there, so the workers need little room of their own and many work at once.",
+    });
 }
 
 } // namespace fwb

@@ -413,7 +413,6 @@ void addMedian(std::vector<FilterSpec> &out, int size)
             .title = "Streaming median: two bytes per comparison, every row's loads at once",
             .kernelFile = "median.cl",
             .passes = {{"median_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
-            .maxRadius = 1,
             .description =
                 "Median 3x3 (gray8 and rgba8888) on strips 16 bytes across and 4 rows down, each row's three "
                 "16-byte loads (the pixels one to the left, themselves, one to the right) issued together. A "
