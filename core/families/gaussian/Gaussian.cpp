@@ -368,14 +368,14 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .blockHeight = 64, // ... by 64 rows per row of work-items
         .maxRadius = 6, // sigma <= 2: above, the 16-bit column sums could pass one level (strips_half2's bound)
         .rowAlign = 16,
-        // H100, sigma 2, 6720x4480 (docs/data/session21-2026-11-27/c11, the prototype): 192 x 64 tiles
-        // 0.060 ms, 64 x 64 0.062, 448 x 32 0.064, 64 x 32 0.069.
-        .preferredLocalGpu = LocalSize{192, 1},
+        // H100, sigma 2, 6720x4480 (docs/data/session21-2026-11-27/c13): 64x2 groups (64 x 128 tiles) 0.0696 ms,
+        // 64x1 0.0721, 128x1 0.0726, 96x2 0.0759, 192x1 0.0805, 256x1 0.0809; strips_half2 0.0894.
+        .preferredLocalGpu = LocalSize{64, 2},
         .preferredLocalCpu = LocalSize{64, 1},
         .description =
             "strips_half2's arithmetic with the rows it keeps for the column pass in local memory instead of "
             "registers (gray8, sigma up to 2). A work-group owns a tile (its width in pixels by 64 rows per row "
-            "of work-items; 192 x 64 on GPUs). First every input row of the tile, with r more above and below, "
+            "of work-items; 64 x 128 on GPUs). First every input row of the tile, with r more above and below, "
             "is filtered along the row in 32-bit floats, 16 bytes per task, and rounded once to pairs of 16-bit "
             "floats in local memory; after a barrier each work-item slides down one pair column of half the "
             "tile, its 2r+1-row window in registers, one f16x2 multiply-add per two outputs and tap. The strips "
