@@ -19,6 +19,8 @@ private slots:
     void fusedLocalBlockEdges_data();
     void fusedLocalBlockEdges();
     void stripsUnavailableAboveItsRadius();
+    void tiledHalf2Shapes_data();
+    void tiledHalf2Shapes();
 };
 
 void TestGaussian::matchesCpuReference_data()
@@ -44,6 +46,10 @@ void TestGaussian::matchesCpuReference_data()
             addReferenceRow(QString::asprintf("gaussian/strips_half2/%s/sigma%s", formatName(format), sigma),
                             "gaussian", "strips_half2", format, BorderMode::Replicate, 67, 145,
                             QString("sigma=") + sigma, -1);
+    // tiled_half2 (gray8, radius <= 6): every radius from 1 to 6 at a height of two 64-row tiles and part of a third.
+    for (const char *sigma : {"0.3", "0.6", "1", "1.3", "1.6", "2"})
+        addReferenceRow(QString::asprintf("gaussian/tiled_half2/sigma%s", sigma), "gaussian", "tiled_half2",
+                        PixelFormat::Gray8, BorderMode::Replicate, 67, 145, QString("sigma=") + sigma, -1);
 }
 
 void TestGaussian::fusedLocalBlockEdges_data()
@@ -53,6 +59,7 @@ void TestGaussian::fusedLocalBlockEdges_data()
     // strips: radius 3 (the first with halo words), 6 (sigma 2) and 8 (its largest).
     addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"}, -1, true);
     addBlockEdgeRows("gaussian", "strips_half2", {"sigma=1", "sigma=2"}, -1, true);
+    addBlockEdgeRows("gaussian", "tiled_half2", {"sigma=1", "sigma=2"});
 }
 
 void TestGaussian::fusedLocalBlockEdges()
@@ -66,6 +73,41 @@ void TestGaussian::stripsUnavailableAboveItsRadius()
     verifyUnavailable(*m_session, "gaussian", "strips", PixelFormat::Gray8, "sigma=2.7", "radius up to 8");
     // sigma 2.1 reaches radius 7: strips_half2's error bound holds up to radius 6.
     verifyUnavailable(*m_session, "gaussian", "strips_half2", PixelFormat::Rgba8888, "sigma=2.1", "radius up to 6");
+    verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Gray8, "sigma=2.1", "radius up to 6");
+    verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Rgba8888, "sigma=2", "supports gray8");
+}
+
+// tiled_half2's tile is its work-group (TILE_W pixels by TILE_H x 64 rows): the GPU's 64x2 (four row segments
+// in the column pass) and other shapes than this device's 64x1, every border, every width to 40 and heights
+// around a tile's, rows padded and packed (tiles: byte by byte at every chunk).
+void TestGaussian::tiledHalf2Shapes_data()
+{
+    QTest::addColumn<QString>("local");
+    QTest::addColumn<int>("border");
+    for (const char *local : {"64x2", "16x4", "32x1"})
+        for (BorderMode border : allBorderModes())
+            QTest::newRow((QByteArray(local) + "/" + borderModeName(border)).constData()) << QString(local) << int(border);
+}
+
+void TestGaussian::tiledHalf2Shapes()
+{
+    QFETCH(QString, local);
+    QFETCH(int, border);
+    RunRequest request = oneShotRequest("gaussian", "tiled_half2", PixelFormat::Gray8);
+    request.params.border = BorderMode(border);
+    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2"), std::string());
+    const auto shape = LocalSize::parse(local.toStdString());
+    QVERIFY(shape);
+    request.local = *shape;
+    request.keepOutput = false;
+    std::vector<RunRequest> layouts{request, request};
+    layouts.back().transfer = TransferMode::ZeroCopy;
+    for (const RunRequest &each : layouts)
+        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 129}, {259, 37}}, {3, 65})) {
+            const RunResult r = runOnTestCard(*m_session, each, w, h);
+            QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
+            QCOMPARE(QString::fromStdString(r.local.toString()), local);
+        }
 }
 
 QTEST_GUILESS_MAIN(TestGaussian)
