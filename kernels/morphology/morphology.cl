@@ -208,19 +208,10 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
 // (border rule on both axes, edge blocks gathered byte by byte).
 #if CHANNELS == 1 && MORPH_RADIUS == 1 && BS_VW == 16 && BS_NC == 1 \
     && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_packed))
-#if FWB_PTX
-inline uint mp_op(uint a, uint b)
-{
-    uint d;
 #if MORPH_DILATE
-    __asm__("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+#define mp_op fwb_max_u16x2
 #else
-    __asm__("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-#endif
-    return d;
-}
-#else
-inline uint mp_op(uint a, uint b) { return as_uint(MORPH_OP(as_ushort2(a), as_ushort2(b))); }
+#define mp_op fwb_min_u16x2
 #endif
 
 // The 3-wide row pass of word k: even holds pixels 0 and 2, odd pixels 1 and 3 (high bytes of the halves).
