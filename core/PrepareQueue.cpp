@@ -3,6 +3,7 @@
 #include "JsonIo.h"
 #include "KernelSources.h"
 #include "OpenCvBaseline.h"
+#include "ProcessPriority.h"
 #include "ProgramCache.h"
 #include "ResultJson.h"
 #include "Session.h"
@@ -355,17 +356,35 @@ std::optional<PrepareJob> PrepareQueue::take(bool *wanted, bool onlyWanted)
         return std::nullopt;
     i.state = State::Building;
     i.wanted = isWanted;
+    i.builder = 0;
+    i.raised = false;
     if (wanted)
         *wanted = i.wanted;
     return i.job;
+}
+
+void PrepareQueue::setBuilder(const PrepareJob &job, long pid)
+{
+    std::lock_guard lock(m_mutex);
+    if (Item *it = find(job); it && it->state == State::Building)
+        it->builder = pid;
+}
+
+void PrepareQueue::lowerBuilder(Item &item)
+{
+    if (item.raised)
+        lowerToIdle(item.builder);
+    item.raised = false;
 }
 
 void PrepareQueue::finish(const PrepareJob &job)
 {
     {
         std::lock_guard lock(m_mutex);
-        if (Item *it = find(job))
+        if (Item *it = find(job)) {
+            lowerBuilder(*it); // before the builder hands its child the next job
             it->state = State::Done;
+        }
     }
     m_changed.notify_all();
 }
@@ -374,10 +393,39 @@ void PrepareQueue::putBack(const PrepareJob &job)
 {
     {
         std::lock_guard lock(m_mutex);
-        if (Item *it = find(job); it && it->state == State::Building)
+        if (Item *it = find(job); it && it->state == State::Building) {
+            lowerBuilder(*it);
             it->state = State::Pending;
+            it->builder = 0;
+        }
     }
     m_changed.notify_all();
+}
+
+PrepareQueue::Raise PrepareQueue::raise(const PrepareJob &job, int nice)
+{
+    std::lock_guard lock(m_mutex);
+    Item *it = find(job);
+    if (!it || it->state != State::Building || it->builder <= 0)
+        return Raise::NoChild;
+    if (it->wanted || it->raised)
+        return it->wanted ? Raise::AlreadyWanted : Raise::Raised;
+    it->raised = raiseTo(it->builder, nice);
+    return it->raised ? Raise::Raised : Raise::Refused;
+}
+
+void PrepareQueue::lower(const PrepareJob &job)
+{
+    std::lock_guard lock(m_mutex);
+    if (Item *it = find(job); it && it->state == State::Building)
+        lowerBuilder(*it);
+}
+
+double PrepareQueue::builderCpuSeconds(const PrepareJob &job) const
+{
+    std::lock_guard lock(m_mutex);
+    const Item *it = find(job);
+    return it && it->state == State::Building && it->builder > 0 ? processCpuSeconds(it->builder) : -1;
 }
 
 PrepareQueue::State PrepareQueue::claim(const PrepareJob &job, bool *wantedBuild)

@@ -101,9 +101,9 @@ bool alreadyPrepared(const PrepareJob &job, const PreparedDevice *record, const 
 
 // The jobs in the order to build them, thread-safe: the window's builder takes from it on the GUI
 // thread while a race on its worker thread claims what it builds itself and waits for what a child is
-// building. Order: the jobs jumped to the front (a race's coming entries), then the focus (the selected
-// variant, the other variants of its filter in its format, the other filters in its format, the other
-// formats), each group in the catalogue's order.
+// building (raising that child's priority while it waits: raise). Order: the jobs jumped to the front (a
+// race's coming entries), then the focus (the selected variant, the other variants of its filter in its
+// format, the other filters in its format, the other formats), each group in the catalogue's order.
 class PrepareQueue
 {
 public:
@@ -122,13 +122,28 @@ public:
     // whether someone waits for it now (a jumped job or the selected variant), not just ahead of time;
     // onlyWanted: none unless the next one is such a job.
     std::optional<PrepareJob> take(bool *wanted = nullptr, bool onlyWanted = false);
-    void finish(const PrepareJob &job);  // now Done (built, found cached, or failed)
+    // The child process (pid) a taken job was handed to: the one raise() raises (the window's builder).
+    void setBuilder(const PrepareJob &job, long pid);
+    // Now Done (built, found cached, or failed); a child raised for it is lowered again (it goes on to
+    // builds only ahead of time).
+    void finish(const PrepareJob &job);
     void putBack(const PrepareJob &job); // Building again Pending (its child was stopped)
     // The caller builds this program itself (the window's own run or race): a pending job is Done
     // without a child. Returns the state it had; Building: a child builds it now (waitUntilBuilt), and
-    // `wantedBuild` says whether that child was taken as wanted (at the window's priority) or only ahead
-    // of time (at idle priority: not worth waiting for while the caller could compile it itself).
+    // `wantedBuild` says whether that child was taken as wanted (at nice 5) or only ahead of time (at idle
+    // priority, which may starve behind other work: raise it).
     State claim(const PrepareJob &job, bool *wantedBuild = nullptr);
+    // Someone waits for this job, which a child builds at idle priority: that child is raised to SCHED_OTHER
+    // at this nice value (the waiter's own: ProcessPriority.h) until the job ends (finish) or the waiter
+    // gives up on it (lower). Done under the queue's lock, so never to a child that has gone on to another
+    // job. NoChild: not Building, or its child not known yet (setBuilder: ask again); Refused: this user
+    // may not raise a priority (RLIMIT_NICE, ProcessPriority.h), the child stays at idle priority.
+    enum class Raise { Raised, AlreadyWanted, Refused, NoChild };
+    Raise raise(const PrepareJob &job, int nice);
+    void lower(const PrepareJob &job); // the raised child back to idle priority (while still on this job)
+    // The CPU time the child building this job has had so far (seconds), -1 when none is known: whether it
+    // progresses or starves (or hangs).
+    double builderCpuSeconds(const PrepareJob &job) const;
     // Until the job is no longer Building, the queue stopped, *cancel turned true or timeoutS passed;
     // true when it was built meanwhile.
     bool waitUntilBuilt(const PrepareJob &job, const std::atomic<bool> *cancel, double timeoutS);
@@ -149,7 +164,10 @@ private:
         int rank = 0;    // the focus's group (0 the selected variant .. 3 other formats)
         int urgent = -1; // position among the jumped jobs, -1 none
         bool wanted = false; // taken as wanted (take's `wanted`)
+        long builder = 0;    // the child building it (setBuilder), 0 unknown
+        bool raised = false; // that child raised for a waiter (raise)
     };
+    void lowerBuilder(Item &item); // under m_mutex
     Item *find(const PrepareJob &job); // under m_mutex; null when not a job of this queue
     const Item *find(const PrepareJob &job) const;
     std::vector<std::size_t> pendingOrder() const; // under m_mutex

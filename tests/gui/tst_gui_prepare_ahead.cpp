@@ -1,7 +1,8 @@
 // The window's background builder (ui/workers/PrepareAhead, issue 25): it fills an empty program cache through
 // children that stay (at most one per job slot, not one per program) and a second start builds nothing (no
 // child at all); a corrupt entry is rebuilt; a child that dies mid-build costs that program only; a race
-// started on an empty cache while it builds says "Compiling" before every bar it waits for; the window says "Preparing kernels for
+// started on an empty cache while it builds says "Compiling" before every bar it waits for, and raises the child it
+// waits for to its own priority (lowered again when it gives up on it); the window says "Preparing kernels for
 // <device>: N of M" from its start with an empty cache and "Kernels ready" when done; closing the window
 // mid-build kills and reaps every child (their pids are gone) and leaves no entry half written; another
 // device (the CPU engine) and the View menu's toggle stop it; a race after it prepared compiles nothing. The other suites run with FWB_PREPARE_AHEAD=0 (tests/CMakeLists.txt); this one
@@ -12,6 +13,7 @@
 #include "MainWindow.h"
 #include "PrepareAhead.h"
 #include "PreparedRecord.h"
+#include "ProcessPriority.h"
 #include "RaceChart.h"
 #include "RacePage.h"
 #include "TimingPanel.h"
@@ -19,14 +21,17 @@
 #include "TestSupport.h"
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <sched.h>
 #include <signal.h>
 
 using namespace fwb;
@@ -206,8 +211,12 @@ void TestPrepareAhead::raceAfterPrepareCompilesNothing()
 // for. Every version whose program the race's own session had to compile (in neither cache when its turn
 // came: origin "compiled") said so at each of its steps until its bar: "Compiling and running ..." in the
 // status line and "compiling…" in its chart row, never a silent "Running". One version's child never answers
-// (FWB_PREPARE_CHILD_FAULT=hang): the race meets it being built, waits a while for it (on a CPU device at
-// most BenchWorker::kIdleChildWaitS), saying so, then compiles it itself.
+// (FWB_PREPARE_CHILD_FAULT=hang): the race meets it being built and waits for it, saying so. That child
+// builds ahead of time, at idle priority: while the race waits it is raised to the race's priority
+// (SCHED_OTHER at the window's nice value, every thread of it) where this user may (ProcessPriority.h:
+// root, CAP_SYS_NICE or RLIMIT_NICE room; else it stays idle); it gets no CPU time (it hangs), so the race
+// gives up on it after about a second (BenchWorker::kProgressWindowS), lowers it back to idle priority and
+// compiles the program itself.
 void TestPrepareAhead::coldRaceSaysWhatItBuilds()
 {
     const FilterSpec *family = findFilter("box3x3_interior");
@@ -225,20 +234,47 @@ void TestPrepareAhead::coldRaceSaysWhatItBuilds()
                                  && PrepareAhead::queueFor(m_device)->state(stuckJob) == PrepareQueue::State::Building,
                              20000);
     qunsetenv("FWB_PREPARE_CHILD_FAULT");
+    const qint64 stuckChild = window.prepareAhead()->childBuilding(stuckJob);
+    QVERIFY(stuckChild > 0);
+    auto every = [stuckChild](int policy, int nice) {
+        const std::vector<ThreadPriority> threads = threadPriorities(stuckChild);
+        return !threads.empty() && std::all_of(threads.begin(), threads.end(), [&](const ThreadPriority &t) {
+            return t.policy == policy && t.nice == nice;
+        });
+    };
+    QVERIFY(every(SCHED_IDLE, kIdleNice));
+    bool seenRaised = false;
+    QTimer poll; // the GUI thread is free while the race's worker waits
+    const int raceNice = currentNice(); // the race's thread has the window's
+    connect(&poll, &QTimer::timeout, this, [&] { seenRaised = seenRaised || every(SCHED_OTHER, raceNice); });
+    poll.start(10);
     RacePage *race = test::findPage<RacePage>(window);
     QVERIFY(race);
     QString status;
     connect(race, &WorkbenchPage::statusMessage, this, [&status](const QString &text) { status = text; });
     // Connected after the page's own slot: what the page shows once it has heard of each step.
     QHash<QString, QStringList> said; // version: the status line and the chart's row at each of its steps
+    QElapsedTimer clock;
+    qint64 stuckStepMs = -1, stuckBarMs = -1; // its first step and its bar
     connect(race->findChild<BenchWorker *>(), &BenchWorker::progress, this, [&](const BenchProgress &p) {
-        if (const auto *step = std::get_if<BenchProgress::RaceStep>(&p.what))
+        if (const auto *step = std::get_if<BenchProgress::RaceStep>(&p.what)) {
             said[QString::fromStdString(step->upcoming.name)] << status + " / " + race->chart()->pendingText();
+            if (step->upcoming.name == stuck && stuckStepMs < 0)
+                stuckStepMs = clock.elapsed();
+        } else if (const auto *entry = std::get_if<RaceEntry>(&p.what)) {
+            if (entry->name == stuck && stuckBarMs < 0)
+                stuckBarMs = clock.elapsed();
+        }
     });
     QSignalSpy finished(race, &JobPage::jobFinished);
+    clock.start();
     QVERIFY(race->startJob());
     QVERIFY(finished.wait(300000));
+    poll.stop();
     QVERIFY(!race->race().cancelled);
+    QCOMPARE(seenRaised, mayRaiseTo(raceNice)); // raised while the race waited for it
+    QVERIFY(every(SCHED_IDLE, kIdleNice));      // and back at idle once the race gave up on it (it still hangs)
+    qInfo("the stuck version: %lld ms from its step to its bar", stuckBarMs - stuckStepMs);
     int compiledInRace = 0, versions = 0;
     bool stuckRan = false;
     for (const RaceEntry &e : race->race().entries) {

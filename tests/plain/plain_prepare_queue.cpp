@@ -3,11 +3,14 @@
 // filter in its format, then the other filters in that format, then the other formats, each in the
 // catalogue's order; jumped jobs (a race's next entries) before all of them; claim and wait as a race
 // uses them; a child's answer read into the record's row; what the record lets the builder skip; writers
-// of the record at once (threads and processes: two windows, a window and prepare) losing no row.
+// of the record at once (threads and processes: two windows, a window and prepare) losing no row; a child
+// building at idle priority raised for a waiter, every thread of it, and lowered when its job ends or the
+// waiter gives up, refused for a user without RLIMIT_NICE room (ProcessPriority.h).
 #include "Catalogue.h"
 #include "Check.h"
 #include "OpenCvBaseline.h"
 #include "PrepareQueue.h"
+#include "ProcessPriority.h"
 #include "ProgramCache.h"
 
 #include <algorithm>
@@ -16,6 +19,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
+#include <sched.h>
+#include <signal.h>
 #include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -397,7 +402,88 @@ void checkConcurrentRecords()
     std::filesystem::remove_all(dir);
 }
 
+// A child at idle priority with a second thread, as a build child has its driver's threads: it waits to
+// be killed.
+pid_t idleChild()
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        becomeIdle();
+        std::thread other([] { pause(); });
+        pause();
+        _exit(0);
+    }
+    for (int n = 0; n < 200 && threadPriorities(pid).size() < 2; ++n)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return pid;
+}
+
+void endChild(pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+}
+
+// Both threads at this policy and nice value.
+bool allAt(pid_t pid, int policy, int nice)
+{
+    const std::vector<ThreadPriority> threads = threadPriorities(pid);
+    return threads.size() == 2 && std::all_of(threads.begin(), threads.end(), [&](const ThreadPriority &t) {
+               return t.policy == policy && t.nice == nice;
+           });
+}
+
 } // namespace
+
+// A race waits for a job an idle child builds: the child is raised to the race's own priority (SCHED_OTHER
+// at its nice value) for it where this user may, every thread of it, and lowered again when the job ends
+// or the waiter gives up. Where the user may not (RLIMIT_NICE 0, no CAP_SYS_NICE: an ordinary user), the
+// raise is refused and the child stays idle; as root that is checked too, in a process that gave up root.
+void checkRaiseForWaiter()
+{
+    PrepareQueue queue({{"box3x3", "a", "gray8", {}}, {"box3x3", "b", "gray8", {}}});
+    queue.setWantedBuilds(false); // a CPU device: every child idle
+    const std::optional<PrepareJob> a = queue.take(), b = queue.take();
+    CHECK(a && b);
+    if (!a || !b)
+        return;
+    const pid_t child = idleChild();
+    CHECK(allAt(child, SCHED_IDLE, kIdleNice));
+    CHECK(queue.raise(*a, currentNice()) == PrepareQueue::Raise::NoChild); // its child not named yet
+    queue.setBuilder(*a, child);
+    CHECK(queue.builderCpuSeconds(*a) >= 0);
+    const int nice = currentNice(); // the waiter's own
+    const bool may = mayRaiseTo(nice);
+    CHECK(queue.raise(*a, nice) == (may ? PrepareQueue::Raise::Raised : PrepareQueue::Raise::Refused));
+    CHECK(allAt(child, may ? SCHED_OTHER : SCHED_IDLE, may ? nice : kIdleNice));
+    queue.finish(*a); // its answer: back to idle before its next job
+    CHECK(allAt(child, SCHED_IDLE, kIdleNice));
+    CHECK(queue.raise(*a, nice) == PrepareQueue::Raise::NoChild);
+    queue.setBuilder(*b, child); // its next job; the waiter gives up on it (it compiles the program itself)
+    CHECK(queue.raise(*b, nice) == (may ? PrepareQueue::Raise::Raised : PrepareQueue::Raise::Refused));
+    queue.lower(*b);
+    CHECK(allAt(child, SCHED_IDLE, kIdleNice));
+    CHECK(queue.state(*b) == PrepareQueue::State::Building);
+    endChild(child);
+    CHECK(queue.builderCpuSeconds(*b) < 0); // gone
+    if (geteuid() != 0)
+        return;
+    // An ordinary user (nobody, RLIMIT_NICE 0): refused, and the child is left at idle priority.
+    const pid_t user = fork();
+    if (user == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(2);
+        if (mayRaiseTo(currentNice()))
+            _exit(3); // a system that gives every user RLIMIT_NICE room: nothing to check
+        const pid_t idle = idleChild();
+        const bool refused = !raiseTo(idle, currentNice()) && allAt(idle, SCHED_IDLE, kIdleNice);
+        endChild(idle);
+        _exit(refused ? 0 : 1);
+    }
+    int status = -1;
+    CHECK(waitpid(user, &status, 0) == user && WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3);
+}
 
 void expectOrder(const std::string &got, const std::string &want, int line)
 {
@@ -439,6 +525,7 @@ void checkLongestFirst()
 
 int main()
 {
+    checkRaiseForWaiter(); // first: it forks, before any other check starts threads
     checkOrder();
     checkLongestFirst();
     checkDefaultsAndArgs();

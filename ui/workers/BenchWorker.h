@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <string>
 #include <variant>
 
 namespace fwb {
@@ -96,7 +97,17 @@ private:
     // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
     // be compiled here, false when it was built ahead.
     bool waitForBuildAhead(PrepareQueue &ahead, const PrepareJob &program, const std::function<void()> &waiting);
-    static constexpr double kIdleChildWaitS = 5; // the longest wait for a child at idle priority
+    // Waits for a child that builds the program at idle priority, raised while it waits; true when built.
+    // `how`: raised or not, and the share of a core it had last (FWB_TRACE).
+    bool waitForIdleChild(PrepareQueue &ahead, const PrepareJob &program, std::string *how);
+    static constexpr double kWantedWaitS = 900;    // a child taken as wanted: the slowest build anywhere
+    // A child raised for the wait (or refused): while it progresses, but not forever (the longest wait
+    // measured, PoCL under load: 16 s for a build that had a seventh of a core, 2.2 s of CPU).
+    static constexpr double kRaisedWaitS = 300;
+    static constexpr double kProgressSliceS = 0.1; // how often the wait looks at the child
+    static constexpr double kProgressWindowS = 1;  // the CPU time it had over this long, as a share of a core:
+    static constexpr double kHungShare = 0.02;     // a raised one below it hangs (one 10 ms tick a second)
+    static constexpr double kStarvingShare = 0.1;  // an idle one below it starves (0-1% measured under load)
 
     void sessionClosing() override { m_built.clear(); }
 

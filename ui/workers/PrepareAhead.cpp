@@ -2,6 +2,7 @@
 #include "PrepareAhead.h"
 
 #include "Catalogue.h"
+#include "ProcessPriority.h"
 #include "ProgramCache.h"
 
 #include <QAction>
@@ -17,10 +18,8 @@
 #include <mutex>
 #include <thread>
 
-#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 
 Q_LOGGING_CATEGORY(lcPrepare, "fwb.prepare", QtInfoMsg) // each build's line: QT_LOGGING_RULES=fwb.prepare.debug=true
 
@@ -32,7 +31,6 @@ constexpr int kStartDelayMs = 400; // the window's own first run claims its prog
 constexpr int kSkipsPerTurn = 8;   // prepared programs checked per event-loop turn (each reads a cache entry)
 constexpr int kPollMs = 250;       // how soon a job a race jumped to the front gets its child
 constexpr int kMaxHoldMs = 15000;  // the longest the start waits for the window's first run
-constexpr int kWantedNice = 5;     // a build wanted soon: below the window, above everything idle
 
 struct ActiveQueue
 {
@@ -326,17 +324,19 @@ QProcess *PrepareAhead::startChild(bool wanted)
     child->setStandardErrorFile(QProcess::nullDevice());
     child->setChildProcessModifier([wanted] {
         // In the child before exec: gone with the window. A build only ahead of time gets only the idle
-        // time of the cores; one a race waits for (jumped, on a GPU: see start()) nearly the window's
-        // priority (nice 5), since an idle-priority child would starve behind any other work while the
-        // race waits on it, and an unprivileged process cannot raise a child's priority once lowered.
+        // time of the cores: SCHED_IDLE, which alone leaves a race's timings as they were (PoCL, 2 cores,
+        // a gaussian5x5 race with `filter-bench prepare --jobs 2` building beside it, 6 rounds: its kernel
+        // times 0.90-1.17x those of the race alone, median 1.02; at SCHED_OTHER nice 19 0.53-2.02x, median
+        // 1.30; at nice 5 0.66-2.88x, median 1.37). One a race waits for (jumped, on a GPU: see start())
+        // nearly the window's priority (nice 5), since an idle-priority child would starve behind any other
+        // work while the race waits on it. An idle child whose build a race meets is raised to the race's
+        // priority for that job where this user may (PrepareQueue::raise; ProcessPriority.h says who may),
+        // and lowered after it.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (wanted) {
-            setpriority(PRIO_PROCESS, 0, kWantedNice);
-        } else {
-            sched_param none{};
-            sched_setscheduler(0, SCHED_IDLE, &none);
-            setpriority(PRIO_PROCESS, 0, 19);
-        }
+        if (wanted)
+            becomeWanted();
+        else
+            becomeIdle();
     });
     connect(child, &QProcess::readyReadStandardOutput, this, [this, child] { childAnswered(child); });
     connect(child, &QProcess::finished, this, [this, child](int code, QProcess::ExitStatus status) {
@@ -357,6 +357,7 @@ void PrepareAhead::send(QProcess *child, const PrepareJob &job)
     m_children[child].job = job;
     ++m_sent;
     child->write(QByteArray::fromStdString(prepareServeLine(job, m_device->spec(), {})) + '\n');
+    m_queue->setBuilder(job, child->processId()); // the one a race waiting for this job raises
 }
 
 void PrepareAhead::childAnswered(QProcess *child)
@@ -453,6 +454,14 @@ QList<qint64> PrepareAhead::childPids() const
         if (child->processId() > 0)
             pids << child->processId();
     return pids;
+}
+
+qint64 PrepareAhead::childBuilding(const PrepareJob &job) const
+{
+    for (auto it = m_children.cbegin(); it != m_children.cend(); ++it)
+        if (it->job && it->job->sameProgram(job))
+            return it.key()->processId();
+    return 0;
 }
 
 void PrepareAhead::updateProgress()

@@ -5,13 +5,16 @@
 // children that stay, `filter-bench prepare --serve` (cli/PrepareChild.h: a job line in, an answer line out;
 // drivers serialise their compiler inside one process: PoCL's LLVM), each a run on a 32x24 card: a child
 // pays its process start, the platform's start and the copy-speed probe once, not once per program
-// (a child per build spent more on those than on the builds on PoCL). A child's priority is fixed when it
-// starts (an unprivileged process cannot raise it again), so there are two kinds: children at the lowest
-// priority (SCHED_IDLE, nice 19: only the cores' idle time) for builds only ahead of time, and children at
-// nice 5 for builds someone waits for (a race's coming entries, the selected variant; not on a CPU device,
-// whose race they would slow); each kind serves only its own builds. Children are killed with the window
-// (PR_SET_PDEATHSIG): QProcesses on the GUI thread, so no thread of ours waits on them; one left without a
-// job is sent the end of its input and exits. A child that dies costs its job only (recorded as failed):
+// (a child per build spent more on those than on the builds on PoCL). There are two kinds: children at the
+// lowest priority (SCHED_IDLE, nice 19: only the cores' idle time) for builds only ahead of time, and
+// children at nice 5 for builds someone waits for (a race's coming entries, the selected variant; not on a
+// CPU device, whose race they would slow); each kind serves only its own builds. A race that meets its
+// program on an idle child raises that child to its own priority for the job while it waits
+// (PrepareQueue::raise, send() names the child), and the job's end lowers it again; an ordinary user may
+// not raise a priority (core/ProcessPriority.h: RLIMIT_NICE), and there the race waits only while the child
+// gets CPU time (BenchWorker::waitForIdleChild). Children are killed with the window (PR_SET_PDEATHSIG):
+// QProcesses on the GUI thread, so no thread of ours waits on them; one left without a job is sent the end
+// of its input and exits. A child that dies costs its job only (recorded as failed):
 // the next job gets a new child. A program the prepared record (prepared.json) and the cache show built for
 // this very source, driver and device gets no job; each job's build is recorded there as it ends. A race's
 // coming entries jump the queue and its worker waits for an entry a child is building (queueFor); a
@@ -89,6 +92,7 @@ public:
     int childrenStarted() const { return m_started; } // processes, since the last start (tests)
     int buildsSent() const { return m_sent; }          // jobs handed to children, since the last start
     QList<qint64> childPids() const;
+    qint64 childBuilding(const PrepareJob &job) const; // the pid of the child on this job now, else 0 (tests)
 
 signals:
     void statusChanged(const QString &text);
