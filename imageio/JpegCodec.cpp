@@ -33,7 +33,7 @@ struct HandleFree
 };
 using Handle = std::unique_ptr<void, HandleFree>;
 
-std::string damaged(const std::string &why) { return codec::damaged("JPEG", why); }
+std::string jpegDamaged(const std::string &why) { return codec::damaged("JPEG", why); }
 
 // Writes `src` turned by EXIF orientation 2..8 into `dst` (same format; sides swapped for 5..8).
 // The transformations are Qt's (qt_imageTransform): mirror and/or flip, then a quarter turn clockwise.
@@ -79,7 +79,7 @@ bool decodeJpeg(const std::uint8_t *data, std::size_t size, const ImageIo::Alloc
     int width = 0, height = 0, subsampling = 0, colourspace = 0;
     if (tjDecompressHeader3(handle.get(), data, static_cast<unsigned long>(size), &width, &height, &subsampling,
                             &colourspace)) {
-        error = damaged(tjGetErrorStr2(handle.get()));
+        error = jpegDamaged(tjGetErrorStr2(handle.get()));
         return false;
     }
     if (std::string problem = imageSizeProblem(width, height, 4); !problem.empty()) {
@@ -92,7 +92,7 @@ bool decodeJpeg(const std::uint8_t *data, std::size_t size, const ImageIo::Alloc
     const bool huffman = layout.frameMarker >= 0xc0 && layout.frameMarker <= 0xc3;
     const std::uint64_t blocks = std::uint64_t((width + 7) / 8) * std::uint64_t((height + 7) / 8);
     if (huffman && layout.scanStart && std::uint64_t(size - layout.scanStart) * 8 + 64 < blocks) {
-        error = damaged("its " + std::to_string(size - layout.scanStart) + " bytes of scan data cannot hold a "
+        error = jpegDamaged("its " + std::to_string(size - layout.scanStart) + " bytes of scan data cannot hold a "
                         + std::to_string(width) + "x" + std::to_string(height) + " image");
         return false;
     }
@@ -127,7 +127,7 @@ bool decodeJpeg(const std::uint8_t *data, std::size_t size, const ImageIo::Alloc
     if (tjDecompress2(handle.get(), data, static_cast<unsigned long>(size), out.data(), width, int(out.stride()),
                       height, pixelFormat, TJFLAG_LIMITSCANS)
         && tjGetErrorCode(handle.get()) != TJERR_WARNING) { // warnings (extraneous bytes, ...) pass, as in Qt
-        error = damaged(tjGetErrorStr2(handle.get()));
+        error = jpegDamaged(tjGetErrorStr2(handle.get()));
         return false;
     }
     if (cmyk) { // Qt's conversion (Adobe's inverted CMYK): r = k * c / 255, ...

@@ -33,8 +33,8 @@ struct CtxFree
 };
 using Ctx = std::unique_ptr<spng_ctx, CtxFree>;
 
-std::string damaged(const std::string &why) { return codec::damaged("PNG", why); }
-std::string damaged(int rc) { return damaged(spng_strerror(rc)); }
+std::string pngDamaged(const std::string &why) { return codec::damaged("PNG", why); }
+std::string pngDamaged(int rc) { return pngDamaged(spng_strerror(rc)); }
 
 // Bytes of compressed image data (IDAT chunks) before IEND; the chunk walk stops at the first
 // inconsistent length (the decoder then says what is wrong).
@@ -89,7 +89,7 @@ std::vector<Rgba> qtColourTable(const spng_ihdr &ihdr, spng_ctx *ctx, bool hasTr
     if (ihdr.color_type == SPNG_COLOR_TYPE_INDEXED) {
         spng_plte plte{};
         if (int rc = spng_get_plte(ctx, &plte); rc) {
-            error = damaged(rc);
+            error = pngDamaged(rc);
             return {};
         }
         for (std::uint32_t i = 0; i < plte.n_entries; ++i) {
@@ -133,13 +133,13 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
     spng_set_png_buffer(ctx.get(), data, size);
     spng_ihdr ihdr{};
     if (int rc = spng_get_ihdr(ctx.get(), &ihdr); rc) {
-        error = damaged(rc);
+        error = pngDamaged(rc);
         return false;
     }
     spng_trns trns{};
     const int trnsRc = spng_get_trns(ctx.get(), &trns);
     if (trnsRc && trnsRc != SPNG_ECHUNKAVAIL) {
-        error = damaged(trnsRc);
+        error = pngDamaged(trnsRc);
         return false;
     }
     const bool hasTrns = trnsRc == 0;
@@ -158,7 +158,7 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
     const std::uint64_t pixelBytes =
         (std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(samplesPerPixel(type) * depth) + 7) / 8;
     if (const std::uint64_t compressed = idatBytes(data, size); compressed * 1032 + 1024 < pixelBytes) {
-        error = damaged("its " + std::to_string(compressed) + " bytes of image data cannot hold a "
+        error = pngDamaged("its " + std::to_string(compressed) + " bytes of image data cannot hold a "
                         + std::to_string(width) + "x" + std::to_string(height) + " image");
         return false;
     }
@@ -185,18 +185,18 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
         const int format = gray8 ? SPNG_FMT_G8 : SPNG_FMT_RGBA8;
         std::size_t bytes = 0;
         if (int rc = spng_decoded_image_size(ctx.get(), format, &bytes); rc || bytes != out.sizeBytes()) {
-            error = rc ? damaged(rc) : damaged("unexpected decoded size");
+            error = rc ? pngDamaged(rc) : pngDamaged("unexpected decoded size");
             return false;
         }
         if (int rc = spng_decode_image(ctx.get(), out.data(), bytes, format, SPNG_DECODE_TRNS); rc) {
-            error = damaged(rc);
+            error = pngDamaged(rc);
             return false;
         }
     } else {
         // Palettes, gray below 8 bits or with tRNS, 16-bit: the raw samples, expanded by Qt's rules.
         std::size_t bytes = 0;
         if (int rc = spng_decoded_image_size(ctx.get(), SPNG_FMT_RAW, &bytes); rc) {
-            error = damaged(rc);
+            error = pngDamaged(rc);
             return false;
         }
         std::vector<std::uint8_t> raw;
@@ -207,7 +207,7 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
             return false;
         }
         if (int rc = spng_decode_image(ctx.get(), raw.data(), bytes, SPNG_FMT_RAW, 0); rc) {
-            error = damaged(rc);
+            error = pngDamaged(rc);
             return false;
         }
         const std::size_t rowBytes = bytes / std::size_t(height);
@@ -250,7 +250,7 @@ bool decodePng(const std::uint8_t *data, std::size_t size, const ImageIo::Alloca
     }
     // The chunks after the image, up to IEND: a file cut short after its pixels is cut short.
     if (int rc = spng_decode_chunks(ctx.get()); rc) {
-        error = damaged(rc);
+        error = pngDamaged(rc);
         return false;
     }
     if (!direct)

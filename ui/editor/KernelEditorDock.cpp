@@ -2,6 +2,7 @@
 // toolbar, Build/Run through EditorJobRunner and diagnostics. Revert, user variants and the recovery
 // file: KernelEditorDockKeeping.cpp.
 #include "KernelEditorDock.h"
+#include "UiText.h"
 
 #include "BenchWorker.h" // workbenchTuningDb()
 #include "BuildDiagnostics.h"
@@ -35,15 +36,6 @@
 #include <algorithm>
 
 namespace fwb {
-
-namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 KernelEditorDock::KernelEditorDock(QWidget *parent) : QDockWidget(tr("Kernel source"), parent)
 {

@@ -1,6 +1,7 @@
 // KernelEditorDock, the edits' keeping: Revert, Save As User Variant, opening and deleting user
 // variants, and the recovery file written while the user types (RecoveryBar offers it back).
 #include "KernelEditorDock.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 #include "CodeEditor.h"
@@ -13,15 +14,6 @@
 #include <QInputDialog>
 
 namespace fwb {
-
-namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 void KernelEditorDock::revert()
 {

@@ -1,4 +1,5 @@
 #include "LessonWindow.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 #include "ImageFileIo.h"
@@ -23,10 +24,6 @@ namespace fwb {
 
 namespace {
 
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 void scaleFont(QWidget *w, double factor, bool bold = false)
 {

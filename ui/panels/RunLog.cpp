@@ -1,6 +1,7 @@
 // RunLog: the exported run log (its JSON and its CSV columns from the run schema, ResultJson.h),
 // written atomically (QSaveFile).
 #include "RunLog.h"
+#include "UiText.h"
 
 #include "ResultJson.h"
 
@@ -14,10 +15,6 @@ namespace fwb {
 
 namespace {
 
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 // The CSV's columns. `run` and `engine` are the log's own; every other column is a field of the run
 // schema (ResultJson.h), of the result or (format, repeat) of the request, named after its key path

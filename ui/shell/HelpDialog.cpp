@@ -1,5 +1,6 @@
 // HelpDialog: the help text (what the filter, the variant and each number mean) in a text browser.
 #include "HelpDialog.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 
@@ -8,15 +9,6 @@
 #include <QVBoxLayout>
 
 namespace fwb {
-
-namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 HelpDialog::HelpDialog(const FilterSpec *filter, const VariantSpec *variant, QWidget *parent)
     : QDialog(parent)

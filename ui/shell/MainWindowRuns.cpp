@@ -2,6 +2,7 @@
 // cancelling a run, and the worker's answers: the first picture (shown before the timings end), the whole
 // result handed to the pages, the timing panel and the run log. A part of the shell's own class.
 #include "MainWindow.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 #include "ComparePage.h"
@@ -17,15 +18,6 @@
 #include <algorithm>
 
 namespace fwb {
-
-namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 // ---- Running -------------------------------------------------------------------------------
 

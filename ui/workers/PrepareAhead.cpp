@@ -1,5 +1,6 @@
 // PrepareAhead: the window's background builder (see PrepareAhead.h).
 #include "PrepareAhead.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 #include "ProcessPriority.h"
@@ -45,10 +46,6 @@ ActiveQueue &active()
     return a;
 }
 
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 } // namespace
 

@@ -1,6 +1,7 @@
 // ComparePage: fills the two image views for the chosen view mode, keeps their zoom and pan
 // together (mirrored through the diagonal for a transposed result) and reads out the pixel values.
 #include "ComparePage.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 #include "ImageFileIo.h"
@@ -16,10 +17,6 @@ namespace fwb {
 
 namespace {
 
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 QString pixelString(const QImage &image, const QPoint &p)
 {

@@ -1,5 +1,6 @@
 // LabPage: controls, the ladder and animation views, and the hand-off to its LabWorkers (see LabPage.h).
 #include "LabPage.h"
+#include "UiText.h"
 
 #include "ClBlastBaseline.h"
 #include "ComboBoxes.h"
@@ -19,15 +20,6 @@
 #include <algorithm>
 
 namespace fwb {
-
-namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 LabPage::LabPage(QWidget *parent) : WorkbenchPage(parent), m_devices(listDevices())
 {

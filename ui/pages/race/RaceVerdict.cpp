@@ -1,5 +1,6 @@
 // RaceVerdict: the end-to-end story as stacked bars (see RaceVerdict.h).
 #include "RaceVerdict.h"
+#include "UiText.h"
 #include "RaceChart.h"
 
 #include <QPainter>
@@ -11,9 +12,8 @@ namespace fwb {
 
 namespace {
 
-QString q(const std::string &s) { return QString::fromStdString(s); }
 
-QString msText(double t)
+QString verdictMs(double t)
 {
     if (t < 0.0005) // "0.000 ms" would read as nothing at all
         return RaceVerdict::tr("under 0.001 ms");
@@ -65,7 +65,7 @@ std::vector<PartPlace> placeParts(const EndToEndParts &parts, const QFontMetrics
         const double ms = partMs(parts, part);
         if (part == RaceVerdict::Other && ms <= 0)
             continue;
-        const QString words = RaceVerdict::tr("%1 %2").arg(RaceVerdict::partName(part), msText(ms));
+        const QString words = RaceVerdict::tr("%1 %2").arg(RaceVerdict::partName(part), verdictMs(ms));
         const double w = swatch + fm.horizontalAdvance(words);
         if (x > x0 && x + w > width - kMargin) {
             x = x0;
@@ -195,7 +195,7 @@ QString RaceVerdict::rowLabel(int row) const
     if (row < 0 || row >= int(m_rows.size()))
         return {};
     const Row &r = m_rows[row];
-    QString text = msText(r.ms);
+    QString text = verdictMs(r.ms);
     if (r.cpuToBeat)
         text += tr(", the CPU to beat");
     else if (!r.stacked && m_race.cpuReferenceMs > 0 && r.ms > 0)
@@ -212,7 +212,7 @@ QString RaceVerdict::partsLine(int row) const
         const double ms = partMs(m_rows[row].parts, p);
         if (p == Other && ms <= 0)
             continue;
-        parts << tr("%1 %2").arg(partName(p), msText(ms));
+        parts << tr("%1 %2").arg(partName(p), verdictMs(ms));
     }
     return parts.join(QStringLiteral(" + "));
 }

@@ -1,5 +1,6 @@
 // SweepPage: the parameter sweep as a line chart (see SweepPage.h).
 #include "SweepPage.h"
+#include "UiText.h"
 
 #include "Catalogue.h"
 #include "ChartViews.h"
@@ -30,7 +31,6 @@ namespace fwb {
 
 namespace {
 
-QString q(const std::string &s) { return QString::fromStdString(s); }
 
 // The other filter worth drawing on the same chart: the family that computes the same filter another
 // way (FilterSpec::alternative).

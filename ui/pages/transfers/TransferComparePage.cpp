@@ -1,4 +1,5 @@
 #include "TransferComparePage.h"
+#include "UiText.h"
 
 #include <QAction>
 #include <QFontMetrics>
@@ -17,10 +18,6 @@ namespace fwb {
 
 namespace {
 
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 QString ms(double value)
 {
