@@ -46,10 +46,12 @@ void TestGaussian::matchesCpuReference_data()
             addReferenceRow(QString::asprintf("gaussian/strips_half2/%s/sigma%s", formatName(format), sigma),
                             "gaussian", "strips_half2", format, BorderMode::Replicate, 67, 145,
                             QString("sigma=") + sigma, -1);
-    // tiled_half2 (gray8, radius <= 6): every radius from 1 to 6 at a height of two 64-row tiles and part of a third.
+    // tiled_half2 (gray8 and rgba8888, radius <= 6): every radius from 1 to 6 at a height of two 64-row tiles and
+    // part of a third (rgba8888's halo is one 16-byte chunk a side up to radius 4, two from 5).
     for (const char *sigma : {"0.3", "0.6", "1", "1.3", "1.6", "2"})
-        addReferenceRow(QString::asprintf("gaussian/tiled_half2/sigma%s", sigma), "gaussian", "tiled_half2",
-                        PixelFormat::Gray8, BorderMode::Replicate, 67, 145, QString("sigma=") + sigma, -1);
+        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+            addReferenceRow(QString::asprintf("gaussian/tiled_half2/%s/sigma%s", formatName(format), sigma), "gaussian",
+                            "tiled_half2", format, BorderMode::Replicate, 67, 145, QString("sigma=") + sigma, -1);
 }
 
 void TestGaussian::fusedLocalBlockEdges_data()
@@ -74,7 +76,8 @@ void TestGaussian::stripsUnavailableAboveItsRadius()
     // sigma 2.1 reaches radius 7: strips_half2's error bound holds up to radius 6.
     verifyUnavailable(*m_session, "gaussian", "strips_half2", PixelFormat::Rgba8888, "sigma=2.1", "radius up to 6");
     verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Gray8, "sigma=2.1", "radius up to 6");
-    verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Rgba8888, "sigma=2", "supports gray8");
+    verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Rgba8888, "sigma=2.1", "radius up to 6");
+    verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Rgb888, "sigma=2", "rgba8888");
 }
 
 // tiled_half2's tile is its work-group (TILE_W pixels by TILE_H x 64 rows): the GPU's 64x2 (four row segments
@@ -84,16 +87,23 @@ void TestGaussian::tiledHalf2Shapes_data()
 {
     QTest::addColumn<QString>("local");
     QTest::addColumn<int>("border");
-    for (const char *local : {"64x2", "16x4", "32x1"})
-        for (BorderMode border : allBorderModes())
-            QTest::newRow((QByteArray(local) + "/" + borderModeName(border)).constData()) << QString(local) << int(border);
+    QTest::addColumn<int>("format");
+    // rgba8888: 64x2 is one row segment (as many pair columns as work-items), 16x4 two, 32x1 two pair columns
+    // a work-item; 4x4 a tile 16 bytes across.
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        for (const char *local : {"64x2", "16x4", "32x1", "4x4"})
+            for (BorderMode border : allBorderModes())
+                if (format == PixelFormat::Rgba8888 || std::string(local) != "4x4") // gray8 needs 16 pixels across
+                    QTest::newRow((std::string(formatName(format)) + "/" + local + "/" + borderModeName(border)).c_str())
+                        << QString(local) << int(border) << int(format);
 }
 
 void TestGaussian::tiledHalf2Shapes()
 {
     QFETCH(QString, local);
     QFETCH(int, border);
-    RunRequest request = oneShotRequest("gaussian", "tiled_half2", PixelFormat::Gray8);
+    QFETCH(int, format);
+    RunRequest request = oneShotRequest("gaussian", "tiled_half2", PixelFormat(format));
     request.params.border = BorderMode(border);
     QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2"), std::string());
     const auto shape = LocalSize::parse(local.toStdString());

@@ -363,9 +363,10 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .kernelFile = "gaussian_separable.cl",
         .passes = {{"gaussian_tiled_half2", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .tiledLocal = true,
-        .formats = {PixelFormat::Gray8},
+        .formats = {PixelFormat::Gray8, PixelFormat::Rgba8888},
         .blockWidth = 1,  // a work-group's tile: its width in pixels ...
         .blockHeight = 64, // ... by 64 rows per row of work-items
+        .blockHeightGpuRgba = 32, // rgba8888: 4x the bytes across, so fewer rows fit local memory (38 KB at 64x2)
         .maxRadius = 6, // sigma <= 2: above, the 16-bit column sums could pass one level (strips_half2's bound)
         .rowAlign = 16,
         // H100, sigma 2, 6720x4480 (docs/data/session21-2026-11-27/c13): 64x2 groups (64 x 128 tiles) 0.0696 ms,
@@ -374,9 +375,10 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .preferredLocalCpu = LocalSize{64, 1},
         .description =
             "strips_half2's arithmetic with the rows it keeps for the column pass in local memory instead of "
-            "registers (gray8, sigma up to 2). A work-group owns a tile (its width in pixels by 64 rows per row "
+            "registers (gray8 and rgba8888, sigma up to 2). A work-group owns a tile (its width in pixels by 64 rows per row "
             "of work-items; 64 x 128 on GPUs). First every input row of the tile, with r more above and below, "
-            "is filtered along the row in 32-bit floats, 16 bytes per task, and rounded once to pairs of 16-bit "
+            "is filtered along the row in 32-bit floats, 16 bytes per task (rgba8888: each channel with its own neighbours, "
+            "4 bytes apart), and rounded once to pairs of 16-bit "
             "floats in local memory; after a barrier each work-item slides down one pair column of half the "
             "tile, its 2r+1-row window in registers, one f16x2 multiply-add per two outputs and tap. The strips "
             "keep 12 rows of 8 pairs in each work-item's registers at sigma 2, so few warps fit a multiprocessor "
