@@ -26,7 +26,7 @@ san_configure() {
     local generator=()
     command -v ninja >/dev/null && [ ! -f "$san_build/CMakeCache.txt" ] && generator=(-G Ninja)
     mkdir -p "$san_build"
-    local flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"
+    local flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g1 -O1"
     cmake -S "$root" -B "$san_build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$san_cxx" \
           -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
           -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \

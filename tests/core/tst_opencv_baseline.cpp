@@ -50,7 +50,8 @@ void TestOpenCvBaseline::matchesReference_data()
                     continue; // cv::medianBlur replicates only; unsupportedSaysWhy covers the others
                 if (QByteArray(c.filter) == "median5x5" && format == PixelFormat::Rgb888)
                     continue;
-                for (auto [w, h] : {std::pair{7, 5}, std::pair{33, 17}, std::pair{259, 194}})
+                // A tiny picture (every pixel near a border) and a larger one (OpenCV's other code paths).
+                for (auto [w, h] : {std::pair{7, 5}, std::pair{259, 194}})
                     QTest::addRow("%s %s/%s/%s/%dx%d", c.filter, c.param, formatName(format), borderModeName(border),
                                   w, h)
                         << c.filter << c.param << int(format) << int(border) << w << h;
