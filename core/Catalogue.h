@@ -123,6 +123,7 @@ struct VariantSpec
     // is the row's own size.
     int rowAlign = 0;
     LocalSize preferredLocalGpu; // auto on GPUs, when the project default (32x8) is not this kernel's best
+    LocalSize preferredLocalGpuRgba; // tiled variants, rgba8888 on GPUs where its best tile differs (unset: the above)
     LocalSize preferredLocalCpu; // auto on CPU devices (PoCL), likewise (default 256x1)
     std::string description; // what it changes and why it should be faster or slower
     std::string seedNote;    // what the reference documents measured for it

@@ -35,7 +35,7 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
             std::shared_ptr<const VariantSpec> changedBlock;
             variant = d->launchVariant(*asked, request, tunedLaunch, changedBlock);
             const std::optional<LocalSize> tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
-            const LocalSize tile = d->tileLocal(*variant, request.local, tuned);
+            const LocalSize tile = d->tileLocal(*variant, request.local, tuned, request.params.format);
             const LocalSize local = variant->tiledLocal ? tile : request.local; // what would launch
             const PreparedFilter prepared = filter->prepare(request.params);
             if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty())
@@ -156,7 +156,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         for (;;) {
             variant = d->launchVariant(*asked, request, tunedLaunch, changedBlock, &r);
             tuned = tunedLaunch ? std::optional(tunedLaunch->local) : std::nullopt;
-            tile = d->tileLocal(*variant, request.local, tuned);
+            tile = d->tileLocal(*variant, request.local, tuned, request.params.format);
             local = variant->tiledLocal ? tile : request.local; // the shape requested of every pass
             if (std::string why = radiusUnavailableReason(*variant, prepared); !why.empty()) {
                 r.unavailable = true;

@@ -532,15 +532,18 @@ struct Session::Impl
     // Tile shape for the build: tiled kernels (and their program-sharing siblings) need a concrete
     // shape at build time; auto (and driver, which a tile cannot honour) becomes the tuned shape or
     // 16x16 (or smaller on small devices).
-    LocalSize tileLocal(const VariantSpec &variant, const LocalSize &requested,
-                        const std::optional<LocalSize> &tuned = std::nullopt) const
+    LocalSize tileLocal(const VariantSpec &variant, const LocalSize &requested, const std::optional<LocalSize> &tuned,
+                        PixelFormat format) const
     {
         if (!variant.compiledWithTile() || requested.isConcrete())
             return requested;
         if (requested.isAuto() && tuned && tuned->isConcrete())
             return *tuned;
         const std::size_t cap = info.maxWorkGroupSize ? info.maxWorkGroupSize : 256;
-        const LocalSize preferred = info.kind == DeviceKind::Cpu ? variant.preferredLocalCpu : variant.preferredLocalGpu;
+        const LocalSize preferred = info.kind == DeviceKind::Cpu ? variant.preferredLocalCpu
+                                    : format == PixelFormat::Rgba8888 && variant.preferredLocalGpuRgba.isConcrete()
+                                        ? variant.preferredLocalGpuRgba
+                                        : variant.preferredLocalGpu;
         if (preferred.isConcrete() && preferred.items() <= cap)
             return preferred; // the variant's measured best tile for this kind of device
         return cap >= 256 ? LocalSize{16, 16} : cap >= 64 ? LocalSize{8, 8} : LocalSize{4, 4};

@@ -372,6 +372,8 @@ void registerGaussian(std::vector<FilterSpec> &out)
         // H100, sigma 2, 6720x4480 (docs/data/session21-2026-11-27/c13): 64x2 groups (64 x 128 tiles) 0.0696 ms,
         // 64x1 0.0721, 128x1 0.0726, 96x2 0.0759, 192x1 0.0805, 256x1 0.0809; strips_half2 0.0894.
         .preferredLocalGpu = LocalSize{64, 2},
+        // rgba8888 (c5): 32x4 0.259 ms, 16x8 0.264, 64x2 0.279 at 16 rows a work-item; gray8 at 32x4 0.081-0.099.
+        .preferredLocalGpuRgba = LocalSize{32, 4},
         .preferredLocalCpu = LocalSize{64, 1},
         .description =
             "strips_half2's arithmetic with the rows it keeps for the column pass in local memory instead of "
