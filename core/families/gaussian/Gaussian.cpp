@@ -378,9 +378,9 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .description =
             "strips_half2's arithmetic with the rows it keeps for the column pass in local memory instead of "
             "registers (gray8 and rgba8888, sigma up to 2). A work-group owns a tile (its width in pixels by 64 rows per row "
-            "of work-items; 64 x 128 on GPUs). First every input row of the tile, with r more above and below, "
-            "is filtered along the row in 32-bit floats, 16 bytes per task (rgba8888: each channel with its own neighbours, "
-            "4 bytes apart), and rounded once to pairs of 16-bit "
+            "of work-items; on GPUs 64 x 128 in gray8, 32 x 64 in rgba8888). First every input row of the tile, with r "
+            "more above and below, is filtered along the row in 32-bit floats, 32 bytes per task (rgba8888: each "
+            "channel with its own neighbours, 4 bytes apart, a channel pair at a time), and rounded once to pairs of 16-bit "
             "floats in local memory; after a barrier each work-item slides down one pair column of half the "
             "tile, its 2r+1-row window in registers, one f16x2 multiply-add per two outputs and tap. The strips "
             "keep 12 rows of 8 pairs in each work-item's registers at sigma 2, so few warps fit a multiprocessor "
