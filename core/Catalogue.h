@@ -139,6 +139,13 @@ struct VariantSpec
         const int channels = channelCount(format);
         return bytes > 0 && channels != 3 && bytes % channels == 0 ? bytes / channels : blockWidth;
     }
+    // The measured best work-group (tiled variants: the tile) for this format and kind of device; unset: none.
+    LocalSize preferredLocalFor(PixelFormat format, bool cpuDevice) const
+    {
+        return cpuDevice ? preferredLocalCpu
+               : format == PixelFormat::Rgba8888 && preferredLocalGpuRgba.isConcrete() ? preferredLocalGpuRgba
+                                                                                      : preferredLocalGpu;
+    }
     // Rows per work-item down for this format and kind of device.
     int blockHeightFor(PixelFormat format, bool cpuDevice) const
     {

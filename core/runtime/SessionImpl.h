@@ -540,10 +540,7 @@ struct Session::Impl
         if (requested.isAuto() && tuned && tuned->isConcrete())
             return *tuned;
         const std::size_t cap = info.maxWorkGroupSize ? info.maxWorkGroupSize : 256;
-        const LocalSize preferred = info.kind == DeviceKind::Cpu ? variant.preferredLocalCpu
-                                    : format == PixelFormat::Rgba8888 && variant.preferredLocalGpuRgba.isConcrete()
-                                        ? variant.preferredLocalGpuRgba
-                                        : variant.preferredLocalGpu;
+        const LocalSize preferred = variant.preferredLocalFor(format, info.kind == DeviceKind::Cpu);
         if (preferred.isConcrete() && preferred.items() <= cap)
             return preferred; // the variant's measured best tile for this kind of device
         return cap >= 256 ? LocalSize{16, 16} : cap >= 64 ? LocalSize{8, 8} : LocalSize{4, 4};
