@@ -4,6 +4,7 @@
 #include "Session.h"
 #include "FamilyTables.h"
 #include "SessionSuite.h"
+#include "StreamForms.h"
 
 #include <memory>
 
@@ -21,6 +22,8 @@ private slots:
     void stripsUnavailableAboveItsRadius();
     void tiledHalf2Shapes_data();
     void tiledHalf2Shapes();
+    void tiledHalf2Forms_data();
+    void tiledHalf2Forms();
 };
 
 void TestGaussian::matchesCpuReference_data()
@@ -117,6 +120,46 @@ void TestGaussian::tiledHalf2Shapes()
             const RunResult r = runOnTestCard(*m_session, each, w, h);
             QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
             QCOMPARE(QString::fromStdString(r.local.toString()), local);
+        }
+}
+
+// tiled_half2's forms that no device takes by default but the measurements switch on (FWB_EXTRA_BUILD_OPTIONS):
+// the column tasks the other width for each layout (GT_PC), bytes entering as 1 + b / 32768 (GT_MANT); row tasks
+// two chunks wide (GT_SPAN, in gray8 from 32 pixels across); on noise (every byte its own, so a wrong neighbour or channel fails), every
+// border, odd sizes, rows padded and packed.
+void TestGaussian::tiledHalf2Forms_data()
+{
+    QTest::addColumn<QString>("options");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("border");
+    for (const char *options : {"-DGT_PC=1", "-DGT_PC=2", "-DGT_MANT=1"})
+        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+            for (BorderMode border : allBorderModes())
+                QTest::newRow((std::string(options) + "/" + formatName(format) + "/" + borderModeName(border)).c_str())
+                    << QString(options) << int(format) << int(border);
+}
+
+void TestGaussian::tiledHalf2Forms()
+{
+    QFETCH(QString, options);
+    QFETCH(int, format);
+    QFETCH(int, border);
+    const ExtraBuildOptions extra(options);
+    RunRequest request = oneShotRequest("gaussian", "tiled_half2", PixelFormat(format));
+    request.params.border = BorderMode(border);
+    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2"), std::string());
+    // Tiles 32 (gray8) and 64 bytes across: two row tasks' chunks each, several row segments in the column pass.
+    request.local = format == int(PixelFormat::Gray8) ? LocalSize{32, 2} : LocalSize{16, 2};
+    request.keepOutput = false;
+    std::vector<RunRequest> layouts{request, request, request};
+    layouts[1].transfer = TransferMode::ZeroCopy; // rows packed: the byte-by-byte path at every chunk
+    layouts[2].block = LocalSize{1, 16};          // the GPU's rgba8888 rows a work-item
+    std::uint32_t seed = 11;
+    for (const RunRequest &each : layouts)
+        for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {17, 3}, {37, 131}, {67, 9}}) {
+            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
+            QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
+            QVERIFY2(r.buildOptions.find(options.toStdString()) != std::string::npos, r.buildOptions.c_str());
         }
 }
 

@@ -372,7 +372,9 @@ void registerGaussian(std::vector<FilterSpec> &out)
         // H100, sigma 2, 6720x4480 (docs/data/session21-2026-11-27/c13): 64x2 groups (64 x 128 tiles) 0.0696 ms,
         // 64x1 0.0721, 128x1 0.0726, 96x2 0.0759, 192x1 0.0805, 256x1 0.0809; strips_half2 0.0894.
         .preferredLocalGpu = LocalSize{64, 2},
-        // rgba8888 (c5): 32x4 0.259 ms, 16x8 0.264, 64x2 0.279 at 16 rows a work-item; gray8 at 32x4 0.081-0.099.
+        // rgba8888 (session 22 c5): 32x4 0.259 ms, 16x8 0.264, 64x2 0.279 at 16 rows a work-item; gray8 at 32x4
+        // 0.081-0.099. With four-byte column tasks (session 23 c3, GT_MANT on there): 32x4 0.206, 32x8 at 8 rows
+        // 0.212, 64x2 0.223, 16x8 0.225, 32x4 at 32 rows 0.225.
         .preferredLocalGpuRgba = LocalSize{32, 4},
         .preferredLocalCpu = LocalSize{64, 1},
         .description =
@@ -381,10 +383,11 @@ void registerGaussian(std::vector<FilterSpec> &out)
             "of work-items; on GPUs 64 x 128 in gray8, 32 x 64 in rgba8888). First every input row of the tile, with r "
             "more above and below, is filtered along the row in 32-bit floats, 32 bytes per task (rgba8888: each "
             "channel with its own neighbours, 4 bytes apart, a channel pair at a time), and rounded once to pairs of 16-bit "
-            "floats in local memory; after a barrier each work-item slides down one pair column of half the "
-            "tile, its 2r+1-row window in registers, one f16x2 multiply-add per two outputs and tap. The strips "
+            "floats in local memory; after a barrier each work-item slides down a column of part of the tile (gray8: "
+            "two bytes wide; rgba8888: four, one pixel, so that a row's address, check and store serve four "
+            "outputs), its 2r+1-row window in registers, one f16x2 multiply-add per two outputs and tap. The strips "
             "keep 12 rows of 8 pairs in each work-item's registers at sigma 2, so few warps fit a multiprocessor "
-            "and memory latency shows; here the kernel needs about 40 registers. Within the filter's ±1 by the "
+            "and memory latency shows; here the kernel needs 64 to 96 registers on an H100 at sigma 2, by its form. Within the filter's ±1 by the "
             "same bound as strips_half2. Edge chunks and rows not on 16-byte boundaries (tiles, mapped memory) "
             "load byte by byte. Elsewhere than NVIDIA (PoCL) the 16-bit arithmetic is emulated, slowly, so that "
             "the CPU tests check this very arithmetic.",
