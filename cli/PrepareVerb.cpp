@@ -92,7 +92,8 @@ int cmdPrepare(const PrepareOptions &o, const RunCommand &run)
     // Longest build first (no variant is selected here): on the H100 in the catalogue's order the slow
     // rgba8888 median programs came last and ran nearly alone at the end.
     const std::vector<PrepareJob> jobs
-        = longestFirst(prepareJobs(filters, formats, device, &skipped, o.openCv), record ? record->builds : std::vector<PreparedBuild>{});
+        = longestFirst(prepareJobs(filters, formats, device, &skipped, o.openCv), record ? record->builds : std::vector<PreparedBuild>{},
+                       typicalColdBuilds(device.kind == DeviceKind::Cpu));
     if (o.openCv)
         makeOpenCvCacheRoot();
     PrepareQueue queue(jobs);

@@ -70,14 +70,17 @@ const PreparedBuild *findBuild(const std::vector<PreparedBuild> &builds, const P
     return row == builds.end() ? nullptr : &*row;
 }
 
-std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::vector<PreparedBuild> &known)
+std::vector<PrepareJob> longestFirst(std::vector<PrepareJob> jobs, const std::vector<PreparedBuild> &known,
+                                     const std::vector<PreparedBuild> &typical)
 {
     double slowest = -1;
     for (const PreparedBuild &b : known)
         if (b.origin == "compiled")
             slowest = std::max(slowest, b.buildMs);
     auto cost = [&](const PrepareJob &job) {
-        if (slowest < 0) { // never prepared here: the wider layouts first
+        if (slowest < 0) { // never prepared here: as on a device of its kind, then the wider layouts first
+            if (const PreparedBuild *t = findBuild(typical, job); t && t->origin == "compiled" && t->buildMs > 0)
+                return 1e3 + t->buildMs; // past every layout's tie-break below
             const auto format = parsePixelFormat(job.format);
             return double(format ? channelCount(*format) : 1);
         }

@@ -521,6 +521,24 @@ void checkLongestFirst()
                                               row("b", "rgba8888", 50000, "")};
     expectOrder(names(longestFirst(jobs, known)), "box/a/gray8 box/b/rgba8888 median3x3/c/gray8 box/a/rgba8888 box/b/gray8 ",
                 __LINE__);
+    // Never prepared, with a device of its kind's builds: those first, slowest first (a failed one's row
+    // counts like none), then the others as above; this device's own record, where there is one, wins.
+    const std::vector<PreparedBuild> typical = {row("b", "gray8", 2000), row("a", "gray8", 7000),
+                                                row("b", "rgba8888", 9000, "")};
+    expectOrder(names(longestFirst(jobs, {}, typical)),
+                "box/a/gray8 box/b/gray8 box/a/rgba8888 box/b/rgba8888 median3x3/c/gray8 ", __LINE__);
+    expectOrder(names(longestFirst(jobs, known, typical)),
+                "box/a/gray8 box/b/rgba8888 median3x3/c/gray8 box/a/rgba8888 box/b/gray8 ", __LINE__);
+    // The measured tables: slowest first, every row a program of today's catalogue.
+    for (bool cpu : {false, true}) {
+        const std::vector<PreparedBuild> builds = typicalColdBuilds(cpu);
+        CHECK(!builds.empty());
+        for (std::size_t i = 0; i < builds.size(); ++i) {
+            CHECK(i == 0 || builds[i].buildMs <= builds[i - 1].buildMs);
+            const FilterSpec *f = findFilter(builds[i].filter);
+            CHECK(f && f->variant(builds[i].variant) && parsePixelFormat(builds[i].format));
+        }
+    }
 }
 
 int main()
