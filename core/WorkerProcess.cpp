@@ -138,6 +138,22 @@ void removeOrphanedJobFolders()
     }
 }
 
+void adoptHelperCpuFigures(RunResult &r, const RunRequest &request, int width, int height)
+{
+    const FilterSpec *filter = findFilter(r.filter);
+    if (!filter || r.cpuThreads <= 0 || width <= 0 || height <= 0)
+        return;
+    r.cpuWork = cpuWorkKey(*filter, request.params, width, height);
+    CpuTimings &store = cpuTimings();
+    if (r.cpuMultiMs > 0)
+        store.add(r.cpuWork, r.cpuThreads, r.cpuThreads > 1 ? CpuCode::Ours : CpuCode::Reference, {r.cpuMultiMs});
+    if (r.openCvCpuMs > 0)
+        store.add(r.cpuWork, r.cpuThreads, CpuCode::OpenCv, {r.openCvCpuMs});
+    if (r.cpuSingleMs > 0)
+        store.add(r.cpuWork, 1, CpuCode::Reference, {r.cpuSingleMs});
+    refreshCpuFigures(r);
+}
+
 WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
 {
     WorkerOutcome out;
@@ -291,20 +307,6 @@ WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
     }
     try {
         r = (*answer)["result"].get<RunResult>();
-        // The helper's CPU times are measurements of this same work in another process: into this process's
-        // CPU timing store (each the helper's figure, one sample), then every figure read back from it, so
-        // that a user kernel's run shows the CPU time the race page and the other runs show (CpuTimings.h).
-        if (const FilterSpec *filter = findFilter(r.filter); filter && r.cpuThreads > 0 && !job.input.isNull()) {
-            r.cpuWork = cpuWorkKey(*filter, job.request.params, job.input.width(), job.input.height());
-            if (r.cpuMultiMs > 0)
-                cpuTimings().add(r.cpuWork, r.cpuThreads, r.cpuThreads > 1 ? CpuCode::Ours : CpuCode::Reference,
-                                 {r.cpuMultiMs});
-            if (r.openCvCpuMs > 0)
-                cpuTimings().add(r.cpuWork, r.cpuThreads, CpuCode::OpenCv, {r.openCvCpuMs});
-            if (r.cpuSingleMs > 0)
-                cpuTimings().add(r.cpuWork, 1, CpuCode::Reference, {r.cpuSingleMs});
-            refreshCpuFigures(r);
-        }
         out.workerMs = answer->value("worker_ms", 0.0);
         out.sessionMs = answer->value("session_ms", 0.0);
         out.runMs = answer->value("run_ms", 0.0);

@@ -209,7 +209,10 @@ static WorkerOutcome runUserVariant(const ComputeRequest &request, const std::st
     job.input = buildOnly ? Image(input.width(), input.height(), input.format()) : input;
     WorkerOptions options;
     options.cancel = cancel;
-    return runInWorker(job, options);
+    WorkerOutcome out = runInWorker(job, options);
+    if (!buildOnly) // its CPU times as this window's other runs and races say them (CpuTimings.h)
+        adoptHelperCpuFigures(out.result, job.request, input.width(), input.height());
+    return out;
 }
 
 QString ComputeWorker::doCheck(const ComputeRequest &request)
