@@ -78,6 +78,9 @@ struct RaceResult
     double cpuReferenceMs = -1;
     std::string cpuReferenceName;  // its entry name (opencv_cpu, cpu_multi)
     std::string cpuReferenceTitle; // in a sentence: "OpenCV on 2 CPU threads", "our C++ code on 2 CPU threads"
+    // cpuReferenceMs is the CPU timing store's figure (CpuTimings.h), the best of this many measurements
+    // of that code on this work in the process: a run's timing panel on the same settings shows the same.
+    int cpuReferenceMeasurements = 0;
     std::string deviceName;        // the OpenCL device the variants ran on
     DeviceKind deviceKind = DeviceKind::Other;
     std::string platformName;
@@ -123,8 +126,13 @@ struct RaceResult
     std::string speedupSentence(const RaceEntry &entry, RaceMetric metric) const;
     // Empty, or sameProcessorNote() when the OpenCL device is this same processor.
     std::string sameProcessorNote() const;
-    // Sets cpuReferenceMs/Name/Title from the entries so far (the fastest CPU row but the reference).
+    // Sets cpuReferenceMs/Name/Title/Measurements from the entries so far (the fastest CPU row but the
+    // reference).
     void pickCpuToBeat();
+    // Reads every CPU figure again from the CPU timing store (refreshCpuFigures of each entry and of
+    // pinnedWinner), then picks the CPU to beat again. True when something changed: a front end showing
+    // the race shows it again (a later run or race measured the same CPU code faster).
+    bool refreshCpuFigures();
 };
 
 // Called after each entry ends (done of total, 1-based).
@@ -155,7 +163,8 @@ std::string speedupWords(double speedup, const std::string &against = "the CPU")
 // the first sentence of its description; for CPU and OpenCV rows what they are.
 std::string raceWhy(const std::string &filter, const RaceEntry &entry);
 
-// The race as JSON: filter, image, metric, copy bandwidth, memory floor, CPU reference, the shared
+// The race as JSON: filter, image, metric, copy bandwidth, memory floor, CPU reference (and how many
+// measurements its figure is the best of: cpu_reference_measurements), the shared
 // copies ("copies"), the end-to-end verdict ("end_to_end", with the pinned rerun), and the rows fastest
 // first (each a runResultJson plus rank, race_ms, speedup_vs_cpu_race (null for device rows when kernel
 // only) and times_fastest (kernel only, device rows: kernel / the fastest version's kernel)).

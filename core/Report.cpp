@@ -393,7 +393,9 @@ std::string reportHtml(const ReportData &d)
         }
         h += "</table>\n";
         h += "<p>The CPU to beat is " + htmlEscape(race.cpuReferenceTitle) + " (<code>" + htmlEscape(race.cpuReferenceName)
-             + "</code>, " + htmlEscape(ms(race.cpuReferenceMs)) + "); the single-threaded reference only checks results"
+             + "</code>, " + htmlEscape(ms(race.cpuReferenceMs))
+             + (race.cpuReferenceMeasurements > 0 ? ", " + cpuTimingWords(race.cpuReferenceMeasurements) : std::string())
+             + "); the single-threaded reference only checks results"
              + (race.sameProcessorNote().empty() ? "" : ". " + htmlEscape(race.sameProcessorNote()))
              + (race.memoryFloorMs > 0 ? "; the memory limit (bytes the filter must move at the device's copy speed, "
                                              + fmt("%.0f GB/s", race.copyGBps) + ") is " + ms(race.memoryFloorMs)

@@ -250,6 +250,7 @@ template <typename Io, Fields<RunResult> R> void schemaFields(Io &io, R &r)
         cpu.measured("opencv", r.openCvCpuMs);
         cpu.measured("best", r.cpuBestMs);
         cpu.text("best_label", r.cpuBestLabel);
+        cpu.field("best_of", r.cpuMeasurements); // measurements "best" is the best median of (CpuTimings.h)
     });
     io.field("speedup_vs_cpu", r.speedupVsCpu);
     io.field("speedup_total_vs_cpu", r.speedupTotalVsCpu);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Catalogue.h"
+#include "CpuTimings.h"
 #include "Devices.h"
 #include "Image.h"
 #include "OpenCvBaseline.h"
@@ -131,6 +132,13 @@ struct RunResult
     double openCvCpuMs = -1;   // OpenCV's CPU code on the same filter, all threads (-1: not measured)
     double cpuBestMs = -1;     // the fastest CPU result: min(cpuMultiMs, openCvCpuMs)
     std::string cpuBestLabel;  // which one it was: "ours, 16 threads" or "OpenCV 4.6.0, 16 threads"
+    // The CPU figures above are the process's CPU timing store's (CpuTimings.h: the best median of the
+    // measurements so far of the same work): cpuBestMs is the best of this many measurements (0: none).
+    int cpuMeasurements = 0;
+    // The store's key of this run's work (cpuWorkKey: filter, parameters, format, border, size; empty:
+    // no CPU figure), so that a front end reads the figures again when a later measurement improves them
+    // (refreshCpuFigures). Not in the JSON: the process's own key.
+    std::string cpuWork;
     double speedupVsCpu = 0;  // cpuBestMs / median kernel time
     double speedupTotalVsCpu = 0; // cpuBestMs / totalMs (transfers included)
     bool baseline = false;    // an OpenCV row (opencv_cpu / opencv_tapi), not one of our variants
@@ -162,6 +170,16 @@ struct RunResult
 // OpenCV's `openCvCpuMs` (<= 0: none), whichever is faster. The run verb calls it again with the
 // opencv_cpu row's own median, so a table's baseline and its OpenCV row show one number.
 void setCpuBest(RunResult &r, double openCvCpuMs);
+// Reads r's CPU figures again from the process's CPU timing store (CpuTimings.h) under r.cpuWork: our
+// multi-threaded time, OpenCV's, the checking reference's, then the best and the speed-ups (setCpuBest);
+// a host CPU row (cpu_multi, cpu_single, opencv_cpu) takes its own figure as its time. What the store
+// does not have stays. True when a figure changed: a front end showing r then shows it again.
+bool refreshCpuFigures(RunResult &r);
+// The code a host CPU row times (cpu_multi: ours, cpu_single: the checking reference, opencv_cpu: OpenCV;
+// the window's CPU engines by their deviceSpec, cpu-multi and cpu-single), with its thread count; nullopt
+// for any other result. cpuRowTiming: the store's figure for it.
+std::optional<std::pair<CpuCode, int>> cpuRowCode(const RunResult &r);
+CpuTiming cpuRowTiming(const RunResult &r);
 
 // True when a pass of the variant makes a block of outputs per work-item (Geometry::Blocks).
 bool makesBlocks(const VariantSpec &variant);
@@ -287,7 +305,10 @@ public:
     // it are ordinary images. Throws fwb::Error when the driver cannot allocate or map it.
     Image pinnedImage(int width, int height, PixelFormat format);
 
-    // CPU reference, timed; cached per (image content, filter, params).
+    // CPU reference, timed; its output cached per (image content, filter, params). A timed call (ms set)
+    // adds its measurement to the process's CPU timing store (CpuTimings.h) the first time this session
+    // computes it, and *ms is the store's figure for the work: the best median of every measurement of it
+    // so far in this process (every session's, the races' and the runs'), the same number everywhere.
     Image cpuReference(const Image &input, const FilterSpec &filter, const FilterParams &params, int threads,
                        double *ms);
     // What an output is checked against: the oracle's bytes, on `threads` threads. cpuReference()'s

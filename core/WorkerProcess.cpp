@@ -138,6 +138,22 @@ void removeOrphanedJobFolders()
     }
 }
 
+void adoptHelperCpuFigures(RunResult &r, const RunRequest &request, int width, int height)
+{
+    const FilterSpec *filter = findFilter(r.filter);
+    if (!filter || r.cpuThreads <= 0 || width <= 0 || height <= 0)
+        return;
+    r.cpuWork = cpuWorkKey(*filter, request.params, width, height);
+    CpuTimings &store = cpuTimings();
+    if (r.cpuMultiMs > 0)
+        store.add(r.cpuWork, r.cpuThreads, r.cpuThreads > 1 ? CpuCode::Ours : CpuCode::Reference, {r.cpuMultiMs});
+    if (r.openCvCpuMs > 0)
+        store.add(r.cpuWork, r.cpuThreads, CpuCode::OpenCv, {r.openCvCpuMs});
+    if (r.cpuSingleMs > 0)
+        store.add(r.cpuWork, 1, CpuCode::Reference, {r.cpuSingleMs});
+    refreshCpuFigures(r);
+}
+
 WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options)
 {
     WorkerOutcome out;

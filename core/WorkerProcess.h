@@ -77,8 +77,16 @@ struct WorkerOutcome
 std::string workerTimeoutMessage(double timeoutS);
 
 // Runs `job` in a fresh helper process and waits at most options.timeoutS (<= 0: no limit).
-// Never throws.
+// Never throws. The answer comes as the helper sent it (every field, at full precision).
 WorkerOutcome runInWorker(const WorkerJob &job, const WorkerOptions &options = {});
+
+// A helper's answer `r` to a run of `request` on a width x height picture, as this process shows it: its CPU
+// times are measurements of the same work in another process, so each goes into this process's CPU timing
+// store (CpuTimings.h; one sample, the helper's figure), and every CPU figure of `r` is then read back from
+// it (refreshCpuFigures): a user kernel's run says the CPU time the races and the other runs say. Called by
+// those that show a helper's runs (Session::run through SessionOptions::runElsewhere, the window's user
+// variants).
+void adoptHelperCpuFigures(RunResult &r, const RunRequest &request, int width, int height);
 
 // The helper's side: reads `dir`/request.json, runs it, writes the answer. Returns the exit status.
 // parentPid: the caller; the helper dies with it (Linux: PR_SET_PDEATHSIG) and exits at once when

@@ -72,6 +72,11 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
     // call (which also faults in the output's pages and wakes the pool's threads) is a warm-up, and the
     // time is the median of up to five calls after it, into a scratch image (fewer when they take over a
     // quarter second together; at least two). One cold call read up to 2.5x slow on 16 threads at 1920x1080.
+    // Each such measurement goes into the process's CPU timing store, and every time handed out is the
+    // store's figure for the work (the best median so far: CpuTimings.h), whichever session measured it.
+    // The single-threaded reference's one call is its measurement (the oracle, timed as it is computed).
+    const std::string work = cpuWorkKey(filter, params, input.width(), input.height());
+    const CpuCode code = threads > 1 ? CpuCode::Ours : CpuCode::Reference;
     auto timeCpuSteadily = [&](Impl::CpuEntry &entry, const Image &src) { // src in params.format
         Image scratch = filter.copySourceToDst ? src : entry.output;
         std::vector<double> times;
@@ -84,26 +89,32 @@ Image Session::cpuReference(const Image &input, const FilterSpec &filter, const 
         }
         entry.ms = Stats::of(times).median;
         entry.steady = true;
+        cpuTimings().add(work, threads, code, times);
     };
-    const std::uint64_t picture = input.contentHash();
-    const std::string key = Impl::cpuKey(picture, filter, params, threads);
+    auto storeFigure = [&](const Impl::CpuEntry &entry) {
+        const CpuTiming t = cpuTimings().find(work, threads, code);
+        return t.known() ? t.ms : entry.ms;
+    };
+    const std::string key = Impl::cpuKey(input, filter, params, threads);
     if (auto it = d->cpuCache.find(key); it != d->cpuCache.end()) {
         if (ms && threads > 1 && !it->second.steady)
             timeCpuSteadily(it->second, input.format() == params.format ? input : input.convertedTo(params.format));
         if (ms)
-            *ms = it->second.ms;
+            *ms = storeFigure(it->second);
         return it->second.output;
     }
     Image src = input.format() == params.format ? input : input.convertedTo(params.format);
     Image dst = blankOutput(filter, src);
     const auto start = Clock::now();
     filter.cpuReference(src, dst, params, threads);
-    Impl::CpuEntry &entry = d->storeCpu(picture, key, {dst, msBetween(start, Clock::now()), false});
+    Impl::CpuEntry &entry = d->storeCpu(input.contentHash(), key, {dst, msBetween(start, Clock::now()), false});
     countCpuReferenceComputation(threads);
-    if (ms && threads > 1) // a speed baseline: timed like the rows it is compared with
+    if (threads == 1)
+        cpuTimings().add(work, 1, CpuCode::Reference, {entry.ms});
+    else if (ms) // a speed baseline: timed like the rows it is compared with
         timeCpuSteadily(entry, src);
     if (ms)
-        *ms = entry.ms;
+        *ms = storeFigure(entry);
     return dst;
 }
 
@@ -111,7 +122,7 @@ Image Session::checkReference(const Image &input, const FilterSpec &filter, cons
 {
     if (!filter.cpuExact || threads <= 1) // the single-threaded reference is the oracle itself
         return cpuReference(input, filter, params, threads, nullptr);
-    const std::string key = Impl::cpuKey(input.contentHash(), filter, params, threads) + "/exact";
+    const std::string key = Impl::cpuKey(input, filter, params, threads) + "/exact";
     if (auto it = d->cpuCache.find(key); it != d->cpuCache.end())
         return it->second.output;
     const Image src = input.format() == params.format ? input : input.convertedTo(params.format);
@@ -135,6 +146,64 @@ void setCpuBest(RunResult &r, double openCvCpuMs)
     }
     r.speedupVsCpu = r.kernelMs.median > 0 && r.cpuBestMs > 0 ? r.cpuBestMs / r.kernelMs.median : 0;
     r.speedupTotalVsCpu = r.totalMs > 0 && r.cpuBestMs > 0 ? r.cpuBestMs / r.totalMs : 0;
+}
+
+std::optional<std::pair<CpuCode, int>> cpuRowCode(const RunResult &r)
+{
+    if (r.deviceSpec == "cpu-multi") // the window's CPU engines (ComputeWorker::executeOnCpu)
+        return std::pair{CpuCode::Ours, r.cpuThreads};
+    if (r.deviceSpec == "cpu-single")
+        return std::pair{CpuCode::Reference, 1};
+    if (!r.baseline)
+        return std::nullopt;
+    if (r.variant == "cpu_single")
+        return std::pair{CpuCode::Reference, 1};
+    if (r.variant == "cpu_multi")
+        return std::pair{CpuCode::Ours, r.cpuThreads};
+    if (r.variant == baselineName(Baseline::OpenCvCpu))
+        return std::pair{CpuCode::OpenCv, r.cpuThreads};
+    return std::nullopt;
+}
+
+CpuTiming cpuRowTiming(const RunResult &r)
+{
+    const auto code = cpuRowCode(r);
+    return code && !r.cpuWork.empty() ? cpuTimings().find(r.cpuWork, code->second, code->first) : CpuTiming{};
+}
+
+bool refreshCpuFigures(RunResult &r)
+{
+    if (r.cpuWork.empty())
+        return false;
+    const double multi = r.cpuMultiMs, single = r.cpuSingleMs, openCv = r.openCvCpuMs, own = r.kernelMs.median;
+    const int measurements = r.cpuMeasurements;
+    const CpuTimings &store = cpuTimings();
+    const CpuTiming ours = store.find(r.cpuWork, r.cpuThreads, CpuCode::Ours);
+    const CpuTiming ocv = store.find(r.cpuWork, r.cpuThreads, CpuCode::OpenCv);
+    const CpuTiming reference = store.find(r.cpuWork, 1, CpuCode::Reference);
+    if (r.cpuMultiMs > 0 && ours.known())
+        r.cpuMultiMs = ours.ms;
+    if (r.cpuSingleMs > 0 && reference.known())
+        r.cpuSingleMs = reference.ms;
+    if (r.openCvCpuMs > 0 && ocv.known())
+        r.openCvCpuMs = ocv.ms;
+    // A host CPU row's own time is its code's figure: the median the best, the spread over every sample.
+    if (const CpuTiming row = cpuRowTiming(r); row.known() && r.ok()) {
+        const double before = r.kernelMs.median;
+        r.kernelMs = Stats{row.minMs, row.ms, row.maxMs};
+        r.totalMs = std::max(0.0, r.uploadMs) + row.ms + std::max(0.0, r.downloadMs);
+        if (before > 0) { // the same pixels and bytes in another time
+            r.mpixPerS *= before / row.ms;
+            r.gbps *= before / row.ms;
+        }
+    }
+    if (r.cpuBestMs > 0 || !cpuRowCode(r)) // a race's CPU rows have no "fastest CPU" of their own
+        setCpuBest(r, r.openCvCpuMs);
+    r.cpuMeasurements = r.cpuBestMs <= 0                                       ? 0
+                        : r.openCvCpuMs > 0 && r.cpuBestMs == r.openCvCpuMs ? ocv.measurements
+                                                                            : ours.measurements;
+    return multi != r.cpuMultiMs || single != r.cpuSingleMs || openCv != r.openCvCpuMs || own != r.kernelMs.median
+           || measurements != r.cpuMeasurements;
 }
 
 RunResult Session::runBaseline(const Image &input, const RunRequest &request, Baseline baseline,
@@ -199,6 +268,9 @@ RunResult Session::runBaseline(const Image &input, const RunRequest &request, Ba
             return r;
         }
         r.kernelMs = Stats::of(run.opMs);
+        if (baseline == Baseline::OpenCvCpu) // a CPU measurement: into the store (fillCpuBest reads it back)
+            cpuTimings().add(cpuWorkKey(*filter, request.params, src.width(), src.height()), threads, CpuCode::OpenCv,
+                             run.opMs);
         r.uploadMs = run.uploadMs;
         r.downloadMs = run.downloadMs;
         r.totalMs = run.uploadMs + r.kernelMs.median + run.downloadMs;

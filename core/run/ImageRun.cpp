@@ -2,6 +2,7 @@
 // timed by profiling events, checked against the CPU reference. Every OpenCL exception becomes a
 // RunResult error carrying the OpenCL error name (and the build log for build failures).
 #include "runtime/SessionImpl.h"
+#include "WorkerProcess.h"
 
 #include <algorithm>
 #include <chrono>
@@ -92,6 +93,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
 {
     if (d->options.runElsewhere) {
         RunResult r = d->options.runElsewhere(input, request, cancel);
+        adoptHelperCpuFigures(r, request, input.width(), input.height()); // one CPU time in this process
         if (outputStorage && r.ok() && !r.output.isNull()) {
             try {
                 Image out = outputStorage(r.output.width(), r.output.height(), r.output.format());

@@ -440,39 +440,37 @@ struct Session::Impl
         return t;
     }
 
-    // OpenCV's CPU time for the same filter (cached like the CPU reference), then the fastest CPU
-    // result and the speedups against it.
-    std::map<std::string, double> openCvCpuCache;
+    // OpenCV's CPU time for the same work: the process's CPU timing store's (CpuTimings.h), measured here
+    // when the store has none yet (a failure remembered per work, not tried again), then the fastest CPU
+    // result and the speedups against it (refreshCpuFigures: every figure read back from the store).
+    std::set<std::string> openCvCpuFailed;
     std::shared_ptr<OpenCvTapiContext> openCvTapi; // declared after the context: released before it
     void fillCpuBest(RunResult &r, const Image &src, const FilterSpec &filter, const RunRequest &request, int threads)
     {
         r.cpuThreads = threads;
+        r.cpuWork = cpuWorkKey(filter, request.params, src.width(), src.height());
         if (request.openCvCpuBaseline && openCvUnsupportedReason(filter, request.params).empty()) {
-            const std::string key = cpuKey(src.contentHash(), filter, request.params, threads);
-            auto it = openCvCpuCache.find(key);
-            if (it == openCvCpuCache.end()) {
+            CpuTiming t = cpuTimings().find(r.cpuWork, threads, CpuCode::OpenCv);
+            if (!t.known() && !openCvCpuFailed.count(r.cpuWork)) {
                 // median of 7 after 2 warm-ups: 3 after 1 read 0.59 ms for a call whose row (median of
                 // 20) read 0.23 ms, on 16 threads at 1920x1080
                 const OpenCvRun ocv = runOpenCvCpu(src, filter, request.params, threads, 7, 2);
-                if (openCvCpuCache.size() > 24)
-                    openCvCpuCache.clear();
-                it = openCvCpuCache.emplace(key, ocv.error.empty() ? Stats::of(ocv.opMs).median : -1.0).first;
+                if (ocv.error.empty())
+                    t = cpuTimings().add(r.cpuWork, threads, CpuCode::OpenCv, ocv.opMs);
+                else
+                    openCvCpuFailed.insert(r.cpuWork);
             }
-            r.openCvCpuMs = it->second;
+            r.openCvCpuMs = t.known() ? t.ms : -1.0;
         }
         setCpuBest(r, r.openCvCpuMs);
+        refreshCpuFigures(r); // the store's figures (the ones just measured, or better ones from before)
     }
 
-    static std::string cpuKey(std::uint64_t picture, const FilterSpec &filter, const FilterParams &params, int threads)
+    // The CPU reference cache's key: the picture's content and the work (cpuWorkKey), on `threads` threads.
+    static std::string cpuKey(const Image &picture, const FilterSpec &filter, const FilterParams &params, int threads)
     {
-        std::string key = std::to_string(picture) + "/" + filter.name + "/" + borderModeName(params.border)
-                          + "/" + formatName(params.format) + "/" + std::to_string(threads);
-        for (const ParamSpec &p : filter.params) {
-            char value[64];
-            std::snprintf(value, sizeof value, "/%s=%.17g", p.key.c_str(), filter.param(params, p.key));
-            key += value;
-        }
-        return key;
+        return std::to_string(picture.contentHash()) + "/" + cpuWorkKey(filter, params, picture.width(), picture.height())
+               + "/" + std::to_string(threads);
     }
 
     // The tuning database's answer for an auto launch. A shape tuned with another output block than the

@@ -159,6 +159,7 @@ void TestCliRun::runJson()
         QVERIFY(!r.contains("baseline"));
         QVERIFY(r["cpu_ms"].toObject()["best"].toDouble() > 0);
         QVERIFY(!r["cpu_ms"].toObject()["best_label"].toString().isEmpty());
+        QVERIFY(r["cpu_ms"].toObject()["best_of"].toInt() >= 1); // the best of so many measurements (CpuTimings.h)
         for (const char *key : {"filter", "variant", "local", "global", "build_ms", "build_cached", "upload_ms",
                                 "kernel_ms", "download_ms", "total_ms", "mpix_per_s", "gbps", "cpu_ms",
                                 "speedup_vs_cpu", "max_abs_diff", "matches", "error"})

@@ -51,7 +51,7 @@ const char *const kPopulatedText =
     R"json("kernel_ms":{"min":1.25,"median":1.5,"max":2.75},"pass_ms":[0.75,0.875],)json"
     R"json("download_ms":0.625,"total_ms":3.5,"mpix_per_s":333.5,"bytes_moved":401968,)json"
     R"json("gbps":21.5,"cpu_ms":{"single":40.5,"multi":8.25,"threads":16,"opencv":6.5,)json"
-    R"json("best":6.25,"best_label":"OpenCV 4.6.0, 16 threads"},"speedup_vs_cpu":4.5,)json"
+    R"json("best":6.25,"best_label":"OpenCV 4.6.0, 16 threads","best_of":3},"speedup_vs_cpu":4.5,)json"
     R"json("speedup_total_vs_cpu":1.75,"baseline":true,"baseline_call":"cv::medianBlur",)json"
     R"json("metric":"GFLOPS","metric_value":99.5,"max_error":0.125,)json"
     R"json("check_detail":"C = A * B against the host","checked":true,"max_abs_diff":1,)json"
@@ -71,7 +71,7 @@ const char *const kAwkwardText =
     R"json("kernel_ms":{"min":0.333333,"median":0.666667,"max":10000000},"pass_ms":[0.3],)json"
     R"json("download_ms":0,"total_ms":0,"mpix_per_s":0,"bytes_moved":1e+20,"gbps":0,)json"
     R"json("cpu_ms":{"single":null,"multi":1.23457e-05,"threads":0,"opencv":null,"best":null,)json"
-    R"json("best_label":null},"speedup_vs_cpu":null,"speedup_total_vs_cpu":0,"checked":false,)json"
+    R"json("best_label":null,"best_of":0},"speedup_vs_cpu":null,"speedup_total_vs_cpu":0,"checked":false,)json"
     R"json("max_abs_diff":-1,"mean_abs_diff":0,"tolerance":0,"matches":false,)json"
     R"json("expected_failure":false,"unavailable":false,"error":null,"error_code":null,)json"
     R"json("warning":null})json";
@@ -127,6 +127,7 @@ void compareResults(const RunResult &a, const RunResult &b)
     QCOMPARE(a.openCvCpuMs, b.openCvCpuMs);
     QCOMPARE(a.cpuBestMs, b.cpuBestMs);
     QCOMPARE(a.cpuBestLabel, b.cpuBestLabel);
+    QCOMPARE(a.cpuMeasurements, b.cpuMeasurements);
     QCOMPARE(a.speedupVsCpu, b.speedupVsCpu);
     QCOMPARE(a.speedupTotalVsCpu, b.speedupTotalVsCpu);
     QCOMPARE(a.baseline, b.baseline);
@@ -231,7 +232,7 @@ void TestJson::keyOrderAndNulls()
              text.c_str());
     QVERIFY(text.find(R"("border":null,)") != std::string::npos);
     QVERIFY(text.find(R"("kernel_ms":{"min":0.5,"median":0.75,"max":1.25},)") != std::string::npos);
-    QVERIFY(text.find(R"("cpu_ms":{"single":null,"multi":4,"threads":0,"opencv":null,"best":null,"best_label":null},)")
+    QVERIFY(text.find(R"("cpu_ms":{"single":null,"multi":4,"threads":0,"opencv":null,"best":null,"best_label":null,"best_of":0},)")
             != std::string::npos);
     QVERIFY(text.find(R"("error":null,"error_code":null,"warning":null})") != std::string::npos);
     QVERIFY(text.find("build_log") == std::string::npos); // only when there is one

@@ -3,6 +3,8 @@
 #include "TestSupport.h"
 
 #include "CpuReference.h"
+#include "CpuTimings.h"
+#include "ResultJson.h"
 #include "Race.h"
 
 #include <QJsonArray>
@@ -257,6 +259,66 @@ private slots:
         const RaceResult third = runRace(*m_session, other, request, options);
         QCOMPARE(cpuReferenceComputations(1), before + 2);
         QVERIFY(!third.referenceReused);
+    }
+
+    // The window's race (a BenchWorker's Session) and its run a moment later (a ComputeWorker's Session)
+    // measure the CPU apart, on a shared machine: both read the process's CPU timing store (CpuTimings.h),
+    // so the race's CPU to beat and the run's fastest CPU code are one figure, counted alike, and the
+    // speed-ups are that figure over each one's own time. Our multi-threaded time is one figure too.
+    void raceThenRunShowOneCpuTime()
+    {
+        cpuTimings().clear();
+        const Image image = makeTestCard(160, 120, PixelFormat::Gray8);
+        RunRequest request = test::oneShotRequest("median3x3", "");
+        request.repeat = 2;
+        RaceOptions options;
+        options.pinnedAlternative = false;
+        options.variants = {findFilter("median3x3")->variants.front().name};
+        RaceResult race = runRace(*m_session, image, request, options);
+        QVERIFY(race.cpuReferenceMs > 0);
+        QVERIFY(race.cpuReferenceMeasurements >= 1);
+        QVERIFY(race.cpuReferenceName != "cpu_single"); // never the checking reference
+
+        Session other(m_device); // the run's own session: it measures our CPU code again
+        RunRequest runRequest = request;
+        runRequest.variant = options.variants.front();
+        RunResult run = other.run(image, runRequest);
+        QVERIFY2(run.ok(), run.error.c_str());
+        QVERIFY(run.cpuBestMs > 0);
+        QVERIFY(!run.cpuWork.empty());
+
+        // What the race page does when the store changes (RacePage, CpuTimingsWatch); the run's figures
+        // came from the store as it finished.
+        race.refreshCpuFigures();
+        QVERIFY(!refreshCpuFigures(run)); // nothing measured since the run
+        QCOMPARE(race.cpuReferenceMs, run.cpuBestMs);
+        QCOMPARE(race.cpuReferenceMeasurements, run.cpuMeasurements);
+        const bool openCv = run.cpuBestLabel.rfind("OpenCV", 0) == 0;
+        QCOMPARE(race.cpuReferenceName, std::string(openCv ? "opencv_cpu" : "cpu_multi"));
+        const int toBeat = race.cpuToBeat();
+        QVERIFY(toBeat >= 0);
+        QCOMPARE(race.entries[toBeat].timeMs(RaceMetric::EndToEnd), run.cpuBestMs);
+        for (const RaceEntry &e : race.entries)
+            if (e.name == "cpu_multi")
+                QCOMPARE(e.result.kernelMs.median, run.cpuMultiMs);
+        // Our multi-threaded code was measured twice (the race's session, the run's), OpenCV once where built.
+        QVERIFY(cpuTimings().find(run.cpuWork, run.cpuThreads, CpuCode::Ours).measurements >= 2);
+        QCOMPARE(run.speedupVsCpu, run.cpuBestMs / run.kernelMs.median);
+        // The JSON says the same: the race's cpu_reference_ms and the run's cpu_ms.best, and how many.
+        const Json raceJ = raceJson(race, RaceMetric::KernelOnly);
+        const Json runJ = runResultJson(run);
+        QCOMPARE(raceJ["cpu_reference_ms"].get<double>(), runJ["cpu_ms"]["best"].get<double>());
+        QCOMPARE(raceJ["cpu_reference_measurements"].get<int>(), runJ["cpu_ms"]["best_of"].get<int>());
+        if (!raceJ["end_to_end"].is_null())
+            QCOMPARE(raceJ["end_to_end"]["cpu_ms"].get<double>(), runJ["cpu_ms"]["best"].get<double>());
+
+        // A second run in the race's session measures nothing new of ours (its reference is cached there):
+        // the figure stands, and a race row read again keeps it.
+        const double before = run.cpuBestMs;
+        const RunResult again = m_session->run(image, runRequest);
+        QVERIFY(again.ok());
+        QCOMPARE(again.cpuBestMs, before);
+        QVERIFY(!race.refreshCpuFigures());
     }
 
     // End to end is end to end: the window's requests keep the picture on the device between runs

@@ -386,6 +386,18 @@ private slots:
         QCOMPARE(QString::fromStdString(dumpJson(Json(out.result))), QString::fromStdString(dumpJson(Json(sent))));
         QCOMPARE(out.result.kernelMs.median, 1.0 / 7); // full precision, not a report's 6 digits
         QCOMPARE(out.result.cancelled, true);
+        // As the window and Session::run show it: the helper's CPU times go into this process's CPU timing
+        // store, and the figures shown are the store's (one CPU time per work in the process).
+        RunResult adopted = out.result;
+        adoptHelperCpuFigures(adopted, job.request, job.input.width(), job.input.height());
+        QVERIFY(!adopted.cpuWork.empty());
+        const CpuTiming ours = cpuTimings().find(adopted.cpuWork, adopted.cpuThreads, CpuCode::Ours);
+        const CpuTiming openCv = cpuTimings().find(adopted.cpuWork, adopted.cpuThreads, CpuCode::OpenCv);
+        QVERIFY(ours.known() && openCv.known());
+        QCOMPARE(adopted.cpuMultiMs, ours.ms);
+        QCOMPARE(adopted.openCvCpuMs, openCv.ms);
+        QCOMPARE(adopted.cpuBestMs, std::min(ours.ms, openCv.ms));
+        QCOMPARE(adopted.cpuMeasurements, (openCv.ms < ours.ms ? openCv : ours).measurements);
         std::string error;
         const std::optional<Json> request = parseJsonFile(seen.toStdString(), &error);
         QVERIFY2(request, error.c_str());

@@ -12,6 +12,9 @@
 #include "MainWindow.h"
 #include "RaceChart.h"
 #include "RacePage.h"
+#include "RaceVerdict.h"
+#include "TimingPanel.h"
+#include "CpuTimings.h"
 #include "UiText.h"
 
 #include <QComboBox>
@@ -212,6 +215,54 @@ private slots:
     }
 
     // Every filter of the catalogue has its own plain-words question (not "blurring" for edges or noise).
+    // A teacher reads the race page and the timing panel aloud: one CPU time. A race, then the window's
+    // own run on the same settings, which measures our CPU code again in its own session (the window's
+    // ComputeWorker, not the race's BenchWorker): the race's CPU to beat, its bar and its verdict row, and
+    // the panel's "CPU took" are the CPU timing store's one figure, printed alike, said as the best of so
+    // many measurements; the panel's speed-up is that figure over the run's kernel time.
+    void raceAndTimingPanelSayOneCpuTime()
+    {
+        FWB_REQUIRE_DEVICE(device);
+        MainWindow &window = *m_window;
+        RacePage *race = page(window);
+        QVERIFY(hasSobelRace(window, device));
+        ComputeResult run;
+        QVERIFY(test::runInWindow(window, &run));
+        QVERIFY2(run.run.ok(), run.run.error.c_str());
+        QTest::qWait(100); // the store's queued change reaches the page and the panel
+        const RaceResult &result = race->race();
+        RunResult now = run.run;
+        refreshCpuFigures(now);
+        QVERIFY(now.cpuBestMs > 0);
+        QCOMPARE(result.cpuReferenceMs, now.cpuBestMs);
+        QCOMPARE(result.cpuReferenceMeasurements, now.cpuMeasurements);
+        QVERIFY(now.cpuMeasurements >= 1);
+        const QString cpuTime = msText(now.cpuBestMs);
+        const QString words = QString::fromStdString(cpuTimingWords(now.cpuMeasurements));
+        const QString numbers = window.timingPanel()->numbersText();
+        QVERIFY2(numbers.contains("CPU took " + cpuTime + " (" + words + ")"), qPrintable(numbers));
+        QVERIFY2(numbers.contains(QStringLiteral("%1×").arg(now.cpuBestMs / now.kernelMs.median, 0, 'f',
+                                                             now.cpuBestMs / now.kernelMs.median < 10 ? 2 : 1))
+                     || now.cpuBestMs / now.kernelMs.median < 0.1,
+                 qPrintable(numbers));
+        const int toBeat = result.cpuToBeat();
+        QVERIFY(toBeat >= 0);
+        RaceChart *chart = race->chart();
+        const RaceMetric metric = chart->metric();
+        chart->setMetric(RaceMetric::EndToEnd); // the CPU rows' bars
+        const QString bar = chart->barLabel(toBeat);
+        chart->setMetric(metric);
+        QVERIFY2(bar.startsWith(cpuTime + ", the CPU code to beat (" + words + ")"), qPrintable(bar));
+        int verdictRows = 0;
+        for (int row = 0; row < int(race->verdict()->rows().size()); ++row)
+            if (race->verdict()->rows()[row].cpuToBeat) {
+                const QString label = race->verdict()->rowLabel(row);
+                QVERIFY2(label == cpuTime + ", the CPU to beat (" + words + ")", qPrintable(label));
+                ++verdictRows;
+            }
+        QCOMPARE(verdictRows, 1);
+    }
+
     void everyFilterHasItsQuestion()
     {
         for (const FilterSpec &f : catalogue()) {

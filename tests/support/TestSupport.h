@@ -68,6 +68,7 @@ inline RunResult populatedResult()
     r.openCvCpuMs = 6.5;
     r.cpuBestMs = 6.25;
     r.cpuBestLabel = "OpenCV 4.6.0, 16 threads";
+    r.cpuMeasurements = 3;
     r.speedupVsCpu = 4.5;
     r.speedupTotalVsCpu = 1.75;
     r.baseline = true;

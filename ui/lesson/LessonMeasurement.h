@@ -77,6 +77,8 @@ private:
     Job m_job;
     Phase m_phase = Phase::Idle;
     RaceResult m_pageableRace;
+    RaceResult m_pinnedRace;
+    bool m_pinnedDone = false;
     LessonFigures m_figures;
 };
 

@@ -34,6 +34,7 @@ struct LessonFigures
     std::vector<RunResult> pinned;   // the same with page-locked memory (may be empty)
     double cpuMs = -1;               // the CPU to beat: the fastest real CPU code of the run
     std::string cpuTitle;            // "OpenCV on 2 CPU threads"
+    int cpuMeasurements = 0;         // cpuMs is the best median of this many measurements (CpuTimings.h)
 
     bool empty() const { return pageable.empty(); }
     const RunResult *find(const std::string &variant, bool pinnedRun = false) const;

@@ -2,6 +2,8 @@
 #include "TimingPanel.h"
 
 #include "ChartViews.h"
+#include "CpuTimingsWatch.h"
+#include "UiText.h"
 #include "ProgramCache.h"
 
 #include <QBarCategoryAxis>
@@ -200,6 +202,11 @@ void TimingBar::paintEvent(QPaintEvent *)
 
 TimingPanel::TimingPanel(QWidget *parent) : QWidget(parent)
 {
+    // A later measurement of the same CPU work (a race, another run) changes the figures on display.
+    connect(CpuTimingsWatch::instance(), &CpuTimingsWatch::changed, this, [this] {
+        if (m_hasNumbers && refreshCpuFigures(m_shown.run))
+            showNumbers(m_shown);
+    });
     auto *layout = new QVBoxLayout(this);
     m_title = new QLabel(tr("<b>No run yet.</b>"), this);
     m_title->setObjectName("timingTitle");
@@ -342,8 +349,11 @@ void TimingPanel::setTimingPending(const ComputeResult &preview)
     m_pending = true;
 }
 
-void TimingPanel::setResult(const ComputeResult &result)
+void TimingPanel::setResult(const ComputeResult &arrived)
 {
+    // Its CPU figures as the store has them now (a race may have measured the same work since the run).
+    ComputeResult result = arrived;
+    refreshCpuFigures(result.run);
     const RunResult &r = result.run;
     setNote({});
     m_pending = false;
@@ -457,15 +467,27 @@ void TimingPanel::showNumbers(const ComputeResult &result)
             return tr("—");
         return times(cpuMs / r.kernelMs.median);
     };
-    auto cpuNote = [&](double cpuMs) {
+    // Every CPU time is the process's CPU timing store's (CpuTimings.h): the best median of the measurements
+    // of that code on this work so far, the same figure the race page shows, printed as it prints it
+    // (msText); said as what it is.
+    auto measuredWords = [&](int measurements) {
+        return measurements > 0 ? QStringLiteral(" (%1)").arg(QString::fromStdString(cpuTimingWords(measurements)))
+                                : QString();
+    };
+    auto measurementsOf = [&](CpuCode code) {
+        return r.cpuWork.empty() ? 0
+                                 : cpuTimings().find(r.cpuWork, code == CpuCode::Reference ? 1 : r.cpuThreads, code)
+                                       .measurements;
+    };
+    auto cpuNote = [&](double cpuMs, int measurements) {
         if (cpuMs <= 0)
             return tr("not measured");
         // "0.30x" alone reads like a speed-up; say plainly when the device lost.
         if (r.kernelMs.median > 1.05 * cpuMs) // "1.0x slower" would be noise, not news
-            return tr("CPU took %1: the kernel is %2× slower")
-                .arg(ms(cpuMs))
+            return tr("CPU took %1%2: the kernel is %3× slower")
+                .arg(msText(cpuMs), measuredWords(measurements))
                 .arg(r.kernelMs.median / cpuMs, 0, 'f', 1);
-        return tr("CPU took %1").arg(ms(cpuMs));
+        return tr("CPU took %1%2").arg(msText(cpuMs), measuredWords(measurements));
     };
     if (!cpu) {
         // On a CPU device (PoCL) every speed-up below is the same chip against itself: say so first.
@@ -476,7 +498,7 @@ void TimingPanel::showNumbers(const ComputeResult &result)
         const QString best = QString::fromStdString(r.cpuBestLabel);
         rows += row(best.isEmpty() ? tr("Speed-up vs fastest CPU code")
                                    : tr("Speed-up vs fastest CPU code (%1)").arg(best.toHtmlEscaped()),
-                    speedup(r.cpuBestMs), cpuNote(r.cpuBestMs));
+                    speedup(r.cpuBestMs), cpuNote(r.cpuBestMs, r.cpuMeasurements));
         if (r.cpuBestMs > 0 && r.totalMs > 0) {
             const double x = r.cpuBestMs / r.totalMs;
             rows += row(tr("… with the copies"), times(x),
@@ -484,14 +506,16 @@ void TimingPanel::showNumbers(const ComputeResult &result)
                               : tr("upload + kernel + download against the same CPU code's time"));
         }
         if (r.openCvCpuMs > 0)
-            rows += row(tr("OpenCV on the CPU"), ms(r.openCvCpuMs), tr("%1 threads").arg(r.cpuThreads));
+            rows += row(tr("OpenCV on the CPU"), msText(r.openCvCpuMs),
+                        tr("%1 threads%2").arg(r.cpuThreads).arg(measuredWords(measurementsOf(CpuCode::OpenCv))));
         rows += row(tr("Speed-up vs our CPU code, %1 threads").arg(r.cpuThreads), speedup(r.cpuMultiMs),
-                    cpuNote(r.cpuMultiMs));
+                    cpuNote(r.cpuMultiMs, measurementsOf(CpuCode::Ours)));
         // The single-threaded reference only checks results: its time, never a "speed-up vs the CPU"
         // (issue 24: "Speed-up vs CPU, 1 thread 40.9×" read as the processor's speed).
         if (r.cpuSingleMs > 0)
-            rows += row(tr("Checking reference (plain C++, 1 thread)"), ms(r.cpuSingleMs),
-                        tr("used to check every result; not the processor's speed"));
+            rows += row(tr("Checking reference (plain C++, 1 thread)"), msText(r.cpuSingleMs),
+                        tr("used to check every result; not the processor's speed%1")
+                            .arg(measuredWords(measurementsOf(CpuCode::Reference))));
     }
     if (r.checked && !cpu) {
         rows += row(tr("Matches CPU reference"),

@@ -57,6 +57,8 @@ class TimingPanel : public QWidget
 public:
     explicit TimingPanel(QWidget *parent = nullptr);
 
+    // Its CPU figures are read from core's CPU timing store (CpuTimings.h) as it is shown, and again
+    // whenever the store changes (CpuTimingsWatch): the race page and this panel show one CPU time.
     void setResult(const ComputeResult &result);
     // A run whose picture is shown before its timings (ComputeWorker::firstPicture): its title, what is known
     // (the program, the first launch's check) and "timing…"; the bars and the numbers of any earlier run go,

@@ -94,8 +94,10 @@ ReportData workbenchReport(const MainWindow &window)
         for (const ParamSpec &p : filter->params)
             data.settings.emplace_back(p.label, number(filter->param(run.params, p.key)));
 
-    for (const ComputeResult &r : window.runLog().runs())
+    for (const ComputeResult &r : window.runLog().runs()) {
         data.runs.push_back(ReportRun{s(r.engine.label()), r.run});
+        refreshCpuFigures(data.runs.back().result); // the CPU times as the race section and the panel say them
+    }
 
     auto addImage = [&](const std::string &caption, const QImage &picture) {
         WorkbenchPage::addReportImage(data, caption, picture);

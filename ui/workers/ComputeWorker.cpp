@@ -209,7 +209,10 @@ static WorkerOutcome runUserVariant(const ComputeRequest &request, const std::st
     job.input = buildOnly ? Image(input.width(), input.height(), input.format()) : input;
     WorkerOptions options;
     options.cancel = cancel;
-    return runInWorker(job, options);
+    WorkerOutcome out = runInWorker(job, options);
+    if (!buildOnly) // its CPU times as this window's other runs and races say them (CpuTimings.h)
+        adoptHelperCpuFigures(out.result, job.request, input.width(), input.height());
+    return out;
 }
 
 QString ComputeWorker::doCheck(const ComputeRequest &request)
@@ -381,7 +384,12 @@ ComputeResult ComputeWorker::executeOnCpu(const ComputeRequest &request)
             filter->cpuReference(src, dst, request.run.params, threads);
             samples.push_back(msSince(start));
         }
-        r.kernelMs = Stats::of(samples);
+        // A CPU measurement: into the CPU timing store, and its figure for the work is the time shown (the
+        // race page's and every run's timing panel's CPU time too: CpuTimings.h).
+        r.cpuWork = cpuWorkKey(*filter, request.run.params, src.width(), src.height());
+        const CpuTiming t = cpuTimings().add(r.cpuWork, threads, threads == 1 ? CpuCode::Reference : CpuCode::Ours,
+                                             samples);
+        r.kernelMs = t.known() ? Stats{t.minMs, t.ms, t.maxMs} : Stats::of(samples);
         r.totalMs = r.kernelMs.median;
         const double pixels = double(src.width()) * double(src.height());
         r.bytesMoved = 2.0 * double(src.sizeBytes());

@@ -379,7 +379,10 @@ QString RaceChart::labelText(int i, double axisMax) const
     if (e.isCheckingReference())
         return label + tr(", used to check every result");
     if (e.name == m_race.cpuReferenceName)
-        return label + tr(", the CPU code to beat");
+        return label + (m_race.cpuReferenceMeasurements > 0
+                            ? tr(", the CPU code to beat (%1)")
+                                  .arg(QString::fromStdString(cpuTimingWords(m_race.cpuReferenceMeasurements)))
+                            : tr(", the CPU code to beat"));
     if (m_metric == RaceMetric::KernelOnly && e.onDevice()) // the versions against each other
         return i == m_race.deviceWinner() ? label + tr(", the fastest")
                                           : label + QStringLiteral(", ") + QString::fromStdString(m_race.versusFastestWords(e));

@@ -1,5 +1,6 @@
 // RacePage: the race of every variant, as bars (see RacePage.h).
 #include "RacePage.h"
+#include "CpuTimingsWatch.h"
 #include "UiText.h"
 
 #include "ImageFileIo.h"
@@ -29,6 +30,14 @@ namespace fwb {
 RacePage::RacePage(QWidget *parent) : JobPage(parent)
 {
     setObjectName("racePage");
+    // A later measurement of the same CPU work (a run, another race) changes the CPU to beat: the bars, the
+    // verdict and the report show the store's figure (CpuTimings.h), the one the timing panel shows.
+    connect(CpuTimingsWatch::instance(), &CpuTimingsWatch::changed, this, [this] {
+        if (m_race.refreshCpuFigures()) {
+            showRace();
+            updateWinner();
+        }
+    });
     createJobControls({tr("Race All Variants"), "raceAction",
                        tr("Run every variant of this filter, the CPU and OpenCV on this picture, fastest first"),
                        tr("Race All Variants"), "raceButton", "raceCancel", "raceProgress", tr("%v of %m runs")});
@@ -302,7 +311,7 @@ QString RacePage::runsText() const
 void RacePage::onProgress(const RaceEntry &entry, int done, int total)
 {
     m_race.entries.push_back(entry);
-    m_race.pickCpuToBeat(); // until the race ends: the fastest real CPU row so far (never the reference)
+    m_race.refreshCpuFigures(); // until the race ends: the fastest real CPU row so far (never the reference)
     m_race.measureSharedCopy();
     showRace();
     m_progress->setMaximum(total);
@@ -316,6 +325,7 @@ void RacePage::onFinished(const RaceResult &race)
 {
     clearPending(); // a cancelled race leaves its next version unbuilt
     m_race = race;
+    m_race.refreshCpuFigures(); // as the store has them now
     updateTitles();
     showRace();
     // What is said counts what is drawn: the racers on the device and on the CPU, not the checking

@@ -17,10 +17,7 @@ QString verdictMs(double t)
 {
     if (t < 0.0005) // "0.000 ms" would read as nothing at all
         return RaceVerdict::tr("under 0.001 ms");
-    return t >= 100 ? QStringLiteral("%1 ms").arg(t, 0, 'f', 0)
-           : t >= 10 ? QStringLiteral("%1 ms").arg(t, 0, 'f', 1)
-           : t >= 1  ? QStringLiteral("%1 ms").arg(t, 0, 'f', 2)
-                     : QStringLiteral("%1 ms").arg(t, 0, 'f', 3);
+    return msText(t); // as the bars and the timing panel print a time: one CPU time reads the same everywhere
 }
 
 QColor partColour(RaceVerdict::Part part)
@@ -196,8 +193,10 @@ QString RaceVerdict::rowLabel(int row) const
         return {};
     const Row &r = m_rows[row];
     QString text = verdictMs(r.ms);
-    if (r.cpuToBeat)
-        text += tr(", the CPU to beat");
+    if (r.cpuToBeat) // the CPU timing store's figure (CpuTimings.h), the timing panel's too: say what it is
+        text += m_race.cpuReferenceMeasurements > 0
+                    ? tr(", the CPU to beat (%1)").arg(q(cpuTimingWords(m_race.cpuReferenceMeasurements)))
+                    : tr(", the CPU to beat");
     else if (!r.stacked && m_race.cpuReferenceMs > 0 && r.ms > 0)
         text += QStringLiteral(", ") + q(speedupWords(m_race.cpuReferenceMs / r.ms, m_race.cpuReferenceTitle));
     return text;
