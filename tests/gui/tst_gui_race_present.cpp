@@ -183,6 +183,58 @@ private slots:
         QCOMPARE(previewPixmap(opaque, 64).toImage().pixelColor(10, 10), QColor(Qt::black));
     }
 
+    // The race page at 1366x768 with the controls docked (a chart about 914 px wide, the names taking half):
+    // a bar cut just past the axis has too short an honest length to hold its label, and there was no room
+    // for it after the bar either, so "30x as long as the fastest" ran past the right edge. Every label now
+    // ends inside the chart and inside its row, and every uncut bar stays proportional.
+    void narrowChartKeepsLabelsInside()
+    {
+        RaceChart chart;
+        chart.setShowReference(true);
+        RaceResult r;
+        r.filter = "median3x3";
+        r.cpuReferenceName = "cpu_multi";
+        r.cpuReferenceTitle = "our C++ code on 2 CPU threads";
+        const double times[] = {0.13, 0.18, 0.59, 0.91, 1.41, 1.43, 1.68, 3.08, 5.35, 8.11, 14.62, 27.5};
+        for (int i = 0; i < 12; ++i) {
+            RaceEntry e;
+            e.name = i == 0 ? "cpu_multi" : i == 11 ? "cpu_single" : "v" + std::to_string(i);
+            e.title = i == 0    ? "Our C++ code, 2 threads"
+                      : i == 11 ? "Checking reference"
+                                : "Forgetful selection, two values per 16x2 min/max (PTX), version " + std::to_string(i);
+            e.baseline = e.onHost = i == 0 || i == 11;
+            e.result.kernelMs = Stats{times[i], times[i], times[i]};
+            e.result.totalMs = times[i];
+            r.entries.push_back(e);
+        }
+        r.cpuReferenceMs = 0.13;
+        chart.setRace(r);
+        for (RaceMetric metric : {RaceMetric::EndToEnd, RaceMetric::KernelOnly})
+            for (int width : {914, 1000, 1250}) {
+                chart.setMetric(metric);
+                chart.resize(width, chart.minimumSizeHint().height());
+                const double msPerPixel = chart.msPerPixel();
+                for (std::size_t i = 0; i < r.entries.size(); ++i) {
+                    const QRect row = chart.barRect(int(i));
+                    if (!row.isValid())
+                        continue;
+                    const QRect label = chart.labelRect(int(i));
+                    const QString what = QString("%1 px, %2: label %3..%4, rows %5..%6")
+                                             .arg(width).arg(q(r.entries[i].name)).arg(label.left()).arg(label.right())
+                                             .arg(label.top()).arg(label.bottom());
+                    QVERIFY2(label.isValid() && label.right() <= width && label.left() >= 0, qPrintable(what));
+                    QVERIFY2(label.top() >= row.top() - 1 && label.bottom() <= row.bottom() + 1, qPrintable(what));
+                    bool broken = false;
+                    const double length = chart.barLength(int(i), &broken);
+                    const double t = r.entries[i].timeMs(metric);
+                    if (broken) // never longer than its time would make it
+                        QVERIFY2(length < t / msPerPixel, qPrintable(what));
+                    else
+                        QVERIFY2(std::abs(length - t / msPerPixel) <= 1.0, qPrintable(what));
+                }
+            }
+    }
+
     void presentBarsKeepAUsefulWidth()
     {
         RaceChart chart;

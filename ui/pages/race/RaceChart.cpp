@@ -192,6 +192,7 @@ struct RaceChart::Layout
     int rowH = 20;
     int gap = 0;           // space above the reference row
     double left = 0, plotWidth = 1, axisMax = 1, step = 1;
+    double room = 1;       // from `left` to the right edge, less a margin: the longest a bar may be
     int nameWidth = 0;
     QFont font, bold;
     QFont wrapped;   // large type: names or labels too long for one line go over two lines in this type
@@ -210,7 +211,11 @@ struct RaceChart::Layout
     int pendingTop() const { return kTop + pendingRow * rowH; }
     int barsBottom() const { return rowTop(int(order.size())); }
     double length(double ms) const { return plotWidth * ms / axisMax; }
+    bool cut(double ms) const { return ms > axisMax * 1.0001; }
 };
+
+// A cut bar's label inside it needs this much more than the text: the space before it and the zigzag after it.
+constexpr double kCutLabelPad = 30;
 
 RaceChart::Layout RaceChart::layout() const
 {
@@ -292,6 +297,7 @@ RaceChart::Layout RaceChart::layout() const
     }
     l.left = l.nameWidth + 16;
     const double room = double(width()) - l.left - 8;
+    l.room = room;
     // The widest plot that leaves every uncut bar's label room after its bar (a short bar's long label
     // may reach past the axis's end); a cut bar carries its label inside.
     auto widestPlot = [&](const QFont &labelFont, bool wrap) {
@@ -307,10 +313,11 @@ RaceChart::Layout RaceChart::layout() const
                 continue;
             plot = std::min(plot, (room - labelWidth(i) - 6) / std::max(1e-9, t / l.axisMax));
         }
-        for (int i : l.order) { // a cut bar too short for its label: the label goes after the bar
-            if (m_race.entries[i].timeMs(m_metric) <= l.axisMax * 1.0001)
+        for (int i : l.order) { // a cut bar whose label fits in no bar it may have: the label goes after the bar
+            const double t = m_race.entries[i].timeMs(m_metric);
+            if (t <= l.axisMax * 1.0001)
                 continue;
-            if (fm.horizontalAdvance(labelText(i, l.axisMax)) + 24 > plot)
+            if (fm.horizontalAdvance(labelText(i, l.axisMax)) + kCutLabelPad > std::min(room, plot * t / l.axisMax))
                 plot = std::min(plot, room - 18 - labelWidth(i));
         }
         return plot;
@@ -323,6 +330,13 @@ RaceChart::Layout RaceChart::layout() const
         l.labelsWrap = true;
         l.labelFont = l.wrapped;
         l.plotWidth = std::max(widestPlot(l.wrapped, true), 0.4 * room);
+    } else if (!m_large && l.plotWidth < 80) {
+        // A narrow window (1366x768 with the dock open): labels too long for one line after the bars would run
+        // past the right edge; they wrap over two lines of a smaller type, which a row holds.
+        l.labelsWrap = true;
+        l.wrapped.setPointSizeF(l.wrapped.pointSizeF() * 0.75);
+        l.labelFont = l.wrapped;
+        l.plotWidth = widestPlot(l.wrapped, true);
     }
     l.plotWidth = std::max(80.0, l.plotWidth);
     return l;
@@ -338,12 +352,12 @@ RaceChart::LabelPlace RaceChart::labelPlace(const Layout &l, int i, int y) const
     place.font = l.labelFont;
     const int rh = l.rowH;
     const double t = m_race.entries[i].timeMs(m_metric);
-    const bool broken = t > l.axisMax * 1.0001;
-    const double length = broken ? l.plotWidth + 12 : l.length(t);
+    const bool broken = l.cut(t);
+    const double length = drawnLength(l, i);
     const double barRight = l.left + std::max(2.0, length);
     const QFontMetrics fm(l.labelFont);
     place.flags = Qt::AlignLeft | Qt::AlignVCenter;
-    if (broken && fm.horizontalAdvance(place.text) + 24 <= length) {
+    if (broken && fm.horizontalAdvance(place.text) + kCutLabelPad <= length) {
         place.inside = true;
         place.rect = QRectF(l.left + 6, y, width() - l.left - 6, rh);
     } else {
@@ -395,11 +409,22 @@ double RaceChart::barLength(int entry, bool *broken) const
     const Layout l = layout();
     if (std::find(l.order.begin(), l.order.end(), entry) == l.order.end())
         return 0;
-    const double t = m_race.entries[entry].timeMs(m_metric);
-    const bool cut = t > l.axisMax * 1.0001;
     if (broken)
-        *broken = cut;
-    return cut ? l.plotWidth + 12 : l.length(t);
+        *broken = l.cut(m_race.entries[entry].timeMs(m_metric));
+    return drawnLength(l, entry);
+}
+
+// An uncut bar: exactly proportional. A cut bar: past the axis's end by 12 px, or as long as its label needs to
+// sit inside it (so that a long label is never pushed past the right edge), but never as long as its time
+// would make it nor past the room: it is always shorter than the scale says, and says so.
+double RaceChart::drawnLength(const Layout &l, int entry) const
+{
+    const double t = m_race.entries[entry].timeMs(m_metric);
+    if (!l.cut(t))
+        return l.length(t);
+    const double text = QFontMetrics(l.labelFont).horizontalAdvance(labelText(entry, l.axisMax)) + kCutLabelPad;
+    const double longest = std::min(l.room, l.length(t) - 1);
+    return std::max(l.plotWidth + 12, std::min(text, longest));
 }
 
 double RaceChart::msPerPixel() const
@@ -523,12 +548,12 @@ void RaceChart::paintEvent(QPaintEvent *)
                               : e.isCheckingReference() ? QColor(200, 200, 200)
                               : e.baseline               ? QColor(150, 150, 150)
                                                          : QColor(59, 120, 194);
-        const bool broken = t > l.axisMax * 1.0001; // as barLength()
-        const double length = broken ? l.plotWidth + 12 : l.length(t);
+        const bool broken = l.cut(t); // as barLength()
+        const double length = drawnLength(l, i);
         const QRectF bar(l.left, y + rh * 0.18, std::max(2.0, length), rh * 0.64);
         p.fillRect(bar, colour);
         if (broken) { // off the scale: a white zigzag across the bar says it is cut short
-            const double bx = l.left + l.plotWidth - 10;
+            const double bx = l.left + length - 22; // 10 px before the bar's end, after a label inside it
             p.setPen(QPen(palette().base().color(), 3));
             p.drawLine(QPointF(bx, bar.bottom() + 1), QPointF(bx + 6, bar.top() - 1));
             p.drawLine(QPointF(bx + 6, bar.bottom() + 1), QPointF(bx + 12, bar.top() - 1));
@@ -565,10 +590,13 @@ void RaceChart::paintEvent(QPaintEvent *)
     for (int k = 1; k < ticks; ++k)
         label(k, false);
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(QPointF(l.left, axisY + 8 + fm.height() + fm.ascent()),
-               m_metric == RaceMetric::KernelOnly
-                   ? tr("filtering time in milliseconds, copies left out: bar length is proportional to the time")
-                   : tr("time in milliseconds: bar length is proportional to the time, shorter is faster"));
+    const QString caption = m_metric == RaceMetric::KernelOnly
+                                ? tr("filtering time in milliseconds, copies left out: bar length is proportional to the time")
+                                : tr("time in milliseconds: bar length is proportional to the time, shorter is faster");
+    // Under the axis, moved left as far as the names' column where it would run past the right edge.
+    const double captionX = std::max(4.0, std::min(l.left, width() - 4.0 - fm.horizontalAdvance(caption)));
+    p.drawText(QPointF(captionX, axisY + 8 + fm.height() + fm.ascent()),
+               fm.elidedText(caption, Qt::ElideRight, int(width() - 4 - captionX)));
     if (m_metric == RaceMetric::KernelOnly && m_race.memoryFloorMs > 0) {
         const double fx = l.left + l.length(m_race.memoryFloorMs);
         p.setPen(QPen(QColor(192, 57, 43), 2, Qt::DashLine));

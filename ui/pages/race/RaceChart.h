@@ -93,6 +93,7 @@ private:
         bool inside = false; // inside a cut bar, on its colour
     };
     LabelPlace labelPlace(const Layout &layout, int entry, int rowTop) const;
+    double drawnLength(const Layout &layout, int entry) const; // a bar's length in pixels (barLength)
 
 
     RaceResult m_race;
