@@ -22,6 +22,9 @@ signals:
     // Some CPU figure changed (emitted on the GUI thread, once for a burst of measurements).
     void changed();
 
+private slots:
+    void deliver(); // on the GUI thread: changed()
+
 private:
     explicit CpuTimingsWatch(QObject *parent);
     int m_listener = 0;
