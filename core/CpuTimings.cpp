@@ -1,6 +1,8 @@
 // CpuTimings: the process's one record of CPU times (see CpuTimings.h).
 #include "CpuTimings.h"
 
+#include "Session.h" // Stats::of: the median, min and max every timing in the project uses
+
 #include <algorithm>
 #include <cstdio>
 
@@ -34,13 +36,6 @@ std::string fullKey(const std::string &work, int threads, CpuCode code)
     return work + "|" + std::to_string(threads) + "|" + cpuCodeName(code);
 }
 
-double medianOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 } // namespace
 
 CpuTiming CpuTimings::add(const std::string &work, int threads, CpuCode code, const std::vector<double> &samples)
@@ -62,11 +57,10 @@ CpuTiming CpuTimings::add(const std::string &work, int threads, CpuCode code, co
             it = std::prev(m_entries.end());
         }
         CpuTiming &t = it->timing;
-        const double median = medianOf(valid);
-        const auto [lo, hi] = std::minmax_element(valid.begin(), valid.end());
-        t.ms = t.ms > 0 ? std::min(t.ms, median) : median;
-        t.minMs = t.minMs > 0 ? std::min(t.minMs, *lo) : *lo;
-        t.maxMs = std::max(t.maxMs, *hi);
+        const Stats batch = Stats::of(valid);
+        t.ms = t.ms > 0 ? std::min(t.ms, batch.median) : batch.median;
+        t.minMs = t.minMs > 0 ? std::min(t.minMs, batch.min) : batch.min;
+        t.maxMs = std::max(t.maxMs, batch.max);
         ++t.measurements;
         t.samples += int(valid.size());
         ++m_generation;

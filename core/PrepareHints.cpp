@@ -142,8 +142,15 @@ constexpr Hint kCpuHints[] = {
 std::vector<PreparedBuild> toBuilds(const Hint *begin, const Hint *end)
 {
     std::vector<PreparedBuild> out;
-    for (const Hint *h = begin; h != end; ++h)
-        out.push_back(PreparedBuild{h->filter, h->variant, h->format, "compiled", h->ms, {}, {}, {}, 0, false});
+    for (const Hint *h = begin; h != end; ++h) {
+        PreparedBuild b;
+        b.filter = h->filter;
+        b.variant = h->variant;
+        b.format = h->format;
+        b.origin = "compiled";
+        b.buildMs = h->ms;
+        out.push_back(std::move(b));
+    }
     return out;
 }
 

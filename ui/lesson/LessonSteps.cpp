@@ -275,10 +275,8 @@ LessonStepView lessonStep(LessonStep step, const LessonFigures &f, const LessonP
     v.note = lessonSameProcessorNote(f);
     // The CPU time as the race page and the timing panel show it (the process's CPU timing store): said
     // as what it is where it is the best of several.
-    const std::string cpuTakes = ms(f.cpuMs)
-                                 + (f.cpuMeasurements > 1
-                                        ? ", the best of " + std::to_string(f.cpuMeasurements) + " measurements"
-                                        : std::string());
+    const std::string cpuTakes = ms(f.cpuMs) + (f.cpuMeasurements > 1 ? ", the " + cpuTimingWords(f.cpuMeasurements)
+                                                                        : std::string());
 
     switch (step) {
     case LessonStep::Port: {
