@@ -113,6 +113,8 @@ void printTable(const DeviceInfo &device, double copyGBps, const Image &image, c
                             fmtMs(r.stagesMs).c_str(), fmtMs(r.totalMs).c_str());
             std::printf("%s\n", r.reuploaded ? "" : "; upload skipped: image resident");
         }
+        if (!r.outputNote.empty() && !r.baseline)
+            std::printf("    output: %s\n", r.outputNote.c_str());
     }
     if (!fastestCpu.empty())
         std::printf("\nFastest CPU code (the speedups' baseline): %s.", fastestCpu.c_str());

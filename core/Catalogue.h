@@ -6,6 +6,7 @@
 #include "Image.h"
 #include "WorkGroup.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -115,6 +116,8 @@ struct VariantSpec
     int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
     int blockBytesGpuRgba = 0; // rgba8888 on GPUs where it differs from gray8's (0: blockBytesGpu)
     int blockHeightGpuRgba = 0; // rgba8888 on GPUs: rows per work-item where they differ (0: blockHeight)
+    int blockHeightGpuWide = 0; // 16-bit outputs (FilterSpec::wideOutput) on GPUs: rows per work-item where they
+                                // differ (0: as the layout's)
     int maxRadius = 0;     // > 0: unavailable when the filter's radius is larger (kernels unrolled per radius)
     // > 0 (single-pass variants): the kernel takes two more int arguments after `params`, the input's and
     // the output's row pitch in bytes, and a whole image copied to and from device buffers (pageable and
@@ -212,6 +215,18 @@ struct FilterSpec
     // The oracle's bytes on `threads` threads: cpuExact where set (and threads > 1), else cpuReference.
     // What a device output is checked against (Session::checkReference() caches it).
     void oracleBytes(const Image &src, Image &dst, const FilterParams &p, int threads) const;
+
+    // 16-bit signed output (Sobel's gx or gy as NPP and OpenCV's CV_16S give them), where `wideOutput`
+    // is set and says so for these parameters: the kernels write one int16 a pixel (gray8 only), the run
+    // times that, checks every value exactly against `wideReference`, and shows (and saves) `wideView`'s
+    // 8-bit picture of them. Unset: 8-bit output like the input.
+    std::function<bool(const FilterParams &)> wideOutput;
+    std::function<void(const Image &src, std::vector<std::int16_t> &values, const FilterParams &)> wideReference;
+    std::function<void(const std::int16_t *values, Image &view, const FilterParams &)> wideView;
+    bool writesWide(const FilterParams &p) const { return wideOutput && wideOutput(p); }
+    // Why these parameters cannot run at all (every variant), else empty: the 16-bit outputs in a
+    // layout other than gray8. Unset: none.
+    std::function<std::string(const FilterParams &)> paramsProblem;
 
     // The variant of that name, else the one it was called before (variantAliases()); nullptr when neither.
     const VariantSpec *variant(const std::string &variantName) const;

@@ -45,8 +45,8 @@ std::string callProblem(const FilterSpec &filter, const FilterParams &params)
         if (params.format != PixelFormat::Gray8)
             return "NPP's 16-bit Sobel is single-channel (gray8 only)";
         if (sobelOutput(filter, params) == 2)
-            return "NPP has no Sobel magnitude; output=0 (|gx|) or output=1 (|gy|) compares with NPP's 16-bit "
-                   "Sobel";
+            return "NPP has no Sobel magnitude; output=3 (gx, 16-bit, NPP's own output) or 0 (|gx|, 8-bit) compares "
+                   "with NPP's 16-bit Sobel";
     }
     if (call == Call::GaussianBlur && windowRadius(filter, params) > 15)
         return "NPP's Gaussian takes at most 31 taps";
@@ -323,7 +323,7 @@ OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams 
             break;
         }
         case Call::Sobel: {
-            const bool gx = sobelOutput(filter, params) == 0;
+            const bool gx = sobelOutput(filter, params) % 3 == 0; // 0 = |gx|, 3 = gx (16-bit); 1 and 4: gy
             const auto fn = gx ? nppiFilterSobelVertBorder_8u16s_C1R_Ctx : nppiFilterSobelHorizBorder_8u16s_C1R_Ctx;
             once = [&, fn] {
                 nppCheck(fn(in.bytes(), in.step(), size, origin, reinterpret_cast<Npp16s *>(out.bytes()), out.step(),
@@ -398,6 +398,7 @@ OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams 
 
         Image result(outW, outH, src.format());
         if (sobel) {
+            run.outputBytesPerValue = 2;
             std::vector<std::int16_t> v(std::size_t(w) * std::size_t(h));
             down.push_back(events.time(stream, [&] {
                 cudaCheck(cudaMemcpy2DAsync(v.data(), std::size_t(w) * 2, out.data, out.pitch, std::size_t(w) * 2,

@@ -176,7 +176,13 @@ struct OpenCvFilter
         return text;
     }
 
-    int sobelOutput() const { return intParam(filter, params, filter.openCv.outputParam); }
+    // 0 = |gx|, 1 = |gy|, 2 = magnitude; 3 and 4 (gx, gy as 16-bit numbers) compare as 0 and 1: OpenCV's
+    // row converts its 16-bit result to our 8-bit picture (convertScaleAbs) inside the timed call.
+    int sobelOutput() const
+    {
+        const int output = intParam(filter, params, filter.openCv.outputParam);
+        return output >= 3 ? output - 3 : output;
+    }
 
     void operator()(const Array &src, Array &dst)
     {

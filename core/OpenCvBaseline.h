@@ -30,6 +30,7 @@ struct OpenCvRun
     std::string deviceName;    // T-API: the OpenCL device OpenCV ran on
     int interiorMargin = 0;    // > 0: the library filters only the pixels this far from every edge
                                // (NPP's median); the check compares that interior
+    int outputBytesPerValue = 1; // what the call writes per output byte of ours (NPP's Sobel: 2, 16-bit)
 };
 
 // The OpenCL objects of a session that OpenCV's T-API should use (cl_platform_id, cl_context, cl_device_id).

@@ -206,6 +206,7 @@ template <typename Io, Fields<RunResult> R> void schemaFields(Io &io, R &r)
     io.field("build_origin", r.buildOrigin);
     io.field("transfer", r.transfer);
     io.text("transfer_note", r.transferNote);
+    io.text("output_note", r.outputNote);
     io.field("staging_ms", r.stagingMs);
     io.field("upload_ms", r.uploadMs);
     io.field("upload_gbps", r.uploadGBps);

@@ -107,6 +107,7 @@ struct RunResult
     bool reuploaded = true;
     std::string transfer = "pageable"; // the TransferMode's name (transferModeName)
     std::string transferNote; // what the mode used, e.g. "svm: coarse-grain buffer", or why it is unavailable
+    std::string outputNote;   // what the output is where it is not the input's 8-bit layout (Sobel's 16-bit gx)
     double stagingMs = 0;  // pinned only: host memcpy into and out of the pinned buffers, once per run
                            // (tiles: per tile, overlapped with the device and inside totalMs; median per repeat)
     double uploadMs = 0;   // median over repeats (profiling events; mapped modes: host clock, memcpy included)

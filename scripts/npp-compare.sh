@@ -37,6 +37,8 @@ rows=(
     "dilate stream radius=1"
     "sobel strips output=0"
     "sobel stream output=0"
+    "sobel strips output=3"
+    "sobel stream output=3"
     "transpose register_blocks -"
     "transpose local -"
     "transpose word_blocks -"
@@ -52,12 +54,15 @@ for format in gray8 rgba8888; do
         [ -n "$only" ] && ! grep -qE -- "$only" <<<"$filter $variant" && continue
         [ "$variant" = packed ] && [ "$format" != gray8 ] && continue # the packed rung is gray8 only
         [ "$variant" = word_blocks ] && [ "$format" != rgba8888 ] && continue # rgba8888 only
+        [ "$param" = output=3 ] && [ "$format" != gray8 ] && continue # Sobel's 16-bit gx (NPP's output): gray8 only
         args=(run --filter "$filter" --variant "$variant" --baselines --format "$format" --synthetic "$size"
               --border replicate --repeat "$repeat" --no-cpu-single --check "${devargs[@]}" ${flush:+--flush-cache})
         [ "$param" != "-" ] && args+=(--param "$param")
         echo "== filter-bench ${args[*]}"
-        "$bench" "${args[@]}" --json-file "$out/$filter-$variant-$format.json" --overwrite \
-            > "$out/$filter-$variant-$format.txt" 2>&1 || echo "   (exit $?, see $filter-$variant-$format.txt)"
+        name="$filter-$variant-$format"
+        [ "$param" = output=3 ] && name="$filter-$variant-16bit-$format"
+        "$bench" "${args[@]}" --json-file "$out/$name.json" --overwrite \
+            > "$out/$name.txt" 2>&1 || echo "   (exit $?, see $name.txt)"
     done
 done
 python3 - "$out" <<'PY' | tee "$out/npp.md"
@@ -74,6 +79,8 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
         continue
     o = ours[0]
     om = o["kernel_ms"]["median"] if o.get("kernel_ms") else None
+    if o.get("output_note"):  # Sobel's 16-bit gx: NPP's own output
+        o["variant"] += ", 16-bit out"
     if npp is None or npp.get("error"):
         why = (npp or {}).get("error") or "no npp row"
         print(f"| {o['filter']} | {o['format']} | {om:.4f} ({o['variant']}) | - | - | {why} | |")

@@ -3,7 +3,7 @@
 # tests/fuzz/ with Debian's clang (the core and the image I/O instrumented with
 # -fsanitize=fuzzer-no-link,address,undefined) into build-san/ (shared with the sanitizer stage:
 # scripts/sanitizer-build.sh), then runs each target for
-# FWB_FUZZ_SECONDS (default 30: seven targets two at a time in about 2 minutes; a smoke test of every parser on
+# FWB_FUZZ_SECONDS (default 20: seven targets two at a time in about 80 s; a smoke test of every parser on
 # each change, FWB_FUZZ_SECONDS=3600 for a real search) from its
 # seed corpus in tests/fuzz/corpus/<target>/, as many at once as there are cores. Prints each target's
 # executions and findings; any finding (crash, leak, timeout, out-of-memory, sanitizer report) fails
@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/sanitizer-build.sh"
 build="$san_build"
-seconds="${FWB_FUZZ_SECONDS:-30}"
+seconds="${FWB_FUZZ_SECONDS:-20}"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_image_file fuzz_png fuzz_jpeg fuzz_cache_entry fuzz_tuning_db fuzz_user_variant fuzz_cli)
 start=$SECONDS

@@ -6,7 +6,7 @@
 # FWB_PACKAGE=0 skips it. Then the sanitizer stage (scripts/test-sanitizers.sh: ASan+UBSan, clang, in
 # build-san/, fourteen suites on PoCL); FWB_SANITIZERS=0 skips it. Then the fuzzing stage
 # (scripts/test-fuzz.sh: libFuzzer targets for every parser of outside data, from the same build-san/,
-# FWB_FUZZ_SECONDS each, default 60); FWB_FUZZ=0 skips it. Then the ThreadSanitizer stage
+# FWB_FUZZ_SECONDS each, default 20); FWB_FUZZ=0 skips it. Then the ThreadSanitizer stage
 # (scripts/test-tsan.sh: the window and worker-thread suites in build-tsan/, on the filter-bench built
 # above); FWB_TSAN=0 skips it. Each stage's time is printed at the end.
 set -euo pipefail

@@ -275,7 +275,7 @@ RunResult Session::runBaseline(const Image &input, const RunRequest &request, Ba
         r.downloadMs = run.downloadMs;
         r.totalMs = run.uploadMs + r.kernelMs.median + run.downloadMs;
         const std::size_t pixelBytes = src.sizeBytes();
-        r.bytesMoved = 2.0 * double(pixelBytes);
+        r.bytesMoved = double(pixelBytes) * (1.0 + double(run.outputBytesPerValue)); // NPP's Sobel writes 16-bit
         if (r.kernelMs.median > 0) {
             r.mpixPerS = double(src.width()) * double(src.height()) / (r.kernelMs.median * 1e-3) / 1e6;
             r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;

@@ -29,6 +29,9 @@ std::string Session::checkLaunch(const RunRequest &request, int width, int heigh
         return "unknown filter/variant " + request.filter + "/" + request.variant;
     if (std::string why = variantUnavailableReason(*variant, d->info, request.params.format); !why.empty())
         return why;
+    if (filter->paramsProblem)
+        if (std::string why = filter->paramsProblem(request.params); !why.empty())
+            return why;
     std::optional<TunedLaunch> tunedLaunch = d->tuned(request, width, height);
     const VariantSpec *const asked = variant;
     for (;;) {
@@ -128,6 +131,18 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         r.error = why;
         return r;
     }
+    if (filter->paramsProblem)
+        if (std::string why = filter->paramsProblem(request.params); !why.empty()) {
+            r.unavailable = true;
+            r.error = why;
+            return r;
+        }
+    // 16-bit signed outputs (FilterSpec::wideOutput): the kernels write 2 bytes a pixel, downloaded into a
+    // raw image of twice the width, checked exactly and shown through the family's 8-bit view.
+    const bool wide = filter->writesWide(request.params);
+    const std::size_t outElementBytes = wide ? 2 : 1;
+    if (wide)
+        r.tolerance = 0;
     if (input.isNull()) {
         r.error = "no input image";
         return r;
@@ -200,17 +215,24 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             return p.in == Slot::TmpA || p.in == Slot::TmpB || p.out == Slot::TmpA || p.out == Slot::TmpB;
         });
         const std::size_t tempBytes = pixelBytes * (variant->tempType == TempType::Float32 ? sizeof(float) : 1);
+        const std::size_t outPixelBytes = pixelBytes * outElementBytes; // the output buffer's bytes (unpadded)
         std::uint64_t maxAlloc = d->info.maxAllocSize;
         if (request.maxAllocBytes && (!maxAlloc || request.maxAllocBytes < maxAlloc))
             maxAlloc = request.maxAllocBytes;
-        const std::size_t largestBuffer = usesTemps ? std::max(pixelBytes, tempBytes) : pixelBytes;
-        const std::uint64_t deviceBytes = 2 * std::uint64_t(pixelBytes) + (usesTemps ? 2 * std::uint64_t(tempBytes) : 0);
+        const std::size_t largestBuffer = std::max(outPixelBytes, usesTemps ? std::max(pixelBytes, tempBytes) : pixelBytes);
+        const std::uint64_t deviceBytes = std::uint64_t(pixelBytes) + std::uint64_t(outPixelBytes)
+                                          + (usesTemps ? 2 * std::uint64_t(tempBytes) : 0);
         const bool tooBig = (maxAlloc && largestBuffer > maxAlloc)
                             || pixelBytes > std::size_t(INT32_MAX) // kernels index the image with int
                             || (d->info.globalMemSize && deviceBytes > d->info.globalMemSize * 3 / 4)
                             || (variant->usesImages
                                 && (std::size_t(w) > d->info.image2dMaxWidth || std::size_t(h) > d->info.image2dMaxHeight));
         const bool tiled = request.tileWidth > 0 || request.tileHeight > 0 || tooBig;
+        if (tiled && wide)
+            throw Error("the 16-bit output is not cut into tiles: run a smaller picture, or an 8-bit output ("
+                            + std::string(tooBig ? "this one does not fit the device in one piece" : "tiles were asked for")
+                            + ")",
+                        CL_INVALID_BUFFER_SIZE);
         if (tiled) {
             const std::string need = "the image (" + std::to_string(w) + "x" + std::to_string(h) + " " + formatName(src.format())
                                      + ") needs a " + mib(largestBuffer) + " buffer and " + mib(deviceBytes)
@@ -236,11 +258,13 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         // Row pitches on the device: padded to rowAlign bytes where whole images go through device buffers
         // (variants that ask for it), else the rows' own size. The output is H x W for a transpose.
         const int outRowPixels = filter->transposesOutput ? h : w, outRows = filter->transposesOutput ? w : h;
-        const std::size_t rowBytes = std::size_t(w) * std::size_t(ch), outRowBytes = std::size_t(outRowPixels) * std::size_t(ch);
+        const std::size_t rowBytes = std::size_t(w) * std::size_t(ch),
+                          outRowBytes = std::size_t(outRowPixels) * std::size_t(ch) * outElementBytes;
         const bool padded = variant->rowAlign > 0 && !tiled && !variant->usesImages
                             && (mode == TransferMode::Pageable || mode == TransferMode::Pinned);
         const std::size_t srcPitch = padded ? roundUp(rowBytes, std::size_t(variant->rowAlign)) : rowBytes;
-        const std::size_t dstPitch = padded ? roundUp(outRowBytes, std::size_t(variant->rowAlign)) : outRowBytes;
+        // 16-bit output rows: padded to twice the alignment, so that a vector of 16-bit values stays aligned.
+        const std::size_t dstPitch = padded ? roundUp(outRowBytes, std::size_t(variant->rowAlign) * outElementBytes) : outRowBytes;
         if (srcPitch != rowBytes || dstPitch != outRowBytes)
             r.transferNote += std::string(r.transferNote.empty() ? "" : "; ") + "rows padded to " + std::to_string(srcPitch)
                               + " bytes on the device (" + std::to_string(rowBytes)
@@ -257,15 +281,15 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
                 break;
             case TransferMode::ZeroCopy:
                 srcBuf = d->hostVisible(d->visibleSrc, pixelBytes);
-                dstBuf = d->hostVisible(d->visibleDst, pixelBytes);
+                dstBuf = d->hostVisible(d->visibleDst, outPixelBytes);
                 break;
             case TransferMode::OutputMapped:
                 srcBuf = d->buffer(Slot::Src, pixelBytes);
-                dstBuf = d->hostVisible(d->visibleDst, pixelBytes);
+                dstBuf = d->hostVisible(d->visibleDst, outPixelBytes);
                 break;
             case TransferMode::Svm:
                 svmSrc = d->svm(d->svmSrc, pixelBytes);
-                svmDst = d->svm(d->svmDst, pixelBytes);
+                svmDst = d->svm(d->svmDst, outPixelBytes);
                 break;
             }
         }
@@ -367,11 +391,13 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
         const bool pinnedDirect = mode == TransferMode::Pinned && d->isPinnedHost(src.data(), pixelBytes);
         if (!pinnedDirect && d->pinnedOutputBlock.use_count() == 1)
             d->pinnedOutputBlock.reset(); // an ordinary image now: the page-locked output block goes
-        // curW x curH: the last pass's output size.
-        Image out = outputStorage ? outputStorage(curW, curH, src.format())
-                    : pinnedDirect ? d->pinnedOutputImage(curW, curH, src.format())
-                                   : Image(curW, curH, src.format());
-        if (out.width() != curW || out.height() != curH || out.format() != src.format())
+        // curW x curH: the last pass's output size. 16-bit outputs land in a raw image of twice the width
+        // (their bytes as they are), which becomes the 8-bit picture after the check.
+        Image out = wide           ? Image(curW * 2, curH, PixelFormat::Gray8)
+                    : outputStorage ? outputStorage(curW, curH, src.format())
+                    : pinnedDirect  ? d->pinnedOutputImage(curW, curH, src.format())
+                                    : Image(curW, curH, src.format());
+        if (!wide && (out.width() != curW || out.height() != curH || out.format() != src.format()))
             throw Error("the output storage has the wrong size or format");
         if (pinnedDirect) {
             r.transferNote = "page-locked image: copies straight from and into its pixels, no staging memcpy"
@@ -504,7 +530,10 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
                 d->uploadedWhere = where;
             }
             if (iter == 0 && firstOutput) {
-                deliverFirstOutput(*this, d->options.cpuThreads, src, out, downloadTo, *filter, request, r, firstOutput);
+                if (wide)
+                    deliverFirstWideOutput(src, out, downloadTo, *filter, request, r, firstOutput);
+                else
+                    deliverFirstOutput(*this, d->options.cpuThreads, src, out, downloadTo, *filter, request, r, firstOutput);
                 if (warmups > 0) { // the check's CPU work ran on these caches: warm them again, untimed
                     ++warmups;
                     ++total;
@@ -533,7 +562,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             r.downloadGBps = double(outBytes) / (r.downloadMs * 1e-3) / 1e9;
         d->fillProbePercent(r, mode);
         const double pixels = double(w) * double(h);
-        r.bytesMoved = 2.0 * double(pixelBytes); // from the image, not the NDRange (PixelsX4 launches W/4)
+        r.bytesMoved = double(pixelBytes) + double(outPixelBytes); // from the image, not the NDRange (PixelsX4 launches W/4)
         if (r.kernelMs.median > 0) {
             r.mpixPerS = pixels / (r.kernelMs.median * 1e-3) / 1e6;
             r.gbps = r.bytesMoved / (r.kernelMs.median * 1e-3) / 1e9;
@@ -557,11 +586,24 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
                                                  : multi;
             if (request.cpuSingle)
                 r.cpuSingleMs = cpuMs;
-            if (request.check) {
+            if (request.check && wide) {
+                checkWideOutput(src, out, *filter, request.params, r);
+            } else if (request.check) {
                 r.checked = true;
                 r.maxAbsDiff = maxAbsDiff(out, oracle, &r.meanAbsDiff);
                 r.matches = r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance;
             }
+        }
+        if (wide) { // the values checked; what is shown and saved is the family's 8-bit picture of them
+            Image view = wideOutputView(out, *filter, request.params, curW, curH);
+            if (outputStorage) {
+                Image stored = outputStorage(curW, curH, view.format());
+                view.convertInto(stored);
+                view = std::move(stored);
+            }
+            out = std::move(view);
+            r.outputNote = "16-bit signed output (" + mib(outPixelBytes) + " written), every value checked exactly; shown as "
+                           "its 8-bit picture";
         }
         if (request.keepOutput)
             r.output = std::move(out);

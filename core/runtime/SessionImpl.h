@@ -501,7 +501,12 @@ struct Session::Impl
                             "take an output block)");
             return &variant;
         }
-        const LocalSize block = request.block.isConcrete() ? request.block : tuned ? tuned->block : LocalSize{};
+        LocalSize block = request.block.isConcrete() ? request.block : tuned ? tuned->block : LocalSize{};
+        const bool tunedBlock = !request.block.isConcrete() && block.isConcrete();
+        // A GPU's own rows a work-item for 16-bit outputs (Sobel's gx): the variant's default there.
+        if (!block.isConcrete() && variant.blockHeightGpuWide > 0 && info.kind != DeviceKind::Cpu)
+            if (const FilterSpec *filter = findFilter(request.filter); filter && filter->writesWide(request.params))
+                block = LocalSize{variant.blockWidthFor(request.params.format, false), variant.blockHeightGpuWide};
         if (block.isConcrete())
             changed = withOutputBlock(variant, block);
         const VariantSpec *launched = block.isConcrete() ? changed.get() : &variant;
@@ -509,7 +514,7 @@ struct Session::Impl
             r->block = LocalSize{launched->blockWidthFor(request.params.format, info.kind == DeviceKind::Cpu),
                                  launched->blockHeightFor(request.params.format, info.kind == DeviceKind::Cpu)};
             r->blockSource = request.block.isConcrete() ? LocalSource::User
-                             : block.isConcrete()       ? LocalSource::Tuned
+                             : tunedBlock               ? LocalSource::Tuned
                                                         : LocalSource::Default;
         }
         return launched;
@@ -600,5 +605,14 @@ struct Session::Impl
 void deliverFirstOutput(Session &session, int cpuThreads, const Image &src, Image &out, const std::uint8_t *downloaded,
                         const FilterSpec &filter, const RunRequest &request, const RunResult &sofar,
                         const Session::FirstOutput &firstOutput);
+
+// run/WideOutput.cpp: 16-bit signed outputs (FilterSpec::wideOutput), downloaded as they are into `raw`, a
+// Gray8 image twice the output's width. checkWideOutput: every value against the family's wide reference,
+// exactly (tolerance 0); wideOutputView: the family's 8-bit picture of them; deliverFirstWideOutput: the
+// first launch's, as deliverFirstOutput (the picture and the reference's picture).
+void checkWideOutput(const Image &src, const Image &raw, const FilterSpec &filter, const FilterParams &params, RunResult &r);
+Image wideOutputView(const Image &raw, const FilterSpec &filter, const FilterParams &params, int width, int height);
+void deliverFirstWideOutput(const Image &src, Image &raw, const std::uint8_t *downloaded, const FilterSpec &filter,
+                            const RunRequest &request, const RunResult &sofar, const Session::FirstOutput &firstOutput);
 
 } // namespace fwb

@@ -1,7 +1,9 @@
 // sobel.cl: Sobel edge filter, gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, in exact integers.
 // params.x picks the output: 0 = |gx| / 4, 1 = |gy| / 4, 2 = sqrt(gx^2 + gy^2) / 4 (rounded,
 // saturated at 255). Dividing by 4, the sum of the positive weights, maps |gx| and |gy| (0..1020)
-// onto 0..255 without clipping; the magnitude clips only above 1020 (strong diagonal edges).
+// onto 0..255 without clipping; the magnitude clips only above 1020 (strong diagonal edges). Outputs 3
+// and 4 (gray8 only) write gx and gy as signed 16-bit numbers, two bytes a pixel: the output buffer is
+// twice the input's size and its rows dstPitch bytes apart, as NPP's and OpenCV's 16-bit Sobel.
 #include "integer_pixels.clh"
 
 inline ipixel_t fwb_iabs(ipixel_t v) { return max(v, -v); }
@@ -20,6 +22,12 @@ inline ipixel_t fwb_iabs(ipixel_t v) { return max(v, -v); }
 inline void sobel_store(global uchar *dst, int index, ipixel_t gx, ipixel_t gy, float4 params, int alpha)
 {
     const int output = (int)params.x;
+#if CHANNELS == 1
+    if (output >= 3) { // 3 = gx, 4 = gy as signed 16-bit numbers (NPP's and OpenCV's CV_16S), gray8 only
+        ((global short *)dst)[index] = (short)(output == 3 ? gx : gy);
+        return;
+    }
+#endif
     if (output == 0 || output == 1) {
         ipixel_t v = (fwb_iabs(output == 0 ? gx : gy) + 2) / 4;
         SOBEL_SET_ALPHA(v, alpha);
@@ -161,19 +169,37 @@ kernel void sobel_separable_v(global const short *tmp, global uchar *dst, int wi
 #define SOBEL_AS_U8V as_uchar4
 #endif
 
+#if CHANNELS == 1
+// Pixels x .. x + BS_VW - 1 of row y as signed 16-bit numbers (outputs 3 and 4), clipped to the image; rows lie
+// `pitch` bytes apart.
+inline void sobel_store_s16(global uchar *dst, int width, int height, int pitch, int y, int x, bs_s16v v)
+{
+    if (y >= height)
+        return;
+    global short *row = (global short *)(dst + (size_t)y * (size_t)pitch);
+    if (x + BS_VW <= width) {
+        BS_VSTORE(v, 0, row + x);
+        return;
+    }
+    short values[BS_VW];
+    BS_VSTORE(v, 0, values);
+    for (int i = 0; i < BS_VW && x + i < width; ++i)
+        row[x + i] = values[i];
+}
+#endif
+
 // Roofline rung: a work-item owns BLOCK_W pixels across and BLOCK_H rows down and keeps the three
 // input rows it needs in registers as whole vectors, loading one new row per output row (SOBEL_RING). The vertical
 // part comes first on aligned vectors (a = up + 2 mid + down, b = down - up, 16-bit), then gx and gy
 // use byte-shifted copies of a and b: gx = a(x+1) - a(x-1), gy = b(x-1) + 2 b(x) + b(x+1). Same
 // integers and the same rounding as sobel_store().
 #if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_sobel_roofline)
-kernel void sobel_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
-                           constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+// The block's rows; `wide` (a constant where it is called: one copy of the loop each) stores gx or gy as signed
+// 16-bit numbers (outputs 3 and 4, gray8), else the output's bytes.
+__attribute__((always_inline)) inline void sobel_roofline_rows(global const uchar *restrict src, global uchar *restrict dst,
+                                                               int width, int height, int srcPitch, int dstPitch, int x0,
+                                                               int y0, const int output, const int wide)
 {
-    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
-    if (x0 >= width || y0 >= height)
-        return;
-    const int output = (int)params.x;
     bs_u8v r0[SOBEL_NV], r1[SOBEL_NV], r2[SOBEL_NV];
 #if SOBEL_RING
     bs_load_row_p(src, width, height, srcPitch, y0 - 1, x0, SOBEL_NL, SOBEL_NV, r0);
@@ -204,6 +230,12 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
             const bs_s16v gx = bs_at_s16(a, pos + CHANNELS, SOBEL_NV) - bs_at_s16(a, pos - CHANNELS, SOBEL_NV);
             const bs_s16v gy = bs_at_s16(b, pos - CHANNELS, SOBEL_NV) + (bs_s16v)(2) * b[SOBEL_NL + j]
                                + bs_at_s16(b, pos + CHANNELS, SOBEL_NV);
+#if CHANNELS == 1
+            if (wide) {
+                sobel_store_s16(dst, width, height, dstPitch, y, x0 + j * BS_VW, output == 3 ? gx : gy);
+                continue;
+            }
+#endif
             if (output == 0) {
                 o[j] = BS_CONVERT_U8_SAT((abs(gx) + (bs_u16v)(2)) >> 2);
             } else if (output == 1) {
@@ -220,7 +252,8 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
         for (int j = 0; j < BS_NC; ++j)
             o[j] = SOBEL_AS_U8V((SOBEL_AS_U32V(o[j]) & ~alphaMask) | (SOBEL_AS_U32V(r1[SOBEL_NL + j]) & alphaMask));
 #endif
-        bs_store_row_p(dst, width, height, dstPitch, y, x0, o);
+        if (!wide)
+            bs_store_row_p(dst, width, height, dstPitch, y, x0, o);
 #if SOBEL_RING
 #pragma unroll
         for (int k = 0; k < SOBEL_NV; ++k) {
@@ -229,6 +262,22 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
         }
 #endif
     }
+}
+
+kernel void sobel_roofline(global const uchar *restrict src, global uchar *restrict dst, int width, int height,
+                           constant float *coeffs, int radius, float4 params, int srcPitch, int dstPitch)
+{
+    const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
+    if (x0 >= width || y0 >= height)
+        return;
+    const int output = (int)params.x;
+#if CHANNELS == 1
+    if (output >= 3) { // gx or gy as signed 16-bit numbers (see the top of this file): a copy of the loop of its own
+        sobel_roofline_rows(src, dst, width, height, srcPitch, dstPitch, x0, y0, output, 1);
+        return;
+    }
+#endif
+    sobel_roofline_rows(src, dst, width, height, srcPitch, dstPitch, x0, y0, output, 0);
 }
 #endif
 #endif
@@ -275,6 +324,31 @@ inline float16 sobel_halves(uint4 e, uint4 o)
                             (int)(e.w & 0xFFFFu), (int)(o.w & 0xFFFFu), (int)(e.w >> 16), (int)(o.w >> 16)) - (int16)(1020);
     return convert_float16(g * g);
 }
+#if defined(FWB_PARAM_OUTPUT) && FWB_PARAM_OUTPUT >= 3 && CHANNELS == 1
+// Outputs 3 and 4: the strip's 16 values of gx or gy as signed 16-bit numbers (stream3x3.clh stores 32 bytes
+// a row). v = g + 1020 in the halves of the even (e) and odd (o) bytes' words: pixels 0 and 2 in e.x, 1 and 3 in o.x.
+#define S3_WIDE_OUT 1
+// Word by word: the halves of pixels 0 and 1 joined by a byte permute (fwb_prmt), then 1020 off both halves at
+// once: each half's top bit set first so that the subtraction borrows nothing across them (v < 2^15), then
+// flipped back, which leaves g in two's complement.
+inline uint sobel_signed_word(uint even, uint odd, uint sel)
+{
+    return ((fwb_prmt(even, odd, sel) | 0x80008000u) - 0x03FC03FCu) ^ 0x80008000u;
+}
+inline short16 sobel_signed(uint4 e, uint4 o)
+{
+    return as_short16((uint8)(sobel_signed_word(e.x, o.x, 0x5410), sobel_signed_word(e.x, o.x, 0x7632),
+                              sobel_signed_word(e.y, o.y, 0x5410), sobel_signed_word(e.y, o.y, 0x7632),
+                              sobel_signed_word(e.z, o.z, 0x5410), sobel_signed_word(e.z, o.z, 0x7632),
+                              sobel_signed_word(e.w, o.w, 0x5410), sobel_signed_word(e.w, o.w, 0x7632)));
+}
+inline short16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below, uchar16 centre, float4 params)
+{
+    if (FWB_PARAM_OUTPUT == 3)
+        return sobel_signed(above.de + (here.de << 1) + below.de, above.dodd + (here.dodd << 1) + below.dodd);
+    return sobel_signed(below.se + (uint4)(0x03FC03FCu) - above.se, below.sodd + (uint4)(0x03FC03FCu) - above.sodd);
+}
+#else
 inline uchar16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below, uchar16 centre, float4 params)
 {
 #ifdef FWB_PARAM_OUTPUT
@@ -298,6 +372,7 @@ inline uchar16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below,
 #endif
     return o;
 }
+#endif
 // The l and r views one byte permute per word on NVIDIA (stream3x3.clh's S3_VIEWS_BY_WORDS): H100, 6720x4480,
 // flushed, two rounds (docs/data/session21-2026-11-27/c5): gray8 0.0356 -> 0.0328 ms, rgba8888 0.0961 -> 0.0930.
 // (The min/max and box rungs stay on the byte shuffle: with the permutes their gray8 ran 30-40% slower.)

@@ -126,17 +126,23 @@ void TestGaussian::tiledHalf2Shapes()
 // tiled_half2's forms that no device takes by default but the measurements switch on (FWB_EXTRA_BUILD_OPTIONS):
 // the column tasks the other width for each layout (GT_PC), bytes entering as 1 + b / 32768 (GT_MANT); row tasks
 // two chunks wide (GT_SPAN, in gray8 from 32 pixels across); on noise (every byte its own, so a wrong neighbour or channel fails), every
-// border, odd sizes, rows padded and packed.
+// border (GT_MANT, which changes only the arithmetic, under one), odd sizes, rows padded and packed. The
+// layouts' own GT_PC (1 gray8, 2 rgba8888) is every device's default, which the rows above test.
 void TestGaussian::tiledHalf2Forms_data()
 {
     QTest::addColumn<QString>("options");
     QTest::addColumn<int>("format");
     QTest::addColumn<int>("border");
-    for (const char *options : {"-DGT_PC=1", "-DGT_PC=2", "-DGT_MANT=1"})
-        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
-            for (BorderMode border : allBorderModes())
-                QTest::newRow((std::string(options) + "/" + formatName(format) + "/" + borderModeName(border)).c_str())
-                    << QString(options) << int(format) << int(border);
+    const auto add = [](const std::string &options, PixelFormat format, BorderMode border) {
+        QTest::newRow((options + "/" + formatName(format) + "/" + borderModeName(border)).c_str())
+            << QString::fromStdString(options) << int(format) << int(border);
+    };
+    for (BorderMode border : allBorderModes()) {
+        add("-DGT_PC=2", PixelFormat::Gray8, border);
+        add("-DGT_PC=1", PixelFormat::Rgba8888, border);
+    }
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        add("-DGT_MANT=1", format, BorderMode::Replicate);
 }
 
 void TestGaussian::tiledHalf2Forms()

@@ -440,6 +440,8 @@ void TimingPanel::showNumbers(const ComputeResult &result)
                         r.tiles > 1 ? tr("%1 tiles of %2x%3, overlap %4%").arg(r.tiles).arg(r.tileWidth)
                                           .arg(r.tileHeight).arg(r.overlapPct, 0, 'f', 0)
                                     : tr("upload / download"));
+        if (!r.outputNote.empty()) // Sobel's 16-bit gx: what the kernel wrote is not the picture shown
+            rows += row(tr("Output"), tr("16-bit numbers"), QString::fromStdString(r.outputNote).toHtmlEscaped());
         rows += row(tr("Whole repeat (host clock)"), ms(r.totalMs), tr("upload + kernel + download"));
         const QString origin = QString::fromStdString(r.buildOrigin);
         rows += row(tr("Program"), origin == "compiled" ? compiledText(result) : tr("from %1 cache").arg(origin),

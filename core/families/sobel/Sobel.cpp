@@ -8,8 +8,12 @@
 #include "families/shared/FastCpu.h"
 #include "families/shared/Stream3x3.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace fwb {
@@ -21,6 +25,14 @@ using namespace fastcpu;
 constexpr int kDefaultSobelOutput = 2; // the gradient magnitude
 
 int sobelOutput(const FilterParams &p) { return int(paramOr(p, "output", kDefaultSobelOutput)); }
+// Outputs 3 and 4 are gx and gy as signed 16-bit values (NPP's and OpenCV's CV_16S Sobel); their picture
+// is that of outputs 0 and 1 (|g| / 4), so the 8-bit paths below draw them as those.
+constexpr int kFirstWideOutput = 3;
+int pictureOutput(const FilterParams &p)
+{
+    const int output = sobelOutput(p);
+    return output >= kFirstWideOutput ? output - kFirstWideOutput : output;
+}
 
 // Same arithmetic as sobel_store() in kernels/sobel/sobel.cl.
 inline unsigned char sobelValue(int gx, int gy, int output)
@@ -35,7 +47,7 @@ inline unsigned char sobelValue(int gx, int gy, int output)
 void sobelReference(const Image &src, Image &dst, const FilterParams &p, int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
-    const int output = sobelOutput(p);
+    const int output = pictureOutput(p);
     parallelRows(h, threads, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             unsigned char *out = dst.row(y);
@@ -93,7 +105,7 @@ void sobelRow(const u8 *__restrict a, const u8 *__restrict b, const u8 *__restri
 // integer arithmetic over three padded rows per output row.
 void sobelFast(const Image &src, Image &dst, const FilterParams &p, int threads)
 {
-    const int output = sobelOutput(p);
+    const int output = pictureOutput(p);
     const BorderMode border = p.border;
     const int w = src.width(), h = src.height(), ch = src.channels();
     const std::size_t n = std::size_t(w) * std::size_t(ch);
@@ -119,6 +131,40 @@ void sobelFast(const Image &src, Image &dst, const FilterParams &p, int threads)
     });
 }
 
+// Outputs 3 and 4 (gray8): gx or gy of every pixel as the reference's integers, -1020 .. 1020.
+void sobelWideReference(const Image &src, std::vector<std::int16_t> &values, const FilterParams &p)
+{
+    const int w = src.width(), h = src.height();
+    const bool gx = sobelOutput(p) == kFirstWideOutput;
+    values.resize(std::size_t(w) * std::size_t(h));
+    parallelRows(h, int(std::max(1u, std::thread::hardware_concurrency())), [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y)
+            for (int x = 0; x < w; ++x) {
+                int q[3][3];
+                for (int dy = 0; dy < 3; ++dy)
+                    for (int dx = 0; dx < 3; ++dx)
+                        q[dy][dx] = int(pixelAt(src, x + dx - 1, y + dy - 1, 0, p.border));
+                const int g = gx ? (q[0][2] + 2 * q[1][2] + q[2][2]) - (q[0][0] + 2 * q[1][0] + q[2][0])
+                                 : (q[2][0] + 2 * q[2][1] + q[2][2]) - (q[0][0] + 2 * q[0][1] + q[0][2]);
+                values[std::size_t(y) * std::size_t(w) + std::size_t(x)] = std::int16_t(g);
+            }
+    });
+}
+
+// Their picture: (|g| + 2) / 4, what outputs 0 and 1 show.
+void sobelWideView(const std::int16_t *values, Image &view, const FilterParams &)
+{
+    const int w = view.width();
+    for (int y = 0; y < view.height(); ++y) {
+        unsigned char *out = view.row(y);
+        const std::int16_t *in = values + std::size_t(y) * std::size_t(w);
+        for (int x = 0; x < w; ++x) {
+            const int v = (std::abs(int(in[x])) + 2) / 4;
+            out[x] = static_cast<unsigned char>(v > 255 ? 255 : v);
+        }
+    }
+}
+
 } // namespace
 
 void registerSobel(std::vector<FilterSpec> &out)
@@ -132,9 +178,23 @@ void registerSobel(std::vector<FilterSpec> &out)
                     "(rgba8888: alpha is copied unchanged, so an opaque picture stays opaque). Output 0 "
                     "shows |gx| (vertical edges), 1 |gy| (horizontal edges), 2 the magnitude sqrt(gx^2 + gy^2). "
                     "All divided by 4, the sum of the positive weights, so |gx| and |gy| (0..1020) fill 0..255 "
-                    "exactly; the magnitude saturates at 255 only for the strongest diagonal edges.";
-    f.params = {{"output", "Output", "0 = |gx|, 1 = |gy|, 2 = gradient magnitude (all divided by 4).",
-                 double(kDefaultSobelOutput), 0, 2, 1, true}};
+                    "exactly; the magnitude saturates at 255 only for the strongest diagonal edges. Outputs 3 and 4 "
+                    "(gray8) write gx and gy themselves as signed 16-bit numbers (-1020 .. 1020), what NPP's and "
+                    "OpenCV's 16-bit Sobel give: twice the bytes written, each value checked exactly; the picture "
+                    "shown and saved is that of output 0 or 1.";
+    f.params = {{"output", "Output",
+                 "0 = |gx|, 1 = |gy|, 2 = gradient magnitude (all divided by 4); 3 = gx, 4 = gy as signed 16-bit "
+                 "numbers (gray8; shown as 0 and 1).",
+                 double(kDefaultSobelOutput), 0, 4, 1, true}};
+    f.wideOutput = [](const FilterParams &p) { return sobelOutput(p) >= kFirstWideOutput; };
+    f.wideReference = sobelWideReference;
+    f.wideView = sobelWideView;
+    f.paramsProblem = [](const FilterParams &p) -> std::string {
+        if (sobelOutput(p) >= kFirstWideOutput && p.format != PixelFormat::Gray8)
+            return std::string("the 16-bit outputs (3 and 4) are single-channel, as NPP's: run gray8 (this run: ")
+                   + formatName(p.format) + ")";
+        return {};
+    };
     f.tolerance = 1;
     f.toleranceNote = "|gx| and |gy| are exact (integer arithmetic, tested at 0); the magnitude allows ±1 because "
                       "OpenCL 1.2 lets sqrt be off by up to 3 ulp, which can move a .5 case";
@@ -219,6 +279,9 @@ void registerSobel(std::vector<FilterSpec> &out)
         .kernelFile = "sobel.cl",
         .passes = {{"sobel_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .paramDefines = {"output"}, // one output's arithmetic in the unrolled loop: built per output
+        // 16-bit gx (outputs 3, 4) on GPUs: one row a work-item. H200, 6720x4480, two rounds (docs/data/
+        // session24-2026-11-28/c3): rows 1 0.0313/0.0316 ms, 2 0.032, 4 (the 8-bit outputs' best) 0.042, 8 0.036, 16 0.043.
+        .blockHeightGpuWide = 1,
         .description = "Strips 16 bytes across and 4 rows down (16 gray8 or 4 rgba8888 pixels). Each input row is "
                        "three aligned 16-byte loads (the strip's vector and its neighbours, mostly served by the "
                        "cache) seen as the pixels one to the left, the pixels themselves and one to the right; the "
