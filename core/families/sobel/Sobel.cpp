@@ -279,9 +279,10 @@ void registerSobel(std::vector<FilterSpec> &out)
         .kernelFile = "sobel.cl",
         .passes = {{"sobel_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .paramDefines = {"output"}, // one output's arithmetic in the unrolled loop: built per output
-        // 16-bit gx (outputs 3, 4) on GPUs: one row a work-item. H200, 6720x4480, two rounds (docs/data/
-        // session24-2026-11-28/c3): rows 1 0.0313/0.0316 ms, 2 0.032, 4 (the 8-bit outputs' best) 0.042, 8 0.036, 16 0.043.
-        .blockHeightGpuWide = 1,
+        // 16-bit gx (outputs 3, 4) on GPUs: two rows a work-item. H200, 6720x4480, two rounds (docs/data/
+        // session24-2026-11-28/c3, c5): rows 1 0.0313/0.0316 ms (L2 flushed 0.0326/0.0327), 2 0.0319/0.0321 (flushed
+        // 0.0298/0.0299), 4 (the 8-bit outputs' best) 0.042, 8 0.036, 16 0.043.
+        .blockHeightGpuWide = 2,
         .description = "Strips 16 bytes across and 4 rows down (16 gray8 or 4 rgba8888 pixels). Each input row is "
                        "three aligned 16-byte loads (the strip's vector and its neighbours, mostly served by the "
                        "cache) seen as the pixels one to the left, the pixels themselves and one to the right; the "
