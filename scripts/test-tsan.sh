@@ -55,7 +55,8 @@ cd "$build"
 # other side's stack of a race only while the thread's history holds it (history_size=7 is the most), and a
 # queued signal's argument copied on a busy worker thread (tests/tsan.supp: QMetaType::create) can lose it,
 # so the report has no frame the suppression can match. Seen once in 4 runs of tst_gui_results (session 23,
-# ComputeWorker's firstPicture). The real fix is a handoff TSan sees (the results through a mutex-guarded
-# mailbox, not a queued argument); a race of our own that shows in both runs still fails the stage.
+# ComputeWorker's firstPicture). ComputeWorker's results now cross through a mutex-guarded mailbox TSan sees
+# (session 24); the other workers' results (races, tuning, the lab) still go as queued arguments, so the second
+# run stays as a guard. A race of our own that shows in both runs still fails the stage.
 ctest --output-on-failure --parallel 1 --repeat until-pass:2 -R "$regex" "$@"
 echo "tsan: done in $((SECONDS - start)) s"

@@ -109,6 +109,31 @@ bool ComputeWorker::isBusy() const
     return hasJob();
 }
 
+void ComputeWorker::post(Mail kind, ComputeResult result)
+{
+    {
+        std::lock_guard lock(m_mailMutex);
+        m_mail.emplace_back(kind, std::move(result));
+    }
+    QMetaObject::invokeMethod(this, "deliverMail", Qt::QueuedConnection);
+}
+
+void ComputeWorker::deliverMail()
+{
+    std::pair<Mail, ComputeResult> mail;
+    {
+        std::lock_guard lock(m_mailMutex);
+        if (m_mail.empty())
+            return;
+        mail = std::move(m_mail.front());
+        m_mail.pop_front();
+    }
+    if (mail.first == Mail::FirstPicture)
+        emit firstPicture(mail.second);
+    else
+        emit runFinished(mail.second);
+}
+
 void ComputeWorker::runJob(const ComputeRequest &request)
 {
     ++m_started;
@@ -119,7 +144,7 @@ void ComputeWorker::runJob(const ComputeRequest &request)
     result.superseded = end.newerWaiting;
     if (end.stopping)
         return;
-    emit runFinished(result);
+    post(Mail::Finished, result);
     // The copy probe after the result, not before it: once per device and process, skipped while a newer
     // run waits (its result will ask again).
     if (result.copyBandwidthPending && !end.newerWaiting && !hasJob() && session()) {
@@ -273,7 +298,7 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
             preview.pageLockedInput = result.pageLockedInput;
             fillPictures(preview, request, input, output, reference.isNull() ? nullptr : &reference);
             traceStartup("worker: first picture ready");
-            emit firstPicture(preview);
+            post(Mail::FirstPicture, std::move(preview));
         };
     result.run = session()->run(input, request.run, Session::OutputStorage(), &m_cancel, early);
     if (request.run.transfer == TransferMode::Pinned && m_pageLocked && !m_pageLocked->error.empty()

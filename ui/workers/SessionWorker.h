@@ -7,7 +7,8 @@
 //   matters); startJobIfIdle(): refused while one runs or waits (a race, a tuning, a comparison).
 // - Cancelling sets m_cancel, which the job passes to the Session (checked between launches) and checks
 //   itself between steps; each job starts with it clear, unless it was cancelled while it waited.
-// - Results leave as values in queued signals the derived class emits from the job.
+// - Results leave as values in queued signals the derived class emits from the job; ComputeWorker's (the
+//   window's runs and first pictures) through a mailbox ThreadSanitizer can see instead (ComputeWorker.h).
 // - A Session lives on exactly one thread: openSession() makes it on this thread, the jobs use it there, and
 //   it is destroyed there (closeSession(), and always as the thread ends), never on the GUI thread.
 // - Stopping: the most-derived destructor calls stopThread() first (the jobs use the derived members):
