@@ -59,6 +59,37 @@ int main()
     }
     CHECK(runs >= 5);
 
+    int wideRuns = 0;
+    // Sobel's 16-bit outputs (gx, gy as NPP gives them) through the whole run path, each transfer layout the
+    // output buffer is sized for (rows padded, packed, mapped): every value exact, the picture that of output 0/1.
+    for (const char *variant : {"naive", "stream"})
+        for (int output : {3, 4})
+            for (TransferMode mode : {TransferMode::Pageable, TransferMode::Pinned, TransferMode::ZeroCopy,
+                                      TransferMode::OutputMapped}) {
+                RunRequest request;
+                request.filter = "sobel";
+                request.variant = variant;
+                request.params.format = PixelFormat::Gray8;
+                request.params.values["output"] = output;
+                request.transfer = mode;
+                request.repeat = 1;
+                request.warmup = 0;
+                request.cpuSingle = false;
+                request.openCvCpuBaseline = false;
+                const RunResult wide = session.run(card, request);
+                if (wide.unavailable && mode != TransferMode::Pageable)
+                    continue; // a mode this device lacks (said why in wide.error)
+                ++wideRuns;
+                const std::string what = std::string("sobel/") + variant + " output " + std::to_string(output) + " "
+                                         + transferModeName(mode);
+                if (!wide.error.empty() || !wide.matches || wide.maxAbsDiff != 0 || wide.outputNote.empty())
+                    plain::fail(__FILE__, __LINE__, what + ": " + wide.error + " max diff " + std::to_string(wide.maxAbsDiff));
+                request.params.values["output"] = output - 3;
+                const RunResult eight = session.run(card, request);
+                CHECK(eight.matches && maxAbsDiff(wide.output, eight.output) == 0);
+                CHECK(wide.bytesMoved == 3.0 * double(card.width()) * double(card.height()));
+            }
+
     // A filter whose first call is slow (as a cold one is): the multi-threaded time is the median of the
     // calls after it, the one-thread oracle's time is its one call, and the output is the first call's.
     FilterSpec slowStart = *findFilter("box");
@@ -84,6 +115,7 @@ int main()
     CHECK(multi.sizeBytes() == single.sizeBytes()
           && std::equal(multi.data(), multi.data() + multi.sizeBytes(), single.data()));
 
-    std::printf("plain_session: %d filters on %s\n", runs, device.name.c_str());
+    CHECK(wideRuns >= 4);
+    std::printf("plain_session: %d filters, %d 16-bit Sobel runs on %s\n", runs, wideRuns, device.name.c_str());
     return plain::finish("plain_session");
 }
