@@ -27,11 +27,16 @@ its min or its max half, whenever the network still gives the median of every co
 (all 6^5 of them: by the 0-1 principle that proves it for all inputs); then the steps that cannot reach
 the middle output go. 76 steps.
 
-Usage: scripts/median_networks.py --write   rewrites both files in kernels/median/
-       scripts/median_networks.py --check   checks every network and that the committed files are what
-                                            this script writes (a ctest test: median_networks)
+Usage: scripts/median_networks.py --write   checks every network, rewrites both files in kernels/median/ and
+                                            records the proof (median_networks.proved)
+       scripts/median_networks.py --check   checks that the committed files are what this script writes (a
+                                            ctest test: median_networks), and every network: the exhaustive
+                                            0-1 checks of the 5x5 ones (about a minute of one core) only when
+                                            this script or those files differ from what was last proved
+       scripts/median_networks.py --check --full   every check, whatever was proved
        scripts/median_networks.py           prints median_blocks.clh
 """
+import hashlib
 import itertools
 import os
 import random
@@ -39,6 +44,28 @@ import re
 import sys
 
 KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, 'kernels', 'median')
+# SHA-256 of this script and the generated files the last time every check passed on them (--write, or --check
+# with the checks run): a network can change only through one of them, so an unchanged pair needs no new proof.
+PROVED = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'median_networks.proved')
+
+
+def proof_key(files):
+    h = hashlib.sha256(open(os.path.abspath(__file__), 'rb').read())
+    for name in sorted(files):
+        h.update(name.encode() + b'\0' + files[name].encode())
+    return h.hexdigest()
+
+
+def check_all(exhaustive):
+    check_sorted_columns(sorted_columns_network())
+    print('checked the sorted-columns network', file=sys.stderr)
+    for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8), (5, 16)):
+        if N == 5 and not exhaustive:
+            print('N=%d BW=%d: proved before (%s), not checked again' % (N, BW, os.path.basename(PROVED)),
+                  file=sys.stderr)
+            continue
+        check(N, BW)
+        print('checked N=%d BW=%d' % (N, BW), file=sys.stderr)
 
 NEG, POS = -1, -2  # constants: -inf, +inf
 PAETH3 = True  # 3x3: Paeth's formula on the sorted columns (15 min/max per output) instead of a core merge (16.6)
@@ -450,25 +477,30 @@ def main():
             print('N=%d BW=%d: %d ops, %.2f per output' % (N, BW, n, n / (2.0 * BW)))
         return
     if '--write' in args:
-        for name, text in generated_files().items():
+        files = generated_files()
+        check_all(True)
+        for name, text in files.items():
             with open(os.path.join(KERNELS, name), 'w') as f:
                 f.write(text)
             print('wrote kernels/median/%s' % name, file=sys.stderr)
+        with open(PROVED, 'w') as f:
+            f.write(proof_key(files) + '\n')
         return
     if '--check' in args:
+        files = generated_files()
         stale = []
-        for name, text in generated_files().items():
+        for name, text in files.items():
             with open(os.path.join(KERNELS, name)) as f:
                 if f.read() != text:
                     stale.append(name)
         for name in stale:
             print('kernels/median/%s differs from what scripts/median_networks.py writes (run it with --write)' % name,
                   file=sys.stderr)
-        check_sorted_columns(sorted_columns_network())
-        print('checked the sorted-columns network', file=sys.stderr)
-        for N, BW in ((3, 2), (3, 4), (3, 8), (3, 16), (5, 2), (5, 4), (5, 8), (5, 16)):
-            check(N, BW)
-            print('checked N=%d BW=%d' % (N, BW), file=sys.stderr)
+        proved = os.path.exists(PROVED) and open(PROVED).read().strip() == proof_key(files)
+        check_all('--full' in args or not proved or bool(stale))
+        if not proved and not stale:
+            print('every check passed; %s is not up to date (run --write to record it)' % os.path.basename(PROVED),
+                  file=sys.stderr)
         sys.exit(1 if stale else 0)
     sys.stdout.write(blocks_text())
 
