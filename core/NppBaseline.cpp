@@ -323,7 +323,8 @@ OpenCvRun runNpp(const Image &src, const FilterSpec &filter, const FilterParams 
             break;
         }
         case Call::Sobel: {
-            const bool gx = sobelOutput(filter, params) % 3 == 0; // 0 = |gx|, 3 = gx (16-bit); 1 and 4: gy
+            const int output = sobelOutput(filter, params);
+            const bool gx = output == 0 || output == 3; // |gx| (8-bit) or gx (16-bit); 1 and 4: gy
             const auto fn = gx ? nppiFilterSobelVertBorder_8u16s_C1R_Ctx : nppiFilterSobelHorizBorder_8u16s_C1R_Ctx;
             once = [&, fn] {
                 nppCheck(fn(in.bytes(), in.step(), size, origin, reinterpret_cast<Npp16s *>(out.bytes()), out.step(),

@@ -399,6 +399,9 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
                                     : Image(curW, curH, src.format());
         if (!wide && (out.width() != curW || out.height() != curH || out.format() != src.format()))
             throw Error("the output storage has the wrong size or format");
+        std::optional<WideOutput> wideOutput;
+        if (wide)
+            wideOutput.emplace(src, *filter, request.params);
         if (pinnedDirect) {
             r.transferNote = "page-locked image: copies straight from and into its pixels, no staging memcpy"
                              + (r.transferNote.empty() ? std::string() : "; " + r.transferNote);
@@ -531,7 +534,7 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             }
             if (iter == 0 && firstOutput) {
                 if (wide)
-                    deliverFirstWideOutput(src, out, downloadTo, *filter, request, r, firstOutput);
+                    wideOutput->deliverFirst(out, downloadTo, request.check, r, firstOutput);
                 else
                     deliverFirstOutput(*this, d->options.cpuThreads, src, out, downloadTo, *filter, request, r, firstOutput);
                 if (warmups > 0) { // the check's CPU work ran on these caches: warm them again, untimed
@@ -582,20 +585,21 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             // baseline stands in for it where it is bit-identical (tst_cpureference asserts which are), else
             // the family's exact multi-threaded path (checkReference()).
             const Image oracle = request.cpuSingle ? cpuReference(src, *filter, request.params, 1, &cpuMs)
-                                 : request.check ? checkReference(src, *filter, request.params, threads)
+                                 : request.check && !wide ? checkReference(src, *filter, request.params, threads)
                                                  : multi;
             if (request.cpuSingle)
                 r.cpuSingleMs = cpuMs;
-            if (request.check && wide) {
-                checkWideOutput(src, out, *filter, request.params, r);
-            } else if (request.check) {
+            if (request.check && !wide) {
                 r.checked = true;
                 r.maxAbsDiff = maxAbsDiff(out, oracle, &r.meanAbsDiff);
                 r.matches = r.maxAbsDiff >= 0 && r.maxAbsDiff <= filter->tolerance;
             }
         }
         if (wide) { // the values checked; what is shown and saved is the family's 8-bit picture of them
-            Image view = wideOutputView(out, *filter, request.params, curW, curH);
+            const std::vector<std::int16_t> values = WideOutput::values(out);
+            if (request.check)
+                wideOutput->check(values, r);
+            Image view = wideOutput->view(values, curW, curH);
             if (outputStorage) {
                 Image stored = outputStorage(curW, curH, view.format());
                 view.convertInto(stored);

@@ -606,13 +606,27 @@ void deliverFirstOutput(Session &session, int cpuThreads, const Image &src, Imag
                         const FilterSpec &filter, const RunRequest &request, const RunResult &sofar,
                         const Session::FirstOutput &firstOutput);
 
-// run/WideOutput.cpp: 16-bit signed outputs (FilterSpec::wideOutput), downloaded as they are into `raw`, a
-// Gray8 image twice the output's width. checkWideOutput: every value against the family's wide reference,
-// exactly (tolerance 0); wideOutputView: the family's 8-bit picture of them; deliverFirstWideOutput: the
-// first launch's, as deliverFirstOutput (the picture and the reference's picture).
-void checkWideOutput(const Image &src, const Image &raw, const FilterSpec &filter, const FilterParams &params, RunResult &r);
-Image wideOutputView(const Image &raw, const FilterSpec &filter, const FilterParams &params, int width, int height);
-void deliverFirstWideOutput(const Image &src, Image &raw, const std::uint8_t *downloaded, const FilterSpec &filter,
-                            const RunRequest &request, const RunResult &sofar, const Session::FirstOutput &firstOutput);
+// run/WideOutput.cpp: one run's 16-bit signed output (FilterSpec::wideOutput), downloaded as it is into `raw`, a
+// Gray8 image twice the output's width: its values checked exactly (tolerance 0) against the family's wide
+// reference, computed once a run, and turned into the family's 8-bit picture; deliverFirst: the first launch's,
+// as deliverFirstOutput does (the picture and the reference's picture).
+class WideOutput
+{
+public:
+    WideOutput(const Image &src, const FilterSpec &filter, const FilterParams &params);
+    static std::vector<std::int16_t> values(const Image &raw);
+    void check(const std::vector<std::int16_t> &values, RunResult &r);
+    Image view(const std::vector<std::int16_t> &values, int width, int height) const;
+    void deliverFirst(Image &raw, const std::uint8_t *downloaded, bool check, const RunResult &sofar,
+                      const Session::FirstOutput &firstOutput);
+
+private:
+    const std::vector<std::int16_t> &reference();
+    const Image &m_src;
+    const FilterSpec &m_filter;
+    const FilterParams &m_params;
+    std::vector<std::int16_t> m_reference;
+    bool m_haveReference = false;
+};
 
 } // namespace fwb

@@ -29,6 +29,34 @@
 
 using namespace fwb;
 
+namespace {
+
+// A race whose entries take `times` ms (kernel and whole run alike): the first our C++ code on 2 threads (the
+// CPU to beat), the others "<title>N", the last the checking reference where `lastIsReference`.
+RaceResult syntheticRace(const char *filter, const std::vector<double> &times, const std::string &title,
+                         bool lastIsReference)
+{
+    RaceResult r;
+    r.filter = filter;
+    r.cpuReferenceName = "cpu_multi";
+    r.cpuReferenceTitle = "our C++ code on 2 CPU threads";
+    const int last = int(times.size()) - 1;
+    for (int i = 0; i <= last; ++i) {
+        RaceEntry e;
+        const bool reference = lastIsReference && i == last;
+        e.name = i == 0 ? "cpu_multi" : reference ? "cpu_single" : "v" + std::to_string(i);
+        e.title = i == 0 ? "Our C++ code, 2 threads" : reference ? "Checking reference" : title + std::to_string(i);
+        e.baseline = e.onHost = i == 0 || reference;
+        e.result.kernelMs = Stats{times[std::size_t(i)], times[std::size_t(i)], times[std::size_t(i)]};
+        e.result.totalMs = times[std::size_t(i)];
+        r.entries.push_back(e);
+    }
+    r.cpuReferenceMs = times.front();
+    return r;
+}
+
+} // namespace
+
 class TestGuiRacePresent : public test::PageWindowSuite<RacePage>
 {
     Q_OBJECT
@@ -191,23 +219,8 @@ private slots:
     {
         RaceChart chart;
         chart.setShowReference(true);
-        RaceResult r;
-        r.filter = "median3x3";
-        r.cpuReferenceName = "cpu_multi";
-        r.cpuReferenceTitle = "our C++ code on 2 CPU threads";
-        const double times[] = {0.13, 0.18, 0.59, 0.91, 1.41, 1.43, 1.68, 3.08, 5.35, 8.11, 14.62, 27.5};
-        for (int i = 0; i < 12; ++i) {
-            RaceEntry e;
-            e.name = i == 0 ? "cpu_multi" : i == 11 ? "cpu_single" : "v" + std::to_string(i);
-            e.title = i == 0    ? "Our C++ code, 2 threads"
-                      : i == 11 ? "Checking reference"
-                                : "Forgetful selection, two values per 16x2 min/max (PTX), version " + std::to_string(i);
-            e.baseline = e.onHost = i == 0 || i == 11;
-            e.result.kernelMs = Stats{times[i], times[i], times[i]};
-            e.result.totalMs = times[i];
-            r.entries.push_back(e);
-        }
-        r.cpuReferenceMs = 0.13;
+        const RaceResult r = syntheticRace("median3x3", {0.13, 0.18, 0.59, 0.91, 1.41, 1.43, 1.68, 3.08, 5.35, 8.11, 14.62, 27.5},
+                                           "Forgetful selection, two values per 16x2 min/max (PTX), version ", true);
         chart.setRace(r);
         for (RaceMetric metric : {RaceMetric::EndToEnd, RaceMetric::KernelOnly})
             for (int width : {914, 1000, 1250}) {
@@ -240,21 +253,8 @@ private slots:
         RaceChart chart;
         chart.setLarge(true);
         chart.setShowReference(false);
-        RaceResult r;
-        r.filter = "sobel";
-        r.cpuReferenceName = "cpu_multi";
-        r.cpuReferenceTitle = "our C++ code on 2 CPU threads";
-        const double times[] = {40.0, 3.1, 3.5, 4.2, 5.0, 7.5, 9.0, 12.0, 30.0};
-        for (int i = 0; i < 9; ++i) {
-            RaceEntry e;
-            e.name = i == 0 ? "cpu_multi" : "v" + std::to_string(i);
-            e.title = i == 0 ? "Our C++ code, 2 threads" : "Rows of bytes, version " + std::to_string(i);
-            e.baseline = e.onHost = i == 0;
-            e.result.kernelMs = Stats{times[i], times[i], times[i]};
-            e.result.totalMs = times[i];
-            r.entries.push_back(e);
-        }
-        r.cpuReferenceMs = 40.0;
+        const RaceResult r = syntheticRace("sobel", {40.0, 3.1, 3.5, 4.2, 5.0, 7.5, 9.0, 12.0, 30.0},
+                                           "Rows of bytes, version ", false);
         chart.setRace(r);
         for (RaceMetric metric : {RaceMetric::EndToEnd, RaceMetric::KernelOnly})
         for (int width : {1366, 1920}) {

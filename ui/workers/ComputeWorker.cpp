@@ -144,13 +144,15 @@ void ComputeWorker::runJob(const ComputeRequest &request)
     result.superseded = end.newerWaiting;
     if (end.stopping)
         return;
-    post(Mail::Finished, result);
+    const quint64 id = result.id;
+    const bool probe = result.copyBandwidthPending;
+    post(Mail::Finished, std::move(result));
     // The copy probe after the result, not before it: once per device and process, skipped while a newer
     // run waits (its result will ask again).
-    if (result.copyBandwidthPending && !end.newerWaiting && !hasJob() && session()) {
+    if (probe && !end.newerWaiting && !hasJob() && session()) {
         const double gbps = session()->copyBandwidthGBps();
         traceStartup("worker: copy bandwidth measured");
-        emit copyBandwidthMeasured(result.id, gbps);
+        emit copyBandwidthMeasured(id, gbps);
     }
 }
 

@@ -44,6 +44,17 @@ inline unsigned char sobelValue(int gx, int gy, int output)
     return roundToU8(std::sqrt(float(gx * gx + gy * gy)) * 0.25f);
 }
 
+// The reference's gx and gy of channel c at (x, y), the border rule for the neighbours outside.
+inline void sobelGradients(const Image &src, int x, int y, int c, BorderMode border, int &gx, int &gy)
+{
+    int q[3][3];
+    for (int dy = 0; dy < 3; ++dy)
+        for (int dx = 0; dx < 3; ++dx)
+            q[dy][dx] = int(pixelAt(src, x + dx - 1, y + dy - 1, c, border));
+    gx = (q[0][2] + 2 * q[1][2] + q[2][2]) - (q[0][0] + 2 * q[1][0] + q[2][0]);
+    gy = (q[2][0] + 2 * q[2][1] + q[2][2]) - (q[0][0] + 2 * q[0][1] + q[0][2]);
+}
+
 void sobelReference(const Image &src, Image &dst, const FilterParams &p, int threads)
 {
     const int w = src.width(), h = src.height(), ch = src.channels();
@@ -58,12 +69,8 @@ void sobelReference(const Image &src, Image &dst, const FilterParams &p, int thr
                         out[std::size_t(x) * ch + c] = in[std::size_t(x) * ch + c];
                         continue;
                     }
-                    int q[3][3];
-                    for (int dy = 0; dy < 3; ++dy)
-                        for (int dx = 0; dx < 3; ++dx)
-                            q[dy][dx] = int(pixelAt(src, x + dx - 1, y + dy - 1, c, p.border));
-                    const int gx = (q[0][2] + 2 * q[1][2] + q[2][2]) - (q[0][0] + 2 * q[1][0] + q[2][0]);
-                    const int gy = (q[2][0] + 2 * q[2][1] + q[2][2]) - (q[0][0] + 2 * q[0][1] + q[0][2]);
+                    int gx = 0, gy = 0;
+                    sobelGradients(src, x, y, c, p.border, gx, gy);
                     out[std::size_t(x) * ch + c] = sobelValue(gx, gy, output);
                 }
         }
@@ -140,13 +147,9 @@ void sobelWideReference(const Image &src, std::vector<std::int16_t> &values, con
     parallelRows(h, int(std::max(1u, std::thread::hardware_concurrency())), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y)
             for (int x = 0; x < w; ++x) {
-                int q[3][3];
-                for (int dy = 0; dy < 3; ++dy)
-                    for (int dx = 0; dx < 3; ++dx)
-                        q[dy][dx] = int(pixelAt(src, x + dx - 1, y + dy - 1, 0, p.border));
-                const int g = gx ? (q[0][2] + 2 * q[1][2] + q[2][2]) - (q[0][0] + 2 * q[1][0] + q[2][0])
-                                 : (q[2][0] + 2 * q[2][1] + q[2][2]) - (q[0][0] + 2 * q[0][1] + q[0][2]);
-                values[std::size_t(y) * std::size_t(w) + std::size_t(x)] = std::int16_t(g);
+                int g[2] = {0, 0};
+                sobelGradients(src, x, y, 0, p.border, g[0], g[1]);
+                values[std::size_t(y) * std::size_t(w) + std::size_t(x)] = std::int16_t(g[gx ? 0 : 1]);
             }
     });
 }
