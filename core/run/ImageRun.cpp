@@ -608,8 +608,8 @@ RunResult Session::run(const Image &input, const RunRequest &request, const Outp
             out = std::move(view);
             char written[32];
             std::snprintf(written, sizeof written, "%.*f MB", outPixelBytes < 10'000'000 ? 2 : 1, double(outPixelBytes) / 1e6);
-            r.outputNote = "16-bit signed output (" + std::string(written) + " written), every value checked exactly; "
-                           "shown as its 8-bit picture, which is what the CPU code timed beside it writes";
+            r.outputNote = "16-bit output (" + std::string(written) + " written), every value checked exactly; shown, "
+                           "as the CPU code writes it, in 8 bits";
         }
         if (request.keepOutput)
             r.output = std::move(out);
