@@ -297,6 +297,67 @@ kernel void box_packed(global const uchar *src, global uchar *dst, int width, in
 #ifdef FWB_BOX_INTERIOR_STREAM
 #define S3_KEEP_FRAME
 #endif
+// BOX_SWAR (the default): the arithmetic two pixels per 32-bit word, in 16-bit halves, as Sobel's streaming
+// rung does: a word's even bytes (w & 0x00ff00ff) and odd bytes ((w >> 8) & 0x00ff00ff). The row pass adds
+// the three views in each half (up to 765); the column pass adds three rows (up to 2295) with one three-input
+// add a word, and takes each half's rounded mean floor((s + 4) * 7282 / 2^16): the low half's by one
+// multiply-add of the masked word (the mean lands in byte 2), the high half's by one 32 x 32 -> 64-bit
+// multiply-add of the whole word (the mean is the product's upper word: the low half adds at most
+// 2299 * 7282 / 2^32 < 1/256 to it, which moves the floor for no high half up to 2295, checked
+// exhaustively); three byte permutes put a word's four means in place. gray8: an even pixel's left
+// neighbour is an even byte of the l view and its right one an odd byte of c; an odd pixel's left
+// neighbour an even byte of c and its right one an odd byte of r. rgba8888: a word is a pixel (R, B even;
+// G, A odd), its neighbours the l and r views' words. BOX_SWAR 0: 16-bit lanes (ushort16). H200, 6720x4480
+// (docs/data/session25-2026-11-28/c2, c3): rgba8888 0.0927 -> 0.0747 ms, gray8 (views a word at a time, below)
+// 0.0282 -> 0.0249. CPUs keep the 16-bit lanes, which they vectorise (PoCL 3.1, 2 cores, 1280x720: gray8 0.32
+// against 0.42 ms, rgba8888 1.05 against 1.29): the arithmetic follows the loop's form, stream3x3.clh's
+// S3_UNROLL_ROWS (NVIDIA's, and the form tests/support/StreamForms.h forces on the CPU).
+#ifndef BOX_SWAR
+#ifdef S3_UNROLL_ROWS
+#define BOX_SWAR S3_UNROLL_ROWS
+#else
+#define BOX_SWAR FWB_PTX
+#endif
+#endif
+#if BOX_SWAR
+typedef struct {
+    uint4 e, o; // the sums of the even and of the odd bytes, two to a word
+} box_row_t;
+#define S3_ROW_T box_row_t
+#define BOX_EVEN(v) ((v) & (uint4)(0x00FF00FFu))
+#define BOX_ODD(v) (((v) >> 8) & (uint4)(0x00FF00FFu))
+inline box_row_t s3_row(uchar16 l, uchar16 c, uchar16 r)
+{
+    const uint4 wl = as_uint4(l), wc = as_uint4(c), wr = as_uint4(r);
+#if CHANNELS == 1
+    const uint4 m = BOX_EVEN(wc) + BOX_ODD(wc);
+    const box_row_t o = {m + BOX_EVEN(wl), m + BOX_ODD(wr)};
+#else
+    const box_row_t o = {BOX_EVEN(wl) + BOX_EVEN(wc) + BOX_EVEN(wr), BOX_ODD(wl) + BOX_ODD(wc) + BOX_ODD(wr)};
+#endif
+    return o;
+}
+// The four rounded means of a word's pixels from the sums of its even (e) and odd (o) bytes, in place.
+inline uint box_mean_word(uint e, uint o)
+{
+    const uint le = (e & 0xFFFFu) * 7282u + 29128u, lo = (o & 0xFFFFu) * 7282u + 29128u; // 29128 = 4 * 7282
+    const uint he = (uint)(((ulong)e * 7282u + ((ulong)29128u << 16)) >> 32);
+    const uint ho = (uint)(((ulong)o * 7282u + ((ulong)29128u << 16)) >> 32);
+    return fwb_prmt(fwb_prmt(le, lo, 0x0062u), fwb_prmt(he, ho, 0x4000u), 0x7610u);
+}
+inline uchar16 s3_column(box_row_t above, box_row_t here, box_row_t below, uchar16 centre, float4 params)
+{
+    const uint4 e = above.e + here.e + below.e, o = above.o + here.o + below.o;
+    return as_uchar16((uint4)(box_mean_word(e.x, o.x), box_mean_word(e.y, o.y), box_mean_word(e.z, o.z),
+                              box_mean_word(e.w, o.w)));
+}
+// gray8's l and r views a word at a time (one byte permute each) on NVIDIA: with the byte shuffle the
+// arithmetic above ran 8% slower than the 16-bit lanes (1,503 permutes in the program against 1,021; H200,
+// 6720x4480, docs/data/session25-2026-11-28/c2, c3): 0.0282 -> 0.0249 ms, L2 flushed 0.0300 -> 0.0267.
+#ifndef S3_VIEWS_BY_WORDS
+#define S3_VIEWS_BY_WORDS FWB_PTX
+#endif
+#else
 #define S3_ROW_T ushort16
 inline ushort16 s3_row(uchar16 l, uchar16 c, uchar16 r)
 {
@@ -306,6 +367,7 @@ inline uchar16 s3_column(ushort16 above, ushort16 here, ushort16 below, uchar16 
 {
     return convert_uchar16(mul_hi(above + here + below + (ushort16)(4), (ushort16)(7282)));
 }
+#endif
 #include "stream3x3.clh"
 
 kernel void box_stream(global const uchar *restrict src, global uchar *restrict dst, int width, int height,

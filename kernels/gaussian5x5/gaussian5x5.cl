@@ -263,9 +263,10 @@ kernel void gaussian5x5_vectorized(global const uchar *src, global uchar *dst, i
 #include "half2.clh"
 
 #define G5_MAGIC 0x64006400u // (1024, 1024)
-// Bytes 0, 1 (lo) or 2, 3 (hi) of a word as a pair of halves, exactly.
-inline uint g5_lo(uint x) { return ss_h2sub((x & 0xffu) | ((x << 8) & 0xff0000u) | G5_MAGIC, G5_MAGIC); }
-inline uint g5_hi(uint x) { return ss_h2sub(((x >> 16) & 0xffu) | ((x >> 8) & 0xff0000u) | G5_MAGIC, G5_MAGIC); }
+// Bytes 0, 1 (lo) or 2, 3 (hi) of a word as a pair of halves, exactly: each byte under the magic's high byte
+// (one byte permute, fwb_prmt), then the magic off.
+inline uint g5_lo(uint x) { return ss_h2sub(fwb_prmt(x, G5_MAGIC, 0x7150u), G5_MAGIC); }
+inline uint g5_hi(uint x) { return ss_h2sub(fwb_prmt(x, G5_MAGIC, 0x7352u), G5_MAGIC); }
 #define G5_TAP(t) ((t) == 0 ? FWB_G0 : (t) == 1 ? FWB_G1 : (t) == 2 ? FWB_G2 : (t) == 3 ? FWB_G3 : FWB_G4)
 
 // a, b, c: the 16 bytes before the strip, the strip's, the 16 after (their 2 pixels next to it count).
@@ -311,12 +312,9 @@ inline uchar16 s3_column(uint8 r0, uint8 r1, uint8 r2, uint8 r3, uint8 r4, uchar
         acc = ss_h2fma_sat(ss_h2pair(G5_TAP(4) * (1.0f / 255.0f), G5_TAP(4) * (1.0f / 255.0f)), rows[4][p], acc);
         v[p] = ss_h2fma(acc, 0x5bf85bf8u, G5_MAGIC); // x 255 + 1024: the byte in each half's low bits
     }
-    uint4 o;
-    o.x = (v[0] & 0xffu) | ((v[0] >> 8) & 0xff00u) | ((v[1] & 0xffu) << 16) | ((v[1] << 8) & 0xff000000u);
-    o.y = (v[2] & 0xffu) | ((v[2] >> 8) & 0xff00u) | ((v[3] & 0xffu) << 16) | ((v[3] << 8) & 0xff000000u);
-    o.z = (v[4] & 0xffu) | ((v[4] >> 8) & 0xff00u) | ((v[5] & 0xffu) << 16) | ((v[5] << 8) & 0xff000000u);
-    o.w = (v[6] & 0xffu) | ((v[6] >> 8) & 0xff00u) | ((v[7] & 0xffu) << 16) | ((v[7] << 8) & 0xff000000u);
-    return as_uchar16(o);
+    // Each pair's two bytes (its halves' low bytes), two pairs a word: one byte permute.
+    return as_uchar16((uint4)(fwb_prmt(v[0], v[1], 0x6420u), fwb_prmt(v[2], v[3], 0x6420u), fwb_prmt(v[4], v[5], 0x6420u),
+                              fwb_prmt(v[6], v[7], 0x6420u)));
 }
 #include "stream3x3.clh"
 

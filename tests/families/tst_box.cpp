@@ -4,6 +4,7 @@
 #include "Session.h"
 #include "FamilyTables.h"
 #include "SessionSuite.h"
+#include "StreamForms.h"
 
 #include <memory>
 
@@ -19,6 +20,8 @@ private slots:
     void unavailableAboveItsRadius();
     void fusedLocalBlockEdges_data();
     void fusedLocalBlockEdges();
+    void streamNvidiaForm_data();
+    void streamNvidiaForm();
 };
 
 void TestBox::matchesCpuReference_data()
@@ -59,6 +62,12 @@ void TestBox::fusedLocalBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
 }
+
+// The stream rung as NVIDIA builds it (tests/support/StreamForms.h): gray8's views by byte permutes there,
+// which its two-pixels-a-word row pass reads (an even pixel's left neighbours from l, an odd one's right from r).
+void TestBox::streamNvidiaForm_data() { addNvidiaStreamRows("box", {"radius=1"}); }
+
+void TestBox::streamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestBox)
 #include "tst_box.moc"

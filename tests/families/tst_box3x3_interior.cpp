@@ -4,6 +4,7 @@
 #include "Session.h"
 #include "FamilyTables.h"
 #include "SessionSuite.h"
+#include "StreamForms.h"
 
 #include <memory>
 
@@ -33,6 +34,8 @@ private slots:
     void exactCl12RefusesNonDividingShape();
     void exactCl12RunsWhenShapeDivides_data();
     void exactCl12RunsWhenShapeDivides();
+    void streamNvidiaForm_data();
+    void streamNvidiaForm();
 };
 
 void TestBox3x3Interior::matchesCpuReference_data()
@@ -91,6 +94,11 @@ void TestBox3x3Interior::stripsBlockEdges()
 {
     verifyBlockEdgeRow(*m_session);
 }
+
+// The stream rung as NVIDIA builds it (tests/support/StreamForms.h), its frame kept, as box's.
+void TestBox3x3Interior::streamNvidiaForm_data() { addNvidiaStreamRows("box3x3_interior"); }
+
+void TestBox3x3Interior::streamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
 
 QTEST_GUILESS_MAIN(TestBox3x3Interior)
 #include "tst_box3x3_interior.moc"
