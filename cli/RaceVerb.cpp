@@ -131,6 +131,8 @@ int cmdRace(const RaceVerbOptions &o, ImageIo *io)
         std::printf("\n");
         if (const std::string copies = race.sharedCopySentence(); !copies.empty())
             std::printf("%s.\n", copies.c_str());
+        if (const std::string output = race.outputSentence(); !output.empty())
+            std::printf("%s.\n", output.c_str());
         if (const std::string verdict = race.endToEndSentence(); !verdict.empty())
             std::printf("%s\n", verdict.c_str());
         if (const std::string pinned = race.pinnedSentence(); !pinned.empty())

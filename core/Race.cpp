@@ -199,6 +199,15 @@ std::string RaceResult::pinnedSentence() const
     return "With page-locked memory it takes " + msWords(ms) + ": " + against + ".";
 }
 
+std::string RaceResult::outputSentence() const
+{
+    for (const RaceEntry &e : entries)
+        if (e.onDevice() && !e.baseline && !e.result.outputNote.empty())
+            return "The versions on the device write 16-bit numbers, 2 bytes a pixel (what NPP and OpenCV give); "
+                   "the CPU rows end with the 8-bit picture, 1 byte a pixel, the picture every row shows";
+    return {};
+}
+
 std::string RaceResult::sameProcessorNote() const
 {
     return fwb::sameProcessorNote(deviceKind, platformName);
@@ -560,6 +569,8 @@ Json raceJson(const RaceResult &race, RaceMetric metric)
     copies["versions"] = race.sharedCopyRuns;
     copies["sentence"] = race.sharedCopySentence();
     j["copies"] = std::move(copies);
+    if (const std::string output = race.outputSentence(); !output.empty())
+        j["output_sentence"] = output;
     auto partsJson = [](const RunResult &r) {
         const EndToEndParts p = endToEndParts(r);
         return Json::object({{"variant", r.variant},

@@ -115,6 +115,10 @@ struct RaceResult
     // The same with page-locked copies, from pinnedWinner ("With page-locked memory it takes 9.1 ms:
     // ..."); empty when it did not run.
     std::string pinnedSentence() const;
+    // Where the versions on the device write another output than the picture (Sobel's 16-bit gx or gy,
+    // RunResult::outputNote): that they write 2 bytes a pixel and the CPU rows end with the 8-bit picture,
+    // so a CPU bar is not the same work to the byte. Empty otherwise.
+    std::string outputSentence() const;
     // Kernel only, between device versions: "2.1× as long as the fastest"; empty for the fastest.
     std::string versusFastestWords(const RaceEntry &entry) const;
     // cpuReferenceMs / the entry's time (0 when either is unknown). Kernel only, a device entry: 0 (its

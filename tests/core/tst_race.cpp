@@ -212,6 +212,20 @@ private slots:
         QVERIFY(std::abs(j["results"][2]["times_fastest"].get<double>() - 0.68 / 0.164) < 1e-4);
         QVERIFY(std::abs(j["end_to_end"]["ms"].get<double>() - 46.0) < 1e-4);
         QVERIFY(std::abs(j["end_to_end"]["pinned"]["ms"].get<double>() - 11.4) < 1e-4);
+        // Every version writing the 8-bit picture: nothing said of the output.
+        QVERIFY(r.outputSentence().empty());
+        QVERIFY(!j.contains("output_sentence"));
+        // A device version writing 16-bit numbers (Sobel's gx): the CPU bars are said to end with the 8-bit
+        // picture; a CPU row's note alone does not say it.
+        r.entries[1].result.outputNote = "16-bit output";
+        QVERIFY(r.outputSentence().empty());
+        r.entries[3].result.outputNote = "16-bit output (0.12 MB written), every value checked exactly";
+        QCOMPARE(r.outputSentence(), std::string("The versions on the device write 16-bit numbers, 2 bytes a pixel (what "
+                                                 "NPP and OpenCV give); the CPU rows end with the 8-bit picture, 1 byte a "
+                                                 "pixel, the picture every row shows"));
+        QCOMPARE(raceJson(r, RaceMetric::KernelOnly)["output_sentence"].get<std::string>(), r.outputSentence());
+        r.entries[1].result.outputNote.clear();
+        r.entries[3].result.outputNote.clear();
 
         // A CPU row faster than every kernel (OpenCV on PoCL's own processor): still no device version's
         // rival by kernels; it is the CPU to beat, end to end.

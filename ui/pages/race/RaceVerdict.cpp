@@ -224,6 +224,8 @@ QStringList RaceVerdict::sentences() const
                                            : tr("."));
     if (const std::string s = m_race.pinnedSentence(); !s.empty())
         out << q(s);
+    if (const std::string s = m_race.outputSentence(); !s.empty())
+        out << q(s) + tr(".");
     return out;
 }
 
