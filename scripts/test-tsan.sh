@@ -51,12 +51,9 @@ export QT_NO_GLIB=1
 export POCL_MAX_PTHREAD_COUNT="${POCL_MAX_PTHREAD_COUNT:-2}"
 regex="^($(IFS='|'; echo "${suites[*]}"))\$"
 cd "$build"
-# A suite with a report runs once more (--repeat until-pass:2), and both runs are in the log: TSan keeps the
-# other side's stack of a race only while the thread's history holds it (history_size=7 is the most), and a
-# queued signal's argument copied on a busy worker thread (tests/tsan.supp: QMetaType::create) can lose it,
-# so the report has no frame the suppression can match. Seen once in 4 runs of tst_gui_results (session 23,
-# ComputeWorker's firstPicture). ComputeWorker's results now cross through a mutex-guarded mailbox TSan sees
-# (session 24); the other workers' results (races, tuning, the lab) still go as queued arguments, so the second
-# run stays as a guard. A race of our own that shows in both runs still fails the stage.
-ctest --output-on-failure --parallel 1 --repeat until-pass:2 -R "$regex" "$@"
+# Every worker's results reach the GUI thread through a mutex-guarded mailbox TSan sees (SessionWorker::
+# onGuiThread; session 25), not as queued signal arguments whose copy could lose the other
+# side's stack from TSan's history (seen once in 4 runs of tst_gui_results in session 23), so a suite with a
+# report is not run a second time: any report fails the stage.
+ctest --output-on-failure --parallel 1 -R "$regex" "$@"
 echo "tsan: done in $((SECONDS - start)) s"

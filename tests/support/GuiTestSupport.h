@@ -15,6 +15,7 @@
 #include <QMenuBar>
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -97,10 +98,11 @@ inline bool runInWindow(MainWindow &window, ComputeResult *out, int timeoutMs = 
     return true;
 }
 
-// Holds a worker's thread in the first emission of one of its signals until release() (or 60 s): a test
-// can then cancel the page's job before the job's next step, however fast the device is. With a warm
-// program cache a small job can end between two polls of the event loop, and then there is nothing left
-// to cancel. Slots queued to the window before the gate still run while the worker waits.
+// Holds a worker's thread after one of its signals has reached the GUI thread: at the worker's next hand-over
+// of a result (SessionWorker::setHandOverHook) it waits until release() (or 60 s), so that a test can cancel
+// the page's job before the job's next step, however fast the device is. With a warm program cache a small job
+// can end between two polls of the event loop, and then there is nothing left to cancel. The worker's signals
+// are emitted on the GUI thread (SessionWorker::onGuiThread); what it handed over before it waits still arrives.
 class WorkerGate
 {
 public:
@@ -109,45 +111,54 @@ public:
     {
         release();
         QObject::disconnect(m_connection);
+        if (m_worker)
+            m_worker->setHandOverHook({});
     }
     WorkerGate(const WorkerGate &) = delete;
     WorkerGate &operator=(const WorkerGate &) = delete;
 
-    // Connect after the test's own slots on that signal: a direct connection runs before later ones are
-    // queued. False when the connection failed.
+    // Connect after the test's own slots on that signal. False when the connection failed.
     template <class Sender, class Signal>
     bool attach(Sender *sender, Signal signal)
     {
-        m_connection = QObject::connect(sender, signal, sender, [this] { hold(); }, Qt::DirectConnection);
+        hook(sender);
+        m_connection = QObject::connect(sender, signal, sender, [this] { ++m_seen; });
         return bool(m_connection);
     }
-    // Only in the emissions whose argument `when` accepts (a race's finished runs, not its next steps).
+    // Only after the emissions whose argument `when` accepts (a race's finished runs, not its next steps).
     template <class Sender, class Arg>
     bool attach(Sender *sender, void (Sender::*signal)(const Arg &), std::type_identity_t<std::function<bool(const Arg &)>> when)
     {
-        m_connection = QObject::connect(
-            sender, signal, sender, [this, when = std::move(when)](const Arg &arg) {
-                if (when(arg))
-                    hold();
-            },
-            Qt::DirectConnection);
+        hook(sender);
+        m_connection = QObject::connect(sender, signal, sender, [this, when = std::move(when)](const Arg &arg) {
+            if (when(arg))
+                ++m_seen;
+        });
         return bool(m_connection);
     }
+    // The signal has reached the GUI thread and the gate is not released (the worker waits, or will at its
+    // next hand-over).
     bool holding() const { return m_seen.load() > 0 && !m_open.load(); }
     void release() { m_open = true; }
 
 private:
-    void hold()
+    void hook(SessionWorker *worker)
     {
-        if (m_seen.fetch_add(1) != 0)
+        m_worker = worker;
+        worker->setHandOverHook([this] { hold(); });
+    }
+    void hold() // the worker thread
+    {
+        if (m_seen.load() == 0 || m_held.exchange(true))
             return;
         const QDeadlineTimer deadline(60000);
         while (!m_open.load() && !deadline.hasExpired())
             QThread::msleep(2);
     }
 
-    std::atomic<bool> m_open{false};
+    std::atomic<bool> m_open{false}, m_held{false};
     std::atomic<int> m_seen{0};
+    QPointer<SessionWorker> m_worker;
     QMetaObject::Connection m_connection;
 };
 

@@ -170,6 +170,16 @@ bool BenchWorker::isBusy() const
     return hasJob();
 }
 
+void BenchWorker::report(BenchProgress progress)
+{
+    onGuiThread([this, p = std::move(progress)] { emit this->progress(p); });
+}
+
+void BenchWorker::finish(BenchResult result)
+{
+    onGuiThread([this, r = std::move(result)] { emit finished(r); });
+}
+
 void BenchWorker::runJob(const BenchJob &job, Work work)
 {
     try {
@@ -179,7 +189,7 @@ void BenchWorker::runJob(const BenchJob &job, Work work)
     } catch (const std::exception &e) {
         workbenchTuningDb()->setEnabled(true);
         endJob();
-        emit failed(QString::fromStdString(e.what()));
+        onGuiThread([this, message = QString::fromStdString(e.what())] { emit failed(message); });
     }
 }
 
@@ -214,7 +224,7 @@ void BenchWorker::raceJob(Session &session, const BenchJob &job)
     }
     const RaceResult race = runRace(
         session, *job.input, job.run, options, &m_cancel,
-        [this](const RaceEntry &e, int done, int total) { emit progress({e, done, total}); },
+        [this](const RaceEntry &e, int done, int total) { report({e, done, total}); },
         [this, &job, &ahead](const RaceEntry &upcoming, int index, int total) {
             const bool variant = index > 0 && !upcoming.baseline;
             const VariantSpec *spec = variant ? findFilter(job.run.filter)->variant(upcoming.name) : nullptr;
@@ -224,12 +234,12 @@ void BenchWorker::raceJob(Session &session, const BenchJob &job)
             const bool openCvOnDevice = upcoming.baseline && upcoming.onDevice();
             bool first = (builds || openCvOnDevice) && m_built.insert(programKey(job.run, upcoming.name)).second;
             if (first && ahead && !waitForBuildAhead(*ahead, preparedJob(job, upcoming.name),
-                                                     [&] { emit progress({BenchProgress::RaceStep{upcoming, true}, index, total}); }))
+                                                     [&] { report({BenchProgress::RaceStep{upcoming, true}, index, total}); }))
                 first = false; // built ahead (or just now by a child): a quick load, not a compile
-            emit progress({BenchProgress::RaceStep{upcoming, first}, index, total});
+            report({BenchProgress::RaceStep{upcoming, first}, index, total});
         });
     endJob();
-    emit finished({race});
+    finish({race});
 }
 
 void BenchWorker::tuneJob(Session &session, const BenchJob &job)
@@ -241,12 +251,12 @@ void BenchWorker::tuneJob(Session &session, const BenchJob &job)
     db.setEnabled(false);
     const TuneResult tune = tuneVariant(session, *job.input, job.run, job.tune, &m_cancel,
                                         [this](const TuneCell &c, int done, int total) {
-                                            emit progress({c, done, total});
+                                            report({c, done, total});
                                         });
     db.setEnabled(true);
     m_built.insert(programKey(job.run, job.run.variant));
     endJob();
-    emit finished({tune});
+    finish({tune});
 }
 
 void BenchWorker::sweepJob(Session &session, const BenchJob &job)
@@ -254,10 +264,10 @@ void BenchWorker::sweepJob(Session &session, const BenchJob &job)
     // Every point reaches the chart as soon as its value of its filter is measured; Cancel stops between runs.
     const SweepResult result = runSweep(session, *job.input, job.run, job.sweepParam, job.sweepValues, {}, &m_cancel,
                                         {}, job.sweepFilters, [this](const SweepResult &soFar, int done, int total) {
-                                            emit progress({soFar, done, total});
+                                            report({soFar, done, total});
                                         });
     endJob();
-    emit finished({result});
+    finish({result});
 }
 
 } // namespace fwb

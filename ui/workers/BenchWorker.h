@@ -93,6 +93,9 @@ signals:
 
 private:
     void runJob(const BenchJob &job, Work work); // worker thread
+    // progress() and finished() from the worker thread (onGuiThread()).
+    void report(BenchProgress progress);
+    void finish(BenchResult result);
     // Before this worker builds a program the window's background builder also lists (worker thread):
     // claims it, or waits while a child builds it (`waiting` first says so). True when it still has to
     // be compiled here, false when it was built ahead.

@@ -95,7 +95,7 @@ void ComputeWorker::checkLaunch(const ComputeRequest &request)
         traceStartup("worker: first launch check (session, build)");
         const auto start = Clock::now();
         const QString problem = doCheck(request);
-        emit launchChecked(request.id, problem, msSince(start));
+        onGuiThread([this, id = request.id, problem, ms = msSince(start)] { emit launchChecked(id, problem, ms); });
     });
 }
 
@@ -109,36 +109,11 @@ bool ComputeWorker::isBusy() const
     return hasJob();
 }
 
-void ComputeWorker::post(Mail kind, ComputeResult result)
-{
-    {
-        std::lock_guard lock(m_mailMutex);
-        m_mail.emplace_back(kind, std::move(result));
-    }
-    QMetaObject::invokeMethod(this, "deliverMail", Qt::QueuedConnection);
-}
-
-void ComputeWorker::deliverMail()
-{
-    std::pair<Mail, ComputeResult> mail;
-    {
-        std::lock_guard lock(m_mailMutex);
-        if (m_mail.empty())
-            return;
-        mail = std::move(m_mail.front());
-        m_mail.pop_front();
-    }
-    if (mail.first == Mail::FirstPicture)
-        emit firstPicture(mail.second);
-    else
-        emit runFinished(mail.second);
-}
-
 void ComputeWorker::runJob(const ComputeRequest &request)
 {
     ++m_started;
     traceStartup("worker: first run started");
-    emit runStarted(request.id);
+    onGuiThread([this, id = request.id] { emit runStarted(id); });
     ComputeResult result = execute(request);
     const JobEnd end = endJob();
     result.superseded = end.newerWaiting;
@@ -146,13 +121,13 @@ void ComputeWorker::runJob(const ComputeRequest &request)
         return;
     const quint64 id = result.id;
     const bool probe = result.copyBandwidthPending;
-    post(Mail::Finished, std::move(result));
+    onGuiThread([this, result = std::move(result)] { emit runFinished(result); });
     // The copy probe after the result, not before it: once per device and process, skipped while a newer
     // run waits (its result will ask again).
     if (probe && !end.newerWaiting && !hasJob() && session()) {
         const double gbps = session()->copyBandwidthGBps();
         traceStartup("worker: copy bandwidth measured");
-        emit copyBandwidthMeasured(id, gbps);
+        onGuiThread([this, id, gbps] { emit copyBandwidthMeasured(id, gbps); });
     }
 }
 
@@ -300,7 +275,7 @@ ComputeResult ComputeWorker::execute(const ComputeRequest &request)
             preview.pageLockedInput = result.pageLockedInput;
             fillPictures(preview, request, input, output, reference.isNull() ? nullptr : &reference);
             traceStartup("worker: first picture ready");
-            post(Mail::FirstPicture, std::move(preview));
+            onGuiThread([this, preview = std::move(preview)] { emit firstPicture(preview); });
         };
     result.run = session()->run(input, request.run, Session::OutputStorage(), &m_cancel, early);
     if (request.run.transfer == TransferMode::Pinned && m_pageLocked && !m_pageLocked->error.empty()

@@ -13,9 +13,7 @@
 #include <QString>
 
 #include <atomic>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -112,16 +110,6 @@ signals:
     void launchChecked(quint64 id, const QString &problem, double checkMs);
 
 private:
-    // Results cross to the GUI thread through this mailbox, not as a queued signal's argument: the job puts the
-    // result under a std::mutex (which ThreadSanitizer sees) and queues one call of deliverMail() per result,
-    // which takes the oldest and emits it on the GUI thread. A queued argument is copied and handed over through
-    // Qt's post-event queue, whose lock TSan cannot see (tests/tsan.supp). FIFO: the results keep their order
-    // among the other signals the job emits.
-    enum class Mail { FirstPicture, Finished };
-    void post(Mail kind, ComputeResult result); // worker thread
-    Q_INVOKABLE void deliverMail();              // GUI thread
-    std::mutex m_mailMutex;
-    std::deque<std::pair<Mail, ComputeResult>> m_mail;
 
     void runJob(const ComputeRequest &request); // worker thread
     ComputeResult execute(const ComputeRequest &request);

@@ -51,7 +51,7 @@ void LabWorker::runJob(const LabRequest &request)
         else if (request.kind == LabRequest::NBody)
             runNBody(request);
     } catch (const std::exception &e) {
-        emit failed(QString::fromStdString(e.what()));
+        onGuiThread([this, m = QString::fromStdString(e.what())] { emit failed(m); });
     }
 }
 
@@ -70,11 +70,11 @@ void LabWorker::runLadder(const LabRequest &request)
 {
     QString error;
     if (m_cpuEngine || !ensureSession(&error)) {
-        emit failed(error.isEmpty() ? tr("the CPU engine runs no ladder") : error);
+        onGuiThread([this, m = error.isEmpty() ? tr("the CPU engine runs no ladder") : error] { emit failed(m); });
         return;
     }
     const Fp32Peak &peak = fp32Peak(*session());
-    emit peakMeasured(peak.ok() ? peak.gflops : 0, QString::fromStdString(peak.error));
+    onGuiThread([this, g = peak.ok() ? peak.gflops : 0, note = QString::fromStdString(peak.error)] { emit peakMeasured(g, note); });
     for (const QString &name : request.variants) {
         if (restartWanted())
             return;
@@ -104,16 +104,16 @@ void LabWorker::runLadder(const LabRequest &request)
         row.gflops = r.ok() ? r.metricValue : 0;
         row.pctOfPeak = percentOfPeak(row.gflops, peak);
         row.local = QString::fromStdString(r.local.toString());
-        emit rowReady(row);
+        onGuiThread([this, row] { emit rowReady(row); });
     }
-    emit ladderFinished();
+    onGuiThread([this] { emit ladderFinished(); });
 }
 
 void LabWorker::runNBody(const LabRequest &request)
 {
     QString error;
     if (!m_cpuEngine && !ensureSession(&error)) {
-        emit failed(error);
+        onGuiThread([this, error] { emit failed(error); });
         return;
     }
     NBodyLive sim(m_cpuEngine ? nullptr : session(), request.nbodyVariant.toStdString(), request.bodies,
@@ -126,7 +126,7 @@ void LabWorker::runNBody(const LabRequest &request)
         frame.steps = sim.stepsDone();
         frame.bodies = sim.bodies();
         m_frameInFlight = true;
-        emit frameReady(frame);
+        onGuiThread([this, frame = std::move(frame)] { emit frameReady(frame); });
     };
     emitFrame(0);
     // Step in batches sized to about a frame's time; read back and show a frame only when the page

@@ -152,4 +152,17 @@ void SessionWorker::run()
     closeSession(); // OpenCL objects die on the thread that made them
 }
 
+void SessionWorker::deliverToGui()
+{
+    std::function<void()> call;
+    {
+        std::lock_guard lock(m_toGuiMutex);
+        if (m_toGui.empty())
+            return;
+        call = std::move(m_toGui.front());
+        m_toGui.pop_front();
+    }
+    call();
+}
+
 } // namespace fwb

@@ -7,8 +7,10 @@
 //   matters); startJobIfIdle(): refused while one runs or waits (a race, a tuning, a comparison).
 // - Cancelling sets m_cancel, which the job passes to the Session (checked between launches) and checks
 //   itself between steps; each job starts with it clear, unless it was cancelled while it waited.
-// - Results leave as values in queued signals the derived class emits from the job; ComputeWorker's (the
-//   window's runs and first pictures) through a mailbox ThreadSanitizer can see instead (ComputeWorker.h).
+// - Results leave through onGuiThread(): the job hands a call that emits the derived class's signal with the
+//   values it captured, and the call runs on the GUI thread. The calls cross through a mailbox under a
+//   std::mutex, which ThreadSanitizer sees, and one queued deliverToGui() per call (a call by name: nothing
+//   of ours rides Qt's post-event queue, whose lock TSan cannot see), not as a queued signal's arguments.
 // - A Session lives on exactly one thread: openSession() makes it on this thread, the jobs use it there, and
 //   it is destroyed there (closeSession(), and always as the thread ends), never on the GUI thread.
 // - Stopping: the most-derived destructor calls stopThread() first (the jobs use the derived members):
@@ -24,8 +26,10 @@
 #include <QWaitCondition>
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace fwb {
@@ -36,6 +40,14 @@ class SessionWorker : public QThread
 
 public:
     ~SessionWorker() override; // stopThread() again, for safety: the derived destructor has called it
+
+    // Tests (tests/support/GuiTestSupport.h, WorkerGate): called on the worker thread right after each call it
+    // hands to the GUI thread (onGuiThread), so that a test can hold the job there. Empty: none.
+    void setHandOverHook(std::function<void()> hook)
+    {
+        std::lock_guard lock(m_hookMutex);
+        m_handOverHook = std::move(hook);
+    }
 
 protected:
     using Job = std::function<void()>;
@@ -76,11 +88,26 @@ protected:
     // Called on the worker thread just before its Session goes: drop what belongs to it.
     virtual void sessionClosing() {}
 
+    // Runs `call` on the GUI thread (this object's), after every call handed before it, in order with the
+    // signals the GUI thread's own code emits meanwhile: the job's way to emit a signal with what it made.
+    void onGuiThread(std::function<void()> call)
+    {
+        {
+            std::lock_guard lock(m_toGuiMutex);
+            m_toGui.push_back(std::move(call));
+        }
+        QMetaObject::invokeMethod(this, "deliverToGui", Qt::QueuedConnection);
+        std::lock_guard lock(m_hookMutex); // held while it runs: setHandOverHook({}) waits for it to return
+        if (m_handOverHook)
+            m_handOverHook();
+    }
+
     // Set by replaceJob() while a job runs, by cancelJob() and by stopThread(); the running job's cancel flag.
     std::atomic<bool> m_cancel{false};
 
 private:
     void run() final;
+    Q_INVOKABLE void deliverToGui(); // the GUI thread: runs the oldest call onGuiThread() handed over
     void wakeOrStart(); // mutex held
 
     const QThread::Priority m_priority;
@@ -92,6 +119,10 @@ private:
     Job m_quick;
     bool m_busy = false;
     bool m_abort = false;
+    std::mutex m_toGuiMutex;
+    std::deque<std::function<void()>> m_toGui; // onGuiThread()'s calls, oldest first
+    std::mutex m_hookMutex;
+    std::function<void()> m_handOverHook;
 
     // Touched only by the worker thread.
     std::unique_ptr<Session> m_session;

@@ -197,11 +197,11 @@ bool TransferCompareWorker::start(const DeviceInfo &device, std::shared_ptr<cons
         try {
             compare(device, *input, request);
         } catch (const std::exception &e) {
-            emit failed(QString::fromStdString(e.what()));
+            onGuiThread([this, m = QString::fromStdString(e.what())] { emit failed(m); });
         }
         closeSession();
         endJob();
-        emit comparisonDone();
+        onGuiThread([this] { emit comparisonDone(); });
     });
 }
 
@@ -231,7 +231,7 @@ void TransferCompareWorker::compare(const DeviceInfo &device, const Image &input
             if (r.cancelled)
                 return;
             runs[m].push_back(std::move(r));
-            emit progress(++done, total);
+            onGuiThread([this, d = ++done, total] { emit progress(d, total); });
         }
     }
     if (m_cancel)
@@ -243,7 +243,7 @@ void TransferCompareWorker::compare(const DeviceInfo &device, const Image &input
         bar.rounds = int(mode.size());
         bar.lowMs = mode.front().endToEndMs;
         bar.highMs = mode.back().endToEndMs;
-        emit barReady(bar, ++barsDone, int(modes.size()));
+        onGuiThread([this, bar, d = ++barsDone, n = int(modes.size())] { emit barReady(bar, d, n); });
     }
 }
 
