@@ -375,7 +375,8 @@ inline uchar16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below,
 #endif
 // The l and r views one byte permute per word on NVIDIA (stream3x3.clh's S3_VIEWS_BY_WORDS): H100, 6720x4480,
 // flushed, two rounds (docs/data/session21-2026-11-27/c5): gray8 0.0356 -> 0.0328 ms, rgba8888 0.0961 -> 0.0930.
-// (The min/max and box rungs stay on the byte shuffle: with the permutes their gray8 ran 30-40% slower.)
+// (The min/max rungs stay on the byte shuffle: with the permutes their gray8 ran 30-40% slower. Box took the
+// permutes with its two-pixels-a-word arithmetic in session 25: box.cl.)
 #ifndef S3_VIEWS_BY_WORDS
 #define S3_VIEWS_BY_WORDS FWB_PTX
 #endif
