@@ -12,6 +12,8 @@
 #   record_pack                       # $OUT/r30.tgz
 #   record_time_row LABEL RUN-ARGS... # one run's kernel median, shape, check and build time -> $R/times.tsv
 #   record_sass CACHE NAME [KERNEL]   # a program cache's PTX -> ptxas -v and SASS under $R/sass/
+#   record_copy_sizes [MB...]         # a device copy (cupy) at each size -> $R/copy-size.txt
+#   record_cublas [N]                 # cuBLAS FP32 (torch, TF32 off) at n x n -> $R/cublas.txt
 # gpu-headless.sh takes devdeps_prefix alone.
 
 # The packages unpacked under PFX (dpkg -x) on the compiler's, pkg-config's and the loader's paths;
@@ -107,4 +109,44 @@ PY
         /usr/local/cuda/bin/cuobjdump -sass ${kernel:+-fun "$kernel"} "/tmp/$name-$n.cubin" > "$R/sass/$name-$n.sass" 2>&1
         echo "$name-$n: $(grep -A3 "entry function '${kernel:-}" "$R/sass/$name-$n.ptxas.txt" | grep -E 'registers|spill' | tr '\n' ' ')"
     done
+}
+
+# A device copy at each size in MB (default: the gray8 and rgba8888 pictures of 6720x4480 and their pairs, and the
+# 256 MiB copy), timed with CUDA events through cupy, median of 20 after 5: the floor a kernel of that size
+# is measured against. -> $R/copy-size.txt (printed too).
+record_copy_sizes() {
+    timeout 60 python3 - "${@:-30.1 60.2 120.4 268.4}" <<'PY' > "$R/copy-size.txt" 2>&1
+import sys
+import cupy as cp
+for mb in [float(x) for x in " ".join(sys.argv[1:]).split()]:
+    n = int(mb * 1e6) // 16 * 16
+    a = cp.zeros(n, dtype=cp.uint8); b = cp.empty_like(a)
+    s, e = cp.cuda.Event(), cp.cuda.Event()
+    ts = []
+    for i in range(25):
+        s.record(); cp.copyto(b, a); e.record(); e.synchronize()
+        ts.append(cp.cuda.get_elapsed_time(s, e))
+    ts = sorted(ts[5:]); m = ts[len(ts)//2]
+    print("copy %.1f MB: %.4f ms, %.0f GB/s (read + write)" % (n/1e6, m, 2*n/m/1e6))
+PY
+    cat "$R/copy-size.txt"
+}
+
+# cuBLAS FP32 at N x N (default 4096) through torch, TF32 off, CUDA events, median of 20 after 3: the Compute
+# Lab's matmul baseline. -> appended to $R/cublas.txt (printed too).
+record_cublas() {
+    timeout 60 python3 - "${1:-4096}" <<'PY' 2>&1 | tee -a "$R/cublas.txt"
+import sys
+import torch
+torch.backends.cuda.matmul.allow_tf32 = False
+n = int(sys.argv[1])
+a = torch.randn(n, n, device="cuda"); b = torch.randn(n, n, device="cuda")
+for _ in range(3): a @ b
+ts = []
+for _ in range(20):
+    s = torch.cuda.Event(enable_timing=True); e = torch.cuda.Event(enable_timing=True)
+    s.record(); a @ b; e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+ts.sort(); ms = ts[len(ts)//2]
+print("cublas fp32 n=%d %.4f ms %.1f GFLOPS (torch %s, tf32 off)" % (n, ms, 2*n**3/ms/1e6, torch.__version__))
+PY
 }
