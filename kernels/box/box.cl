@@ -324,16 +324,15 @@ typedef struct {
     uint4 e, o; // the sums of the even and of the odd bytes, two to a word
 } box_row_t;
 #define S3_ROW_T box_row_t
-#define BOX_EVEN(v) ((v) & (uint4)(0x00FF00FFu))
-#define BOX_ODD(v) (((v) >> 8) & (uint4)(0x00FF00FFu))
 inline box_row_t s3_row(uchar16 l, uchar16 c, uchar16 r)
 {
     const uint4 wl = as_uint4(l), wc = as_uint4(c), wr = as_uint4(r);
 #if CHANNELS == 1
-    const uint4 m = BOX_EVEN(wc) + BOX_ODD(wc);
-    const box_row_t o = {m + BOX_EVEN(wl), m + BOX_ODD(wr)};
+    const uint4 m = FWB_EVEN_BYTES(wc) + FWB_ODD_BYTES(wc);
+    const box_row_t o = {m + FWB_EVEN_BYTES(wl), m + FWB_ODD_BYTES(wr)};
 #else
-    const box_row_t o = {BOX_EVEN(wl) + BOX_EVEN(wc) + BOX_EVEN(wr), BOX_ODD(wl) + BOX_ODD(wc) + BOX_ODD(wr)};
+    const box_row_t o = {FWB_EVEN_BYTES(wl) + FWB_EVEN_BYTES(wc) + FWB_EVEN_BYTES(wr),
+                         FWB_ODD_BYTES(wl) + FWB_ODD_BYTES(wc) + FWB_ODD_BYTES(wr)};
 #endif
     return o;
 }

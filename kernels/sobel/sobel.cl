@@ -297,14 +297,12 @@ typedef struct {
     uint4 de, dodd, se, sodd; // d and s of the even and the odd bytes
 } sobel_row_t;
 #define S3_ROW_T sobel_row_t
-#define SOBEL_EVEN(v) ((v) & (uint4)(0x00FF00FFu))
-#define SOBEL_ODD(v) (((v) >> 8) & (uint4)(0x00FF00FFu))
 inline sobel_row_t s3_row(uchar16 l, uchar16 c, uchar16 r)
 {
     const uint4 wl = as_uint4(l), wc = as_uint4(c), wr = as_uint4(r);
-    const uint4 le = SOBEL_EVEN(wl), lo = SOBEL_ODD(wl), re = SOBEL_EVEN(wr), ro = SOBEL_ODD(wr);
+    const uint4 le = FWB_EVEN_BYTES(wl), lo = FWB_ODD_BYTES(wl), re = FWB_EVEN_BYTES(wr), ro = FWB_ODD_BYTES(wr);
     sobel_row_t o = {re + (uint4)(0x00FF00FFu) - le, ro + (uint4)(0x00FF00FFu) - lo,
-                     le + (SOBEL_EVEN(wc) << 1) + re, lo + (SOBEL_ODD(wc) << 1) + ro};
+                     le + (FWB_EVEN_BYTES(wc) << 1) + re, lo + (FWB_ODD_BYTES(wc) << 1) + ro};
     return o;
 }
 // (|g| + 2) / 4 in both halves of v = g + 1020 (0..2040), back in the low byte of each half.

@@ -15,7 +15,6 @@
 #include <atomic>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <vector>
 
 namespace fwb {
@@ -110,7 +109,6 @@ signals:
     void launchChecked(quint64 id, const QString &problem, double checkMs);
 
 private:
-
     void runJob(const ComputeRequest &request); // worker thread
     ComputeResult execute(const ComputeRequest &request);
     ComputeResult executeOnCpu(const ComputeRequest &request);

@@ -152,6 +152,24 @@ void SessionWorker::run()
     closeSession(); // OpenCL objects die on the thread that made them
 }
 
+void SessionWorker::setHandOverHook(std::function<void()> hook)
+{
+    std::lock_guard lock(m_hookMutex);
+    m_handOverHook = std::move(hook);
+}
+
+void SessionWorker::onGuiThread(std::function<void()> call)
+{
+    {
+        std::lock_guard lock(m_toGuiMutex);
+        m_toGui.push_back(std::move(call));
+    }
+    QMetaObject::invokeMethod(this, "deliverToGui", Qt::QueuedConnection);
+    std::lock_guard lock(m_hookMutex); // held while it runs: setHandOverHook({}) waits for it to return
+    if (m_handOverHook)
+        m_handOverHook();
+}
+
 void SessionWorker::deliverToGui()
 {
     std::function<void()> call;

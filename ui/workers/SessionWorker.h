@@ -43,11 +43,7 @@ public:
 
     // Tests (tests/support/GuiTestSupport.h, WorkerGate): called on the worker thread right after each call it
     // hands to the GUI thread (onGuiThread), so that a test can hold the job there. Empty: none.
-    void setHandOverHook(std::function<void()> hook)
-    {
-        std::lock_guard lock(m_hookMutex);
-        m_handOverHook = std::move(hook);
-    }
+    void setHandOverHook(std::function<void()> hook);
 
 protected:
     using Job = std::function<void()>;
@@ -90,17 +86,7 @@ protected:
 
     // Runs `call` on the GUI thread (this object's), after every call handed before it, in order with the
     // signals the GUI thread's own code emits meanwhile: the job's way to emit a signal with what it made.
-    void onGuiThread(std::function<void()> call)
-    {
-        {
-            std::lock_guard lock(m_toGuiMutex);
-            m_toGui.push_back(std::move(call));
-        }
-        QMetaObject::invokeMethod(this, "deliverToGui", Qt::QueuedConnection);
-        std::lock_guard lock(m_hookMutex); // held while it runs: setHandOverHook({}) waits for it to return
-        if (m_handOverHook)
-            m_handOverHook();
-    }
+    void onGuiThread(std::function<void()> call);
 
     // Set by replaceJob() while a job runs, by cancelJob() and by stopThread(); the running job's cancel flag.
     std::atomic<bool> m_cancel{false};
