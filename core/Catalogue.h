@@ -108,6 +108,7 @@ struct VariantSpec
                                     // family) but launched with the shape the user asked for (auto = NULL)
     int tileHalo = 0;            // halo in pixels on each side of a tile (for local-memory sizing)
     bool needsNonUniform = false;
+    bool usesNvidiaArch = false; // built with -DFWB_NV_SM=<compute capability> on NVIDIA (DeviceInfo)
     bool fastMathMatters = false; // kernel uses transcendental/division math affected by fast-math
     std::vector<PixelFormat> formats; // empty: every format
     int blockWidth = 1;  // Geometry::Blocks: output pixels per work-item across (a row segment)

@@ -140,6 +140,12 @@ DeviceInfo describe(const cl::Platform &platform, const cl::Device &device, int 
     if (clGetDeviceInfo(device(), 0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */, sizeof b, &b, nullptr) != CL_SUCCESS)
         b = CL_FALSE;
     info.hostUnifiedMemory = b == CL_TRUE;
+    cl_uint ccMajor = 0, ccMinor = 0; // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV
+    if (info.vendor.find("NVIDIA") != std::string::npos
+        && clGetDeviceInfo(device(), 0x4000, sizeof ccMajor, &ccMajor, nullptr) == CL_SUCCESS
+        && clGetDeviceInfo(device(), 0x4001, sizeof ccMinor, &ccMinor, nullptr) == CL_SUCCESS && ccMajor < 100
+        && ccMinor < 10)
+        info.nvidiaComputeCapability = int(ccMajor * 10 + ccMinor);
     b = CL_FALSE;
     query<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>(device, b);
     // Before CL 3.0 the feature was mandatory in OpenCL C 2.x.

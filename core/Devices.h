@@ -45,6 +45,10 @@ struct DeviceInfo
     unsigned preferredVectorWidthDouble = 0;
     std::size_t timerResolutionNs = 0;
     bool isEmulator = false; // e.g. oclgrind: correct but far too slow to be a default
+    // NVIDIA's compute capability as major * 10 + minor (90: H100 / H200; cl_nv_device_attribute_query), 0
+    // elsewhere: the kernels that use instructions of an architecture (the tensor cores' mma.sync from 80) get
+    // it as -DFWB_NV_SM and fall back to portable code below it.
+    int nvidiaComputeCapability = 0;
 
     std::string spec() const { return std::to_string(platformIndex) + ":" + std::to_string(deviceIndex); }
     bool isDiscreteGpu() const { return kind == DeviceKind::Gpu && !hostUnifiedMemory; }

@@ -588,6 +588,10 @@ struct Session::Impl
         opts += " -DFWB_ONLY_ENTRIES";
         for (const std::string &entry : entries)
             opts += " -DFWB_WANT_" + entry;
+        // The architecture, for kernels whose instructions need one (gaussian_tensor.cl's mma.sync from sm_80); only
+        // theirs, so that no other program's options (and cache key) change with it.
+        if (variant.usesNvidiaArch && info.nvidiaComputeCapability > 0)
+            opts += " -DFWB_NV_SM=" + std::to_string(info.nvidiaComputeCapability);
         if (variant.globalRule == GlobalRule::NonUniform)
             opts += " -cl-std=CL2.0";
         if (params.fastMath && variant.fastMathMatters)

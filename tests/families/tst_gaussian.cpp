@@ -24,6 +24,8 @@ private slots:
     void tiledHalf2Shapes();
     void tiledHalf2Forms_data();
     void tiledHalf2Forms();
+    void tensorShapes_data();
+    void tensorShapes();
 };
 
 void TestGaussian::matchesCpuReference_data()
@@ -55,6 +57,13 @@ void TestGaussian::matchesCpuReference_data()
         for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
             addReferenceRow(QString::asprintf("gaussian/tiled_half2/%s/sigma%s", formatName(format), sigma), "gaussian",
                             "tiled_half2", format, BorderMode::Replicate, 67, 145, QString("sigma=") + sigma, -1);
+    // tensor_f16 (gray8 and rgba8888, radius <= 6; the variant table above runs radius 6): gray8's window is 8 bytes a
+    // side at every radius, rgba8888's 8 (radius 1-2), 16 (3-4: 12 bytes a work-item and row, loaded a word at a time)
+    // or 24 (5-6); heights past two 64-row tiles (rows read and written by stepped pointers in between).
+    for (const auto &[format, sigma] : std::vector<std::pair<PixelFormat, const char *>>{
+             {PixelFormat::Gray8, "0.3"}, {PixelFormat::Rgba8888, "0.6"}, {PixelFormat::Rgba8888, "1.3"}})
+        addReferenceRow(QString::asprintf("gaussian/tensor_f16/%s/sigma%s", formatName(format), sigma), "gaussian",
+                        "tensor_f16", format, BorderMode::Replicate, 67, 211, QString("sigma=") + sigma, -1);
 }
 
 void TestGaussian::fusedLocalBlockEdges_data()
@@ -65,6 +74,7 @@ void TestGaussian::fusedLocalBlockEdges_data()
     addBlockEdgeRows("gaussian", "strips", {"sigma=1", "sigma=2", "sigma=2.65"}, -1, true);
     addBlockEdgeRows("gaussian", "strips_half2", {"sigma=1", "sigma=2"}, -1, true);
     addBlockEdgeRows("gaussian", "tiled_half2", {"sigma=1", "sigma=2"});
+    addBlockEdgeRows("gaussian", "tensor_f16", {"sigma=2"});
 }
 
 void TestGaussian::fusedLocalBlockEdges()
@@ -81,6 +91,8 @@ void TestGaussian::stripsUnavailableAboveItsRadius()
     verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Gray8, "sigma=2.1", "radius up to 6");
     verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Rgba8888, "sigma=2.1", "radius up to 6");
     verifyUnavailable(*m_session, "gaussian", "tiled_half2", PixelFormat::Rgb888, "sigma=2", "rgba8888");
+    verifyUnavailable(*m_session, "gaussian", "tensor_f16", PixelFormat::Gray8, "sigma=2.1", "radius up to 6");
+    verifyUnavailable(*m_session, "gaussian", "tensor_f16", PixelFormat::Rgb888, "sigma=2", "rgba8888");
 }
 
 // tiled_half2's tile is its work-group (TILE_W pixels by TILE_H x 64 rows): the GPU's 64x2 (four row segments
@@ -166,6 +178,53 @@ void TestGaussian::tiledHalf2Forms()
             const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
             QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
             QVERIFY2(r.buildOptions.find(options.toStdString()) != std::string::npos, r.buildOptions.c_str());
+        }
+}
+
+// tensor_f16's tile is its work-group (TILE_W pixels by TILE_H x 64 rows), cut into columns 16 bytes across that its
+// warps (32 work-items each) take in turn or split into row segments: the GPUs' 128x1 (gray8: 8 columns for 4 warps)
+// and 64x2 (rgba8888: 16 columns), one warp for two columns (8x4 rgba8888), one column split between two warps (16x4
+// gray8, 4x16 rgba8888); on noise (every byte its own, so a wrong neighbour, channel or operand layout fails), every
+// width to 40, heights around a tile's, rows padded and packed (the byte-by-byte path at every column). Here (no
+// tensor cores) every product runs through local memory from the operands the tensor cores would get.
+void TestGaussian::tensorShapes_data()
+{
+    QTest::addColumn<QString>("local");
+    QTest::addColumn<int>("border");
+    QTest::addColumn<int>("format");
+    const auto add = [](PixelFormat format, const char *local, BorderMode border) {
+        QTest::newRow((std::string(formatName(format)) + "/" + local + "/" + borderModeName(border)).c_str())
+            << QString(local) << int(border) << int(format);
+    };
+    add(PixelFormat::Gray8, "128x1", BorderMode::Reflect101);
+    add(PixelFormat::Gray8, "16x4", BorderMode::Constant);
+    add(PixelFormat::Rgba8888, "64x2", BorderMode::Replicate);
+    add(PixelFormat::Rgba8888, "8x4", BorderMode::Reflect101);
+    add(PixelFormat::Rgba8888, "4x16", BorderMode::Constant);
+}
+
+void TestGaussian::tensorShapes()
+{
+    QFETCH(QString, local);
+    QFETCH(int, border);
+    QFETCH(int, format);
+    RunRequest request = oneShotRequest("gaussian", "tensor_f16", PixelFormat(format));
+    request.params.border = BorderMode(border);
+    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2"), std::string());
+    const auto shape = LocalSize::parse(local.toStdString());
+    QVERIFY(shape);
+    request.local = *shape;
+    request.keepOutput = false;
+    std::vector<RunRequest> layouts{request, request};
+    layouts.back().transfer = TransferMode::ZeroCopy;
+    std::uint32_t seed = 5;
+    for (const RunRequest &each : layouts)
+        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 211}, {259, 37}}, {3, 65})) {
+            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
+            QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
+            QCOMPARE(QString::fromStdString(r.local.toString()), local);
+            // The architecture goes into this variant's options on NVIDIA only (the products by tensor cores).
+            QCOMPARE(r.buildOptions.find("-DFWB_NV_SM=") != std::string::npos, m_device.nvidiaComputeCapability > 0);
         }
 }
 
