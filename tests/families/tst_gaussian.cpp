@@ -11,6 +11,38 @@
 using namespace fwb;
 using namespace fwb::test;
 
+namespace {
+
+// A rung whose tile is its work-group (tiled_half2, tensor_f16) at sigma 2 in one work-group shape: on noise (every
+// byte its own, so a wrong neighbour, channel or operand layout fails), at `sizes` and every width to 40 at heights
+// 3 and 65, rows padded and packed (zero copy: the byte-by-byte path at every chunk); the shape asked is the shape
+// run, and NVIDIA's architecture is in the options exactly where the variant uses it and the device has one.
+void verifyTileShape(Session &session, const DeviceInfo &device, const char *variant, const QString &local,
+                     BorderMode border, PixelFormat format, EdgeSizes sizes)
+{
+    const FilterSpec &filter = *findFilter("gaussian");
+    RunRequest request = oneShotRequest("gaussian", variant, format);
+    request.params.border = border;
+    QCOMPARE(applyParam(filter, request.params, "sigma=2"), std::string());
+    const auto shape = LocalSize::parse(local.toStdString());
+    QVERIFY(shape);
+    request.local = *shape;
+    request.keepOutput = false;
+    std::vector<RunRequest> layouts{request, request};
+    layouts.back().transfer = TransferMode::ZeroCopy;
+    const bool arch = filter.variant(variant)->usesNvidiaArch && device.nvidiaComputeCapability > 0;
+    std::uint32_t seed = 5;
+    for (const RunRequest &each : layouts)
+        for (const auto &[w, h] : withEveryWidthTo40(sizes, {3, 65})) {
+            const RunResult r = session.run(noiseImage(w, h, seed++, format), each);
+            QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
+            QCOMPARE(QString::fromStdString(r.local.toString()), local);
+            QCOMPARE(r.buildOptions.find("-DFWB_NV_SM=") != std::string::npos, arch);
+        }
+}
+
+} // namespace
+
 class TestGaussian : public fwb::test::FamilySuite
 {
     Q_OBJECT
@@ -96,8 +128,7 @@ void TestGaussian::stripsUnavailableAboveItsRadius()
 }
 
 // tiled_half2's tile is its work-group (TILE_W pixels by TILE_H x 64 rows): the GPU's 64x2 (four row segments
-// in the column pass) and other shapes than this device's 64x1, every border, every width to 40 and heights
-// around a tile's, rows padded and packed (tiles: byte by byte at every chunk).
+// in the column pass) and other shapes than this device's 64x1, every border (verifyTileShape above).
 void TestGaussian::tiledHalf2Shapes_data()
 {
     QTest::addColumn<QString>("local");
@@ -118,21 +149,7 @@ void TestGaussian::tiledHalf2Shapes()
     QFETCH(QString, local);
     QFETCH(int, border);
     QFETCH(int, format);
-    RunRequest request = oneShotRequest("gaussian", "tiled_half2", PixelFormat(format));
-    request.params.border = BorderMode(border);
-    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2"), std::string());
-    const auto shape = LocalSize::parse(local.toStdString());
-    QVERIFY(shape);
-    request.local = *shape;
-    request.keepOutput = false;
-    std::vector<RunRequest> layouts{request, request};
-    layouts.back().transfer = TransferMode::ZeroCopy;
-    for (const RunRequest &each : layouts)
-        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 129}, {259, 37}}, {3, 65})) {
-            const RunResult r = runOnTestCard(*m_session, each, w, h);
-            QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
-            QCOMPARE(QString::fromStdString(r.local.toString()), local);
-        }
+    verifyTileShape(*m_session, m_device, "tiled_half2", local, BorderMode(border), PixelFormat(format), {{1, 1}, {67, 129}, {259, 37}});
 }
 
 // tiled_half2's forms that no device takes by default but the measurements switch on (FWB_EXTRA_BUILD_OPTIONS):
@@ -184,9 +201,8 @@ void TestGaussian::tiledHalf2Forms()
 // tensor_f16's tile is its work-group (TILE_W pixels by TILE_H x 64 rows), cut into columns 16 bytes across that its
 // warps (32 work-items each) take in turn or split into row segments: the GPUs' 128x1 (gray8: 8 columns for 4 warps)
 // and 64x2 (rgba8888: 16 columns), one warp for two columns (8x4 rgba8888), one column split between two warps (16x4
-// gray8, 4x16 rgba8888); on noise (every byte its own, so a wrong neighbour, channel or operand layout fails), every
-// width to 40, heights around a tile's, rows padded and packed (the byte-by-byte path at every column). Here (no
-// tensor cores) every product runs through local memory from the operands the tensor cores would get.
+// gray8, 4x16 rgba8888), a border each (verifyTileShape above). Here (no tensor cores) every product runs through
+// local memory from the operands the tensor cores would get.
 void TestGaussian::tensorShapes_data()
 {
     QTest::addColumn<QString>("local");
@@ -208,24 +224,7 @@ void TestGaussian::tensorShapes()
     QFETCH(QString, local);
     QFETCH(int, border);
     QFETCH(int, format);
-    RunRequest request = oneShotRequest("gaussian", "tensor_f16", PixelFormat(format));
-    request.params.border = BorderMode(border);
-    QCOMPARE(applyParam(*findFilter("gaussian"), request.params, "sigma=2"), std::string());
-    const auto shape = LocalSize::parse(local.toStdString());
-    QVERIFY(shape);
-    request.local = *shape;
-    request.keepOutput = false;
-    std::vector<RunRequest> layouts{request, request};
-    layouts.back().transfer = TransferMode::ZeroCopy;
-    std::uint32_t seed = 5;
-    for (const RunRequest &each : layouts)
-        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {67, 211}, {259, 37}}, {3, 65})) {
-            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
-            QVERIFY2(r.ok() && r.checked && r.matches, describe(r, w, h).constData());
-            QCOMPARE(QString::fromStdString(r.local.toString()), local);
-            // The architecture goes into this variant's options on NVIDIA only (the products by tensor cores).
-            QCOMPARE(r.buildOptions.find("-DFWB_NV_SM=") != std::string::npos, m_device.nvidiaComputeCapability > 0);
-        }
+    verifyTileShape(*m_session, m_device, "tensor_f16", local, BorderMode(border), PixelFormat(format), {{1, 1}, {67, 211}, {259, 37}});
 }
 
 QTEST_GUILESS_MAIN(TestGaussian)
