@@ -55,6 +55,7 @@ cd "$build"
 # onGuiThread; session 25), not as queued signal arguments whose copy could lose the other
 # side's stack from TSan's history (seen once in 4 runs of tst_gui_results in session 23), so a suite with a
 # report is not run a second time: any report fails the stage.
-# Two suites at a time on two cores (one at a time took 300 s of the stage's 650 in a cold run, session 26).
-ctest --output-on-failure --parallel "$(nproc)" -R "$regex" "$@"
+# One suite at a time: two at once on two cores took tst_gui_worker past a 30 s wait (session 26), and the window's
+# two largest suites run alone anyway (RUN_SERIAL).
+ctest --output-on-failure --parallel 1 -R "$regex" "$@"
 echo "tsan: done in $((SECONDS - start)) s"
