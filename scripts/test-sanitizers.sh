@@ -21,7 +21,10 @@ echo "sanitizers: built in $((SECONDS - start)) s"
 supp="$root/scripts/sanitizers"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0:strict_string_checks=1:check_initialization_order=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
-export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+# use_tls=0: LeakSanitizer's tracer crashed (signal 11) scanning the threads' thread-local storage at a suite's exit
+# (session 26, deterministic for tst_transpose); without TLS roots a block reached only from TLS reads as a leak, so
+# this can only add reports, never hide one: GLib's per-thread data is the one (lsan.supp).
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0:use_tls=0"
 regex="^($(IFS='|'; echo "${suites[*]}"))\$"
 cd "$build"
 ctest --output-on-failure --parallel "$(nproc)" -R "$regex" "$@"
