@@ -2,29 +2,32 @@
 // multiply-adds, the work NVIDIA's tensor cores do (PTX mma.sync.m16n8k16, f16 inputs, f32 sums; sm_80 and later).
 // A separable filter is two matrix products: a row pass R = T_x . I over a segment of a row (T_x: the taps on a
 // band, one output per matrix row) and a column pass O = T_y . R. One warp (32 work-items) owns a column of the
-// picture 16 bytes across and slides down it 16 output rows a step:
-//  - the row pass filters 8 input rows at a time, a product (16 output bytes x 16 window bytes) . (16 window
-//    bytes x 8 rows) per 16 window bytes (gray8: 32 window bytes, two products; rgba8888 at radius 6: 64, four,
-//    since a byte's neighbours are its channel's, 4 bytes apart: the tap matrix has zeros between them);
+// picture 16 pixels across and slides down it 16 output rows a step, one channel at a time:
+//  - the row pass filters 8 input rows at a time, a product (16 output pixels x 16 window pixels) . (16 window
+//    pixels x 8 rows) per 16 window pixels: the window is 32 pixels (8 a side), two products per channel. rgba8888
+//    first gathers one channel's bytes of a work-item's pixels by byte permutes (a 4x4 byte transpose), so every
+//    channel uses the same tap matrix and no product multiplies the zeros a byte-wise tap matrix would hold between
+//    a channel's bytes (an earlier form, 16 bytes a column, loaded 4x the bytes it wrote and took twice the
+//    products);
 //  - its f32 results, rounded to 16-bit floats, sit in each work-item's registers exactly where the column pass's
 //    second operand wants them (the accumulator's layout of a m16n8 product is the B operand's of the next, with
 //    the 8 rows as the k dimension), so the two passes need no local memory and no shuffle;
 //  - the column pass takes 32 row results (16 output rows and 8 rows of halo above and below) in two products
-//    per 8 output columns.
+//    per 8 output pixels and channel.
 // Every sum is exact, so the result is the same bits whatever order the products are added in: on the tensor cores
 // or through local memory, wherever a pixel falls in its column (tiles, other sizes). Bytes enter as 16-bit floats
 // (one byte permute to 1024 + b under the exponent of 1024, one 16-bit subtraction of 1024); the row taps are
 // multiples of 2^-14, so the row sums (under 256) are multiples of 2^-14 and exact in 32 bits; they are rounded to
 // multiples of 1/8 (exact in 16 bits below 256); the column taps are multiples of 2^-13, so the column sums are
-// multiples of 2^-16 under 256: 24 bits, exact too. The window bytes' order in k is free (the tap matrix follows it):
-// each work-item's 16-bit pairs are 8 (or 16) consecutive bytes of one row, one aligned load; the row pass's output
-// rows are ordered so that the column pass leaves each work-item 4 consecutive output bytes of a row, one store.
+// multiples of 2^-16 under 256: 24 bits, exact too. The window pixels' order in k is free (the tap matrix follows
+// it): each work-item's 16-bit pairs are 8 consecutive pixels of one row, one aligned load; the row pass's output
+// rows are ordered so that the column pass leaves each work-item 4 consecutive output pixels of a row, one store.
 // Error against the exact filter (sigma 2, the worst case): the row taps so rounded move a row sum by at most 0.22
 // of a level, its rounding to 1/8 by 0.0625, the column taps by 0.32: under 0.61, within the filter's ±1.
 // Elsewhere than NVIDIA sm_80+ (PoCL in the tests, older NVIDIA GPUs) each product is computed by the work-items
 // of the warp through local memory from the very same operand registers (GM_MMA 0), so the CPU tests check the
 // operand layouts, the tap matrices and the conversions this kernel gives the tensor cores.
-// Needs TILE_W * CHANNELS a multiple of 16, TILE_W * TILE_H a multiple of 32, BLOCK_W 1, and each warp's share of
+// Needs TILE_W a multiple of 16, TILE_W * TILE_H a multiple of 32, BLOCK_W 1, and each warp's share of
 // the tile's rows (TILE_H * BLOCK_H) a multiple of 16.
 #include "common.clh"
 #include "half2.clh"
@@ -37,8 +40,8 @@
 #if GAUSS_RADIUS > 6
 #error "tensor_f16 is built for radius up to 6 (sigma 2)"
 #endif
-#if (TILE_W * CHANNELS) % 16 != 0 || (TILE_W * TILE_H) % 32 != 0 || BLOCK_W != 1
-#error "tensor_f16 needs a work-group 16 bytes across (or a multiple) and a multiple of 32 work-items"
+#if TILE_W % 16 != 0 || (TILE_W * TILE_H) % 32 != 0 || BLOCK_W != 1
+#error "tensor_f16 needs a work-group 16 pixels across (or a multiple) and a multiple of 32 work-items"
 #endif
 
 #ifndef GM_MMA
@@ -51,13 +54,20 @@
 
 #define GM_CH CHANNELS
 #define GM_R GAUSS_RADIUS
-#define GM_HALO ((GM_CH * GM_R + 7) / 8 * 8) // window bytes on each side of the 16 output bytes, a multiple of 8
-#define GM_KC ((16 + 2 * GM_HALO) / 16)      // 16-byte chunks of the window: products per 8 rows of the row pass
-#define GM_TB (4 * GM_KC)                    // window bytes of one work-item and row (8, 12 or 16)
+// A warp's column is 16 pixels across (16 bytes in gray8, 64 in rgba8888), filtered one channel at a time: a
+// channel's window is 32 pixels (8 a side, radius <= 6 needing 6), two 16-pixel chunks, so the row pass takes two
+// products per channel and 8 rows whatever the layout, and the same tap matrices serve every channel.
+#define GM_HP 8                              // window pixels on each side of the 16 output pixels
+#define GM_HALO (GM_HP * GM_CH)              // the same in bytes
+#define GM_KC 2                              // 16-pixel chunks of the window: products per channel and 8 rows
+#define GM_CB (16 * GM_CH)                   // bytes of a column
+#define GM_TB (8 * GM_CH)                    // window bytes of one work-item and row (8 pixels)
 #define GM_NWORDS (GM_TB / 4)
+#define GM_OB (4 * GM_CH)                    // output bytes of one work-item and row (4 pixels)
+#define GM_LOADALIGN (GM_TB < 16 ? GM_TB : 16) // the fast loads' width (uint2 in gray8, uint4 in rgba8888)
 #define GM_LS (TILE_W * TILE_H)
 #define GM_NW (GM_LS / 32)                   // warps of the group
-#define GM_NCOL (TILE_W * GM_CH / 16)        // 16-byte columns of the tile
+#define GM_NCOL (TILE_W / 16)                // 16-pixel columns of the tile
 #define GM_TH (TILE_H * BLOCK_H)             // rows of the tile
 #define GM_NSEG (GM_NW > GM_NCOL ? GM_NW / GM_NCOL : 1) // row segments of a column
 #define GM_SEGH (GM_TH / GM_NSEG)
@@ -120,22 +130,22 @@ inline gm_acc gm_mma(uint4 a, uint2 b, gm_acc c, local float *s, int lane)
 }
 #endif
 
-// Output byte (from the 16) of the row pass's matrix row m: m = 2t + i + 8b holds byte 4t + 2b + i, so that the
-// column pass leaves work-item t the bytes 4t .. 4t + 3 of its rows.
-inline int gm_out_byte(int m) { return 4 * ((m & 7) >> 1) + 2 * (m >> 3) + (m & 1); }
-// Window byte (from x0 - GM_HALO) of chunk c's k: a work-item's pairs are GM_TB consecutive bytes of its row.
-inline int gm_window_byte(int c, int k) { return GM_TB * ((k & 7) >> 1) + 4 * c + 2 * (k >> 3) + (k & 1); }
+// Output pixel (from the 16) of the row pass's matrix row m: m = 2t + i + 8b holds pixel 4t + 2b + i, so that the
+// column pass leaves work-item t the pixels 4t .. 4t + 3 of its rows.
+inline int gm_out_px(int m) { return 4 * ((m & 7) >> 1) + 2 * (m >> 3) + (m & 1); }
+// Window pixel (from the column's first pixel less GM_HP) of chunk c's k: a work-item's pairs are 8 consecutive
+// pixels of its row (GM_TB bytes, one load), pixels 4c .. 4c + 3 of them in chunk c.
+inline int gm_window_px(int c, int k) { return 8 * ((k & 7) >> 1) + 4 * c + 2 * (k >> 3) + (k & 1); }
 
-// The row pass's tap at (matrix row m, chunk c's k): the output byte's channel's tap at that window byte, or 0.
-// Taps are rounded to multiples of 2^-q (then to 16 bits, which keeps them multiples of 2^-q: a 16-bit float of
-// 2^(11-q) or more has no smaller step, and one below it is a multiple of 2^-q with 11 bits or fewer).
+// The row pass's tap at (matrix row m, chunk c's k): the tap at that window pixel's distance from the output pixel,
+// or 0; the same for every channel. Taps are rounded to multiples of 2^-q (then to 16 bits, which keeps them
+// multiples of 2^-q: a 16-bit float of 2^(11-q) or more has no smaller step, and one below it is a multiple of 2^-q
+// with 11 bits or fewer).
 inline float gm_quantize(float tap, float scale) { return rint(tap * scale) / scale; }
 inline float gm_row_tap(constant float *coeffs, int m, int c, int k)
 {
-    const int d = gm_window_byte(c, k) - GM_HALO - gm_out_byte(m); // bytes from the output byte
-    if (d % GM_CH != 0 || d < -GM_CH * GM_R || d > GM_CH * GM_R)
-        return 0.0f;
-    return gm_quantize(coeffs[d / GM_CH + GM_R], 16384.0f);
+    const int d = gm_window_px(c, k) - GM_HP - gm_out_px(m); // pixels from the output pixel
+    return d < -GM_R || d > GM_R ? 0.0f : gm_quantize(coeffs[d + GM_R], 16384.0f);
 }
 // The column pass's tap at (output row m, chunk c's k): chunk c's k is row 16c + k - 8 from the first output row.
 inline float gm_col_tap(constant float *coeffs, int m, int c, int k)
@@ -150,26 +160,27 @@ inline float gm_col_tap(constant float *coeffs, int m, int c, int k)
             ss_h2pack(tap(coeffs, g, c, 2 * t + 8), tap(coeffs, g, c, 2 * t + 9)),                                   \
             ss_h2pack(tap(coeffs, g + 8, c, 2 * t + 8), tap(coeffs, g + 8, c, 2 * t + 9)))
 
-// A work-item's GM_TB window bytes at p as words: p is a multiple of 8 (GM_TB 8 or 16) or of 4 (12: rgba8888 at
-// radius 3 or 4).
+// A work-item's GM_TB window bytes at p as words, by GM_LOADALIGN-byte loads (p a multiple of it).
 inline void gm_words(global const uchar *p, uint *w)
 {
-#if GM_TB % 8 == 0
+#if GM_LOADALIGN == 16
 #pragma unroll
-    for (int j = 0; j < GM_TB / 8; ++j) {
-        const uint2 v = ((global const uint2 *)p)[j];
-        w[2 * j] = v.x;
-        w[2 * j + 1] = v.y;
+    for (int j = 0; j < GM_TB / 16; ++j) {
+        const uint4 v = ((global const uint4 *)p)[j];
+        w[4 * j] = v.x;
+        w[4 * j + 1] = v.y;
+        w[4 * j + 2] = v.z;
+        w[4 * j + 3] = v.w;
     }
 #else
-#pragma unroll
-    for (int j = 0; j < GM_NWORDS; ++j)
-        w[j] = ((global const uint *)p)[j];
+    const uint2 v = *(global const uint2 *)p;
+    w[0] = v.x;
+    w[1] = v.y;
 #endif
 }
 
 // A work-item's GM_TB window bytes of row y (border-mapped) for the column whose output bytes start at x0, as words.
-// fast: the whole window inside the row and rows 8-byte aligned (the warp's choice, so no work-item diverges).
+// fast: the whole window inside the row and rows GM_LOADALIGN-byte aligned (the warp's choice, so no work-item diverges).
 inline void gm_load(global const uchar *src, int y, int x0, int t, int width, int height, int pitch, bool fast,
                     uint *w)
 {
@@ -203,22 +214,43 @@ inline void gm_load(global const uchar *src, int y, int x0, int t, int width, in
 }
 
 
-// The row pass over a work-item's window words of its row of a block of 8: the two 16-bit pairs it keeps for the
-// column pass, output bytes (the row pass's matrix rows) g and g + 8 of the block's rows 2t and 2t + 1.
-inline uint2 gm_rowpass(const uint *w, const uint4 *aRow, local float *scratch, int lane)
+// Chunk c's B operand for channel ch from a work-item's window words: its pixels 4c, 4c + 1 (k = 2t, 2t + 1) and
+// 4c + 2, 4c + 3 (k = 2t + 8, 2t + 9) of that channel, each the 16-bit float 1024 + b (one byte permute a pair, under
+// the exponent byte 0x64), less 1024. rgba8888 first gathers a channel pair's bytes of two pixels into one word.
+inline uint2 gm_bytes_b(const uint *w, int c, int ch)
+{
+#if GM_CH == 1
+    const uint x01 = w[c], x23 = w[c];
+    const uint s01 = 0x4140u, s23 = 0x4342u;
+#else
+    const uint sel = ch < 2 ? 0x5140u : 0x7362u; // (p0 ch, p1 ch, p0 ch + 1, p1 ch + 1) of channels 0-1 or 2-3
+    const uint x01 = fwb_prmt(w[4 * c], w[4 * c + 1], sel), x23 = fwb_prmt(w[4 * c + 2], w[4 * c + 3], sel);
+    const uint s01 = (ch & 1) ? 0x4342u : 0x4140u, s23 = s01;
+#endif
+    return (uint2)(ss_h2sub(fwb_prmt(x01, 0x64646464u, s01), 0x64006400u),
+                   ss_h2sub(fwb_prmt(x23, 0x64646464u, s23), 0x64006400u));
+}
+
+// The row pass of channel ch over a work-item's window words of its row of a block of 8: the two 16-bit pairs it
+// keeps for the column pass, output pixels (the row pass's matrix rows) g and g + 8 of the block's rows 2t and 2t + 1.
+inline uint2 gm_rowpass(const uint *w, int ch, const uint4 *aRow, local float *scratch, int lane)
 {
     gm_acc d = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-    for (int c = 0; c < GM_KC; ++c) {
-        // Bytes 4c .. 4c + 3 of the work-item's window: k = 2t, 2t + 1 (bytes 0, 1) and 2t + 8, 2t + 9 (bytes 2, 3), each
-        // the 16-bit float 1024 + b, less 1024.
-        const uint2 b = (uint2)(ss_h2sub(fwb_prmt(w[c], 0x64646464u, 0x4140u), 0x64006400u),
-                                ss_h2sub(fwb_prmt(w[c], 0x64646464u, 0x4342u), 0x64006400u));
-        d = gm_mma(aRow[c], b, d, scratch, lane);
-    }
+    for (int c = 0; c < GM_KC; ++c)
+        d = gm_mma(aRow[c], gm_bytes_b(w, c, ch), d, scratch, lane);
     // Each sum (exact) to the nearest multiple of 1/8, exact in 16 bits.
     return (uint2)(ss_h2pack(rint(d.x * 8.0f) * 0.125f, rint(d.y * 8.0f) * 0.125f),
                    ss_h2pack(rint(d.z * 8.0f) * 0.125f, rint(d.w * 8.0f) * 0.125f));
+}
+
+// Four results as bytes of a word: each rounded to the nearest integer in the low bits of 2^23 + v (v >= 0; at most
+// 255, which the 16-bit taps, whose sum may pass 1, could exceed by a fraction).
+inline uint gm_pack4(float v0, float v1, float v2, float v3)
+{
+    const uint lo = fwb_prmt(as_uint(fmin(v0, 255.0f) + 8388608.0f), as_uint(fmin(v1, 255.0f) + 8388608.0f), 0x0040u);
+    const uint hi = fwb_prmt(as_uint(fmin(v2, 255.0f) + 8388608.0f), as_uint(fmin(v3, 255.0f) + 8388608.0f), 0x0040u);
+    return fwb_prmt(lo, hi, 0x5410u);
 }
 
 kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H, 1)))
@@ -241,7 +273,7 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
     for (int it = 0; it < GM_ITER; ++it) {
         const int task = it * GM_NW + warp;
         const int col = task % GM_NCOL, seg = task / GM_NCOL;
-        const int x0 = (int)get_group_id(0) * TILE_W * GM_CH + 16 * col;
+        const int x0 = ((int)get_group_id(0) * TILE_W + 16 * col) * GM_CH; // the column's first output byte
         const int ys = (int)get_group_id(1) * GM_TH + seg * GM_SEGH;
         // A task past the tile (more warps than tasks) or past the row runs anyway when the products go through local
         // memory (every work-item at every barrier) and stores nothing.
@@ -250,15 +282,15 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
         if (!active)
             continue;
 #endif
-        const bool fast = x0 >= GM_HALO && x0 + 16 + GM_HALO <= widthBytes && srcPitch % 8 == 0;
+        const bool fast = x0 >= GM_HALO && x0 + GM_CB + GM_HALO <= widthBytes && srcPitch % GM_LOADALIGN == 0;
         // inner: every row the task reads or writes lies inside the picture (and the window inside the row), so its
         // loads and stores go through pointers stepped 8 rows at a time, without the border rule or checks: the
         // address arithmetic of a row is then one add where it was about 25 instructions (the tasks at the picture's
         // edges take the other way).
-        const bool inner = fast && ys >= 8 && ys + GM_SEGH + 24 <= height && dstPitch % 4 == 0;
+        const bool inner = fast && ys >= 8 && ys + GM_SEGH + 24 <= height && dstPitch % GM_OB == 0;
         const size_t in8 = 8 * (size_t)srcPitch, out8 = 8 * (size_t)dstPitch;
         global const uchar *pin = src + (inner ? (size_t)(ys - 8 + g) * (size_t)srcPitch + (size_t)(x0 - GM_HALO + GM_TB * t) : 0);
-        global uchar *pout = dst + (inner ? (size_t)(ys + g) * (size_t)dstPitch + (size_t)(x0 + 4 * t) : 0);
+        global uchar *pout = dst + (inner ? (size_t)(ys + g) * (size_t)dstPitch + (size_t)(x0 + GM_OB * t) : 0);
         uint w[4][GM_NWORDS]; // rows ys - 8, ys, then each step's y0 + 8 and y0 + 16 (g-th row of each block)
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
@@ -268,8 +300,12 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
                 gm_load(src, ys - 8 + 8 * k + g, x0, t, width, height, srcPitch, fast, w[k]);
         }
         pin += 4 * in8;
-        uint2 above = gm_rowpass(w[0], aRow, mine, lane);
-        uint2 here = gm_rowpass(w[1], aRow, mine, lane);
+        uint2 above[GM_CH], here[GM_CH];
+#pragma unroll
+        for (int ch = 0; ch < GM_CH; ++ch) {
+            above[ch] = gm_rowpass(w[0], ch, aRow, mine, lane);
+            here[ch] = gm_rowpass(w[1], ch, aRow, mine, lane);
+        }
         for (int y0 = ys; y0 < ys + GM_SEGH; y0 += 16) {
             uint cur[2][GM_NWORDS];
 #pragma unroll
@@ -287,50 +323,74 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
                 }
                 pin += 2 * in8;
             }
-            const uint2 next = gm_rowpass(cur[0], aRow, mine, lane);
-            const uint2 after = gm_rowpass(cur[1], aRow, mine, lane);
-            // Output columns b = 0 (the row pass's matrix rows 0-7) and 1 (8-15): k = rows y0 - 8 .. y0 + 23.
-            gm_acc o[2];
+            // Per channel: the row pass of the step's two new blocks of 8 rows, then the column pass, output pixels
+            // b = 0 (the row pass's matrix rows 0-7) and 1 (8-15), k = rows y0 - 8 .. y0 + 23.
+            gm_acc o[GM_CH][2];
 #pragma unroll
-            for (int b = 0; b < 2; ++b) {
-                const gm_acc zero = {0.0f, 0.0f, 0.0f, 0.0f};
-                o[b] = gm_mma(aCol[0], b ? (uint2)(above.y, here.y) : (uint2)(above.x, here.x), zero, mine, lane);
-                o[b] = gm_mma(aCol[1], b ? (uint2)(next.y, after.y) : (uint2)(next.x, after.x), o[b], mine, lane);
+            for (int ch = 0; ch < GM_CH; ++ch) {
+                const uint2 next = gm_rowpass(cur[0], ch, aRow, mine, lane);
+                const uint2 after = gm_rowpass(cur[1], ch, aRow, mine, lane);
+#pragma unroll
+                for (int b = 0; b < 2; ++b) {
+                    const gm_acc zero = {0.0f, 0.0f, 0.0f, 0.0f};
+                    o[ch][b] = gm_mma(aCol[0], b ? (uint2)(above[ch].y, here[ch].y) : (uint2)(above[ch].x, here[ch].x),
+                                      zero, mine, lane);
+                    o[ch][b] = gm_mma(aCol[1], b ? (uint2)(next.y, after.y) : (uint2)(next.x, after.x), o[ch][b], mine,
+                                      lane);
+                }
+                above[ch] = next;
+                here[ch] = after;
             }
-            above = next;
-            here = after;
             if (!active)
                 continue;
-            // Work-item (g, t): rows y0 + g (o.x, o.y) and y0 + g + 8 (o.z, o.w), bytes 4t + 2b + i. Each value
-            // rounded to the nearest integer in the low bits of 2^23 + v (v >= 0; at most 255, which the 16-bit taps,
-            // whose sum may pass 1, could exceed by a fraction).
-            uint word[2];
+            // Work-item (g, t): rows y0 + g (o.x, o.y) and y0 + g + 8 (o.z, o.w), pixels 4t + 2b + i, as GM_CH words a
+            // row: gray8 the 4 pixels, rgba8888 one pixel's 4 channels a word.
+            uint word[2][GM_CH];
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const float v0 = fmin(h ? o[0].z : o[0].x, 255.0f), v1 = fmin(h ? o[0].w : o[0].y, 255.0f);
-                const float v2 = fmin(h ? o[1].z : o[1].x, 255.0f), v3 = fmin(h ? o[1].w : o[1].y, 255.0f);
-                const uint lo = fwb_prmt(as_uint(v0 + 8388608.0f), as_uint(v1 + 8388608.0f), 0x0040u);
-                const uint hi = fwb_prmt(as_uint(v2 + 8388608.0f), as_uint(v3 + 8388608.0f), 0x0040u);
-                word[h] = fwb_prmt(lo, hi, 0x5410u);
+#if GM_CH == 1
+                word[h][0] = gm_pack4(h ? o[0][0].z : o[0][0].x, h ? o[0][0].w : o[0][0].y, h ? o[0][1].z : o[0][1].x,
+                                      h ? o[0][1].w : o[0][1].y);
+#else
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    float v[4];
+#pragma unroll
+                    for (int ch = 0; ch < 4; ++ch) {
+                        const gm_acc a = o[ch][q >> 1];
+                        v[ch] = h ? ((q & 1) ? a.w : a.z) : ((q & 1) ? a.y : a.x);
+                    }
+                    word[h][q] = gm_pack4(v[0], v[1], v[2], v[3]);
+                }
+#endif
             }
             if (inner) {
-                *(global uint *)pout = word[0];
-                *(global uint *)(pout + out8) = word[1];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+#if GM_CH == 1
+                    *(global uint *)(pout + h * out8) = word[h][0];
+#else
+                    *(global uint4 *)(pout + h * out8) = (uint4)(word[h][0], word[h][1], word[h][2], word[h][3]);
+#endif
+                }
                 pout += 2 * out8;
                 continue;
             }
-            const int x = x0 + 4 * t;
+            const int x = x0 + GM_OB * t;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int y = y0 + g + 8 * h;
                 if (y >= height)
                     continue;
                 global uchar *p = dst + (size_t)y * (size_t)dstPitch + x;
-                if (x + 3 < widthBytes && dstPitch % 4 == 0) {
-                    *(global uint *)p = word[h];
-                } else {
-                    for (int q = 0; q < 4 && x + q < widthBytes; ++q)
-                        p[q] = (uchar)(word[h] >> (8 * q));
+#pragma unroll
+                for (int j = 0; j < GM_CH; ++j) {
+                    if (x + 4 * j + 3 < widthBytes && dstPitch % 4 == 0) {
+                        *(global uint *)(p + 4 * j) = word[h][j];
+                    } else {
+                        for (int q = 0; q < 4 && x + 4 * j + q < widthBytes; ++q)
+                            p[4 * j + q] = (uchar)(word[h][j] >> (8 * q));
+                    }
                 }
             }
         }

@@ -89,9 +89,9 @@ void TestGaussian::matchesCpuReference_data()
         for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
             addReferenceRow(QString::asprintf("gaussian/tiled_half2/%s/sigma%s", formatName(format), sigma), "gaussian",
                             "tiled_half2", format, BorderMode::Replicate, 67, 145, QString("sigma=") + sigma, -1);
-    // tensor_f16 (gray8 and rgba8888, radius <= 6; the variant table above runs radius 6): gray8's window is 8 bytes a
-    // side at every radius, rgba8888's 8 (radius 1-2), 16 (3-4: 12 bytes a work-item and row, loaded a word at a time)
-    // or 24 (5-6); heights past two 64-row tiles (rows read and written by stepped pointers in between).
+    // tensor_f16 (gray8 and rgba8888, radius <= 6; the variant table above runs radius 6): a channel's window is 8
+    // pixels a side at every radius, the tap matrix's band narrower (radius 1, 2, 4); heights past two 64-row tiles
+    // (rows read and written by stepped pointers in between), widths past two 16-pixel columns.
     for (const auto &[format, sigma] : std::vector<std::pair<PixelFormat, const char *>>{
              {PixelFormat::Gray8, "0.3"}, {PixelFormat::Rgba8888, "0.6"}, {PixelFormat::Rgba8888, "1.3"}})
         addReferenceRow(QString::asprintf("gaussian/tensor_f16/%s/sigma%s", formatName(format), sigma), "gaussian",
@@ -198,10 +198,10 @@ void TestGaussian::tiledHalf2Forms()
         }
 }
 
-// tensor_f16's tile is its work-group (TILE_W pixels by TILE_H x 64 rows), cut into columns 16 bytes across that its
-// warps (32 work-items each) take in turn or split into row segments: the GPUs' 128x1 (gray8: 8 columns for 4 warps)
-// and 64x2 (rgba8888: 16 columns), one warp for two columns (8x4 rgba8888), one column split between two warps (16x4
-// gray8, 4x16 rgba8888), a border each (verifyTileShape above). Here (no tensor cores) every product runs through
+// tensor_f16's tile is its work-group (TILE_W pixels by TILE_H x 64 rows), cut into columns 16 pixels across that
+// its warps (32 work-items each) take in turn or split into row segments: the GPUs' 128x1 (8 columns for 4 warps),
+// 64x2 (4 columns, 4 warps), one warp for two columns (32x1), one column split between two warps (16x4), in both
+// layouts, a border each (verifyTileShape above). Here (no tensor cores) every product runs through
 // local memory from the operands the tensor cores would get.
 void TestGaussian::tensorShapes_data()
 {
@@ -215,8 +215,8 @@ void TestGaussian::tensorShapes_data()
     add(PixelFormat::Gray8, "128x1", BorderMode::Reflect101);
     add(PixelFormat::Gray8, "16x4", BorderMode::Constant);
     add(PixelFormat::Rgba8888, "64x2", BorderMode::Replicate);
-    add(PixelFormat::Rgba8888, "8x4", BorderMode::Reflect101);
-    add(PixelFormat::Rgba8888, "4x16", BorderMode::Constant);
+    add(PixelFormat::Rgba8888, "32x1", BorderMode::Reflect101);
+    add(PixelFormat::Rgba8888, "16x4", BorderMode::Constant);
 }
 
 void TestGaussian::tensorShapes()

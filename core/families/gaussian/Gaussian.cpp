@@ -406,28 +406,27 @@ void registerGaussian(std::vector<FilterSpec> &out)
         .usesNvidiaArch = true,
         .formats = {PixelFormat::Gray8, PixelFormat::Rgba8888},
         .blockWidth = 1,   // a work-group's tile: its width in pixels ...
-        .blockHeight = 64, // ... by 64 rows per row of work-items (gray8 at 128x1: four warps, two 16-byte columns of 64
-                           // rows each)
-        .blockHeightGpuRgba = 64, // rgba8888 at 64x2: eight warps, one column of 16 bytes (4 pixels) x 128 rows each
-        .maxRadius = 6, // sigma <= 2: the window of 16 output bytes fits 64 bytes in rgba8888 (the kernel's bound)
+        .blockHeight = 64, // ... by 64 rows per row of work-items (GPUs at 128x1: four warps, eight 16-pixel columns
+                           // of 64 rows, two each)
+        .maxRadius = 6, // sigma <= 2: a channel's window is 8 pixels a side (the kernel's bound)
         .rowAlign = 16,
-        // H200, sigma 2, 6720x4480 (docs/data/session26-2026-11-28/c5): gray8 128x1 at 64 rows 0.0478 ms (128 rows
-        // 0.0505, 256 0.0696; 256x1 0.0492, 64x1 0.0514, 64x2 0.0522); rgba8888 64x2 at 64 rows 0.2032 (32 0.2066,
-        // 128 0.2576; 128x1 0.2036, 32x4 at 32 0.2045).
+        // H200, sigma 2, 6720x4480 (docs/data/session27-2026-11-28/c1): gray8 128x1 at 64 rows 0.0480 ms (32 rows
+        // 0.0539; 256x1 0.0495, 64x2 0.0541); rgba8888 128x1 at 64 rows 0.1437 (64x1 0.1437, 16x8 at 32 0.1494,
+        // 32x4 at 32 0.1483, 64x2 at 64 0.1619, at 128 0.2124).
         .preferredLocalGpu = LocalSize{128, 1},
-        .preferredLocalGpuRgba = LocalSize{64, 2},
         .preferredLocalCpu = LocalSize{32, 1},
         .description =
             "A separable filter is two matrix products: the row pass multiplies a band of taps (one output per matrix "
-            "row) by the row's bytes, the column pass multiplies the taps by the row results. Here both run as 16-bit "
+            "row) by the row's pixels, the column pass multiplies the taps by the row results. Here both run as 16-bit "
             "float products with 32-bit sums, 16 x 16 by 16 x 8 each, which NVIDIA's tensor cores do in one warp-wide "
-            "instruction (mma.sync, sm_80 and later): a warp slides down a column 16 bytes across, 16 rows a step, "
-            "filters 8 input rows per product along the row (rgba8888 takes twice the products: its tap matrix holds "
-            "zeros between a channel's bytes) and feeds the results, as they sit in its registers, to the column "
-            "products: no local memory, no shuffle, one 8- or 16-byte load and one 4-byte store per work-item and "
-            "row. Every sum is exact (taps in multiples of 2^-14 along the row and 2^-13 down, row results in "
-            "eighths), so the result is the same bytes however the products are added, on any device and in "
-            "tiles; the rounded taps and row results cost at most 0.61 of a level: within the filter's ±1. "
+            "instruction (mma.sync, sm_80 and later): a warp slides down a column 16 pixels across, 16 rows a step, "
+            "filters 8 input rows per product along the row, one channel at a time (rgba8888 gathers a channel's "
+            "bytes of four pixels by byte permutes, so every channel uses the same tap matrix and the products carry "
+            "no zeros between a channel's bytes), and feeds the results, as they sit in its registers, to the column "
+            "products: no local memory, no shuffle; a work-item loads 8 pixels and stores 4 a row. Every sum is exact "
+            "(taps in multiples of 2^-14 along the row and 2^-13 down, row results in eighths), so the result is the "
+            "same bytes however the products are added, on any device and in tiles; the rounded taps and row results "
+            "cost at most 0.61 of a level: within the filter's ±1. "
             "Elsewhere (PoCL, NVIDIA before sm_80) the warp's work-items compute each product through local memory "
             "from the very same operands, slowly, so that the CPU tests check what the tensor cores are given.",
         .seedNote = "Past the seeds: the seeds' arithmetic units do one multiply-add per output and tap; a tensor core "
