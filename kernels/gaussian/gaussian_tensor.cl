@@ -84,7 +84,7 @@ typedef struct {
 #if GM_MMA
 // D = A . B + C, m16n8k16, A row-major 16x16 f16 (four registers of pairs), B column-major 16x8 (two), C and D
 // 16x8 f32; the operands' layout per work-item is PTX's (ISA, "Matrix fragments for mma.m16n8k16").
-inline gm_acc gm_mma(uint4 a, uint2 b, gm_acc c, local float *scratch, int lane)
+inline gm_acc gm_mma(uint4 a, uint2 b, gm_acc c)
 {
     gm_acc d;
     __asm__("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
@@ -94,39 +94,42 @@ inline gm_acc gm_mma(uint4 a, uint2 b, gm_acc c, local float *scratch, int lane)
                        "f"(c.w));
     return d;
 }
-#define GM_SCRATCH_FLOATS 1
 #else
-// The same product by the warp's 32 work-items through local memory: each puts its operand pairs where the
-// fragment layout says (A[16][16], B[16][8] as floats), and takes its four results. Every work-item of the group
-// calls it the same number of times (the barriers).
-#define GM_SCRATCH_FLOATS (16 * 16 + 16 * 8)
-inline gm_acc gm_mma(uint4 a, uint2 b, gm_acc c, local float *s, int lane)
+// The same products by the warp's 32 work-items through local memory (GM_MMA 0), a batch of products at a time:
+// each work-item posts the operand registers it would hand the tensor cores (A once: the tap matrices; B per
+// product), and after a barrier takes its four results of each product by the fragment layout: A's element (m, k) is
+// in work-item 4 (m % 8) + (k % 8) / 2, register (m >= 8) + 2 (k >= 8), half k % 2; B's (k, n) in work-item
+// 4n + (k % 8) / 2, register (k >= 8), half k % 2; D's (g, 2t + i) and (g + 8, 2t + i) are work-item 4g + t's x + i
+// and z + i. Batches alternate between two buffers (a post writes the one the take before last read, a barrier
+// ago), so a step holds two barriers and the task one more: a barrier per product, inside the unrolled channel and
+// chunk loops, took PoCL 3.1 12-38 s to compile the kernel (every barrier splits the work-group function).
+#define GM_NB (4 * GM_CH) // B operands of a batch: (2 blocks x 2 chunks) or (2 output halves x 2 chunks) per channel
+typedef struct {
+    uint4 a[4][32];         // the work-items' A registers: the row taps' two chunks, the column taps' two
+    uint2 b[2][GM_NB][32];  // two batches' B registers
+} gm_scratch;
+inline float gm_half(uint word, int hi) { return ss_h2f(hi ? word >> 16 : word); }
+inline float gm_elem_a(local const gm_scratch *s, int a, int m, int k)
 {
-    local float *A = s, *B = s + 256; // A[m * 16 + k], B[k * 8 + n]
+    const uint4 r = s->a[a][4 * (m & 7) + ((k & 7) >> 1)];
+    const uint word = m >= 8 ? (k >= 8 ? r.w : r.y) : (k >= 8 ? r.z : r.x);
+    return gm_half(word, k & 1);
+}
+// C + A_a . B (product p of batch buffer `buf`) as work-item lane's four results.
+inline gm_acc gm_emul(local const gm_scratch *s, int a, int buf, int p, gm_acc c, int lane)
+{
     const int g = lane >> 2, t = lane & 3;
-    A[g * 16 + 2 * t] = ss_h2f(a.x);
-    A[g * 16 + 2 * t + 1] = ss_h2f(a.x >> 16);
-    A[(g + 8) * 16 + 2 * t] = ss_h2f(a.y);
-    A[(g + 8) * 16 + 2 * t + 1] = ss_h2f(a.y >> 16);
-    A[g * 16 + 2 * t + 8] = ss_h2f(a.z);
-    A[g * 16 + 2 * t + 9] = ss_h2f(a.z >> 16);
-    A[(g + 8) * 16 + 2 * t + 8] = ss_h2f(a.w);
-    A[(g + 8) * 16 + 2 * t + 9] = ss_h2f(a.w >> 16);
-    B[(2 * t) * 8 + g] = ss_h2f(b.x);
-    B[(2 * t + 1) * 8 + g] = ss_h2f(b.x >> 16);
-    B[(2 * t + 8) * 8 + g] = ss_h2f(b.y);
-    B[(2 * t + 9) * 8 + g] = ss_h2f(b.y >> 16);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    float d0 = c.x, d1 = c.y, d2 = c.z, d3 = c.w;
+#pragma unroll 1
     for (int k = 0; k < 16; ++k) {
-        d0 = fma(A[g * 16 + k], B[k * 8 + 2 * t], d0);
-        d1 = fma(A[g * 16 + k], B[k * 8 + 2 * t + 1], d1);
-        d2 = fma(A[(g + 8) * 16 + k], B[k * 8 + 2 * t], d2);
-        d3 = fma(A[(g + 8) * 16 + k], B[k * 8 + 2 * t + 1], d3);
+        const float a0 = gm_elem_a(s, a, g, k), a1 = gm_elem_a(s, a, g + 8, k);
+        const uint2 r0 = s->b[buf][p][8 * t + ((k & 7) >> 1)], r1 = s->b[buf][p][8 * t + 4 + ((k & 7) >> 1)];
+        const float b0 = gm_half(k >= 8 ? r0.y : r0.x, k & 1), b1 = gm_half(k >= 8 ? r1.y : r1.x, k & 1);
+        c.x = fma(a0, b0, c.x);
+        c.y = fma(a0, b1, c.y);
+        c.z = fma(a1, b0, c.z);
+        c.w = fma(a1, b1, c.w);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    gm_acc d = {d0, d1, d2, d3};
-    return d;
+    return c;
 }
 #endif
 
@@ -231,18 +234,70 @@ inline uint2 gm_bytes_b(const uint *w, int c, int ch)
                    ss_h2sub(fwb_prmt(x23, 0x64646464u, s23), 0x64006400u));
 }
 
-// The row pass of channel ch over a work-item's window words of its row of a block of 8: the two 16-bit pairs it
-// keeps for the column pass, output pixels (the row pass's matrix rows) g and g + 8 of the block's rows 2t and 2t + 1.
-inline uint2 gm_rowpass(const uint *w, int ch, const uint4 *aRow, local float *scratch, int lane)
+// Each row-pass sum (exact) to the nearest multiple of 1/8, exact in 16 bits: the two 16-bit pairs a work-item keeps
+// for the column pass, output pixels (the row pass's matrix rows) g and g + 8 of a block's rows 2t and 2t + 1.
+inline uint2 gm_round_pairs(gm_acc d)
+{
+    return (uint2)(ss_h2pack(rint(d.x * 8.0f) * 0.125f, rint(d.y * 8.0f) * 0.125f),
+                   ss_h2pack(rint(d.z * 8.0f) * 0.125f, rint(d.w * 8.0f) * 0.125f));
+}
+// The column pass's B operand for output pixels b = 0 (the row pass's matrix rows 0-7) or 1 (8-15) from the row
+// results of two blocks of 8 rows (k = their 16 rows).
+inline uint2 gm_col_b(uint2 r0, uint2 r1, int b) { return b ? (uint2)(r0.y, r1.y) : (uint2)(r0.x, r1.x); }
+
+#if GM_MMA
+// The row pass of channel ch over a work-item's window words of its row of a block of 8.
+inline uint2 gm_rowpass(const uint *w, int ch, const uint4 *aRow)
 {
     gm_acc d = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
     for (int c = 0; c < GM_KC; ++c)
-        d = gm_mma(aRow[c], gm_bytes_b(w, c, ch), d, scratch, lane);
-    // Each sum (exact) to the nearest multiple of 1/8, exact in 16 bits.
-    return (uint2)(ss_h2pack(rint(d.x * 8.0f) * 0.125f, rint(d.y * 8.0f) * 0.125f),
-                   ss_h2pack(rint(d.z * 8.0f) * 0.125f, rint(d.w * 8.0f) * 0.125f));
+        d = gm_mma(aRow[c], gm_bytes_b(w, c, ch), d);
+    return gm_round_pairs(d);
 }
+#else
+// The row pass of two blocks of 8 rows (window words w0, w1), every channel, as one batch of products: post its B
+// operands (p = (block * GM_CH + channel) * 2 + chunk), then after a barrier take the results.
+inline void gm_post_rows(const uint *w0, const uint *w1, local gm_scratch *s, int buf, int lane)
+{
+#pragma unroll 1
+    for (int p = 0; p < GM_NB; ++p) {
+        const int blk = p / (2 * GM_CH), ch = (p / 2) % GM_CH, c = p % 2;
+        s->b[buf][p][lane] = gm_bytes_b(blk ? w1 : w0, c, ch);
+    }
+}
+inline void gm_take_rows(local const gm_scratch *s, int buf, uint2 *r0, uint2 *r1, int lane)
+{
+#pragma unroll 1
+    for (int q = 0; q < 2 * GM_CH; ++q) { // q = block * GM_CH + channel
+        const gm_acc zero = {0.0f, 0.0f, 0.0f, 0.0f};
+        const uint2 r = gm_round_pairs(gm_emul(s, 1, buf, 2 * q + 1, gm_emul(s, 0, buf, 2 * q, zero, lane), lane));
+        if (q < GM_CH)
+            r0[q] = r;
+        else
+            r1[q - GM_CH] = r;
+    }
+}
+// The column pass of a step, every channel and both output halves (q = channel * 2 + half), as one batch.
+inline void gm_post_cols(const uint2 *above, const uint2 *here, const uint2 *next, const uint2 *after,
+                         local gm_scratch *s, int buf, int lane)
+{
+#pragma unroll 1
+    for (int q = 0; q < 2 * GM_CH; ++q) {
+        const int ch = q / 2, b = q % 2;
+        s->b[buf][2 * q][lane] = gm_col_b(above[ch], here[ch], b);
+        s->b[buf][2 * q + 1][lane] = gm_col_b(next[ch], after[ch], b);
+    }
+}
+inline void gm_take_cols(local const gm_scratch *s, int buf, gm_acc *o, int lane)
+{
+#pragma unroll 1
+    for (int q = 0; q < 2 * GM_CH; ++q) {
+        const gm_acc zero = {0.0f, 0.0f, 0.0f, 0.0f};
+        o[q] = gm_emul(s, 3, buf, 2 * q + 1, gm_emul(s, 2, buf, 2 * q, zero, lane), lane);
+    }
+}
+#endif
 
 // Four results as bytes of a word: each rounded to the nearest integer in the low bits of 2^23 + v (v >= 0; at most
 // 255, which the 16-bit taps, whose sum may pass 1, could exceed by a fraction).
@@ -257,10 +312,8 @@ kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H, 1)))
 void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, int height, constant float *coeffs,
                          int radius, float4 params, int srcPitch, int dstPitch)
 {
-    local float scratch[GM_NW][GM_SCRATCH_FLOATS];
     const int lid = (int)(get_local_id(1) * TILE_W + get_local_id(0));
     const int warp = lid / 32, lane = lid % 32, g = lane >> 2, t = lane & 3;
-    local float *mine = scratch[warp];
     const int widthBytes = width * GM_CH;
     uint4 aRow[GM_KC], aCol[2];
 #pragma unroll
@@ -269,6 +322,16 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
 #pragma unroll
     for (int c = 0; c < 2; ++c)
         aCol[c] = GM_A_OPERAND(gm_col_tap, coeffs, c, g, t);
+#if !GM_MMA
+    local gm_scratch scratch[GM_NW];
+    local gm_scratch *mine = &scratch[warp];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        mine->a[c][lane] = aRow[c];
+        mine->a[2 + c][lane] = aCol[c];
+    }
+    int ph = 0; // batches posted: the next one's buffer is ph % 2 (the first barrier also covers A)
+#endif
 
     for (int it = 0; it < GM_ITER; ++it) {
         const int task = it * GM_NW + warp;
@@ -301,11 +364,17 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
         }
         pin += 4 * in8;
         uint2 above[GM_CH], here[GM_CH];
+#if GM_MMA
 #pragma unroll
         for (int ch = 0; ch < GM_CH; ++ch) {
-            above[ch] = gm_rowpass(w[0], ch, aRow, mine, lane);
-            here[ch] = gm_rowpass(w[1], ch, aRow, mine, lane);
+            above[ch] = gm_rowpass(w[0], ch, aRow);
+            here[ch] = gm_rowpass(w[1], ch, aRow);
         }
+#else
+        gm_post_rows(w[0], w[1], mine, ph & 1, lane);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        gm_take_rows(mine, ph++ & 1, above, here, lane);
+#endif
         for (int y0 = ys; y0 < ys + GM_SEGH; y0 += 16) {
             uint cur[2][GM_NWORDS];
 #pragma unroll
@@ -326,21 +395,33 @@ void gaussian_tensor_f16(global const uchar *src, global uchar *dst, int width, 
             // Per channel: the row pass of the step's two new blocks of 8 rows, then the column pass, output pixels
             // b = 0 (the row pass's matrix rows 0-7) and 1 (8-15), k = rows y0 - 8 .. y0 + 23.
             gm_acc o[GM_CH][2];
+#if GM_MMA
 #pragma unroll
             for (int ch = 0; ch < GM_CH; ++ch) {
-                const uint2 next = gm_rowpass(cur[0], ch, aRow, mine, lane);
-                const uint2 after = gm_rowpass(cur[1], ch, aRow, mine, lane);
+                const uint2 next = gm_rowpass(cur[0], ch, aRow);
+                const uint2 after = gm_rowpass(cur[1], ch, aRow);
 #pragma unroll
                 for (int b = 0; b < 2; ++b) {
                     const gm_acc zero = {0.0f, 0.0f, 0.0f, 0.0f};
-                    o[ch][b] = gm_mma(aCol[0], b ? (uint2)(above[ch].y, here[ch].y) : (uint2)(above[ch].x, here[ch].x),
-                                      zero, mine, lane);
-                    o[ch][b] = gm_mma(aCol[1], b ? (uint2)(next.y, after.y) : (uint2)(next.x, after.x), o[ch][b], mine,
-                                      lane);
+                    o[ch][b] = gm_mma(aCol[1], gm_col_b(next, after, b), gm_mma(aCol[0], gm_col_b(above[ch], here[ch], b), zero));
                 }
                 above[ch] = next;
                 here[ch] = after;
             }
+#else
+            uint2 next[GM_CH], after[GM_CH];
+            gm_post_rows(cur[0], cur[1], mine, ph & 1, lane);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            gm_take_rows(mine, ph++ & 1, next, after, lane);
+            gm_post_cols(above, here, next, after, mine, ph & 1, lane);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            gm_take_cols(mine, ph++ & 1, &o[0][0], lane);
+#pragma unroll
+            for (int ch = 0; ch < GM_CH; ++ch) {
+                above[ch] = next[ch];
+                here[ch] = after[ch];
+            }
+#endif
             if (!active)
                 continue;
             // Work-item (g, t): rows y0 + g (o.x, o.y) and y0 + g + 8 (o.z, o.w), pixels 4t + 2b + i, as GM_CH words a
