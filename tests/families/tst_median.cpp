@@ -7,6 +7,7 @@
 #include "SessionSuite.h"
 #include "StreamForms.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -75,9 +76,9 @@ std::pair<std::string, int> rgbaShapeOf(const VariantSpec &v)
 // device): that shape under every border, the other under reflect101. Forgetful rungs (MF_CHANNEL_LOOP, the
 // catalogue's shape on NVIDIA only, so forced here through FWB_EXTRA_BUILD_OPTIONS, as
 // scripts/median-shape-ab.sh builds them): the catalogue's loop under every border; the other loop, the
-// byte permutes NVIDIA takes the planes with (MF_PLANE_PRMT, emulated here) and this device's own shape
-// under reflect101. Each at the block this CPU device builds and at the one a GPU builds where they differ,
-// with rows padded and packed.
+// byte permutes NVIDIA takes the planes with (MF_PLANE_PRMT, emulated here), both with NVIDIA's own copy of
+// the loop for interior strips (MF_INSIDE_COPY), and this device's own shape under reflect101. Each at the
+// block this CPU device builds and at the one a GPU builds where they differ, with rows padded and packed.
 void TestMedian::rgbaShapes_data()
 {
     QTest::addColumn<QString>("filter");
@@ -105,14 +106,21 @@ void TestMedian::rgbaShapes_data()
             for (BorderMode border : allBorderModes())
                 if (allBorders || border == BorderMode::Reflect101)
                     add(border, everyBorder);
+            // The interior strips' own copy of the loop is NVIDIA's (MF_INSIDE_COPY, kernels/median/
+            // median_forgetful.clh): the rows with the other loop and NVIDIA's permutes build it here too, where
+            // the variant does not switch it off itself.
+            const bool ownCopy = std::find(v.defines.begin(), v.defines.end(), "MF_INSIDE_COPY=0") == v.defines.end();
+            const std::string copy = channels && ownCopy ? " -DMF_INSIDE_COPY=1" : "";
             std::vector<std::string> forced{channels ? std::string() : "-DMR_ROW_LOOP=" + std::to_string(1 - value)};
             if (channels)
-                forced.push_back(everyBorder == "-DMF_CHANNEL_LOOP=2" ? "-DMF_CHANNEL_LOOP=1" : "-DMF_CHANNEL_LOOP=2");
+                forced.push_back((everyBorder == "-DMF_CHANNEL_LOOP=2" ? "-DMF_CHANNEL_LOOP=1" : "-DMF_CHANNEL_LOOP=2")
+                                 + copy);
             // The permutes where NVIDIA takes them (not the portable pair): 5x5 in the loop inside each step (its
             // sorted pair goes back into the words too), 3x3 in the loop around the strip.
             const bool five = std::string(name) == "median5x5";
             if (channels && (v.name == (five ? "forgetful" : "forgetful_w16") || v.name == "forgetful_u16x2_ptx"))
-                forced.push_back(five ? "-DMF_CHANNEL_LOOP=1 -DMF_PLANE_PRMT=1" : "-DMF_CHANNEL_LOOP=2 -DMF_PLANE_PRMT=1");
+                forced.push_back((five ? "-DMF_CHANNEL_LOOP=1 -DMF_PLANE_PRMT=1" : "-DMF_CHANNEL_LOOP=2 -DMF_PLANE_PRMT=1")
+                                 + copy);
             for (const std::string &force : forced)
                 add(BorderMode::Reflect101, force);
         }

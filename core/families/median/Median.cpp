@@ -405,8 +405,9 @@ void addMedian(std::vector<FilterSpec> &out, int size)
                + std::string(size == 5 ? "Both layouts pack" : "rgba8888 packs")
                + " with byte permutes: each 16-bit half holds its value twice (v x 257, as monotone as v), so "
                  "one permute of two loaded words makes a packed word.",
-           "rgba8888 interior strips run their own copy of the loop, without x checks; odd sizes run as fast as "
-           "even ones (rows padded to 16 bytes on the device); 32-byte blocks needed every register and spilled.");
+           "On NVIDIA rgba8888 interior strips run their own copy of the loop, without x checks; odd sizes run as "
+           "fast as even ones (rows padded to 16 bytes on the device); 32-byte blocks needed every register and "
+           "spilled.");
     if (size == 3)
         f.variants.push_back(stream3x3Variant(VariantSpec{
             .name = "stream",
