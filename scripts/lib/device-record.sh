@@ -111,6 +111,28 @@ PY
     done
 }
 
+# The share of copy of every run in DIR: each `filter-bench run ... --json` saved as DIR/<W>x<H>-<label>.json, its first
+# result's kernel median, the GB/s of a gray8 picture (read + write) and their share of the 256 MiB device copy the
+# same run measured (copy_gbps), with the work-group, block, the build options' tail and the check. Printed.
+record_copy_share() {
+    python3 - "$1" <<'PY'
+import json, glob, os, sys
+for f in sorted(glob.glob(sys.argv[1] + '/*.json')):
+    name = os.path.basename(f)[:-5]
+    try:
+        d = json.load(open(f)); r = d['results'][0]
+    except Exception as e:
+        print(name, 'failed', e); continue
+    w, h = [int(x) for x in name.split('-')[0].split('x')]
+    ms = r['kernel_ms']['median']
+    cg = d.get('copy_gbps') or r.get('copy_gbps')
+    gbs = 2 * w * h / ms / 1e6
+    print('%-44s %8.4f ms %6.0f GB/s copy %s GB/s share %s local=%s block=%s build=%s matches=%s' % (
+        name, ms, gbs, cg, '%.0f%%' % (100 * gbs / cg) if cg else '?', r.get('local'), r.get('block'),
+        (r.get('build_options') or '')[-12:], r.get('matches')))
+PY
+}
+
 # A device copy at each size in MB (default: the gray8 and rgba8888 pictures of 6720x4480 and their pairs, and the
 # 256 MiB copy), timed with CUDA events through cupy, median of 20 after 5: the floor a kernel of that size
 # is measured against. -> $R/copy-size.txt (printed too).

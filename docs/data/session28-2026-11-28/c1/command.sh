@@ -54,20 +54,7 @@ for size in 6720x4480 13440x8960; do
     done
   done
 done
-python3 - $R/json <<'PY' | tee $R/copy-share.txt
-import json, glob, os, sys
-for f in sorted(glob.glob(sys.argv[1] + '/*.json')):
-    name = os.path.basename(f)[:-5]
-    try:
-        d = json.load(open(f)); r = d['results'][0]
-    except Exception as e:
-        print(name, 'failed', e); continue
-    w, h = [int(x) for x in name.split('-')[0].split('x')]
-    ms = r['kernel_ms']['median']
-    cg = d.get('copy_gbps') or r.get('copy_gbps')
-    gbs = 2 * w * h / ms / 1e6
-    print('%-44s %8.4f ms %6.0f GB/s copy %s GB/s share %s local=%s block=%s matches=%s' % (name, ms, gbs, cg, '%.0f%%' % (100 * gbs / cg) if cg else '?', r.get('local'), r.get('block'), r.get('matches')))
-PY
+record_copy_share $R/json | tee $R/copy-share.txt
 stamp runs
 record_copy_sizes 30.1 60.2 120.4 240.8 268.4
 stamp done

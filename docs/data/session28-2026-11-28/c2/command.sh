@@ -68,19 +68,6 @@ for size in 6720x4480 13440x8960; do
     FWB_EXTRA_BUILD_OPTIONS=-DPROBE=$p timeout 120 $B run "${common[@]}" --synthetic $size --flush-cache --kernel-dir /tmp/copyk --block 16x4 --json > $R/json/$size-flushed-probe$p-16x4.json 2>/dev/null
   done
 done
-python3 - $R/json <<'PY' | tee $R/probe-share.txt
-import json, glob, os, sys
-for f in sorted(glob.glob(sys.argv[1] + '/*.json')):
-    name = os.path.basename(f)[:-5]
-    try:
-        d = json.load(open(f)); r = d['results'][0]
-    except Exception as e:
-        print(name, 'failed', e); continue
-    w, h = [int(x) for x in name.split('-')[0].split('x')]
-    ms = r['kernel_ms']['median']
-    cg = d.get('copy_gbps') or r.get('copy_gbps')
-    gbs = 2 * w * h / ms / 1e6
-    print('%-36s %8.4f ms %6.0f GB/s copy %s GB/s share %s local=%s build=%s matches=%s' % (name, ms, gbs, cg, '%.0f%%' % (100 * gbs / cg) if cg else '?', r.get('local'), (r.get('build_options') or '')[-12:], r.get('matches')))
-PY
+record_copy_share $R/json | tee $R/probe-share.txt
 stamp done
 record_pack
