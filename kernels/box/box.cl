@@ -336,6 +336,17 @@ inline box_row_t s3_row(uchar16 l, uchar16 c, uchar16 r)
 #endif
     return o;
 }
+#if CHANNELS == 1
+// gray8 from stream3x3.clh's halves (S3_ROW_HALVES, where the views are made by words): an even output's sum is
+// pm + e + o, an odd one's e + o + pp.
+#define S3_ROW_HALVES
+inline box_row_t s3_row_halves(uint4 pm, uint4 e, uint4 o, uint4 pp)
+{
+    const uint4 m = e + o;
+    const box_row_t r = {m + pm, m + pp};
+    return r;
+}
+#endif
 // The four rounded means of a word's pixels from the sums of its even (e) and odd (o) bytes, in place.
 inline uint box_mean_word(uint e, uint o)
 {

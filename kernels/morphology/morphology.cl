@@ -245,12 +245,54 @@ kernel void morph_packed(global const uchar *restrict src, global uchar *restric
 // pass that of three row results. Exact.
 #if defined(BLOCK_W) && defined(BLOCK_H) && (BLOCK_W * CHANNELS <= 16 || defined(FWB_WANT_morph_stream)) && MORPH_RADIUS == 1 && CHANNELS != 3 \
     && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_stream))
+// gray8 on NVIDIA: stream3x3.clh's halves (S3_ROW_HALVES, which takes S3_VIEWS_BY_WORDS; the views themselves
+// are not made): two pixels a word, each in the high byte of a 16-bit half (S3_HALVES_HIGH: a 16x2 min/max orders
+// by the high byte whatever the low one holds, as the packed rung's), so one 16x2 min/max (fwb_min_u16x2) takes
+// two pixels' at once. The row pass keeps an even output's min/max of pm, e, o and an odd one's of e, o, pp,
+// sharing e, o's; the column pass two 16x2 min/max a word and one byte permute puts the four pixels back. H200,
+// 6720x4480 (docs/data/session29-2026-11-28/c4, c6): erode 0.0250 -> 0.0214 ms (0.0222 with the pixels in the
+// low bytes, which take a permute more a word), dilate alike (the uchar16 min/max of the views before; the views
+// by words with uchar16 min/max, 0.0386). rgba8888 keeps the byte shuffle's views (S3_VIEWS_BY_WORDS 0), its
+// program unchanged.
+#ifndef S3_VIEWS_BY_WORDS
+#define S3_VIEWS_BY_WORDS (FWB_PTX && CHANNELS == 1)
+#endif
+#ifndef MORPH_HALVES
+#define MORPH_HALVES S3_VIEWS_BY_WORDS
+#endif
+#if MORPH_HALVES && CHANNELS == 1
+typedef struct {
+    uint4 e, o;
+} morph_row_t;
+#define S3_ROW_T morph_row_t
+#define S3_ROW_HALVES
+#define S3_HALVES_HIGH // each pixel in its half's high byte
+#if MORPH_DILATE
+#define mh_op fwb_max_u16x2
+#else
+#define mh_op fwb_min_u16x2
+#endif
+inline uint4 mh_op4(uint4 a, uint4 b) { return (uint4)(mh_op(a.x, b.x), mh_op(a.y, b.y), mh_op(a.z, b.z), mh_op(a.w, b.w)); }
+inline morph_row_t s3_row_halves(uint4 pm, uint4 e, uint4 o, uint4 pp)
+{
+    const uint4 m = mh_op4(e, o);
+    const morph_row_t r = {mh_op4(m, pm), mh_op4(m, pp)};
+    return r;
+}
+inline uchar16 s3_column(morph_row_t above, morph_row_t here, morph_row_t below, uchar16 centre, float4 params)
+{
+    const uint4 e = mh_op4(mh_op4(above.e, here.e), below.e), o = mh_op4(mh_op4(above.o, here.o), below.o);
+    return as_uchar16((uint4)(fwb_prmt(e.x, o.x, 0x7351u), fwb_prmt(e.y, o.y, 0x7351u), fwb_prmt(e.z, o.z, 0x7351u),
+                              fwb_prmt(e.w, o.w, 0x7351u)));
+}
+#else
 #define S3_ROW_T uchar16
 inline uchar16 s3_row(uchar16 l, uchar16 c, uchar16 r) { return MORPH_OP(MORPH_OP(l, c), r); }
 inline uchar16 s3_column(uchar16 above, uchar16 here, uchar16 below, uchar16 centre, float4 params)
 {
     return MORPH_OP(MORPH_OP(above, here), below);
 }
+#endif
 #include "stream3x3.clh"
 
 kernel void morph_stream(global const uchar *restrict src, global uchar *restrict dst, int width, int height,

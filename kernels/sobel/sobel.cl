@@ -305,6 +305,19 @@ inline sobel_row_t s3_row(uchar16 l, uchar16 c, uchar16 r)
                      le + (FWB_EVEN_BYTES(wc) << 1) + re, lo + (FWB_ODD_BYTES(wc) << 1) + ro};
     return o;
 }
+#if CHANNELS == 1 && !(defined(FWB_PARAM_OUTPUT) && FWB_PARAM_OUTPUT >= 3)
+// gray8 from stream3x3.clh's halves (S3_ROW_HALVES, where the views are made by words): an even output's left,
+// centre and right pixels are pm, e and o, an odd one's e, o and pp. H200, 6720x4480 (docs/data/session29-2026-11-28/c4):
+// |gx| 0.0275 -> 0.0267 ms, |gy| 0.0312 -> 0.0255, the magnitude 0.0442 -> 0.0368; not the 16-bit outputs 3 and 4
+// (gx, gy), which it slowed (0.0292 -> 0.0366, 0.0299 -> 0.0330).
+#define S3_ROW_HALVES
+inline sobel_row_t s3_row_halves(uint4 pm, uint4 e, uint4 o, uint4 pp)
+{
+    const sobel_row_t r = {o + (uint4)(0x00FF00FFu) - pm, pp + (uint4)(0x00FF00FFu) - e, pm + (e << 1) + o,
+                           e + (o << 1) + pp};
+    return r;
+}
+#endif
 // (|g| + 2) / 4 in both halves of v = g + 1020 (0..2040), back in the low byte of each half.
 inline uint4 sobel_abs_quarter(uint4 v)
 {

@@ -13,6 +13,7 @@
 #   record_time_row LABEL RUN-ARGS... # one run's kernel median, shape, check and build time -> $R/times.tsv
 #   record_sass CACHE NAME [KERNEL]   # a program cache's PTX -> ptxas -v and SASS under $R/sass/
 #   record_copy_sizes [MB...]         # a device copy (cupy) at each size -> $R/copy-size.txt
+#   record_ptx_identity OLD LABEL RUN-ARGS...  # the PTX from this tree and from kernel folder OLD compared
 #   record_cublas [N]                 # cuBLAS FP32 (torch, TF32 off) at n x n -> $R/cublas.txt
 # gpu-headless.sh takes devdeps_prefix alone.
 
@@ -131,6 +132,25 @@ for f in sorted(glob.glob(sys.argv[1] + '/*.json')):
         name, ms, gbs, cg, '%.0f%%' % (100 * gbs / cg) if cg else '?', r.get('local'), r.get('block'),
         (r.get('build_options') or '')[-12:], r.get('matches')))
 PY
+}
+
+# Whether a program's PTX is the same built from this tree's kernels and from OLD (a kernel folder, through
+# --kernel-dir): LABEL and the run's filter arguments (a 64x64 picture, one launch), one line appended to
+# $R/ptx-identity.txt ("LABEL: N lines, identical" or "DIFFERENT"). For a kernel change meant to leave other
+# programs alone (session 29's c1, c2, c4 and c5 each carried this loop).
+#   record_ptx_identity /tmp/before/kernels "box rgba8888" --filter box --param radius=1 --variant stream --format rgba8888
+record_ptx_identity() {
+    local old="$1" label="$2" k
+    shift 2
+    for k in new old; do
+        local kd=()
+        [ $k = old ] && kd=(--kernel-dir "$old")
+        rm -rf "/tmp/ptx-$k"
+        timeout 60 "$B" run --device 1:0 "$@" --synthetic 64x64 --repeat 1 --no-cpu-single --no-baselines \
+            --cache-dir "/tmp/ptx-$k" "${kd[@]}" > /dev/null 2>&1
+        cat "/tmp/ptx-$k"/* 2>/dev/null | python3 -c "import sys; b=sys.stdin.buffer.read(); i=b.find(b'.version'); sys.stdout.buffer.write(b[i:].split(b'\0')[0])" > "/tmp/ptx-$k.txt"
+    done
+    echo "$label: $(wc -l < /tmp/ptx-new.txt) lines, $(cmp -s /tmp/ptx-new.txt /tmp/ptx-old.txt && echo identical || echo DIFFERENT)" | tee -a "$R/ptx-identity.txt"
 }
 
 # A device copy at each size in MB (default: the gray8 and rgba8888 pictures of 6720x4480 and their pairs, and the

@@ -48,15 +48,16 @@ inline Image noiseImage(int w, int h, std::uint32_t seed, PixelFormat format = P
     return image;
 }
 
-// One row per layout the streaming rungs take x border rule x parameter value ("" for none).
-inline void addNvidiaStreamRows(const char *filter, const std::vector<const char *> &params = {""})
+// One row per layout the streaming rungs take (or those given) x border rule x parameter value ("" for none).
+inline void addNvidiaStreamRows(const char *filter, const std::vector<const char *> &params = {""},
+                                const std::vector<PixelFormat> &formats = {PixelFormat::Gray8, PixelFormat::Rgba8888})
 {
     QTest::addColumn<QString>("filter");
     QTest::addColumn<int>("format");
     QTest::addColumn<int>("border");
     QTest::addColumn<QString>("param");
     for (const char *param : params)
-        for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        for (PixelFormat format : formats)
             for (BorderMode border : allBorderModes())
                 QTest::newRow(QByteArray(filter) + "/" + formatName(format) + "/" + borderModeName(border) + "/" + param)
                     << QString(filter) << int(format) << int(border) << QString(param);

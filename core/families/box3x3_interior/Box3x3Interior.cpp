@@ -175,7 +175,7 @@ void registerBox3x3Interior(std::vector<FilterSpec> &out)
         .description = "box's streaming rung (gray8 and rgba8888) with the frame kept: strips 16 bytes across and 4 "
                        "rows down, each input row three aligned 16-byte loads seen as the pixels one to the left, "
                        "the pixels themselves and one to the right, row sums, and the reference's rounded mean (on "
-                       "NVIDIA two pixels to a 32-bit word, as box's). The image's first and last rows are stored as their input, and "
+                       "NVIDIA two pixels to a 32-bit word and, in gray8, no shifted views, as box's). The image's first and last rows are stored as their input, and "
                        "the strips at a row's two ends put the input's first and last pixel back by constant "
                        "lanes, so every store stays one 16-byte write. Whether a strip lies at a row's end is "
                        "decided once, before its rows, so the compiler may issue every row's loads at once. Exact."
