@@ -92,20 +92,35 @@ kernel void iir_columns_f32_device_coeffs(global const float *in, global float *
 #define IIR_CHUNK 24 // H100, 6720x4480 rgba8888: 16 rows 2.70 ms, 24 rows 2.49 ms, 32 rows 2.82 ms (spills)
 #endif
 #endif
+// IIR_UNROLL_CHUNKS: the chunk loops unrolled where a GPU needs them so (the chunks in registers, the loads in
+// flight together); on PoCL (FWB_PTX 0) rolled, the chunks in memory, as the blocked rungs' segments
+// (RG_UNROLL_SEGMENTS): the same operations in the same order, the same bytes. Unrolled, the four chunk loops of
+// each column kernel were most of what PoCL 3.1 compiled: the tiled program's first batched_columns run took
+// 6.4-7.0 CPU s cold on this 2-core machine, 3.1 rolled (rgba8888 5.5 -> 2.9), its PoCL kernels as fast
+// (1920x1080: gray8 104-109 ms against 111-115 unrolled, rgba8888 212-232 against 202-223, this machine's noise
+// about 20%; docs/data/session29-2026-11-28/pocl). -DIIR_UNROLL_CHUNKS=1 forces it (tst_recursive_gaussian).
+#ifndef IIR_UNROLL_CHUNKS
+#define IIR_UNROLL_CHUNKS FWB_PTX
+#endif
+#if IIR_UNROLL_CHUNKS
+#define IIR_UNROLL _Pragma("unroll")
+#else
+#define IIR_UNROLL _Pragma("unroll 1")
+#endif
 #define FWB_IIR_BATCHED_BODY(LOAD_INPUT)                                                           \
     const int x = get_global_id(0);                                                                \
     if (x >= width)                                                                                \
         return;                                                                                    \
     pixel_t cur[IIR_CHUNK], next[IIR_CHUNK];                                                       \
-    _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c)                                          \
+    IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c)                                                 \
         cur[c] = c < height ? LOAD_INPUT(in, c * width + x) : (pixel_t)(0.0f);                     \
     pixel_t w1 = cur[0], w2 = w1, w3 = w1;                                                         \
     for (int y0 = 0; y0 < height; y0 += IIR_CHUNK) {                                               \
-        _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) {                                    \
+        IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) {                                           \
             const int y = y0 + IIR_CHUNK + c;                                                      \
             next[c] = y < height ? LOAD_INPUT(in, y * width + x) : (pixel_t)(0.0f);                \
         }                                                                                          \
-        _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) {                                    \
+        IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) {                                           \
             if (y0 + c < height) {                                                                 \
                 const pixel_t w0 = k.s0 * cur[c] + (k.s1 * w1 + k.s2 * w2 + k.s3 * w3);            \
                 fwb_storef(out, (y0 + c) * width + x, w0);                                         \
@@ -114,20 +129,20 @@ kernel void iir_columns_f32_device_coeffs(global const float *in, global float *
                 w1 = w0;                                                                           \
             }                                                                                      \
         }                                                                                          \
-        _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) cur[c] = next[c];                    \
+        IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) cur[c] = next[c];                           \
     }                                                                                              \
     /* Backward: chunks of rows [top - IIR_CHUNK, top), from the bottom up. */                     \
-    _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) {                                        \
+    IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) {                                               \
         const int y = height - 1 - c;                                                              \
         cur[c] = y >= 0 ? fwb_loadf(out, y * width + x) : (pixel_t)(0.0f);                         \
     }                                                                                              \
     pixel_t y1 = w1, y2 = w1, y3 = w1;                                                             \
     for (int top = height - 1; top >= 0; top -= IIR_CHUNK) {                                       \
-        _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) {                                    \
+        IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) {                                           \
             const int y = top - IIR_CHUNK - c;                                                     \
             next[c] = y >= 0 ? fwb_loadf(out, y * width + x) : (pixel_t)(0.0f);                    \
         }                                                                                          \
-        _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) {                                    \
+        IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) {                                           \
             if (top - c >= 0) {                                                                    \
                 const pixel_t y0 = k.s0 * cur[c] + (k.s1 * y1 + k.s2 * y2 + k.s3 * y3);            \
                 fwb_storef(out, (top - c) * width + x, y0);                                        \
@@ -136,7 +151,7 @@ kernel void iir_columns_f32_device_coeffs(global const float *in, global float *
                 y1 = y0;                                                                           \
             }                                                                                      \
         }                                                                                          \
-        _Pragma("unroll") for (int c = 0; c < IIR_CHUNK; ++c) cur[c] = next[c];                    \
+        IIR_UNROLL for (int c = 0; c < IIR_CHUNK; ++c) cur[c] = next[c];                           \
     }
 
 #if !defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_iir_columns_batched_u8)

@@ -77,7 +77,8 @@ std::pair<std::string, int> rgbaShapeOf(const VariantSpec &v)
 // catalogue's shape on NVIDIA only, so forced here through FWB_EXTRA_BUILD_OPTIONS, as
 // scripts/median-shape-ab.sh builds them): the catalogue's loop under every border; the other loop, the
 // byte permutes NVIDIA takes the planes with (MF_PLANE_PRMT, emulated here), both with NVIDIA's own copy of
-// the loop for interior strips (MF_INSIDE_COPY), and this device's own shape under reflect101. Each at the
+// the loop for interior strips (MF_INSIDE_COPY), the step without the channel loop as NVIDIA would build it
+// (MF_ROW_WORDS, MF_ROLL_LOOPS off: CPUs' own form of that step) and this device's own shape under reflect101. Each at the
 // block this CPU device builds and at the one a GPU builds where they differ, with rows padded and packed.
 void TestMedian::rgbaShapes_data()
 {
@@ -121,6 +122,12 @@ void TestMedian::rgbaShapes_data()
             if (channels && (v.name == (five ? "forgetful" : "forgetful_w16") || v.name == "forgetful_u16x2_ptx"))
                 forced.push_back((five ? "-DMF_CHANNEL_LOOP=1 -DMF_PLANE_PRMT=1" : "-DMF_CHANNEL_LOOP=2 -DMF_PLANE_PRMT=1")
                                  + copy);
+            // The step without the channel loop as NVIDIA would build it (-DMF_CHANNEL_LOOP=0, with its interior
+            // copy): its rows through byte arrays (or MF_WORDS' permutes) and unrolled, where this device's own
+            // shape takes the rows as words in rolled loops (MF_ROW_WORDS, MF_ROLL_LOOPS: CPUs only): the unpacked,
+            // the portable pair's and the _ptx rung's packing.
+            if (channels && (v.name == "forgetful" || v.name == (five ? "forgetful_u16x2_ptx" : "forgetful_u16x2")))
+                forced.push_back("-DMF_CHANNEL_LOOP=0 -DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0" + copy);
             for (const std::string &force : forced)
                 add(BorderMode::Reflect101, force);
         }

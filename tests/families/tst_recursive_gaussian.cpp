@@ -185,24 +185,34 @@ void TestRecursiveGaussian::blockedWorkGroupShapes()
 }
 
 // On a CPU device (PoCL) the blocked rungs' segment loops run rolled (RG_UNROLL_SEGMENTS 0,
-// recursive_gaussian_blocked.cl: 2.1-2.3 s to the first launch cold instead of 6.8-9.8): the same
-// bytes as the GPU's unrolled form, forced here with -DRG_UNROLL_SEGMENTS=1 where no GPU runs the tests.
+// recursive_gaussian_blocked.cl: 2.1-2.3 s to the first launch cold instead of 6.8-9.8), and so do
+// batched_columns' chunk loops (IIR_UNROLL_CHUNKS 0, recursive_gaussian.cl): the same bytes as the GPU's
+// unrolled forms, forced here with -DRG_UNROLL_SEGMENTS=1 / -DIIR_UNROLL_CHUNKS=1 where no GPU runs the tests.
 void TestRecursiveGaussian::rolledSegmentsSameBytes()
 {
     if (m_device.kind != DeviceKind::Cpu)
         QSKIP("the rolled loops are the CPU device's form; a GPU's are checked on the GPU");
-    // Between them every kernel of the file: the row kernels (blocked_seg64) and the turned ones
-    // (blocked_transposed), one layout each (each unrolled build takes 7-10 s on PoCL).
-    const std::pair<const char *, PixelFormat> cases[] = {{"blocked_seg64", PixelFormat::Rgba8888},
-                                                          {"blocked_transposed", PixelFormat::Gray8}};
-    for (const auto &one : cases) {
-        const char *variant = one.first;
-        const PixelFormat format = one.second;
+    // Between them every kernel of blocked's file: the row kernels (blocked_seg64) and the turned ones
+    // (blocked_transposed), one layout each (each unrolled build takes 7-10 s on PoCL); batched_columns in
+    // both chunk lengths (32 rows gray8, 24 otherwise: 150 rows end in a part chunk either way).
+    struct Case
+    {
+        const char *variant;
+        PixelFormat format;
+        const char *unrolled;
+    };
+    const Case cases[] = {{"blocked_seg64", PixelFormat::Rgba8888, "-DRG_UNROLL_SEGMENTS=1"},
+                          {"blocked_transposed", PixelFormat::Gray8, "-DRG_UNROLL_SEGMENTS=1"},
+                          {"batched_columns", PixelFormat::Gray8, "-DIIR_UNROLL_CHUNKS=1"},
+                          {"batched_columns", PixelFormat::Rgba8888, "-DIIR_UNROLL_CHUNKS=1"}};
+    for (const Case &one : cases) {
+        const char *variant = one.variant;
+        const PixelFormat format = one.format;
         RunRequest request = oneShotRequest("recursive_gaussian", variant, format);
         request.check = true;
         const int w = 131, h = 150; // three 64-sample segments down, two and a part across
         const RunResult rolled = runOnTestCard(*m_session, request, w, h);
-        qputenv("FWB_EXTRA_BUILD_OPTIONS", "-DRG_UNROLL_SEGMENTS=1");
+        qputenv("FWB_EXTRA_BUILD_OPTIONS", one.unrolled);
         const RunResult unrolled = runOnTestCard(*m_session, request, w, h);
         qunsetenv("FWB_EXTRA_BUILD_OPTIONS");
         const QByteArray what = QByteArray(variant) + "/" + formatName(format);
