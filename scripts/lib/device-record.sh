@@ -14,6 +14,8 @@
 #   record_sass CACHE NAME [KERNEL]   # a program cache's PTX -> ptxas -v and SASS under $R/sass/
 #   record_copy_sizes [MB...]         # a device copy (cupy) at each size -> $R/copy-size.txt
 #   record_ptx_identity OLD LABEL RUN-ARGS...  # the PTX from this tree and from kernel folder OLD compared
+#   record_rounds_summary FILE        # record_copy_share's output with the -rN rounds side by side
+#   record_gpu_check RUN-ARGS...      # one --check run on the GPU -> $R/chk/ok.txt or fail.txt
 #   record_cublas [N]                 # cuBLAS FP32 (torch, TF32 off) at n x n -> $R/cublas.txt
 # gpu-headless.sh takes devdeps_prefix alone.
 
@@ -151,6 +153,31 @@ record_ptx_identity() {
         cat "/tmp/ptx-$k"/* 2>/dev/null | python3 -c "import sys; b=sys.stdin.buffer.read(); i=b.find(b'.version'); sys.stdout.buffer.write(b[i:].split(b'\0')[0])" > "/tmp/ptx-$k.txt"
     done
     echo "$label: $(wc -l < /tmp/ptx-new.txt) lines, $(cmp -s /tmp/ptx-new.txt /tmp/ptx-old.txt && echo identical || echo DIFFERENT)" | tee -a "$R/ptx-identity.txt"
+}
+
+# record_copy_share's rows of FILE (its output) with the rounds joined: runs saved as <W>x<H>-<label>-r1.json,
+# -r2.json ... become one line per label, each round's ms and share side by side. Printed.
+record_rounds_summary() {
+    python3 - "$1" <<'PY'
+import re, sys, collections
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    p = line.split()
+    if len(p) < 3 or p[2] != 'ms': continue
+    rows[re.sub(r'-r[0-9]+$', '', p[0].split('-', 1)[1])].append('%s (%s)' % (p[1], p[9] if len(p) > 9 else '?'))
+for k in sorted(rows): print('%-34s %s' % (k, '  '.join(rows[k])))
+PY
+}
+
+# One GPU check: `filter-bench run ARGS... --check` on the NVIDIA device, one launch; "ok ARGS" appended to
+# $R/chk/ok.txt, or "FAIL ARGS: the mismatch" to $R/chk/fail.txt (printed). FWB_EXTRA_BUILD_OPTIONS as the caller set it.
+#   record_gpu_check --filter box --param radius=1 --variant stream --format gray8 --border constant --synthetic 33x7
+record_gpu_check() {
+    mkdir -p "$R/chk"
+    local out
+    out=$(timeout 60 "$B" run --device 1:0 "$@" --repeat 1 --warmup 0 --no-cpu-single --no-baselines --check 2>&1) \
+        && echo "ok $* [${FWB_EXTRA_BUILD_OPTIONS:-}]" >> "$R/chk/ok.txt" \
+        || echo "FAIL $* [${FWB_EXTRA_BUILD_OPTIONS:-}]: $(echo "$out" | grep -iE 'differ|match|error' | head -2)" | tee -a "$R/chk/fail.txt"
 }
 
 # A device copy at each size in MB (default: the gray8 and rgba8888 pictures of 6720x4480 and their pairs, and the
