@@ -30,6 +30,9 @@ private slots:
     void rgbaShapes_data();
     void rgbaShapes();
 
+    void gray8NvidiaRows_data();
+    void gray8NvidiaRows();
+
     void streamNvidiaForm_data();
     void streamNvidiaForm();
 };
@@ -166,6 +169,50 @@ void TestMedian::rgbaShapes()
             QVERIFY2(force.isEmpty() ? opts.find("_DEFAULT=") != std::string::npos
                                      : opts.find(force.toStdString()) != std::string::npos,
                      opts.c_str());
+        }
+}
+
+// median5x5's gray8 forgetful rungs with their rows as NVIDIA builds them: through byte arrays (or MF_WORDS'
+// permutes, emulated here) and unrolled (-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0), where this CPU device's own shape
+// takes the rows as words in rolled loops (kernels/median/median_forgetful.clh; the catalogue's rows above and
+// the block-edge rows run that one). Every border on the unpacked rung and the _ptx one, reflect101 on the others.
+void TestMedian::gray8NvidiaRows_data()
+{
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("border");
+    for (const char *variant : {"forgetful", "forgetful_w16", "forgetful_u16x2", "forgetful_u16x2_ptx"})
+        for (BorderMode border : allBorderModes())
+            if (border == BorderMode::Reflect101 || std::string(variant) == "forgetful"
+                || std::string(variant) == "forgetful_u16x2_ptx")
+                QTest::newRow(QByteArray("median5x5/") + variant + "/" + borderModeName(border))
+                    << QString(variant) << int(border);
+}
+
+void TestMedian::gray8NvidiaRows()
+{
+    QFETCH(QString, variant);
+    QFETCH(int, border);
+    const std::string force = "-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0";
+    const VariantSpec &v = *findFilter("median5x5")->variant(variant.toStdString());
+    RunRequest request = oneShotRequest("median5x5", variant.toStdString(), PixelFormat::Gray8);
+    request.params.border = BorderMode(border);
+    request.keepOutput = false;
+    const ExtraBuildOptions extra(QString::fromStdString(force));
+    std::vector<RunRequest> shapes{request, request};
+    shapes.back().transfer = TransferMode::ZeroCopy;
+    const int gpuW = v.blockWidthFor(PixelFormat::Gray8, false);
+    if (gpuW != v.blockWidthFor(PixelFormat::Gray8, true) && BorderMode(border) == BorderMode::Reflect101) {
+        shapes.push_back(request);
+        shapes.back().block = LocalSize{gpuW, v.blockHeight};
+    }
+    std::uint32_t seed = 1;
+    for (const RunRequest &each : shapes)
+        for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {7, 5}, {35, 19}, {67, 45}}) {
+            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat::Gray8), each);
+            const QByteArray what = "block " + QByteArray(r.block.toString().c_str()) + ", " + r.transfer.c_str() + ", "
+                                    + describe(r, w, h);
+            QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+            QVERIFY2(r.buildOptions.find(force) != std::string::npos, r.buildOptions.c_str());
         }
 }
 
