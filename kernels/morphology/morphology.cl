@@ -10,9 +10,11 @@
 #if MORPH_DILATE
 #define MORPH_OP(a, b) max(a, b)
 #define MORPH_IDENTITY UPIX_ZERO
+#define mp_op fwb_max_u16x2 // two 16-bit halves at once (the packed rung's and gray8 stream's pixel pairs)
 #else
 #define MORPH_OP(a, b) min(a, b)
 #define MORPH_IDENTITY UPIX_MAX
+#define mp_op fwb_min_u16x2
 #endif
 #define MORPH_K (2 * MORPH_RADIUS + 1)
 
@@ -208,11 +210,6 @@ kernel void morph_roofline(global const uchar *restrict src, global uchar *restr
 // (border rule on both axes, edge blocks gathered byte by byte).
 #if CHANNELS == 1 && MORPH_RADIUS == 1 && BS_VW == 16 && BS_NC == 1 \
     && (!defined(FWB_ONLY_ENTRIES) || defined(FWB_WANT_morph_packed))
-#if MORPH_DILATE
-#define mp_op fwb_max_u16x2
-#else
-#define mp_op fwb_min_u16x2
-#endif
 
 // The 3-wide row pass of word k: even holds pixels 0 and 2, odd pixels 1 and 3 (high bytes of the halves).
 inline void ps_row(const uint *w, int k, uint *even, uint *odd)
@@ -267,12 +264,7 @@ typedef struct {
 #define S3_ROW_T morph_row_t
 #define S3_ROW_HALVES
 #define S3_HALVES_HIGH // each pixel in its half's high byte
-#if MORPH_DILATE
-#define mh_op fwb_max_u16x2
-#else
-#define mh_op fwb_min_u16x2
-#endif
-inline uint4 mh_op4(uint4 a, uint4 b) { return (uint4)(mh_op(a.x, b.x), mh_op(a.y, b.y), mh_op(a.z, b.z), mh_op(a.w, b.w)); }
+inline uint4 mh_op4(uint4 a, uint4 b) { return (uint4)(mp_op(a.x, b.x), mp_op(a.y, b.y), mp_op(a.z, b.z), mp_op(a.w, b.w)); }
 inline morph_row_t s3_row_halves(uint4 pm, uint4 e, uint4 o, uint4 pp)
 {
     const uint4 m = mh_op4(e, o);

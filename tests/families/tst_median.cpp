@@ -27,11 +27,8 @@ private slots:
     void sortedColumnsBlockEdges_data();
     void sortedColumnsBlockEdges();
 
-    void rgbaShapes_data();
-    void rgbaShapes();
-
-    void gray8NvidiaRows_data();
-    void gray8NvidiaRows();
+    void forcedShapes_data();
+    void forcedShapes();
 
     void streamNvidiaForm_data();
     void streamNvidiaForm();
@@ -83,10 +80,15 @@ std::pair<std::string, int> rgbaShapeOf(const VariantSpec &v)
 // the loop for interior strips (MF_INSIDE_COPY), the step without the channel loop as NVIDIA would build it
 // (MF_ROW_WORDS, MF_ROLL_LOOPS off: CPUs' own form of that step) and this device's own shape under reflect101. Each at the
 // block this CPU device builds and at the one a GPU builds where they differ, with rows padded and packed.
-void TestMedian::rgbaShapes_data()
+// And median5x5's gray8 forgetful rungs with their rows as NVIDIA builds them (-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0:
+// through byte arrays or MF_WORDS' permutes, unrolled), where this device takes them as words in rolled loops
+// (the catalogue's and the block-edge rows run that one): every border on the unpacked and the _ptx rung,
+// reflect101 on the others.
+void TestMedian::forcedShapes_data()
 {
     QTest::addColumn<QString>("filter");
     QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("format");
     QTest::addColumn<int>("border");
     QTest::addColumn<QString>("force"); // empty: the catalogue's shape (as this device takes it)
     int switches = 0;
@@ -97,9 +99,10 @@ void TestMedian::rgbaShapes_data()
                 continue;
             ++switches;
             const auto add = [&](BorderMode border, const std::string &force) {
-                QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/" + borderModeName(border)
+                QTest::newRow(QByteArray(name) + "/" + v.name.c_str() + "/rgba8888/" + borderModeName(border)
                               + (force.empty() ? "/catalogue" : force.c_str()))
-                    << QString(name) << QString::fromStdString(v.name) << int(border) << QString::fromStdString(force);
+                    << QString(name) << QString::fromStdString(v.name) << int(PixelFormat::Rgba8888) << int(border)
+                    << QString::fromStdString(force);
             };
             const bool channels = define == "MF_CHANNEL_LOOP";
             const std::string everyBorder = channels ? (value ? "-DMF_CHANNEL_LOOP=" + std::to_string(value) : "-DMF_CHANNEL_LOOP=2")
@@ -135,16 +138,24 @@ void TestMedian::rgbaShapes_data()
                 add(BorderMode::Reflect101, force);
         }
     QVERIFY(switches >= 10); // roofline and the four forgetful rungs of both sizes
+    for (const char *variant : {"forgetful", "forgetful_w16", "forgetful_u16x2", "forgetful_u16x2_ptx"})
+        for (BorderMode border : allBorderModes())
+            if (border == BorderMode::Reflect101 || std::string(variant) == "forgetful"
+                || std::string(variant) == "forgetful_u16x2_ptx")
+                QTest::newRow(QByteArray("median5x5/") + variant + "/gray8/" + borderModeName(border) + "/rows-nvidia")
+                    << QString("median5x5") << QString(variant) << int(PixelFormat::Gray8) << int(border)
+                    << QString("-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0");
 }
 
-void TestMedian::rgbaShapes()
+void TestMedian::forcedShapes()
 {
     QFETCH(QString, filter);
     QFETCH(QString, variant);
+    QFETCH(int, format);
     QFETCH(int, border);
     QFETCH(QString, force);
     const VariantSpec &v = *findFilter(filter.toStdString())->variant(variant.toStdString());
-    RunRequest request = oneShotRequest(filter.toStdString(), variant.toStdString(), PixelFormat::Rgba8888);
+    RunRequest request = oneShotRequest(filter.toStdString(), variant.toStdString(), PixelFormat(format));
     request.params.border = BorderMode(border);
     request.keepOutput = false;
     const ExtraBuildOptions extra(force);
@@ -152,15 +163,15 @@ void TestMedian::rgbaShapes()
     // no strip takes the aligned path and the last block of a row is cut short).
     std::vector<RunRequest> shapes{request, request};
     shapes.back().transfer = TransferMode::ZeroCopy;
-    const int gpuW = v.blockWidthFor(PixelFormat::Rgba8888, false);
-    if (gpuW != v.blockWidthFor(PixelFormat::Rgba8888, true) && BorderMode(border) == BorderMode::Reflect101) {
+    const int gpuW = v.blockWidthFor(PixelFormat(format), false);
+    if (gpuW != v.blockWidthFor(PixelFormat(format), true) && BorderMode(border) == BorderMode::Reflect101) {
         shapes.push_back(request);
         shapes.back().block = LocalSize{gpuW, v.blockHeight};
     }
     std::uint32_t seed = 1;
     for (const RunRequest &each : shapes)
         for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {7, 5}, {35, 19}, {67, 45}}) {
-            const RunResult r = m_session->run(noiseImage(w, h, seed++), each);
+            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat(format)), each);
             const QByteArray what = "block " + QByteArray(r.block.toString().c_str()) + ", " + r.transfer.c_str() + ", "
                                     + describe(r, w, h);
             QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
@@ -169,50 +180,6 @@ void TestMedian::rgbaShapes()
             QVERIFY2(force.isEmpty() ? opts.find("_DEFAULT=") != std::string::npos
                                      : opts.find(force.toStdString()) != std::string::npos,
                      opts.c_str());
-        }
-}
-
-// median5x5's gray8 forgetful rungs with their rows as NVIDIA builds them: through byte arrays (or MF_WORDS'
-// permutes, emulated here) and unrolled (-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0), where this CPU device's own shape
-// takes the rows as words in rolled loops (kernels/median/median_forgetful.clh; the catalogue's rows above and
-// the block-edge rows run that one). Every border on the unpacked rung and the _ptx one, reflect101 on the others.
-void TestMedian::gray8NvidiaRows_data()
-{
-    QTest::addColumn<QString>("variant");
-    QTest::addColumn<int>("border");
-    for (const char *variant : {"forgetful", "forgetful_w16", "forgetful_u16x2", "forgetful_u16x2_ptx"})
-        for (BorderMode border : allBorderModes())
-            if (border == BorderMode::Reflect101 || std::string(variant) == "forgetful"
-                || std::string(variant) == "forgetful_u16x2_ptx")
-                QTest::newRow(QByteArray("median5x5/") + variant + "/" + borderModeName(border))
-                    << QString(variant) << int(border);
-}
-
-void TestMedian::gray8NvidiaRows()
-{
-    QFETCH(QString, variant);
-    QFETCH(int, border);
-    const std::string force = "-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0";
-    const VariantSpec &v = *findFilter("median5x5")->variant(variant.toStdString());
-    RunRequest request = oneShotRequest("median5x5", variant.toStdString(), PixelFormat::Gray8);
-    request.params.border = BorderMode(border);
-    request.keepOutput = false;
-    const ExtraBuildOptions extra(QString::fromStdString(force));
-    std::vector<RunRequest> shapes{request, request};
-    shapes.back().transfer = TransferMode::ZeroCopy;
-    const int gpuW = v.blockWidthFor(PixelFormat::Gray8, false);
-    if (gpuW != v.blockWidthFor(PixelFormat::Gray8, true) && BorderMode(border) == BorderMode::Reflect101) {
-        shapes.push_back(request);
-        shapes.back().block = LocalSize{gpuW, v.blockHeight};
-    }
-    std::uint32_t seed = 1;
-    for (const RunRequest &each : shapes)
-        for (const auto &[w, h] : std::vector<std::pair<int, int>>{{1, 1}, {7, 5}, {35, 19}, {67, 45}}) {
-            const RunResult r = m_session->run(noiseImage(w, h, seed++, PixelFormat::Gray8), each);
-            const QByteArray what = "block " + QByteArray(r.block.toString().c_str()) + ", " + r.transfer.c_str() + ", "
-                                    + describe(r, w, h);
-            QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
-            QVERIFY2(r.buildOptions.find(force) != std::string::npos, r.buildOptions.c_str());
         }
 }
 
