@@ -360,12 +360,10 @@ void addMedian(std::vector<FilterSpec> &out, int size)
     }
     else {
         unpacked("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)", "");
-        // 2026-11-26 measured one copy of the strip in rgba8888 here (MF_INSIDE_COPY=0) at half the cold build
-        // on the H100 and a 5% faster kernel, and meant this rung to take it; its define went to a copy of the
-        // variant (the deduced return type above) and never reached a program, so NVIDIA has built the copy since.
-        // Found in session 29 with no GPU time left: the define waits for a re-measure on today's program
-        // (docs/data/session29-2026-11-28/c7/command.sh), NVIDIA's program stays as it has run.
-        unpacked("forgetful_w16", 16, "57.6 at 16 across", spills);
+        // rgba8888 without the interior strip's own copy of the loop on NVIDIA (MF_INSIDE_COPY=0): measured
+        // 2026-11-29 on the H200 (docs/data/session30-2026-11-29/c1), cold, two rounds: kernel 1.110/1.115 ->
+        // 0.898/0.895 ms at 6720x4480 and 0.464/0.458 -> 0.339/0.342 ms at 3840x2160, build 13.0-19.0 -> 11.8-14.9 s.
+        unpacked("forgetful_w16", 16, "57.6 at 16 across", spills).defines.push_back("MF_INSIDE_COPY=0");
     }
     // The same programs on two 8-bit values per 16x2 min/max (gray8: the two halves of a 32-pixel block;
     // rgba8888: channel pairs R,G and B,A of 8 pixels; rgb888 runs unpacked, 8 pixels across).
