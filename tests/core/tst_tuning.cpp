@@ -100,6 +100,16 @@ private slots:
         QCOMPARE(db.entries().size(), std::size_t(1));
         std::string error;
         QVERIFY2(db.save(&error), error.c_str());
+        {
+            // A fresh machine: the cache folder does not exist yet; the first save makes it.
+            TuningDb fresh((dir.path() + "/not/yet/made/tuning.json").toStdString());
+            fresh.put(e);
+            std::string freshError;
+            QVERIFY2(fresh.save(&freshError), freshError.c_str());
+            TuningDb back((dir.path() + "/not/yet/made/tuning.json").toStdString());
+            QVERIFY(back.load(&warning));
+            QCOMPARE(back.entries().size(), std::size_t(1));
+        }
 
         TuningDb again(path);
         QVERIFY(again.load(&warning));
