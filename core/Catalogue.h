@@ -116,7 +116,9 @@ struct VariantSpec
     int blockBytesGpu = 0; // Geometry::Blocks, gray8 and rgba8888: bytes per work-item and row on GPUs
     int blockBytesCpu = 0; // ... and on CPU devices (PoCL); BLOCK_W = bytes / channels. 0: blockWidth
     int blockBytesGpuRgba = 0; // rgba8888 on GPUs where it differs from gray8's (0: blockBytesGpu)
-    int blockHeightGpuRgba = 0; // rgba8888 on GPUs: rows per work-item where they differ (0: blockHeight)
+    int blockHeightGpu = 0;     // gray8 (and rgba8888 without blockHeightGpuRgba) on GPUs: rows per work-item where
+                                // they differ from blockHeight, which CPU devices keep (0: blockHeight)
+    int blockHeightGpuRgba = 0; // rgba8888 on GPUs: rows per work-item where they differ (0: blockHeightGpu, blockHeight)
     int blockHeightGpuWide = 0; // 16-bit outputs (FilterSpec::wideOutput) on GPUs: rows per work-item where they
                                 // differ (0: as the layout's)
     int maxRadius = 0;     // > 0: unavailable when the filter's radius is larger (kernels unrolled per radius)
@@ -153,7 +155,11 @@ struct VariantSpec
     // Rows per work-item down for this format and kind of device.
     int blockHeightFor(PixelFormat format, bool cpuDevice) const
     {
-        return !cpuDevice && format == PixelFormat::Rgba8888 && blockHeightGpuRgba > 0 ? blockHeightGpuRgba : blockHeight;
+        if (cpuDevice)
+            return blockHeight;
+        if (format == PixelFormat::Rgba8888 && blockHeightGpuRgba > 0)
+            return blockHeightGpuRgba;
+        return blockHeightGpu > 0 ? blockHeightGpu : blockHeight;
     }
 };
 

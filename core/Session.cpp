@@ -23,7 +23,7 @@ std::shared_ptr<const VariantSpec> withOutputBlock(const VariantSpec &variant, c
     auto changed = std::make_shared<VariantSpec>(variant);
     changed->blockWidth = block.width;
     changed->blockHeight = block.height;
-    changed->blockHeightGpuRgba = 0;
+    changed->blockHeightGpu = changed->blockHeightGpuRgba = 0;
     changed->blockBytesGpu = changed->blockBytesGpuRgba = changed->blockBytesCpu = 0;
     return changed;
 }

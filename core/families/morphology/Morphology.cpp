@@ -230,19 +230,20 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                       "card that hardly changes the time: waiting for the picture's bytes, not comparing them, "
                       "sets the pace.",
     }));
-    f.variants.push_back(stream3x3Variant(VariantSpec{
+    VariantSpec &stream = f.variants.emplace_back(stream3x3Variant(VariantSpec{
         .name = "stream",
         .title = "Streaming 3x3: every row's loads at once",
         .kernelFile = "morphology.cl",
         .passes = {{"morph_stream", Slot::Src, Slot::Dst, Geometry::Blocks}},
         .maxRadius = 1, // the views are one pixel left and right
         .description = "The 3x3 " + opName + " (radius 1; gray8 and rgba8888) on strips 16 bytes across and 4 rows "
-                       "down. Each input row is three aligned 16-byte loads (the strip's vector and its "
+                       "down (2 in gray8 on GPUs). Each input row is three aligned 16-byte loads (the strip's vector and its "
                        "neighbours, mostly served by the cache) seen as the pixels one to the left, the pixels "
                        "themselves and one to the right; the row pass is the " + opName + " of the three views, the "
                        "column pass that of three row results. On NVIDIA gray8 skips the views: two pixels to a 32-bit "
                        "word, each in a 16-bit half, so one 16x2 " + opName + " instruction serves two pixels "
-                       "(H200 0.0250 -> 0.0214 ms). Whether a strip lies inside the image is decided "
+                       "(H200 0.0250 -> 0.0214 ms), and there 2 rows a work-item instead of 4 run 3% faster again (0.0213 -> "
+                       "0.0207 ms). Whether a strip lies inside the image is decided "
                        "once, before its rows, and rows outside follow the border rule by index arithmetic, so "
                        "the strip's loop has no branch between its loads and the compiler may issue every row's "
                        "loads at once; the strips at a row's two ends load the same way and put in the border rule's "
@@ -253,6 +254,11 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                     "3x3 window on the way.",
         .plainWords = "Each worker asks for all the rows it needs at once instead of one after another.",
     }));
+    // gray8 on GPUs: 2 rows a work-item (H200, 6720x4480, three rounds usual and L2 flushed: 0.0206-0.0211 against
+    // 0.0212-0.0214 ms, flushed 0.0225-0.0228 against 0.0233-0.0237; docs/data/session30-2026-11-29/c4); rgba8888
+    // and CPUs keep 4 (2 rows not measured there).
+    stream.blockHeightGpu = 2;
+    stream.blockHeightGpuRgba = 4;
     f.variants.push_back(cpuRowsVariant("cpu_rows_morph",
                        "Shaped for an ordinary processor: each worker compares sixteen pixels at once with the processor's wide instructions, reading each row once.",
                        "CPU-shaped: byte vectors down row strips", 4,
