@@ -5,6 +5,7 @@
 #include "Session.h"
 #include "FamilyTables.h"
 #include "SessionSuite.h"
+#include "StreamForms.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -28,6 +29,7 @@ private slots:
     void stripsBlockEdges();
     void blocksNarrowerThanTheReach();
     void streamIsStripsHalf2Exactly();
+    void stripsHalf2RgbaRowsAsNvidiaUnrollsThem();
     void streamRolledOnCpuSameBytesFasterBuild();
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
@@ -206,6 +208,32 @@ void TestGaussian5x5::streamIsStripsHalf2Exactly()
                     QVERIFY2(std::memcmp(a.output.row(y), b.output.row(y), std::size_t(w) * std::size_t(channelCount(format))) == 0,
                              (what + " row " + QByteArray::number(y)).constData());
             }
+}
+
+// strips_half2 rgba8888 as NVIDIA builds it: its row loop unrolled 4 times (SS_ROW_UNROLL_RGBA, kernels/shared/
+// separable_strips.clh, where the 16-bit arithmetic is native: FWB_UNROLL_EMULATED) gives the CPU form's bytes,
+// at sizes whose strips end before, on and past a multiple of 4 rows.
+void TestGaussian5x5::stripsHalf2RgbaRowsAsNvidiaUnrollsThem()
+{
+    for (BorderMode border : allBorderModes())
+        for (const auto &[w, h] : std::vector<std::pair<int, int>>{{259, 37}, {35, 9}, {6, 2}, {17, 13}}) {
+            RunRequest request = oneShotRequest("gaussian5x5", "strips_half2", PixelFormat::Rgba8888);
+            request.params.border = border;
+            const RunResult plain = runOnTestCard(*m_session, request, w, h);
+            RunResult nvidia;
+            {
+                const ExtraBuildOptions extra("-DFWB_UNROLL_EMULATED=1");
+                nvidia = runOnTestCard(*m_session, request, w, h);
+            }
+            const QByteArray what = QByteArray(borderModeName(border)) + " " + describe(nvidia, w, h);
+            QVERIFY2(plain.ok() && nvidia.ok() && nvidia.checked && nvidia.matches, what.constData());
+            QVERIFY2(nvidia.buildOptions.find("-DFWB_UNROLL_EMULATED=1") != std::string::npos
+                         && nvidia.buildOptions.find("SS_ROW_UNROLL_RGBA=4") != std::string::npos,
+                     nvidia.buildOptions.c_str());
+            for (int y = 0; y < h; ++y)
+                QVERIFY2(std::memcmp(plain.output.row(y), nvidia.output.row(y), std::size_t(w) * 4) == 0,
+                         (what + " row " + QByteArray::number(y)).constData());
+        }
 }
 
 // The kernel folder copied into `dir` with `prefix` before stream3x3.clh's first line and a declaration no

@@ -451,7 +451,9 @@ void registerGaussian5x5(std::vector<FilterSpec> &out)
         VariantSpec h = g.variants.back();
         h.name = "strips_half2";
         h.title = "Row strips, two pixels per instruction (16-bit floats)";
-        h.defines = {"SS_HALF2"};
+        // rgba8888 on NVIDIA: the row loop unrolled 4 times, not fully (kernels/shared/separable_strips.clh):
+        // H200 cold build 6.6-13.1 -> 2.0 s and the kernel 4% faster (docs/data/session30-2026-11-29/c6).
+        h.defines = {"SS_HALF2", "SS_ROW_UNROLL_RGBA=4"};
         h.formats = {PixelFormat::Gray8, PixelFormat::Rgba8888};
         // H100, 6720x4480: rgba8888 16 bytes (4 pixels) x 8 rows in 16x8 groups 0.165 ms, against 0.169 in
         // 32x4, 0.206 at 8 bytes (its 8-byte halos doubled the loads), 0.192 at 4x4, 0.243 at 4x16; gray8
