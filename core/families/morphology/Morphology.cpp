@@ -242,7 +242,7 @@ void addMorphology(std::vector<FilterSpec> &out, bool dilate)
                        "themselves and one to the right; the row pass is the " + opName + " of the three views, the "
                        "column pass that of three row results. On NVIDIA gray8 skips the views: two pixels to a 32-bit "
                        "word, each in a 16-bit half, so one 16x2 " + opName + " instruction serves two pixels "
-                       "(H200 0.0250 -> 0.0214 ms), and there 2 rows a work-item instead of 4 run 3% faster again (0.0213 -> "
+                       "(H200 0.0250 -> 0.0214 ms); there 2 rows per work-item instead of 4 ran 3% faster still (0.0213 -> "
                        "0.0207 ms). Whether a strip lies inside the image is decided "
                        "once, before its rows, and rows outside follow the border rule by index arithmetic, so "
                        "the strip's loop has no branch between its loads and the compiler may issue every row's "
