@@ -270,7 +270,15 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
     if (x0 >= width || y0 >= height)
         return;
+#ifdef FWB_PARAM_OUTPUT
+    // Built for one output (-DFWB_PARAM_OUTPUT, as the stream rung's paramDefines build it): the unrolled rows hold
+    // that output's arithmetic alone. The catalogue does not build the strips rung so yet: NVIDIA's cold build of
+    // sobel strips rgba8888 (4.3 s, the three outputs' arithmetic in every row) waits for a GPU measurement of both
+    // forms (docs/data/session30-2026-11-29/next/command.sh).
+    const int output = FWB_PARAM_OUTPUT;
+#else
     const int output = (int)params.x;
+#endif
 #if CHANNELS == 1
     if (output >= 3) { // gx or gy as signed 16-bit numbers (see the top of this file): a copy of the loop of its own
         sobel_roofline_rows(src, dst, width, height, srcPitch, dstPitch, x0, y0, output, 1);

@@ -29,6 +29,7 @@ private slots:
     void wideOutput_data();
     void wideOutput();
     void wideOutputLimits();
+    void stripsBuiltForOneOutput();
 };
 
 void TestSobel::matchesCpuReference_data()
@@ -138,6 +139,30 @@ void TestSobel::wideOutputLimits()
     const RunResult tiled = m_session->run(noiseImage(67, 45, 2, PixelFormat::Gray8), request);
     QVERIFY(!tiled.ok());
     QVERIFY2(tiled.error.find("not cut into tiles") != std::string::npos, tiled.error.c_str());
+}
+
+// The strips rung built for one output (-DFWB_PARAM_OUTPUT, kernels/sobel/sobel.cl; the form a per-output program
+// would take), on noise: every output of both layouts, both border kinds, exact, the define in the build.
+void TestSobel::stripsBuiltForOneOutput()
+{
+    const FilterSpec &spec = *findFilter("sobel");
+    std::uint32_t seed = 11;
+    for (PixelFormat format : {PixelFormat::Gray8, PixelFormat::Rgba8888})
+        for (int output = 0; output <= (format == PixelFormat::Gray8 ? 4 : 2); ++output)
+            for (BorderMode border : {BorderMode::Reflect101, BorderMode::Constant}) {
+                const QString option = "-DFWB_PARAM_OUTPUT=" + QString::number(output);
+                const ExtraBuildOptions extra(option);
+                RunRequest request = oneShotRequest("sobel", "strips", format);
+                request.params.border = border;
+                QCOMPARE(applyParam(spec, request.params, "output=" + std::to_string(output)), std::string());
+                for (const auto &[w, h] : std::vector<std::pair<int, int>>{{67, 45}, {5, 3}}) {
+                    const RunResult r = m_session->run(noiseImage(w, h, seed++, format), request);
+                    const QByteArray what = QByteArray(formatName(format)) + " output " + QByteArray::number(output) + " "
+                                            + borderModeName(border) + " " + describe(r, w, h);
+                    QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+                    QVERIFY2(r.buildOptions.find(option.toStdString()) != std::string::npos, r.buildOptions.c_str());
+                }
+            }
 }
 
 QTEST_GUILESS_MAIN(TestSobel)

@@ -1,0 +1,18 @@
+#!/bin/bash
+# Prepared in session 30 for the next session's first device call (issue 25; NOT RUN: no device time was left).
+# sobel strips built for one output (-DFWB_PARAM_OUTPUT, kernels/sobel/sobel.cl) against today's program, which holds
+# the three outputs' arithmetic in every unrolled row (NVIDIA's cold build of rgba8888 4.3 s in session 30's c5):
+# cold build (no program cache, CUDA's cache off) and kernel at 6720x4480 (pinned, replicate, median of 20,
+# checked), outputs 0 and 2, both layouts, two rounds interleaved. If the per-output form builds faster and its
+# kernels run within 3% (or faster), give the strips variant `.paramDefines = {"output"}` in
+# core/families/sobel/Sobel.cpp (as the stream rung has) and take the "waits for" sentence out of sobel.cl.
+cd "$(dirname "$0")/../../../.."
+. scripts/lib/device-record.sh
+record_start next -DCUDAToolkit_ROOT=/usr/local/cuda
+export CUDA_CACHE_DISABLE=1
+for round in 1 2; do for fmt in rgba8888 gray8; do for o in 0 2; do for k in shared per-output; do
+  opt=""; [ $k = per-output ] && opt="-DFWB_PARAM_OUTPUT=$o"
+  FWB_EXTRA_BUILD_OPTIONS="$opt" timeout 60 $B run --device 1:0 --filter sobel --variant strips --param output=$o --format $fmt --synthetic 6720x4480 --repeat 20 --no-cpu-single --no-baselines --transfer pinned --border replicate --check --cache-dir - --json > /tmp/next.json 2>/dev/null
+  python3 -c "import json; r=json.load(open('/tmp/next.json'))['results'][0]; print('r$round $fmt output=$o $k', 'kernel %.4f ms' % r['kernel_ms']['median'], 'build %.0f ms' % (r.get('build_ms') or 0), 'matches', r.get('matches'))" 2>&1 | tee -a $R/rows.txt
+done; done; done; done
+record_pack
