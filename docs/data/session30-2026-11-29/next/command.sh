@@ -6,6 +6,9 @@
 # checked), outputs 0 and 2, both layouts, two rounds interleaved. If the per-output form builds faster and its
 # kernels run within 3% (or faster), give the strips variant `.paramDefines = {"output"}` in
 # core/families/sobel/Sobel.cpp (as the stream rung has) and take the "waits for" sentence out of sobel.cl.
+# A proxy measured here (clang 14's PTX for nvptx64 with -Dcl_nv_pragma_unroll, the GPU blocks): gray8 12,450 ->
+# 5,829 lines (the 16-bit outputs' loop copy goes), rgba8888 8,951 -> 8,115 (output 0) / 8,554 (2): clang does not
+# unswitch the loop per output, so rgba8888 may gain little; NVIDIA's own PTX for it was 15,521 lines (session 27).
 cd "$(dirname "$0")/../../../.."
 . scripts/lib/device-record.sh
 record_start next -DCUDAToolkit_ROOT=/usr/local/cuda
