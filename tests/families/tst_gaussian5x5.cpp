@@ -30,6 +30,7 @@ private slots:
     void blocksNarrowerThanTheReach();
     void streamIsStripsHalf2Exactly();
     void stripsHalf2RgbaRowsAsNvidiaUnrollsThem();
+    void streamEndsRolledSameBytes();
     void streamRolledOnCpuSameBytesFasterBuild();
     void sigmaChangesResult();
     void unavailableVariantsSayWhy();
@@ -235,6 +236,8 @@ void TestGaussian5x5::stripsHalf2RgbaRowsAsNvidiaUnrollsThem()
                          (what + " row " + QByteArray::number(y)).constData());
         }
 }
+
+void TestGaussian5x5::streamEndsRolledSameBytes() { verifyStreamEndsRolled(*m_session, "gaussian5x5"); }
 
 // The kernel folder copied into `dir` with `prefix` before stream3x3.clh's first line and a declaration no
 // other build has (so that PoCL's own kernel cache has none of its programs: each first run builds cold;

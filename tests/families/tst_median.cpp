@@ -32,6 +32,7 @@ private slots:
 
     void streamNvidiaForm_data();
     void streamNvidiaForm();
+    void streamEndsRolledSameBytes();
 };
 
 // Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue.
@@ -188,6 +189,8 @@ void TestMedian::forcedShapes()
 void TestMedian::streamNvidiaForm_data() { addNvidiaStreamRows("median3x3"); }
 
 void TestMedian::streamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
+
+void TestMedian::streamEndsRolledSameBytes() { verifyStreamEndsRolled(*m_session, "median3x3"); }
 
 QTEST_GUILESS_MAIN(TestMedian)
 #include "tst_median.moc"
