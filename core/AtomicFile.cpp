@@ -129,6 +129,11 @@ bool writeFileAtomically(const std::filesystem::path &path, const void *data, st
 
 FileLock::FileLock(const std::filesystem::path &lockPath, int timeoutMs)
 {
+    // Its folder made first, as writeFileAtomically() makes the file's: on a fresh machine the cache folder does
+    // not exist until something is saved in it (a first `filter-bench tune` said "cannot open .../tuning.json.lock").
+    std::error_code ec;
+    if (lockPath.has_parent_path())
+        std::filesystem::create_directories(lockPath.parent_path(), ec);
     // O_NOFOLLOW: a link placed at the lock's name is refused, never followed to create a file elsewhere.
     const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     if (fd < 0) {

@@ -27,7 +27,7 @@ std::string replaceProblem(const std::filesystem::path &path);
 bool readRegularFile(const std::filesystem::path &path, std::uint64_t maxBytes, std::string &bytes,
                      std::string *error = nullptr);
 
-// An exclusive lock on a lock file (created when missing, never removed) for a read-merge-write of
+// An exclusive lock on a lock file (created when missing, its folder too; never removed) for a read-merge-write of
 // a file that several processes update (prepared.json: a window and `filter-bench prepare`): an atomic
 // rename alone keeps the file whole but loses the rows of whichever writer read it first. flock(2), so
 // the system drops the lock of a writer that dies (no stale lock) and each FileLock (thread or process)

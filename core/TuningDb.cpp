@@ -173,11 +173,6 @@ bool TuningDb::save(std::string *error) const
     // Read, merge and write under one lock (the file's name + ".lock"): a tuner in the window and
     // filter-bench tune saving at once each keep their own shapes and the other's (an entry this process
     // holds replaces the file's one for the same key; entries only the file holds are kept).
-    // The folder first: on a fresh machine the cache folder does not exist until something is saved in it
-    // (a first tune, before any program was cached, said "cannot open .../tuning.json.lock").
-    std::error_code dirError;
-    if (m_path.has_parent_path())
-        std::filesystem::create_directories(m_path.parent_path(), dirError);
     const FileLock fileLock(m_path.string() + ".lock");
     if (!fileLock.locked()) {
         if (error)
