@@ -11,10 +11,12 @@
 #define MORPH_OP(a, b) max(a, b)
 #define MORPH_IDENTITY UPIX_ZERO
 #define mp_op fwb_max_u16x2 // two 16-bit halves at once (the packed rung's and gray8 stream's pixel pairs)
+#define mp_op4 fwb_max_u16x2_4
 #else
 #define MORPH_OP(a, b) min(a, b)
 #define MORPH_IDENTITY UPIX_MAX
 #define mp_op fwb_min_u16x2
+#define mp_op4 fwb_min_u16x2_4
 #endif
 #define MORPH_K (2 * MORPH_RADIUS + 1)
 
@@ -264,16 +266,15 @@ typedef struct {
 #define S3_ROW_T morph_row_t
 #define S3_ROW_HALVES
 #define S3_HALVES_HIGH // each pixel in its half's high byte
-inline uint4 mh_op4(uint4 a, uint4 b) { return (uint4)(mp_op(a.x, b.x), mp_op(a.y, b.y), mp_op(a.z, b.z), mp_op(a.w, b.w)); }
 inline morph_row_t s3_row_halves(uint4 pm, uint4 e, uint4 o, uint4 pp)
 {
-    const uint4 m = mh_op4(e, o);
-    const morph_row_t r = {mh_op4(m, pm), mh_op4(m, pp)};
+    const uint4 m = mp_op4(e, o);
+    const morph_row_t r = {mp_op4(m, pm), mp_op4(m, pp)};
     return r;
 }
 inline uchar16 s3_column(morph_row_t above, morph_row_t here, morph_row_t below, uchar16 centre, float4 params)
 {
-    const uint4 e = mh_op4(mh_op4(above.e, here.e), below.e), o = mh_op4(mh_op4(above.o, here.o), below.o);
+    const uint4 e = mp_op4(mp_op4(above.e, here.e), below.e), o = mp_op4(mp_op4(above.o, here.o), below.o);
     return as_uchar16((uint4)(fwb_prmt(e.x, o.x, 0x7351u), fwb_prmt(e.y, o.y, 0x7351u), fwb_prmt(e.z, o.z, 0x7351u),
                               fwb_prmt(e.w, o.w, 0x7351u)));
 }
