@@ -15,10 +15,11 @@ cd "$(dirname "$0")/../../../.."
 . scripts/lib/device-record.sh
 record_start next -DCUDAToolkit_ROOT=/usr/local/cuda
 export CUDA_CACHE_DISABLE=1
+# One cold row each (record_time_row: kernel median, check, build ms -> $R/times.tsv; the options in the label).
+cold=(--device 1:0 --repeat 20 --no-cpu-single --no-baselines --transfer pinned --border replicate --check --cache-dir -)
 for round in 1 2; do for fmt in rgba8888 gray8; do for o in 0 2; do for k in shared per-output; do
   opt=""; [ $k = per-output ] && opt="-DFWB_PARAM_OUTPUT=$o"
-  FWB_EXTRA_BUILD_OPTIONS="$opt" timeout 60 $B run --device 1:0 --filter sobel --variant strips --param output=$o --format $fmt --synthetic 6720x4480 --repeat 20 --no-cpu-single --no-baselines --transfer pinned --border replicate --check --cache-dir - --json > /tmp/next.json 2>/dev/null
-  python3 -c "import json; r=json.load(open('/tmp/next.json'))['results'][0]; print('r$round $fmt output=$o $k', 'kernel %.4f ms' % r['kernel_ms']['median'], 'build %.0f ms' % (r.get('build_ms') or 0), 'matches', r.get('matches'))" 2>&1 | tee -a $R/rows.txt
+  FWB_EXTRA_BUILD_OPTIONS="$opt" record_time_row "r$round sobel strips $fmt output=$o" --filter sobel --variant strips --param output=$o --format $fmt "${cold[@]}" --synthetic 6720x4480
 done; done; done; done
 stamp sobel
 # (2) stream3x3.clh's S3_UNROLL_ENDS=0: only the strips inside the row in unrolled copies (aligned and not), the
@@ -30,8 +31,7 @@ stamp sobel
 for round in 1 2; do for row in "gaussian5x5 - rgba8888" "median3x3 - rgba8888" "gaussian5x5 - gray8" "median3x3 - gray8" "box radius=1 rgba8888" "box radius=1 gray8"; do
   read -r f p fmt <<<"$row"; pa=(); [ $p != - ] && pa=(--param $p)
   for ends in 1 0; do for size in 6720x4480 1920x1080; do
-    FWB_EXTRA_BUILD_OPTIONS="-DS3_UNROLL_ENDS=$ends" timeout 60 $B run --device 1:0 --filter $f "${pa[@]}" --variant stream --format $fmt --synthetic $size --repeat 20 --no-cpu-single --no-baselines --transfer pinned --border replicate --check --cache-dir - --json > /tmp/next.json 2>/dev/null
-    python3 -c "import json; r=json.load(open('/tmp/next.json'))['results'][0]; print('r$round $f $fmt ends=$ends $size', 'kernel %.4f ms' % r['kernel_ms']['median'], 'build %.0f ms' % (r.get('build_ms') or 0), 'matches', r.get('matches'))" 2>&1 | tee -a $R/ends.txt
+    FWB_EXTRA_BUILD_OPTIONS="-DS3_UNROLL_ENDS=$ends" record_time_row "r$round $f stream $fmt $size" --filter $f "${pa[@]}" --variant stream --format $fmt "${cold[@]}" --synthetic $size
   done; done
 done; done
 stamp ends

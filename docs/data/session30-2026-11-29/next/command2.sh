@@ -13,7 +13,7 @@ record_start next2 -DCUDAToolkit_ROOT=/usr/local/cuda
 export CUDA_CACHE_DISABLE=1
 for round in 1 2; do for v in forgetful_u16x2 forgetful_w16 forgetful_u16x2_ptx forgetful; do for k in default rolled; do
   opt=""; [ $k = rolled ] && opt="-DMF_ROLL_LOOPS=1"
-  FWB_EXTRA_BUILD_OPTIONS="$opt" timeout 60 $B run --device 1:0 --filter median5x5 --variant $v --format gray8 --synthetic 6720x4480 --repeat 20 --no-cpu-single --no-baselines --transfer pinned --border replicate --check --cache-dir - --json > /tmp/next2.json 2>/dev/null
-  python3 -c "import json; r=json.load(open('/tmp/next2.json'))['results'][0]; print('r$round $v $k', 'kernel %.4f ms' % r['kernel_ms']['median'], 'build %.0f ms' % (r.get('build_ms') or 0), 'matches', r.get('matches'))" 2>&1 | tee -a $R/rows.txt
+  # record_time_row: kernel median, check, build ms -> $R/times.tsv
+  FWB_EXTRA_BUILD_OPTIONS="$opt" record_time_row "r$round median5x5 $v gray8" --device 1:0 --filter median5x5 --variant $v --format gray8 --synthetic 6720x4480 --repeat 20 --no-cpu-single --no-baselines --transfer pinned --border replicate --check --cache-dir -
 done; done; done
 record_pack
