@@ -164,10 +164,11 @@ void TestMedian::forcedShapes()
     // no strip takes the aligned path and the last block of a row is cut short).
     std::vector<RunRequest> shapes{request, request};
     shapes.back().transfer = TransferMode::ZeroCopy;
-    const int gpuW = v.blockWidthFor(PixelFormat(format), false);
-    if (gpuW != v.blockWidthFor(PixelFormat(format), true) && BorderMode(border) == BorderMode::Reflect101) {
+    const int gpuW = v.blockWidthFor(PixelFormat(format), false), gpuH = v.blockHeightFor(PixelFormat(format), false);
+    if ((gpuW != v.blockWidthFor(PixelFormat(format), true) || gpuH != v.blockHeightFor(PixelFormat(format), true))
+        && BorderMode(border) == BorderMode::Reflect101) {
         shapes.push_back(request);
-        shapes.back().block = LocalSize{gpuW, v.blockHeight};
+        shapes.back().block = LocalSize{gpuW, gpuH};
     }
     std::uint32_t seed = 1;
     for (const RunRequest &each : shapes)
