@@ -271,10 +271,8 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
     if (x0 >= width || y0 >= height)
         return;
 #ifdef FWB_PARAM_OUTPUT
-    // Built for one output (-DFWB_PARAM_OUTPUT, as the stream rung's paramDefines build it): the unrolled rows hold
-    // that output's arithmetic alone. The catalogue does not build the strips rung so yet: NVIDIA's cold build of
-    // sobel strips rgba8888 (4.3 s, the three outputs' arithmetic in every row) waits for a GPU measurement of both
-    // forms (docs/data/session30-2026-11-29/next/command.sh).
+    // Built for one output (-DFWB_PARAM_OUTPUT, the variant's paramDefines as the stream rung's): the unrolled rows
+    // hold that output's arithmetic alone (H200 gray8 |gx| 0.0566 -> 0.0519 ms, docs/data/session31-2026-11-29/c1).
     const int output = FWB_PARAM_OUTPUT;
 #else
     const int output = (int)params.x;

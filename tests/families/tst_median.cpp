@@ -82,7 +82,8 @@ std::pair<std::string, int> rgbaShapeOf(const VariantSpec &v)
 // (MF_ROW_WORDS, MF_ROLL_LOOPS off: CPUs' own form of that step) and this device's own shape under reflect101. Each at the
 // block this CPU device builds and at the one a GPU builds where they differ, with rows padded and packed.
 // And median5x5's gray8 forgetful rungs with their rows as NVIDIA builds them (-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0:
-// through byte arrays or MF_WORDS' permutes, unrolled), where this device takes them as words in rolled loops
+// through byte arrays or MF_WORDS' permutes, unrolled; the unpacked rung's rolled, MF_ROLL_GRAY8), where this device
+// takes them as words in rolled loops
 // (the catalogue's and the block-edge rows run that one): every border on the unpacked and the _ptx rung,
 // reflect101 on the others.
 void TestMedian::forcedShapes_data()
@@ -139,13 +140,18 @@ void TestMedian::forcedShapes_data()
                 add(BorderMode::Reflect101, force);
         }
     QVERIFY(switches >= 10); // roofline and the four forgetful rungs of both sizes
+    // The rungs NVIDIA builds with their gray8 rows in rolled loops too (MF_ROLL_GRAY8: the unpacked forgetful one).
+    const auto rolledOnGpus = [](const char *variant) {
+        const std::vector<std::string> &d = findFilter("median5x5")->variant(variant)->defines;
+        return std::find(d.begin(), d.end(), "MF_ROLL_GRAY8=1") != d.end();
+    };
     for (const char *variant : {"forgetful", "forgetful_w16", "forgetful_u16x2", "forgetful_u16x2_ptx"})
         for (BorderMode border : allBorderModes())
             if (border == BorderMode::Reflect101 || std::string(variant) == "forgetful"
                 || std::string(variant) == "forgetful_u16x2_ptx")
                 QTest::newRow(QByteArray("median5x5/") + variant + "/gray8/" + borderModeName(border) + "/rows-nvidia")
                     << QString("median5x5") << QString(variant) << int(PixelFormat::Gray8) << int(border)
-                    << QString("-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0");
+                    << QString(rolledOnGpus(variant) ? "-DMF_ROW_WORDS=0" : "-DMF_ROW_WORDS=0 -DMF_ROLL_LOOPS=0");
 }
 
 void TestMedian::forcedShapes()

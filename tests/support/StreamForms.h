@@ -12,6 +12,7 @@
 #include "Session.h"
 
 #include <QtTest>
+#include <algorithm>
 
 #include <cstdint>
 #include <cstring>
@@ -97,9 +98,9 @@ inline void verifyNvidiaStreamRow(Session &session)
         }
 }
 
-// NVIDIA's unrolled form with the row ends' strips in the rolled copy (S3_UNROLL_ENDS 0, stream3x3.clh; not in the
-// catalogue, kept for a GPU measurement) gives the bytes of the form every strip of which has its own unrolled copy
-// (S3_UNROLL_ENDS 1, NVIDIA's build): both layouts, every border rule, every width to 40 and wider ones (right ends
+// NVIDIA's unrolled form with the row ends' strips in the rolled copy (S3_UNROLL_ENDS 0, stream3x3.clh; NVIDIA's
+// build of median3x3's rgba8888, S3_UNROLL_ENDS_RGBA) gives the bytes of the form every strip of which has its own
+// unrolled copy (S3_UNROLL_ENDS 1, NVIDIA's build of the others): both layouts, every border rule, every width to 40 and wider ones (right ends
 // at each alignment, the 5x5's strip moved left), rows padded and packed (aligned and byte-aligned loads).
 inline void verifyStreamEndsRolled(Session &session, const char *filter, const char *param = "")
 {
@@ -112,21 +113,27 @@ inline void verifyStreamEndsRolled(Session &session, const char *filter, const c
                 request.params.border = border;
                 request.transfer = transfer;
                 request.keepOutput = true;
+                const std::vector<std::string> &defines = spec.variant("stream")->defines;
+                const int rolledByDefault = format == PixelFormat::Rgba8888
+                                            && std::find(defines.begin(), defines.end(), "S3_UNROLL_ENDS_RGBA=0") != defines.end() ? 0 : 1;
                 if (*param)
                     QCOMPARE(applyParam(spec, request.params, param), std::string());
                 for (const auto &[w, h] : withEveryWidthTo40({{67, 45}, {259, 37}, {45, 3}}, {5})) {
                     const Image input = noiseImage(w, h, seed++, format);
                     RunResult each[2];
                     for (int ends = 0; ends < 2; ++ends) {
-                        // ends 1 is verifyNvidiaStreamRow's options exactly, so the suites share those programs
+                        // verifyNvidiaStreamRow's options exactly, so the suites share those programs; the form
+                        // not NVIDIA's for this layout named
                         const ExtraBuildOptions extra(QString("-DS3_UNROLL_ROWS=1 -DS3_VIEWS_BY_WORDS=1")
-                                                      + (ends ? "" : " -DS3_UNROLL_ENDS=0"));
+                                                      + (ends == rolledByDefault ? "" : ends ? " -DS3_UNROLL_ENDS=1" : " -DS3_UNROLL_ENDS=0"));
                         each[ends] = session.run(input, request);
                     }
                     const QByteArray what = QByteArray(formatName(format)) + "/" + borderModeName(border) + "/"
                                             + each[0].transfer.c_str() + " " + describe(each[0], w, h);
                     QVERIFY2(each[0].ok() && each[0].checked && each[0].matches && each[1].ok(), what.constData());
-                    QVERIFY2(each[0].buildOptions.find("-DS3_UNROLL_ENDS=0") != std::string::npos, what.constData());
+                    QVERIFY2(each[0].buildOptions.find(rolledByDefault ? "-DS3_UNROLL_ENDS=0" : "-DS3_UNROLL_ENDS_RGBA=0")
+                                 != std::string::npos, what.constData());
+                    QVERIFY2(rolledByDefault || each[1].buildOptions.find("-DS3_UNROLL_ENDS=1") != std::string::npos, what.constData());
                     for (int y = 0; y < h; ++y)
                         QVERIFY2(std::memcmp(each[0].output.row(y), each[1].output.row(y),
                                              std::size_t(w) * std::size_t(channelCount(format))) == 0,

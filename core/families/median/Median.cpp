@@ -359,7 +359,10 @@ void addMedian(std::vector<FilterSpec> &out, int size)
         unpacked("forgetful_w16", 16, "15.6 at 16 across", spills);
     }
     else {
-        unpacked("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)", "");
+        // gray8 rows loaded and stored in rolled loops on NVIDIA too (MF_ROLL_GRAY8, median_forgetful.clh): H200, 6720x4480,
+        // cold, two rounds (docs/data/session31-2026-11-29/c2): 0.2253/0.2250 -> 0.2196/0.2196 ms, build 0.72-0.77 -> 0.55-0.64 s.
+        unpacked("forgetful", 8, "62 at 8 across (53 in the limit: 12 down + 13 pairs + 18 cores + 10 final)", "")
+            .defines.push_back("MF_ROLL_GRAY8=1");
         // rgba8888 without the interior strip's own copy of the loop on NVIDIA (MF_INSIDE_COPY=0): measured
         // 2026-11-29 on the H200 (docs/data/session30-2026-11-29/c1), cold, two rounds: kernel 1.110/1.115 ->
         // 0.898/0.895 ms at 6720x4480 and 0.464/0.458 -> 0.339/0.342 ms at 3840x2160, build 13.0-19.0 -> 11.8-14.9 s.
@@ -436,8 +439,12 @@ void addMedian(std::vector<FilterSpec> &out, int size)
             .plainWords = "Every worker asks for all the rows it needs at once, and each comparison handles two "
                           "pixels, so the card spends its time moving the picture rather than comparing.",
         }));
-    if (size == 3) // H100, 6720x4480: rgba8888 8 rows down 0.110 ms against 0.122 at 4 (docs/data/session21-2026-11-27/c2)
+    if (size == 3) { // H100, 6720x4480: rgba8888 8 rows down 0.110 ms against 0.122 at 4 (docs/data/session21-2026-11-27/c2)
         f.variants.back().blockHeightGpuRgba = 8;
+        // rgba8888's row-end strips in one rolled copy on NVIDIA (stream3x3.clh, S3_UNROLL_ENDS): H200, cold, two
+        // rounds (docs/data/session31-2026-11-29/c1): build 2.4-3.5 -> 1.1-1.8 s, kernel 0.1064/0.1065 -> 0.1060/0.1054 ms.
+        f.variants.back().defines.push_back("S3_UNROLL_ENDS_RGBA=0");
+    }
     if (size == 3)
         f.variants.push_back(cpuRowsVariant("cpu_rows_median3x3",
                                             "Shaped for an ordinary processor: each worker finds sixteen middle values at once with the processor's wide compare instructions, reading each row once.",

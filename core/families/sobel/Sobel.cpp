@@ -252,6 +252,11 @@ void registerSobel(std::vector<FilterSpec> &out)
         .title = "Row strips: blocks of rows in registers",
         .kernelFile = "sobel.cl",
         .passes = {{"sobel_roofline", Slot::Src, Slot::Dst, Geometry::Blocks}},
+        // Built per output (as the stream rung): the unrolled rows hold one output's arithmetic. H200, 6720x4480, cold,
+        // two rounds (docs/data/session31-2026-11-29/c1): gray8 |gx| 0.0566/0.0567 -> 0.0519/0.0518 ms, build 1.0-1.5 ->
+        // 0.4-0.6 s; the magnitude 0.0577 -> 0.0536; rgba8888 |gx| 0.2152/0.2154 -> 0.1951/0.1953, the magnitude
+        // 0.2261/0.2259 -> 0.2275/0.2278 (+0.7%), builds 1.1-1.5 s either way.
+        .paramDefines = {"output"},
         // H100, 6720x4480, |gx|: gray8 8x8 in 32x4 groups 0.066 ms, 8x4 in 16x8 0.057 (8x2 0.062, 16x4 0.068);
         // rgba8888 8x8 (32 bytes across, 220 registers) 0.58, 2x8 0.26, 2x4 in 16x8 groups 0.238. filter-bench
         // tune --blocks at 3360x2240 picked 16x8 groups too, with 8x2 (gray8, 0.0206 vs 0.0221 at 8x4) and 2x4.
