@@ -38,6 +38,14 @@
 #endif
 
 #ifdef CR_R
+// Measurement switches (session 31, NVIDIA's cold builds of erode/dilate rgba8888 at 11-13 s): CR_ROLL_GATHER, the
+// border path's byte gathers and stores in rolled loops; CR_ROW_ROLLED, the separable strips' row loop kept rolled.
+#ifndef CR_ROLL_GATHER
+#define CR_ROLL_GATHER 0
+#endif
+#ifndef CR_ROW_ROLLED
+#define CR_ROW_ROLLED 0
+#endif
 #define CR_B (BLOCK_W * CHANNELS) // bytes per work-item and row
 #if CR_B % 16 != 0
 #error "cpu_rows.cl needs BLOCK_W * CHANNELS to be a multiple of 16"
@@ -82,6 +90,9 @@ CR_INLINE void cr_row(global const uchar *src, int sy, int xb, int width, const 
             t[k] = CR_LOAD_G(row + xb + (k - CR_R) * CHANNELS);
     } else {
         uchar w[16 + 2 * CR_HB];
+#if CR_ROLL_GATHER
+#pragma unroll 1
+#endif
         for (int j = 0; j < 16 + 2 * CR_HB; ++j) {
             const int b = xb - CR_HB + j; // byte of the row, maybe outside
             const int px = b >= 0 ? b / CHANNELS : -((CHANNELS - 1 - b) / CHANNELS); // floor(b / CHANNELS)
@@ -104,6 +115,9 @@ CR_INLINE void cr_store(global uchar *dst, int y, int xb, int width, const bool 
         uchar w[16];
         CR_STORE_P(o, w);
         const int n = min(16, width * CHANNELS - xb);
+#if CR_ROLL_GATHER
+#pragma unroll 1
+#endif
         for (int j = 0; j < n; ++j)
             row[j] = w[j];
     }
@@ -215,6 +229,9 @@ CR_INLINE void cr_separable_strip(global const uchar *src, global uchar *dst, in
         }
     }
     const int yEnd = min(y0 + BLOCK_H, height);
+#if CR_ROW_ROLLED
+#pragma unroll 1
+#endif
     for (int y = y0; y < yEnd; ++y) {
         const int yi = y + CR_R;
         const int sy = yi < height ? yi : fwb_border_index(yi, height);
