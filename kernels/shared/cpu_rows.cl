@@ -46,6 +46,13 @@
 #ifndef CR_ROW_ROLLED
 #define CR_ROW_ROLLED 0
 #endif
+// CR_PIXEL_GATHER: rgba8888's border path gathers and stores whole pixels (uchar4), not bytes.
+#ifndef CR_PIXEL_GATHER
+#define CR_PIXEL_GATHER (CHANNELS == 4)
+#endif
+#if CR_PIXEL_GATHER && CHANNELS != 4
+#error "CR_PIXEL_GATHER takes rgba8888's 4-byte pixels"
+#endif
 #define CR_B (BLOCK_W * CHANNELS) // bytes per work-item and row
 #if CR_B % 16 != 0
 #error "cpu_rows.cl needs BLOCK_W * CHANNELS to be a multiple of 16"
@@ -90,6 +97,15 @@ CR_INLINE void cr_row(global const uchar *src, int sy, int xb, int width, const 
             t[k] = CR_LOAD_G(row + xb + (k - CR_R) * CHANNELS);
     } else {
         uchar w[16 + 2 * CR_HB];
+#if CR_PIXEL_GATHER
+        // Whole pixels (xb is a multiple of 16, so the window starts on one): one border index and one 4-byte
+        // load per pixel instead of per byte.
+        const int p0 = xb / CHANNELS - CR_R;
+        for (int j = 0; j < (16 + 2 * CR_HB) / CHANNELS; ++j) {
+            const int sx = fwb_border_index(min(p0 + j, width + CR_R), width);
+            vstore4(sx < 0 ? (uchar4)(0) : vload4(sx, row), j, w);
+        }
+#else
 #if CR_ROLL_GATHER
 #pragma unroll 1
 #endif
@@ -99,6 +115,7 @@ CR_INLINE void cr_row(global const uchar *src, int sy, int xb, int width, const 
             const int sx = fwb_border_index(min(px, width + CR_R), width);
             w[j] = sx < 0 ? (uchar)0 : row[sx * CHANNELS + (b - px * CHANNELS)];
         }
+#endif
 #pragma unroll
         for (int k = 0; k < CR_T; ++k)
             t[k] = CR_LOAD_P(w + k * CHANNELS);
@@ -115,11 +132,16 @@ CR_INLINE void cr_store(global uchar *dst, int y, int xb, int width, const bool 
         uchar w[16];
         CR_STORE_P(o, w);
         const int n = min(16, width * CHANNELS - xb);
+#if CR_PIXEL_GATHER
+        for (int j = 0; j < n / CHANNELS; ++j) // whole pixels, 4 bytes a store
+            vstore4(vload4(j, w), j, row);
+#else
 #if CR_ROLL_GATHER
 #pragma unroll 1
 #endif
         for (int j = 0; j < n; ++j)
             row[j] = w[j];
+#endif
     }
 }
 
