@@ -9,7 +9,7 @@ included), slowest first.
 usage: scripts/cold-build-times.py [--bench build/filter-bench] [--format gray8,rgba8888] [--filter F,..]
                                    [--kernel-dir DIR] [--device SPEC] [--no-disk-cache] [--jobs N]
 """
-import argparse, json, os, resource, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, re, resource, shutil, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 ap = argparse.ArgumentParser()
@@ -40,12 +40,19 @@ for f in filters:
             jobs.append((f['name'], v['name'], fmt))
 
 def run(job):
+    row = run_once(job, [])
+    # A rung built for small radii only (erode/dilate stream and packed, cpu_rows) refuses the filter's default
+    # radius: run it again at its largest, as prepare builds it.
+    m = re.search(r'built for radius up to (\d+)', row[-1] or '')
+    return (run_once(job, ['--param', 'radius=' + m.group(1)]) if m else row)[:-1]
+
+def run_once(job, extra):
     filt, var, fmt = job
     scratch = tempfile.mkdtemp(prefix='fwb-cold-')
     env = dict(os.environ, POCL_CACHE_DIR=os.path.join(scratch, 'pocl'), CUDA_CACHE_DISABLE='1')
     cmd = [a.bench, 'run', '--filter', filt, '--variant', var, '--format', fmt, '--synthetic', a.size,
            '--repeat', '1', '--warmup', '0', '--no-cpu-single', '--no-baselines', '--no-tuned', '--json',
-           '--cache-dir', '-' if a.no_disk_cache else os.path.join(scratch, 'programs')]
+           '--cache-dir', '-' if a.no_disk_cache else os.path.join(scratch, 'programs')] + extra
     if a.kernel_dir:
         cmd += ['--kernel-dir', a.kernel_dir]
     if a.device:
@@ -56,14 +63,14 @@ def run(job):
     out = p.stdout.read()
     wall = time.monotonic() - start
     shutil.rmtree(scratch, ignore_errors=True)
-    build = first = None
+    build = first = error = None
     ok = False
     try:
         r = json.loads(out)['results'][0]
-        build, first, ok = r.get('build_ms'), r.get('total_ms'), bool(r.get('matches')) and not r.get('error')
+        build, first, ok, error = r.get('build_ms'), r.get('total_ms'), bool(r.get('matches')) and not r.get('error'), r.get('error')
     except Exception:
         pass
-    return (filt, var, fmt, build, wall * 1000, usage.ru_utime + usage.ru_stime, ok)
+    return (filt, var, fmt, build, wall * 1000, usage.ru_utime + usage.ru_stime, ok, error)
 
 with ThreadPoolExecutor(a.jobs) as pool:
     rows = list(pool.map(run, jobs))

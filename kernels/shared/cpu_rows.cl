@@ -38,17 +38,17 @@
 #endif
 
 #ifdef CR_R
-// Measurement switches (session 31, NVIDIA's cold builds of erode/dilate rgba8888 at 11-13 s): CR_ROLL_GATHER, the
-// border path's byte gathers and stores in rolled loops; CR_ROW_ROLLED, the separable strips' row loop kept rolled.
-#ifndef CR_ROLL_GATHER
-#define CR_ROLL_GATHER 0
-#endif
-#ifndef CR_ROW_ROLLED
-#define CR_ROW_ROLLED 0
-#endif
-// CR_PIXEL_GATHER: rgba8888's border path gathers and stores whole pixels (uchar4), not bytes.
+// NVIDIA's cold builds of erode/dilate rgba8888 took 11-13 s under prepare's load (2.4-2.9 s alone), most of it
+// the border path's per-byte gathers, unrolled (docs/data/session31-2026-11-29/c4: rolled, the PTX 18,347 -> 6,617
+// lines and the build 2.6 -> 0.9 s, but the kernel 15% slower; the row loop kept rolled changed nothing, NVIDIA
+// keeps it rolled already). Hence:
+// CR_PIXEL_GATHER: rgba8888's border path gathers and stores whole pixels (uchar4), not bytes, on NVIDIA. H200,
+// rgba8888, 6720x4480, cold, two rounds (docs/data/session31-2026-11-29/c5), bytes -> pixels: PTX 18,347 -> 8,151
+// lines (erode), build 2.7-3.3 -> 0.9-1.5 s, kernel 0.433 -> 0.381 ms (erode), 0.441 -> 0.391 (dilate), 0.435 ->
+// 0.384 (gaussian5x5), 0.258 -> 0.218 (box), 0.406 -> 0.378 (median3x3). PoCL keeps the bytes: its kernels ran 0-20%
+// slower by pixels on this project's 2-core machine (pocl-cpu-rows/ab.tsv, five interleaved rounds, noisy).
 #ifndef CR_PIXEL_GATHER
-#define CR_PIXEL_GATHER (CHANNELS == 4)
+#define CR_PIXEL_GATHER (CHANNELS == 4 && FWB_PTX)
 #endif
 #if CR_PIXEL_GATHER && CHANNELS != 4
 #error "CR_PIXEL_GATHER takes rgba8888's 4-byte pixels"
@@ -106,9 +106,6 @@ CR_INLINE void cr_row(global const uchar *src, int sy, int xb, int width, const 
             vstore4(sx < 0 ? (uchar4)(0) : vload4(sx, row), j, w);
         }
 #else
-#if CR_ROLL_GATHER
-#pragma unroll 1
-#endif
         for (int j = 0; j < 16 + 2 * CR_HB; ++j) {
             const int b = xb - CR_HB + j; // byte of the row, maybe outside
             const int px = b >= 0 ? b / CHANNELS : -((CHANNELS - 1 - b) / CHANNELS); // floor(b / CHANNELS)
@@ -136,9 +133,6 @@ CR_INLINE void cr_store(global uchar *dst, int y, int xb, int width, const bool 
         for (int j = 0; j < n / CHANNELS; ++j) // whole pixels, 4 bytes a store
             vstore4(vload4(j, w), j, row);
 #else
-#if CR_ROLL_GATHER
-#pragma unroll 1
-#endif
         for (int j = 0; j < n; ++j)
             row[j] = w[j];
 #endif
@@ -251,9 +245,6 @@ CR_INLINE void cr_separable_strip(global const uchar *src, global uchar *dst, in
         }
     }
     const int yEnd = min(y0 + BLOCK_H, height);
-#if CR_ROW_ROLLED
-#pragma unroll 1
-#endif
     for (int y = y0; y < yEnd; ++y) {
         const int yi = y + CR_R;
         const int sy = yi < height ? yi : fwb_border_index(yi, height);

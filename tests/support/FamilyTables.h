@@ -18,6 +18,22 @@
 
 namespace fwb::test {
 
+// FWB_EXTRA_BUILD_OPTIONS set for one row and given back after it, a failed check included.
+struct ExtraBuildOptions
+{
+    QByteArray previous = qgetenv("FWB_EXTRA_BUILD_OPTIONS");
+    explicit ExtraBuildOptions(const QString &options) { qputenv("FWB_EXTRA_BUILD_OPTIONS", options.toUtf8()); }
+    ~ExtraBuildOptions()
+    {
+        if (previous.isNull())
+            qunsetenv("FWB_EXTRA_BUILD_OPTIONS");
+        else
+            qputenv("FWB_EXTRA_BUILD_OPTIONS", previous);
+    }
+    ExtraBuildOptions(const ExtraBuildOptions &) = delete;
+    ExtraBuildOptions &operator=(const ExtraBuildOptions &) = delete;
+};
+
 // ---- The variant table: every variant of a filter against the single-threaded CPU oracle ---------
 // One row per program (variant x format x border, plus the build-time parameters): PoCL takes 1-2 s
 // per build, a median's several, so the sizes of a row run inside it on the one program. A family
@@ -276,6 +292,19 @@ inline void verifyBlockEdgeRow(Session &session)
             const QByteArray what = "GPU block " + QByteArray::number(gpuW) + "x" + QByteArray::number(gpuH)
                                     + ", " + describe(r, w, h);
             QVERIFY2(r.ok() && r.checked, what.constData());
+            QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), what.constData());
+        }
+    }
+    // cpu_rows rgba8888 as NVIDIA builds it: the border path by whole pixels (CR_PIXEL_GATHER, kernels/shared/
+    // cpu_rows.cl; PoCL's own build gathers bytes), at the GPU's block, every border rule (the path is the border's).
+    if (spec_v.kernelFile == "cpu_rows.cl" && PixelFormat(format) == PixelFormat::Rgba8888) {
+        const ExtraBuildOptions extra("-DCR_PIXEL_GATHER=1");
+        RunRequest gpu = request;
+        gpu.block = LocalSize{gpuW, gpuH};
+        for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {7, 5}, {33, 17}, {259, 194}}, {9})) {
+            const RunResult r = runOnTestCard(session, gpu, w, h);
+            const QByteArray what = "by pixels, " + describe(r, w, h);
+            QVERIFY2(r.ok() && r.checked && r.buildOptions.find("-DCR_PIXEL_GATHER=1") != std::string::npos, what.constData());
             QVERIFY2(r.matches && (maxDiff < 0 || r.maxAbsDiff <= maxDiff), what.constData());
         }
     }

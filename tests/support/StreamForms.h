@@ -21,22 +21,6 @@
 
 namespace fwb::test {
 
-// FWB_EXTRA_BUILD_OPTIONS set for one row and given back after it, a failed check included.
-struct ExtraBuildOptions
-{
-    QByteArray previous = qgetenv("FWB_EXTRA_BUILD_OPTIONS");
-    explicit ExtraBuildOptions(const QString &options) { qputenv("FWB_EXTRA_BUILD_OPTIONS", options.toUtf8()); }
-    ~ExtraBuildOptions()
-    {
-        if (previous.isNull())
-            qunsetenv("FWB_EXTRA_BUILD_OPTIONS");
-        else
-            qputenv("FWB_EXTRA_BUILD_OPTIONS", previous);
-    }
-    ExtraBuildOptions(const ExtraBuildOptions &) = delete;
-    ExtraBuildOptions &operator=(const ExtraBuildOptions &) = delete;
-};
-
 // Independent 8-bit noise in every channel, alpha too (the test card's alpha is all 255, so a loop that
 // ran or put back the wrong channel could pass there).
 inline Image noiseImage(int w, int h, std::uint32_t seed, PixelFormat format = PixelFormat::Rgba8888)
