@@ -33,6 +33,7 @@ private slots:
     void streamNvidiaForm_data();
     void streamNvidiaForm();
     void streamEndsRolledSameBytes();
+    void pixelGatherSameBytes();
 };
 
 // Every variant x format (reflect101) and the replicate / constant rules in gray8, from the catalogue.
@@ -198,6 +199,14 @@ void TestMedian::streamNvidiaForm_data() { addNvidiaStreamRows("median3x3"); }
 void TestMedian::streamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
 
 void TestMedian::streamEndsRolledSameBytes() { verifyStreamEndsRolled(*m_session, "median3x3"); }
+
+// The edge blocks by whole pixels (BS_PIXEL_GATHER, kernels/shared/byte_strips.clh) in both kernels that load rows
+// through it: the forgetful rungs' and the roofline's.
+void TestMedian::pixelGatherSameBytes()
+{
+    verifyPixelGather(*m_session, "median3x3", "forgetful");
+    verifyPixelGather(*m_session, "median3x3", "sorted_columns");
+}
 
 QTEST_GUILESS_MAIN(TestMedian)
 #include "tst_median.moc"

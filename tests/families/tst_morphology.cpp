@@ -27,6 +27,7 @@ private slots:
 
     void erodeStreamNvidiaForm_data();
     void erodeStreamNvidiaForm();
+    void pixelGatherSameBytes();
     void dilateStreamNvidiaForm_data();
     void dilateStreamNvidiaForm();
 };
@@ -109,6 +110,9 @@ void TestMorphology::erodeStreamNvidiaForm() { verifyNvidiaStreamRow(*m_session)
 void TestMorphology::dilateStreamNvidiaForm_data() { addNvidiaStreamRows("dilate", {"radius=1"}, {PixelFormat::Gray8}); }
 
 void TestMorphology::dilateStreamNvidiaForm() { verifyNvidiaStreamRow(*m_session); }
+
+// The strips rung's edge blocks by whole pixels (BS_PIXEL_GATHER, kernels/shared/byte_strips.clh).
+void TestMorphology::pixelGatherSameBytes() { verifyPixelGather(*m_session, "erode", "strips"); }
 
 QTEST_GUILESS_MAIN(TestMorphology)
 #include "tst_morphology.moc"

@@ -30,6 +30,7 @@ private slots:
     void wideOutput();
     void wideOutputLimits();
     void stripsBuiltForOneOutput();
+    void pixelGatherSameBytes();
 };
 
 void TestSobel::matchesCpuReference_data()
@@ -163,6 +164,9 @@ void TestSobel::stripsBuiltForOneOutput()
                 }
             }
 }
+
+// The strips rung's edge blocks by whole pixels (BS_PIXEL_GATHER, kernels/shared/byte_strips.clh).
+void TestSobel::pixelGatherSameBytes() { verifyPixelGather(*m_session, "sobel", "strips", "output=0"); }
 
 QTEST_GUILESS_MAIN(TestSobel)
 #include "tst_sobel.moc"

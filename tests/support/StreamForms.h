@@ -126,4 +126,34 @@ inline void verifyStreamEndsRolled(Session &session, const char *filter, const c
             }
 }
 
+// The byte_strips.clh rungs' rgba8888 edge blocks gathered and stored by whole pixels (BS_PIXEL_GATHER: prepared
+// for a GPU measurement, not built by default) give the reference's bytes: every border rule, noise in every
+// channel, widths 1-40 and wider, at this device's block and at the GPU's where it differs.
+inline void verifyPixelGather(Session &session, const char *filter, const char *variant, const char *param = "")
+{
+    const FilterSpec &spec = *findFilter(filter);
+    const VariantSpec &v = *spec.variant(variant);
+    const ExtraBuildOptions extra("-DBS_PIXEL_GATHER=1");
+    const int gpuW = v.blockWidthFor(PixelFormat::Rgba8888, false), gpuH = v.blockHeightFor(PixelFormat::Rgba8888, false);
+    const bool gpuDiffers = gpuW != v.blockWidthFor(PixelFormat::Rgba8888, true) || gpuH != v.blockHeightFor(PixelFormat::Rgba8888, true);
+    std::uint32_t seed = 31;
+    for (BorderMode border : allBorderModes())
+        for (bool gpu : {false, true}) {
+            if (gpu && !gpuDiffers)
+                continue;
+            RunRequest request = oneShotRequest(spec.name, variant, PixelFormat::Rgba8888);
+            request.params.border = border;
+            if (gpu)
+                request.block = LocalSize{gpuW, gpuH};
+            if (*param)
+                QCOMPARE(applyParam(spec, request.params, param), std::string());
+            for (const auto &[w, h] : withEveryWidthTo40({{1, 1}, {7, 5}, {33, 17}, {259, 37}}, {9})) {
+                const RunResult r = session.run(noiseImage(w, h, seed++, PixelFormat::Rgba8888), request);
+                const QByteArray what = QByteArray(borderModeName(border)) + (gpu ? " GPU block " : " ") + describe(r, w, h);
+                QVERIFY2(r.ok() && r.checked && r.matches, what.constData());
+                QVERIFY2(r.buildOptions.find("-DBS_PIXEL_GATHER=1") != std::string::npos, r.buildOptions.c_str());
+            }
+        }
+}
+
 } // namespace fwb::test
