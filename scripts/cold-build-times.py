@@ -4,7 +4,7 @@ with an empty driver cache (POCL_CACHE_DIR; the NVIDIA driver's cache is switche
 CUDA_CACHE_DISABLE=1) and an empty program cache, on a small test card. Prints one TSV row per variant:
 filter, variant, format, build_ms (program build, as filter-bench reports it), first_run_ms (the whole
 first run: build, first launch and its driver compile, check) and the process's CPU seconds (children
-included), slowest first.
+included), slowest first; each row also goes to stderr as it finishes (a run cut short keeps those).
 
 usage: scripts/cold-build-times.py [--bench build/filter-bench] [--format gray8,rgba8888] [--filter F,..]
                                    [--kernel-dir DIR] [--device SPEC] [--no-disk-cache] [--jobs N]
@@ -72,8 +72,14 @@ def run_once(job, extra):
         pass
     return (filt, var, fmt, build, wall * 1000, usage.ru_utime + usage.ru_stime, ok, error)
 
+def run_and_tell(job):
+    # each row on stderr as it finishes, so that a run cut short by a time limit keeps what it measured
+    row = run(job)
+    print('\t'.join(str(round(x, 1)) if isinstance(x, float) else str(x) for x in row), file=sys.stderr, flush=True)
+    return row
+
 with ThreadPoolExecutor(a.jobs) as pool:
-    rows = list(pool.map(run, jobs))
+    rows = list(pool.map(run_and_tell, jobs))
 rows.sort(key=lambda r: -r[5])
 print('filter\tvariant\tformat\tbuild_ms\tfirst_run_wall_ms\tcpu_s\tok')
 for r in rows:
