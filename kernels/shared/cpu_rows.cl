@@ -97,14 +97,8 @@ CR_INLINE void cr_row(global const uchar *src, int sy, int xb, int width, const 
             t[k] = CR_LOAD_G(row + xb + (k - CR_R) * CHANNELS);
     } else {
         uchar w[16 + 2 * CR_HB];
-#if CR_PIXEL_GATHER
-        // Whole pixels (xb is a multiple of 16, so the window starts on one): one border index and one 4-byte
-        // load per pixel instead of per byte.
-        const int p0 = xb / CHANNELS - CR_R;
-        for (int j = 0; j < (16 + 2 * CR_HB) / CHANNELS; ++j) {
-            const int sx = fwb_border_index(min(p0 + j, width + CR_R), width);
-            vstore4(sx < 0 ? (uchar4)(0) : vload4(sx, row), j, w);
-        }
+#if CR_PIXEL_GATHER // whole pixels (xb is a multiple of 16, so the window starts on one)
+        fwb_gather_pixels4(row, xb / CHANNELS - CR_R, (16 + 2 * CR_HB) / CHANNELS, width, w);
 #else
         for (int j = 0; j < 16 + 2 * CR_HB; ++j) {
             const int b = xb - CR_HB + j; // byte of the row, maybe outside

@@ -8,6 +8,14 @@
 
 inline ipixel_t fwb_iabs(ipixel_t v) { return max(v, -v); }
 
+// The output asked for: a constant where the program is built for it (-DFWB_PARAM_OUTPUT: the strips and stream
+// rungs' paramDefines, so that their unrolled rows hold one output's arithmetic), else the run-time argument.
+#ifdef FWB_PARAM_OUTPUT
+#define SOBEL_OUTPUT(params) FWB_PARAM_OUTPUT
+#else
+#define SOBEL_OUTPUT(params) ((int)(params).x)
+#endif
+
 // rgba8888: alpha is not an edge to find. It passes through unchanged (the input's alpha at the output
 // pixel), so an opaque photo stays opaque; the CPU reference does the same.
 #if CHANNELS == 4
@@ -21,7 +29,7 @@ inline ipixel_t fwb_iabs(ipixel_t v) { return max(v, -v); }
 // alpha: the input's alpha at this pixel (ignored unless CHANNELS == 4).
 inline void sobel_store(global uchar *dst, int index, ipixel_t gx, ipixel_t gy, float4 params, int alpha)
 {
-    const int output = (int)params.x;
+    const int output = SOBEL_OUTPUT(params);
 #if CHANNELS == 1
     if (output >= 3) { // 3 = gx, 4 = gy as signed 16-bit numbers (NPP's and OpenCV's CV_16S), gray8 only
         ((global short *)dst)[index] = (short)(output == 3 ? gx : gy);
@@ -270,13 +278,8 @@ kernel void sobel_roofline(global const uchar *restrict src, global uchar *restr
     const int x0 = (int)get_global_id(0) * BLOCK_W, y0 = (int)get_global_id(1) * BLOCK_H;
     if (x0 >= width || y0 >= height)
         return;
-#ifdef FWB_PARAM_OUTPUT
-    // Built for one output (-DFWB_PARAM_OUTPUT, the variant's paramDefines as the stream rung's): the unrolled rows
-    // hold that output's arithmetic alone (H200 gray8 |gx| 0.0566 -> 0.0519 ms, docs/data/session31-2026-11-29/c1).
-    const int output = FWB_PARAM_OUTPUT;
-#else
-    const int output = (int)params.x;
-#endif
+    // Built per output (SOBEL_OUTPUT): H200 gray8 |gx| 0.0566 -> 0.0519 ms (docs/data/session31-2026-11-29/c1).
+    const int output = SOBEL_OUTPUT(params);
 #if CHANNELS == 1
     if (output >= 3) { // gx or gy as signed 16-bit numbers (see the top of this file): a copy of the loop of its own
         sobel_roofline_rows(src, dst, width, height, srcPitch, dstPitch, x0, y0, output, 1);
@@ -368,11 +371,7 @@ inline short16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below,
 #else
 inline uchar16 s3_column(sobel_row_t above, sobel_row_t here, sobel_row_t below, uchar16 centre, float4 params)
 {
-#ifdef FWB_PARAM_OUTPUT
-    const int output = FWB_PARAM_OUTPUT; // built per output (the variant's paramDefines): one path in the loop
-#else
-    const int output = (int)params.x;
-#endif
+    const int output = SOBEL_OUTPUT(params); // built per output: one path in the loop
     const uint4 gxe = above.de + (here.de << 1) + below.de, gxo = above.dodd + (here.dodd << 1) + below.dodd;
     const uint4 gye = below.se + (uint4)(0x03FC03FCu) - above.se, gyo = below.sodd + (uint4)(0x03FC03FCu) - above.sodd;
     uchar16 o;
